@@ -1,0 +1,20 @@
+// Bundles the CLI into dist/. Code splitting keeps the UI (react + ink) in its own chunk,
+// loaded only by the interactive commands, so `tower status --json` never parses it.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { 'process.env.DEV': '"false"' },
+  // Some CommonJS dependencies call require() for node built-ins.
+  banner: { js: "import { createRequire as __towerRequire } from 'node:module'; const require = __towerRequire(import.meta.url);" },
+  external: ['react-devtools-core'],
+});

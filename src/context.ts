@@ -1,0 +1,58 @@
+/** What every command is given: resolved config, paths, the tmux client, output streams. */
+import path from 'node:path';
+import type { Config } from './config.js';
+import { claudeDirFrom, loadConfig } from './config.js';
+import { TmuxClient } from './tmux/client.js';
+
+/** The command-line options shared by every command. */
+export interface GlobalOptions {
+  root?: string[];
+  claudeDir?: string;
+  socketName?: string;
+  socketPath?: string;
+  config?: string;
+  /** false when --no-color was given. */
+  color?: boolean;
+  readonly?: boolean;
+  dryRun?: boolean;
+}
+
+export interface AppContext {
+  config: Config;
+  configFile: string | null;
+  claudeDir: string;
+  /** Roots from --root and the config file, absolute. Discovery adds more. */
+  roots: string[];
+  /** Whether to discover roots (tmux pane cwds, tina sessions); always true today. */
+  discover: boolean;
+  tmux: TmuxClient;
+  color: boolean;
+  readonly: boolean;
+  dryRun: boolean;
+  env: NodeJS.ProcessEnv;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+}
+
+/** Builds the context from options; throws ConfigError on a bad config file. */
+export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): AppContext {
+  const { config, file } = loadConfig(opts.config, env);
+  const roots = [...(opts.root ?? []), ...config.roots].map((r) => path.resolve(r));
+  const socketName = opts.socketName ?? config.socketName;
+  const socketPath = opts.socketPath ?? config.socketPath;
+  const color = opts.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '');
+  return {
+    config,
+    configFile: file,
+    claudeDir: claudeDirFrom(opts.claudeDir, config, env),
+    roots: [...new Set(roots)],
+    discover: true,
+    tmux: new TmuxClient(socketPath ? { path: socketPath } : socketName ? { name: socketName } : {}),
+    color,
+    readonly: Boolean(opts.readonly) || config.readonly,
+    dryRun: Boolean(opts.dryRun),
+    env,
+    out: process.stdout,
+    err: process.stderr,
+  };
+}

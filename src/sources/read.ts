@@ -1,0 +1,126 @@
+/**
+ * Reading untrusted state files: every read returns a value or a problem, never throws.
+ * Sources use these so that a missing, empty, truncated, binary or huge file reads the same way everywhere.
+ */
+import fs from 'node:fs';
+import type { Problem } from '../model.js';
+
+/** Files above this size are refused rather than parsed (a state file is a few kB). */
+export const MAX_STATE_FILE_BYTES = 4 * 1024 * 1024;
+
+export type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+/** Whether the path exists (any kind). */
+export function exists(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The modification time in ms, or null when the file is missing. */
+export function mtimeMs(file: string): number | null {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/** The names in a directory, sorted; [] when it is missing or unreadable. */
+export function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Whether the path is a directory (following symlinks). */
+export function isDir(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT') return 'file is missing';
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
+  if (e?.code === 'EISDIR') return 'is a directory, expected a file';
+  return e?.message ?? String(err);
+}
+
+/** Reads a text file of at most MAX_STATE_FILE_BYTES; binary content (NUL bytes) is a problem. */
+export function readText(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<string> {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return { ok: false, problem: { file, message: 'not a regular file' } };
+    if (st.size > maxBytes) {
+      return { ok: false, problem: { file, message: `file is too large (${st.size} bytes, limit ${maxBytes})` } };
+    }
+    const buf = fs.readFileSync(file);
+    if (buf.includes(0)) return { ok: false, problem: { file, message: 'file is binary, expected text' } };
+    return { ok: true, value: buf.toString('utf8') };
+  } catch (err) {
+    return { ok: false, problem: { file, message: describe(err) } };
+  }
+}
+
+/** Reads and parses a JSON file; empty, truncated or non-JSON content is a problem naming the file. */
+export function readJson(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<unknown> {
+  const text = readText(file, maxBytes);
+  if (!text.ok) return text;
+  return parseJson(file, text.value);
+}
+
+/** Parses JSON text read from `file`. */
+export function parseJson(file: string, text: string): Read<unknown> {
+  if (text.trim() === '') return { ok: false, problem: { file, message: 'file is empty' } };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return { ok: false, problem: { file, message: `invalid JSON (half-written?): ${msg.slice(0, 120)}` } };
+  }
+}
+
+/** Reads a JSON object (not an array or scalar). */
+export function readJsonObject(file: string): Read<Record<string, unknown>> {
+  const r = readJson(file);
+  if (!r.ok) return r;
+  if (!isObject(r.value)) return { ok: false, problem: { file, message: 'expected a JSON object' } };
+  return { ok: true, value: r.value };
+}
+
+/** A plain object check for untyped JSON. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A timestamp as ISO: accepts ISO-8601 strings and epoch milliseconds (or seconds, when small).
+ * Returns null when the value is absent or unparseable (callers keep the raw value for display).
+ */
+export function toIso(v: unknown): string | null {
+  const ms = toMs(v);
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** A timestamp as epoch ms, or null. */
+export function toMs(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) {
+    const ms = v < 1e11 ? v * 1000 : v;
+    return Number.isFinite(new Date(ms).getTime()) ? ms : null;
+  }
+  if (typeof v === 'string' && v.trim() !== '') {
+    if (/^\d+$/.test(v.trim())) return toMs(Number(v.trim()));
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? null : t;
+  }
+  return null;
+}

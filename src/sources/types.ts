@@ -1,0 +1,44 @@
+/** What sources share: the inputs a reader gets and the Claude team shape tina merges. */
+import type { Member, Problem, Task } from '../model.js';
+
+/** Settings a source reads with (from the config file). */
+export interface ReadSettings {
+  /** "Now" in epoch ms, injected so tests are deterministic. */
+  now: number;
+  staleHandoffMinutes: number;
+  heartbeatStaleSec: number;
+  contextThresholdPct: number;
+}
+
+export const DEFAULT_READ_SETTINGS: Omit<ReadSettings, 'now'> = {
+  staleHandoffMinutes: 60,
+  heartbeatStaleSec: 300,
+  contextThresholdPct: 70,
+};
+
+/** One Claude Code team: `teams/<name>/config.json` with its `tasks/<name>/` folder. */
+export interface Team {
+  name: string;
+  /** Absolute path of `teams/<name>/config.json`. */
+  configFile: string;
+  /** Absolute path of `tasks/<name>/` (may not exist). */
+  tasksDir: string;
+  description: string | null;
+  createdAt: string | null;
+  /** The cwd the members run in (first member's), used to tie a team to a project root. */
+  cwd: string | null;
+  /** Members with `state` set to 'in-process' where the file says so, else 'unknown' (liveness is applied later). */
+  members: Member[];
+  tasks: Task[];
+  problems: Problem[];
+}
+
+/** The state directory markers that make a directory a project root, per system. */
+export const STATE_DIR_MARKERS = [
+  { system: 'tina', dir: '.claude/tina' },
+  { system: 'tina', dir: '.tina' },
+  { system: 'harness', dir: '.harness' },
+  { system: 'harness', dir: '.papercusp' },
+  { system: 'sage', dir: '.sage/state' },
+  { system: 'dotagent', dir: 'memory/state' },
+] as const;

@@ -1,0 +1,169 @@
+/**
+ * The only code that runs tmux. Every call carries the socket flags and a timeout, and fails
+ * with a typed TmuxError. Panes are targeted by pane id (`%3`), never by a name that could match twice.
+ */
+import { execa } from 'execa';
+import { TmuxError, classifyTmuxFailure } from './errors.js';
+
+/** Which tmux server to talk to: `-L name`, `-S path`, or the default server. */
+export interface TmuxSocket {
+  name?: string | undefined;
+  path?: string | undefined;
+}
+
+/** One pane of the server, as one `list-panes -a` line. */
+export interface PaneInfo {
+  paneId: string;
+  pid: number;
+  session: string;
+  window: number;
+  index: number;
+  cwd: string;
+  dead: boolean;
+  command: string;
+  title: string;
+}
+
+export const DEFAULT_TMUX_TIMEOUT_MS = 3000;
+
+const PANE_FORMAT = [
+  '#{pane_id}',
+  '#{pane_pid}',
+  '#{session_name}',
+  '#{window_index}',
+  '#{pane_index}',
+  '#{pane_dead}',
+  '#{pane_current_command}',
+  '#{pane_current_path}',
+  '#{pane_title}',
+].join('\t');
+
+/** The socket flags for a tmux command line. */
+export function socketArgs(socket: TmuxSocket): string[] {
+  if (socket.path) return ['-S', socket.path];
+  if (socket.name) return ['-L', socket.name];
+  return [];
+}
+
+/** Parses `list-panes -a -F PANE_FORMAT` output; malformed lines are skipped. */
+export function parsePaneList(stdout: string): PaneInfo[] {
+  const panes: PaneInfo[] = [];
+  for (const line of stdout.split('\n')) {
+    if (!line) continue;
+    const [paneId, pid, session, window, index, dead, command, cwd, ...title] = line.split('\t');
+    if (!paneId || !paneId.startsWith('%')) continue;
+    panes.push({
+      paneId,
+      pid: Number(pid) || 0,
+      session: session ?? '',
+      window: Number(window) || 0,
+      index: Number(index) || 0,
+      dead: dead === '1',
+      command: command ?? '',
+      cwd: cwd ?? '',
+      title: title.join('\t'),
+    });
+  }
+  return panes;
+}
+
+/** A tmux client bound to one server. */
+export class TmuxClient {
+  constructor(
+    readonly socket: TmuxSocket = {},
+    readonly timeoutMs: number = DEFAULT_TMUX_TIMEOUT_MS,
+  ) {}
+
+  /** The full argv (after `tmux`) of a command, socket flags first. */
+  argv(args: readonly string[]): string[] {
+    return [...socketArgs(this.socket), ...args];
+  }
+
+  /** Runs one tmux command and returns its stdout. */
+  async run(args: readonly string[], opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string> {
+    const argv = this.argv(args);
+    const r = await execa('tmux', argv, {
+      reject: false,
+      timeout: opts.timeoutMs ?? this.timeoutMs,
+      cancelSignal: opts.signal,
+      stdin: 'ignore',
+      env: { TMUX: '' },
+      extendEnv: true,
+    });
+    if (r.timedOut) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${opts.timeoutMs ?? this.timeoutMs} ms`, argv);
+    const code = (r as { code?: string }).code;
+    if (code === 'ENOENT' || (r.failed && r.exitCode === undefined && /ENOENT/.test(String(r.message)))) {
+      throw new TmuxError('not-installed', 'tmux is not installed (apt-get install tmux)', argv);
+    }
+    if (r.isCanceled) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} was cancelled`, argv);
+    if (r.exitCode !== 0) {
+      const stderr = String(r.stderr ?? '').trim();
+      throw new TmuxError(classifyTmuxFailure(stderr), `tmux ${args[0] ?? ''}: ${stderr || `exit ${r.exitCode}`}`, argv);
+    }
+    return String(r.stdout ?? '');
+  }
+
+  /** Every pane of the server in one call. */
+  async listPanes(opts: { signal?: AbortSignal } = {}): Promise<PaneInfo[]> {
+    return parsePaneList(await this.run(['list-panes', '-a', '-F', PANE_FORMAT], opts));
+  }
+
+  /** Every pane, or null when there is no server (not an error for a reader). */
+  async listPanesOrNull(opts: { signal?: AbortSignal } = {}): Promise<PaneInfo[] | null> {
+    try {
+      return await this.listPanes(opts);
+    } catch (err) {
+      if (err instanceof TmuxError && (err.kind === 'no-server' || err.kind === 'not-installed')) return null;
+      throw err;
+    }
+  }
+
+  /** Types text literally into a pane (no key names interpreted). */
+  async sendText(paneId: string, text: string): Promise<void> {
+    await this.run(['send-keys', '-t', paneId, '-l', '--', text]);
+  }
+
+  /** Presses one named key (`Enter`, `Escape`, `C-c`) in a pane. */
+  async sendKey(paneId: string, key: string): Promise<void> {
+    await this.run(['send-keys', '-t', paneId, key]);
+  }
+
+  /** Types a line: the text literally, then Enter as a separate call (as tina does). */
+  async sendLine(paneId: string, text: string): Promise<void> {
+    await this.sendText(paneId, text);
+    await this.sendKey(paneId, 'Enter');
+  }
+
+  /** The last `lines` lines of a pane's screen and scrollback, as plain text. */
+  async capturePane(paneId: string, lines = 100, opts: { escapes?: boolean } = {}): Promise<string> {
+    const args = ['capture-pane', '-p', '-t', paneId, '-S', `-${lines}`];
+    if (opts.escapes) args.splice(2, 0, '-e');
+    return this.run(args);
+  }
+
+  /** Kills one pane. */
+  async killPane(paneId: string): Promise<void> {
+    await this.run(['kill-pane', '-t', paneId]);
+  }
+
+  /** Whether a session exists. */
+  async hasSession(session: string): Promise<boolean> {
+    try {
+      await this.run(['has-session', '-t', `=${session}`]);
+      return true;
+    } catch (err) {
+      if (err instanceof TmuxError && (err.kind === 'no-server' || err.kind === 'no-such-pane' || err.kind === 'failed')) return false;
+      throw err;
+    }
+  }
+
+  /** Kills the whole server this client talks to. */
+  async killServer(): Promise<void> {
+    try {
+      await this.run(['kill-server']);
+    } catch (err) {
+      if (err instanceof TmuxError && err.kind === 'no-server') return;
+      throw err;
+    }
+  }
+}
