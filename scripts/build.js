@@ -3,7 +3,8 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { cli: 'src/cli.ts' },
+  // demo-agent is the fake agent the demo runs in its tmux panes.
+  entryPoints: { cli: 'src/cli.ts', 'demo-agent': 'src/demo/agent.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
