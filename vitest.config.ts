@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // tmux and file-watching tests compete for two cores; keep concurrency modest.
     maxWorkers: 2,
-    reporters: ['default'],
+    // The JSON report lets .ci/run print a plain closing line of counts.
+    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
 });
