@@ -1,22 +1,112 @@
+/**
+ * The action verbs of the CLI: read one snapshot, resolve the run, plan, then run the plan with
+ * progress on stderr and the result on stdout. Exit 0 done, 1 refused or failed, 3 checkpoint timeout.
+ */
 import type { AppContext } from '../context.js';
+import { buildSnapshot } from '../store/snapshot.js';
+import { seconds } from './effects.js';
+import { planAction, runAction } from './index.js';
+import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from './types.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_TIMEOUT = 3;
+/** A progress line at most this often while the message stays the same. */
+const PROGRESS_EVERY_MS = 5000;
+
+/** Prints progress lines to stderr: on every new message, else every few seconds. */
+function progressPrinter(ctx: AppContext): (p: ActionProgress) => void {
+  let last = '';
+  let lastAt = 0;
+  return (p) => {
+    const now = Date.now();
+    if (p.message === last && now - lastAt < PROGRESS_EVERY_MS) return;
+    last = p.message;
+    lastAt = now;
+    const clock = p.elapsedMs !== undefined && p.timeoutMs !== undefined ? ` (${seconds(Math.round(p.elapsedMs / 1000) * 1000)} of ${seconds(p.timeoutMs)})` : '';
+    ctx.err.write(`tower: ${p.message}${clock}${p.waitingFor ? `: ${p.waitingFor}` : ''}\n`);
+  };
+}
+
+/** Runs `fn` with an AbortSignal that SIGINT/SIGTERM abort (the action ends as cancelled). */
+async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const stop = (): void => ac.abort();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    return await fn(ac.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+function printOutcome(ctx: AppContext, outcome: ActionOutcome): void {
+  const details = (outcome.details ?? []).map((d) => `  ${d}\n`).join('');
+  if (outcome.status === 'done') ctx.out.write(`${outcome.message}\n${details}`);
+  else ctx.err.write(`tower: ${outcome.status}: ${outcome.message}\n${details}`);
+}
+
+interface VerbResult {
+  plan: ActionPlan;
+  outcome: ActionOutcome | null;
+  code: number;
+}
+
+/** Plans and runs one request; prints as it goes. `quiet` leaves stdout to the caller (--json). */
+async function runVerb(ctx: AppContext, req: ActionRequest, opts: { quiet?: boolean; hooks?: Partial<RunHooks> } = {}): Promise<VerbResult> {
+  const snapshot = await buildSnapshot(ctx);
+  const env: ActionEnv = { ctx, snapshot: () => snapshot };
+  const plan = planAction(env, req);
+  if (ctx.dryRun) {
+    if (plan.refusal !== null) {
+      ctx.err.write(`tower: refused: ${plan.refusal}\n`);
+      return { plan, outcome: null, code: EXIT_FAILURE };
+    }
+    if (!opts.quiet) ctx.out.write(plan.effects.map((e) => `${e.text}\n`).join(''));
+    return { plan, outcome: null, code: EXIT_OK };
+  }
+  if (plan.refusal === null) ctx.err.write(`tower: ${plan.title}\n`);
+  const outcome = await cancellable((signal) => runAction(env, plan, { signal, onProgress: progressPrinter(ctx), ...opts.hooks }));
+  if (outcome.status === 'refused') ctx.err.write(`tower: refused: ${outcome.message}\n${(outcome.details ?? []).map((d) => `  ${d}\n`).join('')}`);
+  else if (!opts.quiet || outcome.status !== 'done') printOutcome(ctx, outcome);
+  const code = outcome.status === 'done' ? EXIT_OK : outcome.status === 'timeout' && req.kind === 'checkpoint' ? EXIT_TIMEOUT : EXIT_FAILURE;
+  return { plan, outcome, code };
+}
 
 /** `tower grant <run> <gate> [--json]`. */
-export async function grantCommand(_ctx: AppContext, _run: string, _gate: string, _opts: { json: boolean }): Promise<number> {
-  throw new Error('not built yet');
+export async function grantCommand(ctx: AppContext, run: string, gate: string, opts: { json: boolean }): Promise<number> {
+  const r = await runVerb(ctx, { kind: 'grant', run, gate }, { quiet: opts.json });
+  if (opts.json) {
+    const detail = r.plan.detail?.kind === 'grant' ? r.plan.detail : null;
+    const message = r.outcome ? r.outcome.message : r.plan.refusal ?? `dry run: ${r.plan.effects.map((e) => e.text).join('; ')}`;
+    const ok = r.code === EXIT_OK;
+    ctx.out.write(`${JSON.stringify({ ok, run: r.plan.run?.id ?? run, gate, file: detail?.file ?? null, message })}\n`);
+  }
+  return r.code;
 }
+
 /** `tower request <run> <name> [--message TEXT]`. */
-export async function requestCommand(_ctx: AppContext, _run: string, _name: string, _opts: { message?: string | undefined }): Promise<number> {
-  throw new Error('not built yet');
+export async function requestCommand(ctx: AppContext, run: string, name: string, opts: { message?: string | undefined }): Promise<number> {
+  return (await runVerb(ctx, { kind: 'request', run, name, message: opts.message })).code;
 }
+
 /** `tower checkpoint <run> [--timeout S]`: 0 when the handoff is written, 3 on timeout. */
-export async function checkpointCommand(_ctx: AppContext, _run: string, _opts: { timeoutSec?: number | undefined }): Promise<number> {
-  throw new Error('not built yet');
+export async function checkpointCommand(ctx: AppContext, run: string, opts: { timeoutSec?: number | undefined }): Promise<number> {
+  const offerTerminate = async (alive: string[]): Promise<string[]> => {
+    ctx.err.write(`tower: teammates still alive: ${alive.join(', ')} (to force-terminate them: tower terminate ${run})\n`);
+    return [];
+  };
+  return (await runVerb(ctx, { kind: 'checkpoint', run, timeoutSec: opts.timeoutSec }, { hooks: { offerTerminate } })).code;
 }
+
 /** `tower rehydrate <run>`. */
-export async function rehydrateCommand(_ctx: AppContext, _run: string): Promise<number> {
-  throw new Error('not built yet');
+export async function rehydrateCommand(ctx: AppContext, run: string): Promise<number> {
+  return (await runVerb(ctx, { kind: 'rehydrate', run })).code;
 }
+
 /** `tower terminate <run> [--member NAME]...`. */
-export async function terminateCommand(_ctx: AppContext, _run: string, _opts: { members: string[] }): Promise<number> {
-  throw new Error('not built yet');
+export async function terminateCommand(ctx: AppContext, run: string, opts: { members: string[] }): Promise<number> {
+  return (await runVerb(ctx, { kind: 'terminate', run, members: opts.members })).code;
 }

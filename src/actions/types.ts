@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Run, Snapshot } from '../model.js';
 import type { ActivityStore } from '../store/activity.js';
+import type { ActionDetail } from './detail.js';
 
 export const ACTION_KINDS = ['checkpoint', 'rehydrate', 'terminate', 'grant', 'request', 'attach'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
@@ -41,6 +42,10 @@ export interface ActionPlan {
   refusal: string | null;
   /** Whether it changes anything (attach does not). */
   destructive: boolean;
+  /** Who or what it acts on, for the activity pane and the audit log: a pane, member names, a gate, a file. */
+  target?: string | null | undefined;
+  /** The resolved details the effects were computed from; runAction executes exactly these. */
+  detail?: ActionDetail | undefined;
 }
 
 /** Progress while an action runs, for the activity pane. */

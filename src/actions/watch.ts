@@ -1,6 +1,90 @@
+/**
+ * `tower watch`: a headless supervisor. It follows the live snapshot and prints one JSON line per
+ * change; with --auto-checkpoint, a tina run whose checkpoint signal appears gets the checkpoint
+ * cycle (checkpoint, then rehydrate), one cycle per run at a time. SIGINT/SIGTERM end it with exit 0.
+ */
 import type { AppContext } from '../context.js';
+import type { Run } from '../model.js';
+import { createLiveStore } from '../store/live-store.js';
+import type { SnapshotStore } from '../store/types.js';
+import { planAction, runAction } from './index.js';
+import type { ActionEnv, ActionKind } from './types.js';
+import type { WatchEvent } from './watch-events.js';
+import { diffSnapshots } from './watch-events.js';
+
+export interface WatchOptions {
+  autoCheckpoint: boolean;
+  /** Ends the watch: running cycles are cancelled (and audited as such). */
+  signal: AbortSignal;
+  emit: (event: WatchEvent) => void;
+  /** The snapshot to follow (default the live store: file watching plus tmux polling). */
+  store?: SnapshotStore | undefined;
+}
+
+/** The steps of the automatic cycle; the next runs only when the previous one is done. */
+const CYCLE: readonly ActionKind[] = ['checkpoint', 'rehydrate'];
+
+/** Follows the snapshot until the signal aborts. */
+export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<void> {
+  const store = opts.store ?? createLiveStore(ctx);
+  const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
+  const cycles = new Map<string, Promise<void>>();
+  const now = (): string => new Date().toISOString();
+
+  const cycle = async (run: Run): Promise<void> => {
+    for (const kind of CYCLE) {
+      if (opts.signal.aborted) return;
+      opts.emit({ time: now(), event: 'action-started', run: run.id, action: kind });
+      const plan = planAction(env, { kind, run: run.id });
+      const outcome = await runAction(env, plan, { signal: opts.signal });
+      opts.emit({ time: now(), event: 'action-finished', run: run.id, action: kind, status: outcome.status, message: outcome.message, details: outcome.details ?? [] });
+      if (outcome.status !== 'done') return;
+    }
+  };
+
+  let prev = store.getSnapshot();
+  const onSnapshot = (): void => {
+    const next = store.getSnapshot();
+    if (next === prev) return;
+    const events = diffSnapshots(prev, next, now());
+    prev = next;
+    handle(events);
+  };
+  const handle = (events: WatchEvent[]): void => {
+    for (const e of events) {
+      opts.emit(e);
+      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || cycles.has(e.run)) continue;
+      const run = store.getSnapshot().runs.find((r) => r.id === e.run);
+      if (!run || run.system !== 'tina') continue;
+      const p = cycle(run).finally(() => cycles.delete(run.id));
+      cycles.set(run.id, p);
+    }
+  };
+
+  await store.start();
+  prev = store.getSnapshot();
+  handle(diffSnapshots(null, prev, now()));
+  const unsubscribe = store.subscribe(onSnapshot);
+  try {
+    if (!opts.signal.aborted) await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+  } finally {
+    unsubscribe();
+    await Promise.allSettled([...cycles.values()]);
+    await store.stop();
+  }
+}
 
 /** `tower watch [--auto-checkpoint]`: one JSON line per event until SIGINT/SIGTERM. */
-export async function watchCommand(_ctx: AppContext, _opts: { autoCheckpoint: boolean }): Promise<number> {
-  throw new Error('not built yet');
+export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: boolean }): Promise<number> {
+  const ac = new AbortController();
+  const stop = (): void => ac.abort();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    await runWatch(ctx, { autoCheckpoint: opts.autoCheckpoint, signal: ac.signal, emit: (e) => ctx.out.write(`${JSON.stringify(e)}\n`) });
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }

@@ -1,6 +1,31 @@
 import type { AppContext } from '../context.js';
+import type { Snapshot } from '../model.js';
+import { buildSnapshot } from '../store/snapshot.js';
+import { sanitizeLine } from '../text.js';
+import { formatStatus } from './status-text.js';
 
 /** `tower status [--json]`: one snapshot of every run, then exit 0 (problems are data, not failures). */
-export async function statusCommand(_ctx: AppContext, _opts: { json: boolean }): Promise<number> {
-  throw new Error('not built yet');
+export async function statusCommand(ctx: AppContext, opts: { json: boolean }): Promise<number> {
+  const now = Date.now();
+  let snapshot: Snapshot;
+  try {
+    snapshot = await buildSnapshot(ctx, { now });
+  } catch (err) {
+    // Only a bug gets here: bad files are problems inside the snapshot.
+    const msg = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    ctx.err.write(`tower: could not read any state: ${msg}\n`);
+    return 1;
+  }
+  if (opts.json) {
+    ctx.out.write(`${JSON.stringify(snapshot, null, 2)}\n`);
+    return 0;
+  }
+  const color = ctx.color && (ctx.out as NodeJS.WriteStream).isTTY === true;
+  let text = formatStatus(snapshot, { color, now });
+  if (snapshot.runs.length === 0) {
+    const roots = ctx.roots.length ? ctx.roots.map(sanitizeLine).join(', ') : 'none given';
+    text += `Looked in ${sanitizeLine(ctx.claudeDir)}, the working directories of the tmux server's panes, and roots (${roots}).\n`;
+  }
+  ctx.out.write(text);
+  return 0;
 }

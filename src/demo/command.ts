@@ -1,6 +1,109 @@
+/**
+ * `tower demo [--no-ui] [--dir DIR]`: builds the sandbox on the private `tower-demo` tmux server
+ * and opens the control room on it; leaving the control room kills only that server.
+ */
+import path from 'node:path';
 import type { AppContext } from '../context.js';
+import { TmuxClient } from '../tmux/client.js';
+import { TmuxError } from '../tmux/errors.js';
+import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
+import { shellQuote } from './panes.js';
+import type { DemoSandbox } from './sandbox.js';
+import { buildSandbox } from './sandbox.js';
+import { SandboxDirError, makeTempSandboxDir } from './sandbox-dir.js';
+
+/** The demo's tmux socket name: never the default server. */
+export const DEMO_SOCKET = 'tower-demo';
+
+export const NO_TMUX_MESSAGE = 'tower demo needs tmux: apt-get install tmux (Debian/Ubuntu) or brew install tmux (macOS)';
+
+/** Options of runDemo: the command's, plus what tests inject. */
+export interface DemoOptions {
+  ui: boolean;
+  dir?: string | undefined;
+  /** The tmux socket name (tests use their own). */
+  socketName: string;
+  agentSpeed?: number;
+  agentScript?: string;
+}
 
 /** `tower demo [--no-ui] [--dir DIR]`. */
-export async function demoCommand(_ctx: AppContext, _opts: { ui: boolean; dir?: string | undefined }): Promise<number> {
-  throw new Error('not built yet');
+export async function demoCommand(ctx: AppContext, opts: { ui: boolean; dir?: string | undefined }): Promise<number> {
+  return runDemo(ctx, { ...opts, socketName: DEMO_SOCKET });
+}
+
+async function hasTmux(): Promise<boolean> {
+  try {
+    await new TmuxClient().run(['-V']);
+    return true;
+  } catch (err) {
+    if (err instanceof TmuxError && err.kind === 'not-installed') return false;
+    throw err;
+  }
+}
+
+/** The demo on a given socket; resolves to the exit code. */
+export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<number> {
+  if (!(await hasTmux())) {
+    ctx.err.write(`${NO_TMUX_MESSAGE}\n`);
+    return 1;
+  }
+  if (opts.ui && !(ctx.out as NodeJS.WriteStream).isTTY) {
+    ctx.err.write('tower demo: the control room needs a terminal; run `tower demo --no-ui` to build the sandbox and leave it running\n');
+    return 1;
+  }
+  let sandbox: DemoSandbox;
+  try {
+    sandbox = await buildSandbox(opts.dir ?? makeTempSandboxDir(), {
+      socketName: opts.socketName,
+      ...(opts.agentSpeed !== undefined ? { agentSpeed: opts.agentSpeed } : {}),
+      ...(opts.agentScript !== undefined ? { agentScript: opts.agentScript } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof SandboxDirError || err instanceof DemoNotBuiltError || err instanceof TmuxError)) throw err;
+    ctx.err.write(`tower demo: ${err.message}\n`);
+    return 1;
+  }
+
+  if (!opts.ui) {
+    ctx.out.write(instructions(sandbox));
+    return 0;
+  }
+
+  const demoCtx: AppContext = { ...ctx, roots: sandbox.roots, claudeDir: sandbox.claudeDir, tmux: new TmuxClient({ name: opts.socketName }), discover: true };
+  try {
+    const { runControlRoom } = await import('../ui/main.js');
+    return await runControlRoom(demoCtx);
+  } finally {
+    await sandbox.stop();
+    ctx.out.write(`tower demo: stopped its tmux server (-L ${opts.socketName}). The sandbox stays at ${sandbox.dir}\n`);
+  }
+}
+
+/** How to run tower itself: `node bin/tower.js`, relative to the working directory when close by. */
+function towerInvocation(): string {
+  const bin = path.resolve(path.dirname(demoAgentScript()), '..', 'bin', 'tower.js');
+  const rel = path.relative(process.cwd(), bin);
+  return `node ${shellQuote(rel.startsWith('..') ? bin : rel)}`;
+}
+
+/** What `--no-ui` prints: what runs, and how to watch, inspect and stop it. */
+export function instructions(sandbox: DemoSandbox, tower = towerInvocation()): string {
+  const flags = [...sandbox.roots.flatMap((r) => ['--root', shellQuote(r)]), '--claude-dir', shellQuote(sandbox.claudeDir), '-L', sandbox.socketName].join(' ');
+  const sessions = [...new Set([...sandbox.panes.keys()].map((k) => k.split('/')[0]))];
+  return [
+    `tower demo: sandbox ready at ${sandbox.dir}`,
+    ...sandbox.summaries.map((s) => `  - ${s}`),
+    `  ${sandbox.panes.size} fake agents run on the private tmux server -L ${sandbox.socketName} (sessions: ${sessions.join(', ')})`,
+    '',
+    'Open the control room on it:',
+    `  ${tower} ${flags}`,
+    'One snapshot, as JSON:',
+    `  ${tower} status --json ${flags}`,
+    'Watch an agent:',
+    `  tmux -L ${sandbox.socketName} attach -t tina-checkout-flow-phase-2`,
+    'Stop it (the agents die with their panes):',
+    `  tmux -L ${sandbox.socketName} kill-server`,
+    '',
+  ].join('\n');
 }

@@ -67,6 +67,15 @@ export function parsePaneList(stdout: string): PaneInfo[] {
   return panes;
 }
 
+/** One client attached to the server (`list-clients`). */
+export interface TmuxClientInfo {
+  tty: string;
+  /** The pane the client currently shows. */
+  paneId: string;
+  /** Last activity, epoch seconds. */
+  activity: number;
+}
+
 /** A tmux client bound to one server. */
 export class TmuxClient {
   constructor(
@@ -155,6 +164,45 @@ export class TmuxClient {
       if (err instanceof TmuxError && (err.kind === 'no-server' || err.kind === 'no-such-pane' || err.kind === 'failed')) return false;
       throw err;
     }
+  }
+
+  /** Expands a format for one target (`display-message -p -t TARGET FORMAT`), trimmed. */
+  async displayMessage(target: string, format: string): Promise<string> {
+    return (await this.run(['display-message', '-p', '-t', target, format])).trim();
+  }
+
+  /** The clients attached to the server: their tty and the pane each one shows. */
+  async listClients(): Promise<TmuxClientInfo[]> {
+    const out = await this.run(['list-clients', '-F', '#{client_tty}\t#{pane_id}\t#{client_activity}']);
+    return out
+      .split('\n')
+      .filter((l) => l.includes('\t'))
+      .map((l) => {
+        const [tty, paneId, activity] = l.split('\t');
+        return { tty: tty ?? '', paneId: paneId ?? '', activity: Number(activity) || 0 };
+      });
+  }
+
+  /** Makes one client (by tty) show a pane, switching session and window as needed. */
+  async switchClient(clientTty: string, target: string): Promise<void> {
+    await this.run(['switch-client', '-c', clientTty, '-t', target]);
+  }
+
+  /**
+   * Attaches this terminal to the session holding `target` and resolves with tmux's exit code when
+   * the operator detaches. The terminal is handed over (stdio inherited); TMUX is emptied so an
+   * attach from inside another tmux works.
+   */
+  async attachSession(target: string): Promise<number> {
+    const r = await execa('tmux', this.argv(['attach-session', '-t', target]), {
+      reject: false,
+      stdio: 'inherit',
+      env: { TMUX: '' },
+      extendEnv: true,
+    });
+    const code = (r as { code?: string }).code;
+    if (code === 'ENOENT') throw new TmuxError('not-installed', 'tmux is not installed (apt-get install tmux)', this.argv(['attach-session']));
+    return r.exitCode ?? 1;
   }
 
   /** Kills the whole server this client talks to. */

@@ -1,0 +1,86 @@
+/**
+ * Attach the operator to a pane. Inside tmux on the same server, the operator's client switches to
+ * the pane; otherwise the terminal is handed to `tmux attach-session` and comes back on detach.
+ */
+import fs from 'node:fs';
+import type { AppContext } from '../context.js';
+import type { Run } from '../model.js';
+import type { AttachDetail } from './detail.js';
+import { tmuxEffect } from './effects.js';
+import type { PlanParts } from './execution.js';
+import { ActionStop, isPaneGone, refuse } from './execution.js';
+import { hasPane } from './targets.js';
+import type { ActionOutcome, ActionRequest } from './types.js';
+
+/** What the screen does around a hand-over of the terminal. */
+export interface TerminalHandOver {
+  suspend(): Promise<void> | void;
+  resume(): Promise<void> | void;
+}
+
+/** Plans attaching to a member's pane (the first member named, else the run's lead). */
+export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
+  const name = req.members?.[0];
+  const member = name ? run.members.find((m) => m.name === name && hasPane(m)) : run.members.find((m) => m.lead && hasPane(m));
+  if (!member || !member.paneId) return refuse(name ? `${run.id} has no member "${name}" with a pane` : `${run.id} has no lead with a pane`, `Attach to ${run.id}`);
+  return planAttachPane(ctx, member.paneId, `${member.name} of ${run.id}`);
+}
+
+/** Plans attaching to a pane id. */
+export function planAttachPane(ctx: AppContext, paneId: string, who: string): PlanParts {
+  const detail: AttachDetail = { kind: 'attach', paneId };
+  const effects = insideTmux(ctx)
+    ? [tmuxEffect(ctx.tmux, ['switch-client', '-c', '<your client tty>', '-t', paneId])]
+    : [tmuxEffect(ctx.tmux, ['attach-session', '-t', paneId])];
+  return { refusal: null, title: `Attach to ${who} (${paneId})`, target: paneId, effects, detail, destructive: false };
+}
+
+function insideTmux(ctx: AppContext): boolean {
+  return typeof ctx.env.TMUX === 'string' && ctx.env.TMUX !== '';
+}
+
+function realpathOr(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The tty of the client showing tower's own pane, when tower runs inside tmux on the server that
+ * holds `paneId`; null otherwise (another server, or no client found).
+ */
+async function ourClient(ctx: AppContext, paneSocket: string): Promise<string | null> {
+  if (!insideTmux(ctx)) return null;
+  const ourSocket = (ctx.env.TMUX ?? '').split(',')[0] ?? '';
+  if (realpathOr(ourSocket) !== realpathOr(paneSocket)) return null;
+  const clients = await ctx.tmux.listClients();
+  const ours = clients.filter((c) => c.paneId === ctx.env.TMUX_PANE).sort((a, b) => b.activity - a.activity);
+  return ours[0]?.tty ?? null;
+}
+
+/** Switches to or attaches to the pane; the hand-over is suspended/resumed around an attach. */
+export async function runAttach(ctx: AppContext, d: AttachDetail, io: TerminalHandOver): Promise<ActionOutcome> {
+  let socket: string;
+  try {
+    socket = await ctx.tmux.displayMessage(d.paneId, '#{socket_path}');
+  } catch (err) {
+    if (isPaneGone(err)) throw new ActionStop('failed', `pane ${d.paneId} is gone: ${(err as Error).message}`);
+    throw err;
+  }
+  const client = await ourClient(ctx, socket);
+  if (client) {
+    await ctx.tmux.switchClient(client, d.paneId);
+    return { status: 'done', message: `switched your tmux client to ${d.paneId}` };
+  }
+  await io.suspend();
+  let code: number;
+  try {
+    code = await ctx.tmux.attachSession(d.paneId);
+  } finally {
+    await io.resume();
+  }
+  if (code !== 0) return { status: 'failed', message: `tmux attach-session -t ${d.paneId} exited ${code}` };
+  return { status: 'done', message: `back from ${d.paneId}` };
+}

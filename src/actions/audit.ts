@@ -1,0 +1,52 @@
+/**
+ * The audit log: one JSON line per action run, whatever its outcome, in
+ * `$XDG_STATE_HOME/tower/audit.jsonl`. Lines are appended with one write each (O_APPEND), so two
+ * towers writing at once never interleave within a line.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stateHome } from '../config.js';
+import type { ActionOutcome } from './types.js';
+
+/** One line of the audit log. */
+export interface AuditEntry {
+  /** ISO time the action started. */
+  time: string;
+  user: string;
+  host: string;
+  action: string;
+  /** The run id (or the query, when it matched no run). */
+  run: string;
+  target: string | null;
+  outcome: ActionOutcome['status'];
+  /** Milliseconds from start to outcome. */
+  duration: number;
+  message: string;
+}
+
+/** The audit log's path for an environment. */
+export function auditLogPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(stateHome(env), 'audit.jsonl');
+}
+
+/** The operator's name, as the audit log records it. */
+export function currentUser(env: NodeJS.ProcessEnv = process.env): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return env.USER || env.LOGNAME || 'unknown';
+  }
+}
+
+/** Appends one entry; resolves to an error message instead of throwing, so the caller can report it. */
+export async function appendAudit(entry: AuditEntry, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  const file = auditLogPath(env);
+  try {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await fs.promises.appendFile(file, `${JSON.stringify(entry)}\n`, { encoding: 'utf8', mode: 0o600 });
+    return null;
+  } catch (err) {
+    return `could not write the audit log ${file}: ${(err as Error).message}`;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * The checkpoint cycle, as tina's supervisor runs it: make sure the signal exists, type the
+ * checkpoint command into the lead's pane, wait for the handoff (or the lead's CHECKPOINT COMPLETE),
+ * offer to terminate stragglers after a while, and on timeout mark an escalation.
+ */
+import path from 'node:path';
+import type { AppContext } from '../context.js';
+import type { Run } from '../model.js';
+import { exists, mtimeMs } from '../sources/read.js';
+import type { CheckpointDetail, LeadTarget, TerminateTarget } from './detail.js';
+import { seconds, sendLineEffects, waitEffect, writeEffect } from './effects.js';
+import type { Execution, PlanParts } from './execution.js';
+import { ActionStop, isPaneGone, refuse, toActionPlan } from './execution.js';
+import { writeAtomic } from './files.js';
+import { writableStateDir } from './safety.js';
+import { findLead, workingTeammates } from './targets.js';
+import { liveTargets, planTerminateTargets } from './terminate.js';
+import type { ActionOutcome, ActionRequest, Effect } from './types.js';
+import { countMarker, pollUntil } from './wait.js';
+
+export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
+/** Lines of scrollback searched for the completion line (tmux clamps to its history). */
+export const CAPTURE_LINES = 10_000;
+const POLL_MS = 500;
+/** A phase name that is safe as a path segment. */
+const PHASE_SEGMENT = /^[A-Za-z0-9_.-]+$/;
+
+/** The signal file's content, in the shape tina's statusline writes it. */
+export function signalBody(at: Date): string {
+  return `{"triggered_at": ${JSON.stringify(at.toISOString())}, "source": "tower"}\n`;
+}
+
+/** The escalation tower marks when the handoff never comes (tina's own status files are left alone). */
+export function escalationBody(reason: string, at: Date): string {
+  return `${JSON.stringify({ reason, at: at.toISOString(), action: 'checkpoint' }, null, 2)}\n`;
+}
+
+/** `<stateDir>/phase-<N>/handoff.md` for the run's current phase, or null when the phase is unknown or not a plain name. */
+export function handoffPathFor(stateDir: string, run: Run): string | null {
+  const phase = run.phase?.current;
+  if (!phase || !PHASE_SEGMENT.test(phase) || phase === '.' || phase === '..') return null;
+  return path.join(stateDir, `phase-${phase}`, 'handoff.md');
+}
+
+function commandsFor(ctx: AppContext, run: Run) {
+  return ctx.config.commands[run.system === 'tina' ? 'tina' : 'claude-team'];
+}
+
+/** The checkpoint cycle's plan for a run. */
+export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
+  const found = findLead(run);
+  if ('refusal' in found) return refuse(found.refusal, `Checkpoint ${run.id}`);
+  const lead = found.lead;
+  const command = commandsFor(ctx, run).checkpoint;
+  const timeoutMs = (req.timeoutSec ?? ctx.config.checkpointTimeoutSec) * 1000;
+  const detail: CheckpointDetail = {
+    kind: 'checkpoint',
+    lead,
+    command,
+    signalFile: null,
+    writeSignal: false,
+    handoffFile: null,
+    escalationFile: null,
+    stateDir: null,
+    timeoutMs,
+    stragglerAfterMs: ctx.config.stragglerAfterSec * 1000,
+    teammates: workingTeammates(run),
+  };
+  if (run.system === 'tina') {
+    const w = writableStateDir(run);
+    if ('refusal' in w) return refuse(w.refusal, `Checkpoint ${run.id}`, lead.target);
+    detail.stateDir = w.dir;
+    detail.signalFile = path.join(w.dir, 'checkpoint-needed');
+    detail.writeSignal = !exists(detail.signalFile);
+    detail.handoffFile = handoffPathFor(w.dir, run);
+    detail.escalationFile = path.join(w.dir, 'tower-escalation.json');
+  }
+  const now = new Date();
+  const effects = [
+    ...(detail.writeSignal && detail.signalFile ? [writeEffect(detail.signalFile, signalBody(now))] : []),
+    ...sendLineEffects(ctx.tmux, lead.target, command),
+    waitEffect(`up to ${seconds(timeoutMs)} until ${waitingFor(detail)}`),
+    waitEffect(
+      `after ${seconds(detail.stragglerAfterMs)}: list teammates still alive` +
+        (detail.teammates.length ? ` (${detail.teammates.map((t) => `${t.name} ${t.paneId}`).join(', ')})` : ' (none now)') +
+        ' and offer to force-terminate them',
+    ),
+    ...(detail.escalationFile ? [onTimeout(writeEffect(detail.escalationFile, escalationBody(timeoutReason(detail), now)))] : []),
+  ];
+  return { refusal: null, title: `Checkpoint ${run.id} (lead ${lead.label})`, target: lead.target, effects, detail, destructive: true };
+}
+
+function onTimeout(e: Effect): Effect {
+  return { kind: e.kind, text: `on timeout: ${e.text}` };
+}
+
+function waitingFor(d: CheckpointDetail): string {
+  const pane = `${d.lead.label} prints ${CHECKPOINT_COMPLETE}`;
+  if (d.handoffFile && d.signalFile) return `${d.handoffFile} is newer than ${d.signalFile}, or ${pane}`;
+  return pane;
+}
+
+function timeoutReason(d: CheckpointDetail): string {
+  return `no handoff within ${seconds(d.timeoutMs)} after ${d.command} was typed into ${d.lead.label}`;
+}
+
+/** Throws a clear failure unless the lead's pane exists and is alive. */
+export async function ensureLeadPane(ctx: AppContext, lead: LeadTarget): Promise<void> {
+  let state: string;
+  try {
+    state = await ctx.tmux.displayMessage(lead.target, '#{pane_id} #{pane_dead}');
+  } catch (err) {
+    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} is gone: ${(err as Error).message}`);
+    throw err;
+  }
+  if (state.endsWith(' 1')) throw new ActionStop('failed', `lead ${lead.label}: its process has exited (dead pane)`);
+}
+
+/** Captures the lead's pane, turning "pane gone" into a clear failure. */
+export async function captureLead(ctx: AppContext, lead: LeadTarget): Promise<string> {
+  try {
+    return await ctx.tmux.capturePane(lead.target, CAPTURE_LINES);
+  } catch (err) {
+    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} disappeared while tower was waiting for it`);
+    throw err;
+  }
+}
+
+/** Runs the checkpoint cycle. */
+export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<ActionOutcome> {
+  const ctx = x.env.ctx;
+  await ensureLeadPane(ctx, d.lead);
+  const details: string[] = [];
+  let signalMtime: number | null = null;
+  if (d.signalFile && d.stateDir) {
+    if (!exists(d.signalFile)) {
+      await writeAtomic(d.stateDir, d.signalFile, signalBody(new Date()));
+      details.push(`wrote ${d.signalFile}`);
+    }
+    signalMtime = mtimeMs(d.signalFile);
+  }
+  const handoffBefore = d.handoffFile ? mtimeMs(d.handoffFile) : null;
+  const baseline = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE);
+  await ctx.tmux.sendLine(d.lead.target, d.command);
+  details.push(`typed ${d.command} into ${d.lead.label}`);
+
+  const stragglers = new StragglerWatch(x, d);
+  const what = waitingFor(d);
+  const result = await pollUntil<'handoff' | 'pane'>({
+    timeoutMs: d.timeoutMs,
+    intervalMs: POLL_MS,
+    signal: x.hooks.signal,
+    check: async () => {
+      if (d.handoffFile) {
+        const m = mtimeMs(d.handoffFile);
+        // Newer than the signal, and rewritten since the command was typed (an old handoff does not count).
+        if (m !== null && m !== handoffBefore && (signalMtime === null || m >= signalMtime)) return 'handoff';
+      }
+      return countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE) > baseline ? 'pane' : null;
+    },
+    onTick: async (elapsedMs) => {
+      x.progress({ message: `waiting for ${d.lead.name}'s handoff`, elapsedMs, timeoutMs: d.timeoutMs, waitingFor: what });
+      await stragglers.tick(elapsedMs);
+    },
+  });
+  details.push(...(await stragglers.finish()));
+
+  if (result.status === 'ok') {
+    const took = seconds(Math.round(Date.now() - stragglers.startedAt));
+    const how = result.value === 'handoff' ? `${d.handoffFile ?? 'handoff'} written` : `${d.lead.name} printed ${CHECKPOINT_COMPLETE}`;
+    if (result.value === 'pane' && d.handoffFile && (mtimeMs(d.handoffFile) ?? null) === handoffBefore) {
+      details.push(`note: ${d.handoffFile} was not rewritten`);
+    }
+    return { status: 'done', message: `checkpoint complete: ${how} (${took})`, details };
+  }
+  if (result.status === 'cancelled') {
+    return {
+      status: 'cancelled',
+      message: `checkpoint cancelled after ${seconds(Math.round(result.elapsedMs))}; ${d.command} was already typed into ${d.lead.label}, which may still finish it`,
+      details,
+    };
+  }
+  const reason = timeoutReason(d);
+  if (d.escalationFile && d.stateDir) {
+    await writeAtomic(d.stateDir, d.escalationFile, escalationBody(reason, new Date()));
+    return { status: 'timeout', message: `${reason}: escalated, see ${d.escalationFile}`, details };
+  }
+  return { status: 'timeout', message: `${reason}: escalate by hand (a Claude team has no state directory to mark)`, details };
+}
+
+/** After stragglerAfterMs, offers the teammates still alive for force-terminate, once, without blocking the wait. */
+class StragglerWatch {
+  readonly startedAt = Date.now();
+  private offered = false;
+  private readonly started: Promise<string>[] = [];
+  private readonly notes: string[] = [];
+
+  constructor(
+    private readonly x: Execution,
+    private readonly d: CheckpointDetail,
+  ) {}
+
+  async tick(elapsedMs: number): Promise<void> {
+    if (this.offered || elapsedMs < this.d.stragglerAfterMs) return;
+    this.offered = true;
+    const alive = await liveTargets(this.x.env.ctx, this.d.teammates);
+    if (alive.length === 0) return;
+    const names = alive.map((t) => t.name);
+    this.notes.push(`after ${seconds(this.d.stragglerAfterMs)} still alive: ${names.join(', ')}`);
+    const offer = this.x.hooks.offerTerminate;
+    if (!offer) return;
+    // Not awaited: the operator answers while the wait goes on.
+    void offer(names).then(
+      (chosen) => {
+        const targets = alive.filter((t) => chosen.includes(t.name));
+        if (targets.length > 0) this.started.push(this.terminate(targets));
+      },
+      (err: unknown) => this.notes.push(`force-terminate offer failed: ${(err as Error).message}`),
+    );
+  }
+
+  private async terminate(targets: TerminateTarget[]): Promise<string> {
+    const { ctx } = this.x.env;
+    const request = { kind: 'terminate' as const, run: this.x.run.id, members: targets.map((t) => t.name) };
+    const plan = toActionPlan(request, this.x.run, planTerminateTargets(ctx, this.x.run, targets, []));
+    const outcome = await this.x.runAction(plan);
+    return `force-terminate ${targets.map((t) => t.name).join(', ')}: ${outcome.status}: ${outcome.message}`;
+  }
+
+  /** Waits for terminations already under way and returns what happened. */
+  async finish(): Promise<string[]> {
+    const results = await Promise.all(this.started);
+    return [...this.notes, ...results];
+  }
+}

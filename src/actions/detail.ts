@@ -1,0 +1,93 @@
+/** What a checked plan resolved, per action: the exact inputs runAction executes. */
+import type { Gate } from '../model.js';
+
+/** Where the lead's keystrokes go: its pane, or the active pane of its tina session when the team file names none. */
+export interface LeadTarget {
+  name: string;
+  /** The tmux target typed into: `%3`, or `=tina-<feature>-phase-<N>:`. */
+  target: string;
+  /** Said in messages: "team-lead in %3", "team-lead in session tina-auth-phase-2". */
+  label: string;
+}
+
+/** A member pane chosen for force-terminate. */
+export interface TerminateTarget {
+  name: string;
+  paneId: string;
+  team: string | null;
+  lead: boolean;
+}
+
+export interface CheckpointDetail {
+  kind: 'checkpoint';
+  lead: LeadTarget;
+  command: string;
+  /** tina: `<stateDir>/checkpoint-needed`; null for a Claude team (no signal file). */
+  signalFile: string | null;
+  /** Whether the signal has to be written first (it did not exist when planned). */
+  writeSignal: boolean;
+  /** tina: `<stateDir>/phase-<N>/handoff.md`, or null when the phase is unknown. */
+  handoffFile: string | null;
+  /** Written on timeout (tina only). */
+  escalationFile: string | null;
+  stateDir: string | null;
+  timeoutMs: number;
+  stragglerAfterMs: number;
+  /** Working-team teammates with a pane: checked for liveness after stragglerAfterMs. */
+  teammates: TerminateTarget[];
+}
+
+export interface RehydrateDetail {
+  kind: 'rehydrate';
+  lead: LeadTarget;
+  clear: string;
+  rehydrate: string;
+  /** Deleted after the rehydrate command is typed (tina only). */
+  signalFile: string | null;
+  stateDir: string | null;
+  promptTimeoutMs: number;
+  timeoutMs: number;
+}
+
+export interface TerminateDetail {
+  kind: 'terminate';
+  targets: TerminateTarget[];
+  /** Members asked for that are already gone or have no pane, with the reason. */
+  skipped: string[];
+  graceMs: number;
+}
+
+export interface GrantDetail {
+  kind: 'grant';
+  via: 'harness' | 'sage' | 'dotagent';
+  gate: Gate;
+  stateDir: string;
+  /** The file written: the `.granted` sentinel, `.resume-signal`, or `phase.json`. */
+  file: string;
+  /** harness: the pending `checkpoint-<name>.md` that must still exist. */
+  pendingFile: string | null;
+  /** sage/dotagent: the lock that makes two grants at once give one grant and one refusal. */
+  lockFile: string | null;
+  /** sage: the mtime of `.resume-signal` when planned; an APPROVED written since then is someone else's grant. */
+  baselineMtime: number | null;
+}
+
+export interface RequestDetail {
+  kind: 'request';
+  name: string;
+  stateDir: string;
+  root: string;
+  file: string;
+  message: string;
+  /** `<root>/hooks/on-checkpoint-fired.sh` when present and executable, else null. */
+  hook: string | null;
+  hookLogDir: string;
+}
+
+export interface AttachDetail {
+  kind: 'attach';
+  paneId: string;
+}
+
+/** The resolved details of a plan, one shape per action. */
+export type ActionDetail = CheckpointDetail | RehydrateDetail | TerminateDetail | GrantDetail | RequestDetail | AttachDetail;

@@ -1,0 +1,51 @@
+/** Builders of the exact effect lines a plan shows in the confirm dialog and prints under --dry-run. */
+import type { TmuxClient } from '../tmux/client.js';
+import type { Effect } from './types.js';
+
+/** Quotes one word for a POSIX shell, only when it needs it, so the line can be pasted as is. */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A tmux command line with the client's socket flags, exactly as TmuxClient runs it. */
+export function tmuxEffect(tmux: TmuxClient, args: readonly string[]): Effect {
+  return { kind: 'tmux', text: ['tmux', ...tmux.argv(args)].map(shellQuote).join(' ') };
+}
+
+/** The two tmux calls of TmuxClient.sendLine: the text literally, then Enter apart. */
+export function sendLineEffects(tmux: TmuxClient, target: string, text: string): Effect[] {
+  return [tmuxEffect(tmux, ['send-keys', '-t', target, '-l', '--', text]), tmuxEffect(tmux, ['send-keys', '-t', target, 'Enter'])];
+}
+
+/** An atomic replace of `file` with `content` (the content JSON-quoted so the effect stays one line). */
+export function writeEffect(file: string, content: string): Effect {
+  return { kind: 'write', text: `write ${file} ${JSON.stringify(content)}` };
+}
+
+/** An exclusive create of `file` (refused if it exists). */
+export function createEffect(file: string, content: string): Effect {
+  return { kind: 'create', text: `create ${file} ${JSON.stringify(content)}` };
+}
+
+export function deleteEffect(file: string, note = ''): Effect {
+  return { kind: 'delete', text: `delete ${file}${note ? ` ${note}` : ''}` };
+}
+
+export function waitEffect(text: string): Effect {
+  return { kind: 'wait', text: `wait ${text}` };
+}
+
+export function signalEffect(text: string): Effect {
+  return { kind: 'signal', text: `signal ${text}` };
+}
+
+export function runEffect(text: string): Effect {
+  return { kind: 'run', text: `run ${text}` };
+}
+
+/** Seconds for messages: "5 s", "1.5 s". */
+export function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}

@@ -1,0 +1,154 @@
+/**
+ * The operator's actions. planAction checks a request against the snapshot and lists its exact
+ * effects (or refuses); runAction executes a plan, reporting progress, and records every run of an
+ * action, whatever its outcome, in the audit log and the activity pane.
+ */
+import os from 'node:os';
+import type { Run } from '../model.js';
+import { resolveRun } from '../store/snapshot.js';
+import { sanitizeLine } from '../text.js';
+import { planAttach, planAttachPane, runAttach } from './attach.js';
+import type { TerminalHandOver } from './attach.js';
+import { appendAudit, currentUser } from './audit.js';
+import { planCheckpoint, runCheckpoint } from './checkpoint.js';
+import type { Execution, PlanParts } from './execution.js';
+import { outcomeOfError, refuse, toActionPlan } from './execution.js';
+import { planGrant, runGrant } from './grant.js';
+import { planRehydrate, runRehydrate } from './rehydrate.js';
+import { planRequest, runRequest } from './request.js';
+import { planTerminate, runTerminate } from './terminate.js';
+import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from './types.js';
+
+export type { TerminalHandOver } from './attach.js';
+export { auditLogPath } from './audit.js';
+export type { AuditEntry } from './audit.js';
+
+export const READ_ONLY = 'read-only mode';
+
+function partsFor(env: ActionEnv, run: Run, req: ActionRequest): PlanParts {
+  const ctx = env.ctx;
+  switch (req.kind) {
+    case 'checkpoint':
+      return planCheckpoint(ctx, run, req);
+    case 'rehydrate':
+      return planRehydrate(ctx, run);
+    case 'terminate':
+      return planTerminate(ctx, run, req);
+    case 'grant':
+      return planGrant(ctx, run, req);
+    case 'request':
+      return planRequest(ctx, run, req);
+    case 'attach':
+      return planAttach(ctx, run, req);
+  }
+}
+
+/** Checks a request against the current snapshot: the exact effects, or a refusal. Never throws. */
+export function planAction(env: ActionEnv, req: ActionRequest): ActionPlan {
+  const found = resolveRun(env.snapshot(), req.run);
+  if ('error' in found) return toActionPlan(req, null, refuse(found.error));
+  const run = found.run;
+  if (env.ctx.readonly) return toActionPlan(req, run, refuse(READ_ONLY));
+  try {
+    return toActionPlan(req, run, partsFor(env, run, req));
+  } catch (err) {
+    return toActionPlan(req, run, refuse(`could not plan ${req.kind}: ${(err as Error).message}`));
+  }
+}
+
+interface Recorded {
+  action: string;
+  run: string;
+  target: string | null;
+}
+
+/** Runs `body` as one recorded action: an activity entry with progress, then one audit line. */
+async function recorded(env: ActionEnv, rec: Recorded, title: string, hooks: RunHooks, body: (progress: (p: ActionProgress) => void) => Promise<ActionOutcome>): Promise<ActionOutcome> {
+  const started = Date.now();
+  const activityId = env.activity?.push({ action: rec.action, runId: rec.run, target: rec.target, status: 'running', message: title });
+  const progress = (p: ActionProgress): void => {
+    if (activityId !== undefined) {
+      const withWait = p.elapsedMs !== undefined && p.timeoutMs !== undefined;
+      env.activity?.update(activityId, {
+        message: sanitizeLine(p.message),
+        progress: withWait ? { elapsedMs: p.elapsedMs ?? 0, timeoutMs: p.timeoutMs ?? 0, waitingFor: sanitizeLine(p.waitingFor ?? '') } : undefined,
+      });
+    }
+    hooks.onProgress?.(p);
+  };
+  let outcome: ActionOutcome;
+  try {
+    outcome = await body(progress);
+  } catch (err) {
+    outcome = outcomeOfError(err);
+  }
+  // Names and titles come from state files: make the outcome safe to print.
+  outcome = { ...outcome, message: sanitizeLine(outcome.message), ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}) };
+  if (!env.ctx.dryRun) {
+    const failure = await appendAudit(
+      {
+        time: new Date(started).toISOString(),
+        user: currentUser(env.ctx.env),
+        host: os.hostname(),
+        action: rec.action,
+        run: rec.run,
+        target: rec.target,
+        outcome: outcome.status,
+        duration: Date.now() - started,
+        message: outcome.message,
+      },
+      env.ctx.env,
+    );
+    if (failure) outcome = { ...outcome, details: [...(outcome.details ?? []), failure] };
+  }
+  if (activityId !== undefined) {
+    env.activity?.update(activityId, { status: outcome.status, message: outcome.message, progress: undefined, details: outcome.details });
+  }
+  return outcome;
+}
+
+/** Executes a plan (a refused plan is recorded as refused); in dry-run mode it only reports the effects. */
+export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHooks = {}): Promise<ActionOutcome> {
+  // A plan built elsewhere (without its details) is checked again against the current snapshot.
+  const p = plan.refusal === null && !plan.detail ? planAction(env, plan.request) : plan;
+  const rec = { action: p.request.kind, run: p.run?.id ?? p.request.run, target: p.target ?? null };
+  return recorded(env, rec, p.title, hooks, async (progress) => {
+    if (p.refusal !== null) return { status: 'refused', message: p.refusal };
+    if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
+    if (env.ctx.dryRun) return { status: 'done', message: `dry run: nothing was done (${p.title})`, details: p.effects.map((e) => e.text) };
+    const d = p.detail;
+    const run = p.run;
+    if (!d || !run) return { status: 'failed', message: `plan for ${p.request.kind} has nothing to run` };
+    const x: Execution = { env, hooks, run, progress, runAction: (next) => runAction(env, next, { signal: hooks.signal }) };
+    switch (d.kind) {
+      case 'checkpoint':
+        return runCheckpoint(x, d);
+      case 'rehydrate':
+        return runRehydrate(x, d);
+      case 'terminate':
+        return runTerminate(x, d);
+      case 'grant':
+        return runGrant(x, d);
+      case 'request':
+        return runRequest(x, d);
+      case 'attach':
+        return runAttach(env.ctx, d, { suspend: () => {}, resume: () => {} });
+    }
+  });
+}
+
+/** Attaches the operator to a pane (switch-client inside tmux, else a hand-over of the terminal); recorded like any action. */
+export async function attachToPane(env: ActionEnv, paneId: string, io: TerminalHandOver): Promise<ActionOutcome> {
+  const run = env.snapshot().runs.find((r) => r.members.some((m) => m.paneId === paneId));
+  const member = run?.members.find((m) => m.paneId === paneId);
+  const rec = { action: 'attach', run: run?.id ?? '-', target: paneId };
+  const parts = planAttachPane(env.ctx, paneId, member && run ? `${member.name} of ${run.id}` : paneId);
+  const title = parts.title ?? `Attach to ${paneId}`;
+  return recorded(env, rec, title, {}, async () => {
+    if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
+    if (!/^%\d+$/.test(paneId)) return { status: 'refused', message: `"${paneId}" is not a pane id (like %3)` };
+    if (parts.refusal !== null) return { status: 'refused', message: parts.refusal };
+    if (env.ctx.dryRun) return { status: 'done', message: `dry run: nothing was done (${title})`, details: parts.effects.map((e) => e.text) };
+    return runAttach(env.ctx, parts.detail as Extract<typeof parts.detail, { kind: 'attach' }>, io);
+  });
+}

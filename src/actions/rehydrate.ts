@@ -1,0 +1,108 @@
+/**
+ * Rehydrate a lead after its checkpoint: type the clear command, wait (briefly) for the prompt, type
+ * the rehydrate command, delete the checkpoint signal, then wait for REHYDRATE COMPLETE. Every wait is
+ * bounded: the outcome says what was seen, it never blocks forever.
+ */
+import path from 'node:path';
+import type { AppContext } from '../context.js';
+import type { Run } from '../model.js';
+import { exists } from '../sources/read.js';
+import { captureLead, ensureLeadPane, handoffPathFor } from './checkpoint.js';
+import type { RehydrateDetail } from './detail.js';
+import { deleteEffect, seconds, sendLineEffects, waitEffect } from './effects.js';
+import type { Execution, PlanParts } from './execution.js';
+import { refuse } from './execution.js';
+import { deleteFile } from './files.js';
+import { writableStateDir } from './safety.js';
+import { findLead } from './targets.js';
+import type { ActionOutcome } from './types.js';
+import { countMarker, pollUntil, showsPrompt } from './wait.js';
+
+export const REHYDRATE_COMPLETE = 'REHYDRATE COMPLETE';
+/** How long the clear command gets to bring back the prompt (tina itself just sleeps 2 s). */
+export const PROMPT_TIMEOUT_MS = 5000;
+
+/** Plans the rehydrate step for a run. */
+export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
+  const title = `Rehydrate ${run.id}`;
+  const found = findLead(run);
+  if ('refusal' in found) return refuse(found.refusal, title);
+  const lead = found.lead;
+  const commands = ctx.config.commands[run.system === 'tina' ? 'tina' : 'claude-team'];
+  const detail: RehydrateDetail = {
+    kind: 'rehydrate',
+    lead,
+    clear: commands.clear,
+    rehydrate: commands.rehydrate,
+    signalFile: null,
+    stateDir: null,
+    promptTimeoutMs: PROMPT_TIMEOUT_MS,
+    timeoutMs: ctx.config.rehydrateTimeoutSec * 1000,
+  };
+  if (run.system === 'tina') {
+    const w = writableStateDir(run);
+    if ('refusal' in w) return refuse(w.refusal, title, lead.target);
+    // Clearing a lead that has no handoff to come back from would lose its context for good.
+    const handoff = handoffPathFor(w.dir, run);
+    if (!handoff || !exists(handoff)) {
+      return refuse(`no handoff to rehydrate from (${handoff ?? 'the current phase is unknown'}): run the checkpoint first`, title, lead.target);
+    }
+    detail.stateDir = w.dir;
+    detail.signalFile = path.join(w.dir, 'checkpoint-needed');
+  }
+  const effects = [
+    ...sendLineEffects(ctx.tmux, lead.target, detail.clear),
+    waitEffect(`up to ${seconds(detail.promptTimeoutMs)} for a prompt (a last line starting with > or ❯) in ${lead.label}`),
+    ...sendLineEffects(ctx.tmux, lead.target, detail.rehydrate),
+    ...(detail.signalFile ? [deleteEffect(detail.signalFile, '(if present)')] : []),
+    waitEffect(`up to ${seconds(detail.timeoutMs)} for ${lead.label} to print ${REHYDRATE_COMPLETE}`),
+  ];
+  return { refusal: null, title: `${title} (lead ${lead.label})`, target: lead.target, effects, detail, destructive: true };
+}
+
+/** Runs the rehydrate step. */
+export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<ActionOutcome> {
+  const ctx = x.env.ctx;
+  const signal = x.hooks.signal;
+  await ensureLeadPane(ctx, d.lead);
+  const details: string[] = [];
+  await ctx.tmux.sendLine(d.lead.target, d.clear);
+  details.push(`typed ${d.clear} into ${d.lead.label}`);
+
+  const prompt = await pollUntil({
+    timeoutMs: d.promptTimeoutMs,
+    intervalMs: 200,
+    signal,
+    check: async () => (showsPrompt(await captureLead(ctx, d.lead), d.clear) ? true : null),
+    onTick: (elapsedMs) => x.progress({ message: 'waiting for the prompt', elapsedMs, timeoutMs: d.promptTimeoutMs, waitingFor: `a prompt in ${d.lead.label}` }),
+  });
+  if (prompt.status === 'cancelled') return cancelled(d, prompt.elapsedMs, details);
+  if (prompt.status === 'timeout') details.push(`no prompt after ${seconds(d.promptTimeoutMs)}; typed the rehydrate command anyway`);
+
+  const baseline = countMarker(await captureLead(ctx, d.lead), REHYDRATE_COMPLETE);
+  await ctx.tmux.sendLine(d.lead.target, d.rehydrate);
+  details.push(`typed ${d.rehydrate}`);
+  if (d.signalFile && d.stateDir) {
+    const deleted = await deleteFile(d.stateDir, d.signalFile);
+    details.push(deleted ? `deleted ${d.signalFile}` : `${d.signalFile} was already gone`);
+  }
+
+  const done = await pollUntil({
+    timeoutMs: d.timeoutMs,
+    intervalMs: 500,
+    signal,
+    check: async () => (countMarker(await captureLead(ctx, d.lead), REHYDRATE_COMPLETE) > baseline ? true : null),
+    onTick: (elapsedMs) => x.progress({ message: `waiting for ${d.lead.name} to rehydrate`, elapsedMs, timeoutMs: d.timeoutMs, waitingFor: `${REHYDRATE_COMPLETE} in ${d.lead.label}` }),
+  });
+  if (done.status === 'ok') return { status: 'done', message: `rehydrated: ${d.lead.name} printed ${REHYDRATE_COMPLETE}`, details };
+  if (done.status === 'cancelled') return cancelled(d, done.elapsedMs, details);
+  return {
+    status: 'timeout',
+    message: `${d.rehydrate} was typed but ${d.lead.label} printed no ${REHYDRATE_COMPLETE} within ${seconds(d.timeoutMs)}; look at the pane`,
+    details,
+  };
+}
+
+function cancelled(d: RehydrateDetail, elapsedMs: number, details: string[]): ActionOutcome {
+  return { status: 'cancelled', message: `rehydrate cancelled after ${seconds(Math.round(elapsedMs))} (${d.lead.label} may be mid-way)`, details };
+}

@@ -1,0 +1,123 @@
+/**
+ * Who an action acts on: the lead whose pane gets the checkpoint commands, and the teammates of the
+ * run's working team. A tina run merges several teams; its working team is the current phase's.
+ */
+import type { Member, Run } from '../model.js';
+import type { LeadTarget, TerminateTarget } from './detail.js';
+
+/** The names a tina run's current phase team goes by (`<feature>-phase-<N>`, older `phase-<N>-execution`). */
+export function phaseTeamNames(run: Run): string[] {
+  if (run.system !== 'tina' || !run.phase) return [];
+  const n = run.phase.current;
+  return [`${run.name}-phase-${n}`, `phase-${n}-execution`];
+}
+
+/** tina's tmux session for a phase: `tina-<feature>-phase-<N>`, dots in the feature turned into `_`. */
+export function phaseSession(run: Run): string | null {
+  if (run.system !== 'tina' || !run.phase) return null;
+  return `tina-${run.name.replace(/\./g, '_')}-phase-${run.phase.current}`;
+}
+
+function inTeams(m: Member, teams: readonly string[]): boolean {
+  return m.team !== undefined && teams.includes(m.team);
+}
+
+/** Whether a member has a tmux pane of its own (not in-process, not unnamed). */
+export function hasPane(m: Member): m is Member & { paneId: string } {
+  return typeof m.paneId === 'string' && m.paneId.startsWith('%');
+}
+
+/**
+ * The lead to type into, or why there is none. tina: the lead of the current phase team, in its pane,
+ * else in its session's active pane when the team file names no pane; else any live lead pane.
+ */
+export function findLead(run: Run): { lead: LeadTarget } | { refusal: string } {
+  if (run.system !== 'tina' && run.system !== 'claude-team') {
+    return { refusal: `${run.id} is a ${run.system} run: the checkpoint cycle applies to tina runs and Claude Code teams` };
+  }
+  const teams = phaseTeamNames(run);
+  const phaseLead = run.members.find((m) => m.lead && inTeams(m, teams));
+  const session = phaseSession(run);
+  if (phaseLead) {
+    if (hasPane(phaseLead)) {
+      if (phaseLead.state === 'dead') return { refusal: `lead ${phaseLead.name}'s pane ${phaseLead.paneId} is gone` };
+      return { lead: paneTarget(phaseLead.name, phaseLead.paneId) };
+    }
+    if (session) return { lead: sessionTarget(phaseLead.name, session) };
+  }
+  const live = run.members.find((m) => m.lead && hasPane(m) && m.state !== 'dead');
+  if (live && hasPane(live)) return { lead: paneTarget(live.name, live.paneId) };
+  if (session) return { lead: sessionTarget(phaseLead?.name ?? 'team-lead', session) };
+  const dead = run.members.find((m) => m.lead && hasPane(m));
+  if (dead) return { refusal: `lead ${dead.name}'s pane ${dead.paneId ?? ''} is gone` };
+  const inProcess = run.members.find((m) => m.lead);
+  if (inProcess) return { refusal: `lead ${inProcess.name} has no tmux pane to type into` };
+  return { refusal: `${run.id} has no lead with a tmux pane` };
+}
+
+function paneTarget(name: string, paneId: string): LeadTarget {
+  return { name, target: paneId, label: `${name} in ${paneId}` };
+}
+
+function sessionTarget(name: string, session: string): LeadTarget {
+  return { name, target: `=${session}:`, label: `${name} in session ${session}` };
+}
+
+function toTarget(m: Member & { paneId: string }): TerminateTarget {
+  return { name: m.name, paneId: m.paneId, team: m.team ?? null, lead: m.lead };
+}
+
+/** The panes of every lead of the run: never terminated unless a lead is named. */
+function leadPanes(run: Run): Set<string> {
+  return new Set(run.members.filter((m) => m.lead && hasPane(m)).map((m) => m.paneId as string));
+}
+
+/**
+ * The live teammates of the working team, each with a pane: tina's current phase team, else every
+ * non-lead member. Never a lead of any team, nor a pane a lead sits in.
+ */
+export function workingTeammates(run: Run): TerminateTarget[] {
+  const teams = phaseTeamNames(run);
+  const leads = leadPanes(run);
+  const seen = new Set<string>();
+  const out: TerminateTarget[] = [];
+  for (const m of run.members) {
+    if (m.lead || !hasPane(m) || m.state !== 'alive' || leads.has(m.paneId) || seen.has(m.paneId)) continue;
+    if (run.system === 'tina' && !inTeams(m, teams)) continue;
+    seen.add(m.paneId);
+    out.push(toTarget(m));
+  }
+  return out;
+}
+
+/**
+ * The members named by the operator, resolved to panes. A name may match in several teams of a tina
+ * run: the current phase team's member wins. Unknown names are a refusal; paneless or dead ones are skipped.
+ */
+export function namedMembers(run: Run, names: readonly string[]): { targets: TerminateTarget[]; skipped: string[] } | { refusal: string } {
+  const teams = phaseTeamNames(run);
+  const targets: TerminateTarget[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    const all = run.members.filter((m) => m.name === name);
+    if (all.length === 0) {
+      const known = [...new Set(run.members.map((m) => m.name))].join(', ') || 'none';
+      return { refusal: `${run.id} has no member named "${name}" (members: ${known})` };
+    }
+    const inPhase = all.filter((m) => inTeams(m, teams));
+    const chosen = inPhase.length > 0 ? inPhase : all;
+    const withPane = chosen.filter(hasPane);
+    if (withPane.length === 0) {
+      skipped.push(`${name}: has no tmux pane (${chosen[0]?.state === 'in-process' ? 'runs in-process' : 'no pane id'})`);
+      continue;
+    }
+    for (const m of withPane) {
+      if (seen.has(m.paneId)) continue;
+      seen.add(m.paneId);
+      if (m.state === 'dead') skipped.push(`${name} (${m.paneId}): already gone`);
+      else targets.push(toTarget(m));
+    }
+  }
+  return { targets, skipped };
+}

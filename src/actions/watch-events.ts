@@ -1,0 +1,83 @@
+/** What changed between two snapshots, as the events `tower watch` prints (one JSON line each). */
+import type { Gate, Member, Run, Snapshot } from '../model.js';
+
+export const WATCH_EVENTS = [
+  'run-added',
+  'run-removed',
+  'status-changed',
+  'gate-opened',
+  'gate-closed',
+  'member-died',
+  'member-alive',
+  'action-started',
+  'action-finished',
+] as const;
+export type WatchEventName = (typeof WATCH_EVENTS)[number];
+
+/** One line of `tower watch`: when, what, which run, and the event's own fields. */
+export interface WatchEvent {
+  time: string;
+  event: WatchEventName;
+  run: string;
+  [field: string]: unknown;
+}
+
+function memberKey(m: Member): string {
+  return `${m.team ?? ''}/${m.name}`;
+}
+
+function pending(gates: readonly Gate[]): Map<string, Gate> {
+  return new Map(gates.filter((g) => g.state === 'pending').map((g) => [g.id, g]));
+}
+
+function gateEvents(time: string, prev: Run | null, next: Run | null, out: WatchEvent[]): void {
+  const run = (next ?? prev)?.id ?? '';
+  const before = pending(prev?.gates ?? []);
+  const after = pending(next?.gates ?? []);
+  for (const [id, g] of after) {
+    if (!before.has(id)) out.push({ time, event: 'gate-opened', run, gate: id, kind: g.kind, title: g.title, file: g.file });
+  }
+  for (const [id, g] of before) {
+    if (after.has(id)) continue;
+    const now = next?.gates.find((x) => x.id === id);
+    out.push({ time, event: 'gate-closed', run, gate: id, kind: g.kind, state: now ? now.state : 'gone' });
+  }
+}
+
+function memberEvents(time: string, prev: Run, next: Run, out: WatchEvent[]): void {
+  const before = new Map(prev.members.map((m) => [memberKey(m), m]));
+  for (const m of next.members) {
+    const was = before.get(memberKey(m));
+    const fields = { member: m.name, team: m.team ?? null, paneId: m.paneId, lead: m.lead };
+    if (m.state === 'alive' && was?.state !== 'alive') out.push({ time, event: 'member-alive', run: next.id, ...fields });
+    if (was?.state === 'alive' && m.state === 'dead') out.push({ time, event: 'member-died', run: next.id, ...fields });
+  }
+}
+
+/**
+ * The events from `prev` to `next`. With no previous snapshot every run is added, and every gate
+ * already pending opens (a supervisor that starts late still sees what waits for it).
+ */
+export function diffSnapshots(prev: Snapshot | null, next: Snapshot, time: string = new Date().toISOString()): WatchEvent[] {
+  const out: WatchEvent[] = [];
+  const before = new Map((prev?.runs ?? []).map((r) => [r.id, r]));
+  const after = new Map(next.runs.map((r) => [r.id, r]));
+  for (const [id, r] of after) {
+    const was = before.get(id);
+    if (!was) {
+      out.push({ time, event: 'run-added', run: id, system: r.system, name: r.name, status: r.status, root: r.root });
+      gateEvents(time, null, r, out);
+      continue;
+    }
+    if (was === r) continue;
+    if (was.status !== r.status) out.push({ time, event: 'status-changed', run: id, from: was.status, to: r.status });
+    gateEvents(time, was, r, out);
+    memberEvents(time, was, r, out);
+  }
+  for (const [id, r] of before) {
+    if (after.has(id)) continue;
+    gateEvents(time, r, null, out);
+    out.push({ time, event: 'run-removed', run: id });
+  }
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * The plain-text form of `tower status`: one block per run that says everything in words
+ * (colour only adds emphasis, so a monochrome terminal loses nothing).
+ */
+import type { Gate, GateKind, Member, Problem, Run, RunStatus, Snapshot } from '../model.js';
+import { sanitizeLine } from '../text.js';
+
+/** How to print: colour or not, and "now" for the ages of gates and handoffs. */
+export interface TextOptions {
+  color: boolean;
+  now: number;
+}
+
+type Paint = (code: string, text: string) => string;
+
+const SGR = { red: '31', green: '32', amber: '33', blue: '34', dim: '2', bold: '1' } as const;
+
+const GATE_WORD: Record<GateKind, string> = {
+  checkpoint: 'CHECKPOINT',
+  escalation: 'ESCALATION',
+  context: 'CONTEXT',
+  approval: 'APPROVAL',
+};
+
+const STATUS_COLOR: Record<RunStatus, string> = {
+  blocked: SGR.red,
+  running: SGR.green,
+  waiting: SGR.amber,
+  idle: SGR.blue,
+  unknown: SGR.dim,
+  complete: SGR.dim,
+};
+
+/** "12m", "3h", "2d" since an ISO time; null when unknown or unparseable. */
+export function age(iso: string | null, now: number): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** "2/3 executing", "IMPLEMENTATION in_progress", or null. */
+export function phaseText(run: Run): string | null {
+  if (!run.phase) return null;
+  const { current, total, status } = run.phase;
+  return `${total !== null ? `${current}/${total}` : current}${status ? ` ${status}` : ''}`;
+}
+
+/** Counts of a list by a key, as "3 completed, 1 in_progress", in first-seen order. */
+export function countBy<T>(items: readonly T[], key: (item: T) => string): string {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
+function gateLine(g: Gate, now: number, paint: Paint): string {
+  const since = age(g.since, now);
+  const head = `${GATE_WORD[g.kind]} ${g.state}${since ? ` ${since}` : ''}`;
+  const color = g.state === 'granted' ? SGR.dim : g.kind === 'escalation' ? SGR.red : SGR.amber;
+  const title = sanitizeLine(g.title);
+  const extra = g.grantable && g.state === 'pending' ? ' (grantable)' : '';
+  return `${paint(color, head)}  ${sanitizeLine(g.id)}${title && title !== g.id ? `: ${title}` : ''}${extra}`;
+}
+
+function memberText(m: Member, paint: Paint): string {
+  const stateColor = m.state === 'alive' ? SGR.green : m.state === 'dead' ? SGR.red : SGR.dim;
+  const bits = [m.lead ? 'lead' : null, sanitizeLine(m.role) || null, m.paneId ? `${m.state} ${m.paneId}` : m.state];
+  const body = bits.filter((b): b is string => b !== null).join(', ');
+  return `${sanitizeLine(m.name)} (${paint(stateColor, body)})`;
+}
+
+function problemLine(p: Problem): string {
+  return p.file ? `${sanitizeLine(p.file)}: ${sanitizeLine(p.message)}` : sanitizeLine(p.message);
+}
+
+/** The block of lines for one run. */
+export function runBlock(run: Run, opts: TextOptions): string[] {
+  const paint: Paint = opts.color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
+  const phase = phaseText(run);
+  const head = [paint(SGR.bold, sanitizeLine(run.id)), paint(STATUS_COLOR[run.status], run.status.toUpperCase())];
+  if (phase) head.push(`phase ${sanitizeLine(phase)}`);
+  const lines = [head.join('  ')];
+  if (run.root) lines.push(`  root: ${sanitizeLine(run.root)}`);
+  for (const g of run.gates) lines.push(`  ${gateLine(g, opts.now, paint)}`);
+  if (run.context) {
+    const over = run.context.threshold !== null && run.context.usedPct >= run.context.threshold;
+    const gauge = `${Math.round(run.context.usedPct)}%${run.context.threshold !== null ? ` of ${run.context.threshold}% threshold` : ''}`;
+    lines.push(`  context: ${over ? paint(SGR.amber, `${gauge} (over)`) : gauge}`);
+  }
+  if (run.handoff) {
+    const when = age(run.handoff.writtenAt, opts.now);
+    const stale = run.handoff.stale ? paint(SGR.amber, ' (stale)') : '';
+    lines.push(`  handoff: ${sanitizeLine(run.handoff.path)}${when ? `, written ${when} ago` : ''}${stale}`);
+  }
+  if (run.members.length) lines.push(`  members: ${run.members.map((m) => memberText(m, paint)).join(', ')}`);
+  lines.push(`  tasks: ${run.tasks.length ? `${run.tasks.length} (${countBy(run.tasks, (t) => sanitizeLine(t.status))})` : 'none'}`);
+  if (run.reviews.length) lines.push(`  reviews: ${countBy(run.reviews, (r) => r.verdict)}`);
+  if (run.warnings?.length) {
+    lines.push('  warnings:');
+    for (const w of run.warnings) lines.push(`    - ${paint(SGR.amber, sanitizeLine(w))}`);
+  }
+  if (run.problems.length) {
+    lines.push(`  problems (${run.problems.length}):`);
+    for (const p of run.problems) lines.push(`    - ${paint(SGR.red, problemLine(p))}`);
+  }
+  return lines;
+}
+
+/** The whole text report. */
+export function formatStatus(snapshot: Snapshot, opts: TextOptions): string {
+  const out: string[] = [];
+  const needing = snapshot.runs.filter((r) => r.gates.some((g) => g.state === 'pending') || r.status === 'blocked').length;
+  const count = `${snapshot.runs.length} run${snapshot.runs.length === 1 ? '' : 's'}`;
+  out.push(snapshot.runs.length ? `${count}${needing ? `, ${needing} waiting for a human` : ''}` : 'No runs found.');
+  for (const run of snapshot.runs) out.push('', ...runBlock(run, opts));
+  if (snapshot.problems.length) {
+    out.push('', `Problems (${snapshot.problems.length}):`);
+    for (const p of snapshot.problems) out.push(`  - ${problemLine(p)}`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,118 @@
+/**
+ * A team lead: a REPL in its pane (prompt `❯ `) that answers the checkpoint, clear and rehydrate
+ * commands, while it keeps its phase heartbeat, raises its own context toward the checkpoint
+ * threshold (`--climb`), narrates what its team does, and escalates after `--after` seconds when
+ * told to.
+ */
+import path from 'node:path';
+import readline from 'node:readline';
+import { ContextMeter } from './context-meter.js';
+import type { LeadContext } from './lead-commands.js';
+import { checkpoint, rehydrate } from './lead-commands.js';
+import { PhaseStatus } from './phase-status.js';
+import type { AgentRuntime } from './runtime.js';
+import { style } from './runtime.js';
+import { readTasks } from './tasks.js';
+
+const PROMPT = '❯ ';
+/** Where the gauge starts when the sandbox wrote no metrics. */
+const START_PCT = 55;
+const CHECKPOINT_COMMANDS = new Set(['/checkpoint', '/tina:checkpoint']);
+const REHYDRATE_COMMANDS = new Set(['/rehydrate', '/tina:rehydrate']);
+
+function startPct(rt: AgentRuntime, stateDir: string): number {
+  const pct = rt.readObject(path.join(stateDir, 'context-metrics.json'))?.used_pct;
+  return typeof pct === 'number' && pct >= 0 && pct < 100 ? pct : START_PCT;
+}
+
+/** Starts the lead. */
+export function runLead(rt: AgentRuntime): void {
+  const { state, phase = '1', tasks, team, climb, after } = rt.opts;
+  const phaseStatus = state ? new PhaseStatus(rt, state, phase) : null;
+  const lc: LeadContext = {
+    rt,
+    phase,
+    stateDir: state ?? null,
+    tasksDir: tasks ?? null,
+    teamFile: team ?? null,
+    phaseStatus,
+    meter: state && climb ? new ContextMeter(rt, state, startPct(rt, state)) : null,
+  };
+
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: PROMPT, terminal: Boolean(process.stdin.isTTY) });
+  let busy = true;
+  // Lines printed between commands go above the prompt, which is drawn again below them.
+  rt.printHook = {
+    before: () => {
+      if (busy) return;
+      readline.clearLine(process.stdout, 0);
+      readline.cursorTo(process.stdout, 0);
+    },
+    after: () => {
+      if (!busy) rl.prompt(true);
+    },
+  };
+  rt.onStop(() => rl.close());
+  rl.on('SIGINT', () => rt.stop(0));
+  rl.on('close', () => rt.stop(0));
+
+  const teamName = team ? path.basename(path.dirname(team)) : 'team';
+  rt.print(style.bold(`✻ ${rt.opts.title ?? `team-lead · ${teamName}`}`));
+  rt.print(style.dim(`  team ${teamName} · commands: /checkpoint /clear /rehydrate /help`));
+  rt.print('');
+
+  const handle = async (line: string): Promise<void> => {
+    busy = true;
+    try {
+      if (line === '') return;
+      if (CHECKPOINT_COMMANDS.has(line)) await checkpoint(lc);
+      else if (REHYDRATE_COMMANDS.has(line)) await rehydrate(lc);
+      else if (line === '/clear') process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
+      else if (line === '/help') rt.print(style.dim('/checkpoint (or /tina:checkpoint) · /clear · /rehydrate (or /tina:rehydrate)'));
+      else rt.print(style.dim(`(thinking about: ${line})`));
+    } finally {
+      busy = false;
+      rl.prompt();
+    }
+  };
+  let queue = Promise.resolve();
+  rl.on('line', (line) => {
+    queue = queue.then(() => handle(line.trim()));
+  });
+
+  // Narrates the team's progress as the task files change.
+  const seen = new Map<string, string>();
+  const narrate = (quiet: boolean) => {
+    if (!tasks) return;
+    for (const t of readTasks(rt, tasks)) {
+      const before = seen.get(t.id);
+      seen.set(t.id, t.status);
+      if (quiet || before === undefined || before === t.status) continue;
+      if (t.status === 'completed') rt.print(`● task ${t.id} completed by ${t.owner ?? 'someone'} · ${t.subject}`);
+      else if (t.status === 'in_progress') rt.print(`● task ${t.id} assigned to ${t.owner ?? 'someone'} · ${t.subject}`);
+    }
+  };
+  narrate(true);
+
+  rt.every(4000, 4000, () => {
+    phaseStatus?.heartbeat();
+    if (phaseStatus?.status() === 'executing') lc.meter?.climb();
+    narrate(false);
+  }, 1500);
+
+  if (phaseStatus && after !== undefined) {
+    rt.after(after * 1000, async () => {
+      const all = tasks ? readTasks(rt, tasks) : [];
+      const done = all.filter((t) => t.status === 'completed').length;
+      await phaseStatus.block('Phase reviewer rejected 3 times', {
+        last_rejection: 'Ranking test coverage below 80%',
+        attempts: 3,
+        tasks_completed: done,
+        tasks_remaining: all.length - done,
+      });
+    });
+  }
+
+  busy = false;
+  rl.prompt();
+}

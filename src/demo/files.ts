@@ -1,0 +1,44 @@
+/** File writing shared by the sandbox builder and the fake agents: atomic, like the real systems. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+let sequence = 0;
+
+/**
+ * Writes text through a temp file in the same directory and a rename, creating the directory.
+ * (Not write-file-atomic: it reads `__filename`, which the ESM bundle the agents run from lacks.)
+ * The temp name starts with a dot and ends in `.tmp`, so readers listing `*.json` never see it.
+ */
+export function writeTextAtomic(file: string, text: string): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${sequence++}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Writes pretty JSON atomically (two-space indent and a final newline, as the real tools do). */
+export function writeJsonAtomic(file: string, value: unknown): void {
+  writeTextAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** An ISO timestamp without milliseconds (`2026-01-30T10:00:00Z`), the form tina writes. */
+export function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** An ISO timestamp `minutes` before `now`. */
+export function minutesAgo(now: number, minutes: number): string {
+  return isoSeconds(now - minutes * 60_000);
+}
+
+/** Whether `file` lies strictly inside `dir` (both resolved). */
+export function isInside(dir: string, file: string): boolean {
+  const rel = path.relative(path.resolve(dir), path.resolve(file));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}

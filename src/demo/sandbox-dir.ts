@@ -1,0 +1,46 @@
+/**
+ * The sandbox directory: a new temp dir, or one the user names. A named dir must be empty, new, or
+ * a previous sandbox (it carries the `.tower-demo` marker); nothing else is ever written into.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The file that marks a directory as a tower demo sandbox. */
+export const SANDBOX_MARKER = '.tower-demo';
+/** What a sandbox holds besides the marker; only these are removed when a sandbox is rebuilt. */
+const OWNED = ['projects', 'claude', '.locks'] as const;
+
+/** A directory that can't be used as a sandbox; the message says why. */
+export class SandboxDirError extends Error {
+  override readonly name = 'SandboxDirError';
+}
+
+/** A new sandbox under the system temp dir (`tower-demo-XXXXXX`). */
+export function makeTempSandboxDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'tower-demo-'));
+}
+
+/** Makes `dir` ready for a fresh sandbox and returns its real path; throws SandboxDirError. */
+export function prepareSandboxDir(dir: string): string {
+  const abs = path.resolve(dir);
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    st = undefined;
+  }
+  if (st && !st.isDirectory()) throw new SandboxDirError(`${abs} exists and is not a directory`);
+  if (!st) fs.mkdirSync(abs, { recursive: true });
+  const entries = fs.readdirSync(abs);
+  if (entries.length > 0) {
+    if (!entries.includes(SANDBOX_MARKER)) {
+      throw new SandboxDirError(`${abs} is not empty and is not a tower demo sandbox (no ${SANDBOX_MARKER} file); pick a new or empty directory`);
+    }
+    // A previous sandbox: start over, removing only what a sandbox holds.
+    for (const name of OWNED) fs.rmSync(path.join(abs, name), { recursive: true, force: true });
+  }
+  const real = fs.realpathSync(abs);
+  fs.writeFileSync(path.join(real, SANDBOX_MARKER), `${JSON.stringify({ createdAt: new Date().toISOString(), by: 'tower demo' })}\n`);
+  return real;
+}

@@ -1,0 +1,104 @@
+/**
+ * Builds the demo sandbox: the state files of every system, a private tmux server with a fake
+ * agent in each pane, and Claude Code team configs naming those panes. Tests and the screenshot
+ * script build it on their own `-L` socket; `tower demo` builds it on `tower-demo`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { TmuxClient } from '../tmux/client.js';
+import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
+import { startSessions } from './panes.js';
+import type { SandboxLayout } from './plan.js';
+import { writeTeamConfig } from './runs/claude-teams.js';
+import { demoRuns } from './runs/index.js';
+import { prepareSandboxDir } from './sandbox-dir.js';
+
+/** Options of buildSandbox. */
+export interface SandboxOptions {
+  /** The tmux socket name (`-L`) of the sandbox's private server. */
+  socketName: string;
+  /** Agent speed multiplier (1 = the pace a newcomer watches; tests use more). */
+  agentSpeed?: number;
+  /** The built agent script (default: dist/demo-agent.js next to the running code). */
+  agentScript?: string;
+  /** The node binary agents run with (default: this process's). */
+  nodePath?: string;
+}
+
+/** A running sandbox. */
+export interface DemoSandbox {
+  /** The sandbox root (real path). */
+  dir: string;
+  /** The sandbox's own Claude Code config dir. */
+  claudeDir: string;
+  /** The project roots that hold state dirs. */
+  roots: string[];
+  socketName: string;
+  /** `<session>/<member>` → tmux pane id. */
+  panes: ReadonlyMap<string, string>;
+  /** One line per run, saying what it shows. */
+  summaries: string[];
+  /** Kills the sandbox's tmux server (its agents die with their panes) and waits for them to go. */
+  stop(): Promise<void>;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function waitGone(pids: readonly number[], timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (pids.some(alive) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Builds the sandbox in `dir` (created if missing; refused if it holds anything but an old sandbox). */
+export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<DemoSandbox> {
+  const script = opts.agentScript ?? demoAgentScript();
+  if (!fs.existsSync(script)) throw new DemoNotBuiltError(script);
+  const root = prepareSandboxDir(dir);
+  const layout: SandboxLayout = {
+    dir: root,
+    claudeDir: path.join(root, 'claude'),
+    projectsDir: path.join(root, 'projects'),
+    now: Date.now(),
+    speed: opts.agentSpeed ?? 1,
+  };
+  const runs = demoRuns(layout);
+  for (const run of runs) run.write();
+
+  const tmux = new TmuxClient({ name: opts.socketName });
+  // A server left by an earlier sandbox on this socket would hold stale agents.
+  await tmux.killServer();
+  let panes: Map<string, string>;
+  try {
+    panes = await startSessions(
+      tmux,
+      runs.flatMap((r) => r.sessions),
+      { node: opts.nodePath ?? process.execPath, script },
+    );
+    // Written last, as Claude Code does: a member's pane exists before the config names it.
+    for (const run of runs) for (const team of run.teams) writeTeamConfig(layout.claudeDir, team, panes);
+  } catch (err) {
+    await tmux.killServer().catch(() => undefined);
+    throw err;
+  }
+
+  return {
+    dir: root,
+    claudeDir: layout.claudeDir,
+    roots: runs.flatMap((r) => (r.root ? [r.root] : [])),
+    socketName: opts.socketName,
+    panes,
+    summaries: runs.map((r) => r.summary),
+    stop: async () => {
+      const pids = ((await tmux.listPanesOrNull().catch(() => null)) ?? []).map((p) => p.pid).filter((p) => p > 0);
+      await tmux.killServer();
+      await waitGone(pids, 3000);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/** Reads a tina state directory from disk into parsed values; everything odd becomes a problem. */
+import path from 'node:path';
+import type { Problem } from '../model.js';
+import { parseHandoff } from './handoff.js';
+import type { ParsedHandoff } from './handoff.js';
+import { cleanProblem } from './claude-teams.js';
+import { exists, listDir, mtimeMs, readJson, readText } from './read.js';
+import { parseCheckpointSignal, parseContextMetrics, parsePhaseStatus, parseSupervisorState } from './tina-state.js';
+import type { CheckpointSignal, ContextMetrics, PhaseStatus, SupervisorState } from './tina-state.js';
+
+/** Everything read from one tina state directory. */
+export interface TinaFiles {
+  stateDir: string;
+  supervisorFile: string;
+  /** Whether supervisor-state.json exists at all (it may exist and still be unreadable). */
+  supervisorPresent: boolean;
+  supervisor: SupervisorState | null;
+  /** The current phase: the supervisor's, else the highest `phase-N` directory. */
+  currentPhase: string | null;
+  phaseStatusFile: string | null;
+  phaseStatus: PhaseStatus | null;
+  signal: { file: string; mtimeMs: number | null; value: CheckpointSignal } | null;
+  metrics: ContextMetrics | null;
+  /** The handoff of the current phase, else the newest of any phase. */
+  handoff: { file: string; mtimeMs: number; value: ParsedHandoff | null } | null;
+  problems: Problem[];
+}
+
+const PHASE_DIR = /^phase-(\d+(?:\.\d+)?)$/;
+
+/** Reads supervisor state, the current phase's status, the signal, the context gauge and the handoff. */
+export function readTinaFiles(stateDir: string): TinaFiles {
+  const problems: Problem[] = [];
+  const names = listDir(stateDir);
+  const phaseDirs = names
+    .map((n) => PHASE_DIR.exec(n)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .sort((a, b) => Number(a) - Number(b));
+
+  const supervisorFile = path.join(stateDir, 'supervisor-state.json');
+  const supervisorPresent = exists(supervisorFile);
+  let supervisor: SupervisorState | null = null;
+  if (supervisorPresent) {
+    const read = readJson(supervisorFile);
+    if (read.ok) {
+      const parsed = parseSupervisorState(read.value, supervisorFile);
+      supervisor = parsed.state;
+      problems.push(...parsed.problems);
+    } else problems.push(cleanProblem(read.problem));
+  } else {
+    problems.push({ file: supervisorFile, message: 'no supervisor-state.json in the tina state directory' });
+  }
+
+  const currentPhase = supervisor?.currentPhase ?? phaseDirs[phaseDirs.length - 1] ?? null;
+
+  let phaseStatusFile: string | null = null;
+  let phaseStatus: PhaseStatus | null = null;
+  if (currentPhase !== null) {
+    const file = path.join(stateDir, `phase-${currentPhase}`, 'status.json');
+    if (exists(file)) {
+      phaseStatusFile = file;
+      const read = readJson(file);
+      if (read.ok) {
+        const parsed = parsePhaseStatus(read.value, file);
+        phaseStatus = parsed.status;
+        problems.push(...parsed.problems);
+      } else problems.push(cleanProblem(read.problem));
+    }
+  }
+
+  let signal: TinaFiles['signal'] = null;
+  const signalFile = path.join(stateDir, 'checkpoint-needed');
+  if (exists(signalFile)) {
+    const read = readText(signalFile);
+    // An unreadable signal is still a signal: the file's existence is what tina acts on.
+    const parsed = read.ok ? parseCheckpointSignal(read.value, signalFile) : parseCheckpointSignal('', signalFile);
+    if (!read.ok) problems.push(cleanProblem(read.problem));
+    problems.push(...parsed.problems);
+    signal = { file: signalFile, mtimeMs: mtimeMs(signalFile), value: parsed.signal };
+  }
+
+  let metrics: ContextMetrics | null = null;
+  const metricsFile = path.join(stateDir, 'context-metrics.json');
+  if (exists(metricsFile)) {
+    const read = readJson(metricsFile);
+    if (read.ok) {
+      const parsed = parseContextMetrics(read.value, metricsFile);
+      metrics = parsed.metrics;
+      problems.push(...parsed.problems);
+    } else problems.push(cleanProblem(read.problem));
+  }
+
+  const handoff = readHandoff(stateDir, currentPhase, phaseDirs, problems);
+  return {
+    stateDir,
+    supervisorFile,
+    supervisorPresent,
+    supervisor,
+    currentPhase,
+    phaseStatusFile,
+    phaseStatus,
+    signal,
+    metrics,
+    handoff,
+    problems,
+  };
+}
+
+function readHandoff(stateDir: string, current: string | null, phaseDirs: string[], problems: Problem[]): TinaFiles['handoff'] {
+  const candidates = phaseDirs
+    .map((n) => path.join(stateDir, `phase-${n}`, 'handoff.md'))
+    .map((file) => ({ file, mtime: mtimeMs(file) }))
+    .filter((c): c is { file: string; mtime: number } => c.mtime !== null);
+  const currentFile = current === null ? null : path.join(stateDir, `phase-${current}`, 'handoff.md');
+  const chosen =
+    candidates.find((c) => c.file === currentFile) ??
+    candidates.reduce<{ file: string; mtime: number } | null>((best, c) => (best === null || c.mtime > best.mtime ? c : best), null);
+  if (chosen === null) return null;
+  const read = readText(chosen.file);
+  if (!read.ok) {
+    problems.push(cleanProblem(read.problem));
+    return { file: chosen.file, mtimeMs: chosen.mtime, value: null };
+  }
+  const parsed = parseHandoff(read.value, chosen.file);
+  problems.push(...parsed.problems);
+  return { file: chosen.file, mtimeMs: chosen.mtime, value: parsed.handoff };
+}

@@ -1,0 +1,472 @@
+/**
+ * The live snapshot for the control room and `tower watch`: chokidar on the state directories,
+ * one `tmux list-panes -a` per poll tick, re-reading only the runs a change touches.
+ *
+ * Everything funnels into one frame: events mark what is dirty, a frame timer (~16 ms) coalesces
+ * bursts (an atomic write is several events), re-reads, and emits at most once. Unchanged runs keep
+ * their object identity (compared by their JSON), and the snapshot object stays the same when
+ * nothing changed, so `useSyncExternalStore` renders only on real change.
+ */
+import path from 'node:path';
+import chokidar from 'chokidar';
+import type { FSWatcher } from 'chokidar';
+import type { AppContext } from '../context.js';
+import type { Problem, Run, Snapshot } from '../model.js';
+import { isDir } from '../sources/read.js';
+import type { ReadSettings, Team } from '../sources/types.js';
+import type { PaneInfo } from '../tmux/client.js';
+import { sourceKey } from './discover.js';
+import type { RunSource } from './discover.js';
+import { applyLiveness, indexPanes, livenessKey } from './liveness.js';
+import type { PaneIndex } from './liveness.js';
+import { assignIds, sortRuns } from './order.js';
+import { defaultReaders, readSource, readTeamRun } from './readers.js';
+import type { SourceRead, SourceReaders } from './readers.js';
+import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
+import type { SnapshotStore } from './types.js';
+import { WATCH_DEPTH, WatchScope } from './watch-scope.js';
+
+/** The shortest gap between two emits: one frame. */
+export const FRAME_MS = 16;
+
+/**
+ * Every minute everything is re-read once: ages (stale handoff, stuck heartbeat) move with the
+ * clock, and a missed file event (an inotify limit, a network file system) heals itself.
+ */
+export const FULL_REFRESH_MS = 60_000;
+
+export interface LiveStoreOptions {
+  now?: () => number;
+  /** The source readers (tests swap one in). */
+  readers?: SourceReaders;
+  /** $HOME for the walk up from pane cwds. */
+  home?: string;
+}
+
+/** Creates the live store; `start()` reads once and begins watching and polling. */
+export function createLiveStore(ctx: AppContext, opts: LiveStoreOptions = {}): SnapshotStore {
+  return new LiveStore(ctx, opts);
+}
+
+interface Dirty {
+  full: boolean;
+  rediscover: boolean;
+  allTeams: boolean;
+  teams: Set<string>;
+  sources: Set<string>;
+  /** Liveness or snapshot-level problems changed: re-assemble even with nothing re-read. */
+  assemble: boolean;
+}
+
+const cleanDirty = (): Dirty => ({ full: false, rediscover: false, allTeams: false, teams: new Set(), sources: new Set(), assemble: false });
+
+/** Where a run of the snapshot came from, so `refresh(id)` re-reads the right thing. */
+type Origin = { source: string } | { team: string };
+
+class LiveStore implements SnapshotStore {
+  private readonly now: () => number;
+  private readonly readers: SourceReaders;
+  private readonly home: string | undefined;
+  private readonly listeners = new Set<() => void>();
+  private snapshot: Snapshot;
+
+  private panes: PaneInfo[] | null = null;
+  private paneIndex: PaneIndex | null = null;
+  private paneLivenessKey = '';
+  private paneCwdKey = '';
+  private teamCwdKey = '';
+
+  /** Teams by folder name (which is what file events name). */
+  private teams = new Map<string, Team>();
+  private sources = new Map<string, RunSource>();
+  private reads = new Map<string, SourceRead>();
+  private origins = new Map<string, Origin>();
+  private watchRoots = new Set<string>();
+
+  private problems = { tmux: null as Problem | null, watch: null as Problem | null, teams: [] as Problem[], discovery: [] as Problem[], internal: null as Problem | null };
+  private problemsJson = '[]';
+
+  // Caches keyed by object identity: a raw run only changes when its files were re-read.
+  private teamRunCache = new WeakMap<Team, Run>();
+  private liveCache = new WeakMap<Run, Run>();
+  private jsonCache = new WeakMap<Run, string>();
+  private published = new Map<string, { run: Run; json: string }>();
+
+  private dirty = cleanDirty();
+  private frameTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private abort = new AbortController();
+  private watcher: FSWatcher | null = null;
+  private readonly scope: WatchScope;
+  private lastFullAt = 0;
+  private started: Promise<void> | null = null;
+  /** Set once the first full read is published; frames before that would publish half a snapshot. */
+  private ready = false;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    opts: LiveStoreOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.readers = opts.readers ?? defaultReaders;
+    this.home = opts.home ?? (ctx.env.HOME || undefined);
+    this.snapshot = { version: 1, generatedAt: new Date(this.now()).toISOString(), runs: [], problems: [] };
+    this.scope = new WatchScope(ctx.claudeDir, (dirName) => this.teams.has(dirName));
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): Snapshot => this.snapshot;
+
+  start(): Promise<void> {
+    this.started ??= this.begin();
+    return this.started;
+  }
+
+  private async begin(): Promise<void> {
+    const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
+    if (this.stopped) return;
+    this.takePanes(panes, problem);
+    this.readTeamsFully();
+    this.rediscover();
+    await this.startWatching();
+    if (this.stopped) return;
+    // Sources are read after the watcher is ready, so no change between read and watch is lost.
+    this.readEverything();
+    this.lastFullAt = this.now();
+    // What discovery and the first read covered; team events since the teams were read stay dirty.
+    this.dirty.sources.clear();
+    this.dirty.rediscover = false;
+    this.assemble();
+    this.ready = true;
+    // Changes seen while the first read ran are applied in the first frame.
+    if (hasWork(this.dirty)) this.schedule();
+    this.pollLater();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    if (this.frameTimer) clearTimeout(this.frameTimer);
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.frameTimer = this.pollTimer = null;
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close();
+  }
+
+  refresh(runId?: string): void {
+    const origin = runId === undefined ? undefined : this.origins.get(runId);
+    if (!origin) this.dirty.full = true;
+    else if ('source' in origin) this.dirty.sources.add(origin.source);
+    else this.dirty.teams.add(origin.team);
+    this.schedule();
+  }
+
+  // ---- input: tmux polling and file events ----
+
+  private pollLater(): void {
+    if (this.stopped) return;
+    this.pollTimer = setTimeout(() => void this.poll(), this.ctx.config.pollIntervalMs);
+  }
+
+  /** One tick: one list-panes; the next tick is armed only after this one ends, so ticks never overlap. */
+  private async poll(): Promise<void> {
+    this.pollTimer = null;
+    const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
+    if (this.stopped) return;
+    this.takePanes(panes, problem);
+    if (this.now() - this.lastFullAt >= FULL_REFRESH_MS) this.dirty.full = true;
+    if (hasWork(this.dirty)) this.schedule();
+    this.pollLater();
+  }
+
+  private takePanes(panes: PaneInfo[] | null, problem: Problem | null): void {
+    if (problem) {
+      // A timeout says nothing about the panes: keep the last list rather than flap to unknown.
+      if (this.problems.tmux?.message !== problem.message) this.dirty.assemble = true;
+      this.problems.tmux = problem;
+      return;
+    }
+    if (this.problems.tmux) this.dirty.assemble = true;
+    this.problems.tmux = null;
+    const lk = livenessKey(panes);
+    if (lk !== this.paneLivenessKey) {
+      this.paneLivenessKey = lk;
+      this.panes = panes;
+      this.paneIndex = indexPanes(panes);
+      this.liveCache = new WeakMap();
+      this.dirty.assemble = true;
+    }
+    this.panes = panes;
+    const ck = [...new Set((panes ?? []).map((p) => p.cwd))].sort().join('\n');
+    if (ck !== this.paneCwdKey) {
+      this.paneCwdKey = ck;
+      this.dirty.rediscover = true;
+    }
+  }
+
+  private onFileEvent(file: string): void {
+    const target = this.scope.classify(path.resolve(file));
+    switch (target.kind) {
+      case 'team':
+        this.dirty.teams.add(target.dirName);
+        break;
+      case 'all-teams':
+        this.dirty.allTeams = true;
+        break;
+      case 'source': {
+        for (const [key, s] of this.sources) if (s.stateDir === target.stateDir) this.dirty.sources.add(key);
+        if (target.rediscover) this.dirty.rediscover = true;
+        break;
+      }
+      case 'rediscover':
+        this.dirty.rediscover = true;
+        break;
+      case 'none':
+        return;
+    }
+    this.schedule();
+  }
+
+  private async startWatching(): Promise<void> {
+    const paths = [...this.watchRoots];
+    if (isDir(this.ctx.claudeDir)) paths.push(this.ctx.claudeDir);
+    const watcher = chokidar.watch(paths, {
+      ignored: this.scope.ignored,
+      ignoreInitial: true,
+      depth: WATCH_DEPTH,
+      persistent: true,
+      // Atomic writes (temp file + rename) arrive as one change, not unlink + add.
+      atomic: true,
+    });
+    this.watcher = watcher;
+    watcher.on('all', (_event, file) => this.onFileEvent(file));
+    watcher.on('error', (err) => {
+      const msg = err instanceof Error ? err.message : String(err);
+      this.problems.watch = { file: null, message: `file watching failed (${msg}); changes show within ${FULL_REFRESH_MS / 1000} s` };
+      this.dirty.assemble = true;
+      this.schedule();
+    });
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  // ---- reading ----
+
+  private settings(): ReadSettings {
+    return settingsFrom(this.ctx.config, this.now());
+  }
+
+  private readTeamsFully(): void {
+    const problems: Problem[] = [];
+    const teams = readAllTeams(this.ctx.claudeDir, this.readers, problems);
+    const next = new Map<string, Team>();
+    for (const t of teams) next.set(path.basename(path.dirname(t.configFile)), t);
+    const before = this.teams;
+    this.teams = next;
+    this.watchNewTaskDirs(before);
+    this.problems.teams = problems;
+    this.teamCwdKey = teamCwds(next);
+  }
+
+  /**
+   * Task folders of teams that became known are not watched yet (chokidar skipped them as unknown).
+   * Called after `this.teams` is updated: chokidar asks `ignored` (which reads it) as it adds.
+   */
+  private watchNewTaskDirs(before: Map<string, Team>): void {
+    if (!this.watcher) return;
+    for (const [dirName, team] of this.teams) if (!before.has(dirName) && isDir(team.tasksDir)) this.watcher.add(team.tasksDir);
+  }
+
+  /** Finds roots and state directories again; new sources are marked for reading, gone ones dropped. */
+  private rediscover(): void {
+    const problems: Problem[] = [];
+    const { discovery, sources } = discoverSources(
+      {
+        roots: this.ctx.roots,
+        claudeDir: this.ctx.claudeDir,
+        discover: this.ctx.discover,
+        home: this.home,
+        paneCwds: (this.panes ?? []).map((p) => p.cwd),
+        teams: [...this.teams.values()],
+      },
+      this.readers,
+      problems,
+    );
+    this.problems.discovery = problems;
+    const next = new Map(sources.map((s) => [sourceKey(s), s] as const));
+    for (const key of this.sources.keys()) if (!next.has(key)) this.reads.delete(key);
+    for (const key of next.keys()) if (!this.reads.has(key)) this.dirty.sources.add(key);
+    this.sources = next;
+    this.scope.setRoots(discovery.watchRoots, sources.map((s) => s.stateDir));
+    const roots = new Set(discovery.watchRoots);
+    if (this.watcher) {
+      const added = [...roots].filter((r) => !this.watchRoots.has(r));
+      const gone = [...this.watchRoots].filter((r) => !roots.has(r));
+      if (added.length) this.watcher.add(added);
+      if (gone.length) this.watcher.unwatch(gone);
+    }
+    this.watchRoots = roots;
+    this.dirty.assemble = true;
+  }
+
+  private readEverything(): void {
+    const settings = this.settings();
+    const teams = [...this.teams.values()];
+    this.reads = new Map([...this.sources].map(([key, s]) => [key, readSource(s, teams, settings, this.readers)] as const));
+  }
+
+  /** Re-reads changed teams; the tina runs that merge them (or could, for a new team) are re-read too. */
+  private rereadTeams(dirNames: Iterable<string>): void {
+    let setChanged = false;
+    const touched = new Set<string>();
+    const next = new Map(this.teams);
+    for (const dirName of dirNames) {
+      const before = next.get(dirName);
+      const after = this.readers.readTeam(this.ctx.claudeDir, dirName);
+      if (after) next.set(dirName, after);
+      else next.delete(dirName);
+      // A new, gone or renamed team, or one that moved, may change which tina run merges it.
+      if (!before || !after || before.name !== after.name || before.cwd !== after.cwd) setChanged = true;
+      if (before) touched.add(before.name);
+      if (after) touched.add(after.name);
+    }
+    const before = this.teams;
+    this.teams = next;
+    if (setChanged) this.watchNewTaskDirs(before);
+    for (const [key, read] of this.reads) {
+      if (read.source.system !== 'tina') continue;
+      if (setChanged || read.teamNames.some((n) => touched.has(n))) this.dirty.sources.add(key);
+    }
+    const cwdKey = teamCwds(next);
+    if (cwdKey !== this.teamCwdKey) {
+      this.teamCwdKey = cwdKey;
+      this.dirty.rediscover = true;
+    }
+    this.dirty.assemble = true;
+  }
+
+  // ---- the frame ----
+
+  private schedule(): void {
+    if (this.stopped || this.frameTimer || !this.ready) return;
+    this.frameTimer = setTimeout(() => this.frame(), FRAME_MS);
+  }
+
+  private frame(): void {
+    this.frameTimer = null;
+    if (this.stopped) return;
+    try {
+      this.apply();
+      this.problems.internal = null;
+    } catch (err) {
+      // A bug must not kill the control room: show it and keep watching.
+      const msg = err instanceof Error ? err.message : String(err);
+      this.problems.internal = { file: null, message: `internal error while reading: ${msg}` };
+    }
+    this.dirty = cleanDirty();
+    this.assemble();
+  }
+
+  /** Works through what is dirty, in place (each step may mark more: a team change dirties its tina run). */
+  private apply(): void {
+    const dirty = this.dirty;
+    if (dirty.full) {
+      this.readTeamsFully();
+      this.rediscover();
+      this.readEverything();
+      this.lastFullAt = this.now();
+      return;
+    }
+    if (dirty.allTeams) {
+      this.readTeamsFully();
+      for (const [key, read] of this.reads) if (read.source.system === 'tina') dirty.sources.add(key);
+      dirty.rediscover = true;
+    } else if (dirty.teams.size) {
+      this.rereadTeams(dirty.teams);
+    }
+    if (dirty.rediscover) this.rediscover();
+    if (dirty.sources.size === 0) return;
+    const settings = this.settings();
+    const teams = [...this.teams.values()];
+    for (const key of dirty.sources) {
+      const source = this.sources.get(key);
+      if (source) this.reads.set(key, readSource(source, teams, settings, this.readers));
+    }
+  }
+
+  /** Builds the run list from the caches and publishes a new snapshot only when something differs. */
+  private assemble(): void {
+    this.dirty.assemble = false;
+    const settings = this.settings();
+    const raw: { run: Run; origin: Origin }[] = [];
+    const claimed = new Set<string>();
+    for (const [key, read] of this.reads) {
+      raw.push({ run: read.run, origin: { source: key } });
+      for (const n of read.teamNames) claimed.add(n);
+    }
+    for (const [dirName, team] of this.teams) {
+      if (claimed.has(team.name)) continue;
+      let run = this.teamRunCache.get(team);
+      if (!run) {
+        run = readTeamRun(team, settings, this.readers);
+        this.teamRunCache.set(team, run);
+      }
+      raw.push({ run, origin: { team: dirName } });
+    }
+    const live = raw.map(({ run }) => {
+      let l = this.liveCache.get(run);
+      if (!l) {
+        l = applyLiveness(run, this.paneIndex);
+        this.liveCache.set(run, l);
+      }
+      return l;
+    });
+    const published = new Map<string, { run: Run; json: string }>();
+    this.origins = new Map();
+    // assignIds keeps the order, so raw[i] is where runs[i] came from.
+    const runs = assignIds(live).map((run, i) => {
+      const shared = this.share(run, published);
+      const origin = raw[i]?.origin;
+      if (origin) this.origins.set(shared.id, origin);
+      return shared;
+    });
+    this.published = published;
+    const sorted = sortRuns(runs);
+    const problems = [this.problems.tmux, this.problems.watch, this.problems.internal, ...this.problems.teams, ...this.problems.discovery].filter(
+      (p): p is Problem => p !== null,
+    );
+    const problemsJson = JSON.stringify(problems);
+    const same =
+      problemsJson === this.problemsJson && sorted.length === this.snapshot.runs.length && sorted.every((r, i) => r === this.snapshot.runs[i]);
+    if (same) return;
+    this.problemsJson = problemsJson;
+    this.snapshot = { version: 1, generatedAt: new Date(this.now()).toISOString(), runs: sorted, problems };
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** The previously published object for this id when its content is unchanged, else this one. */
+  private share(run: Run, published: Map<string, { run: Run; json: string }>): Run {
+    let json = this.jsonCache.get(run);
+    if (json === undefined) {
+      json = JSON.stringify(run);
+      this.jsonCache.set(run, json);
+    }
+    const prev = this.published.get(run.id);
+    const kept = prev && prev.json === json ? prev.run : run;
+    published.set(run.id, { run: kept, json });
+    return kept;
+  }
+}
+
+function hasWork(d: Dirty): boolean {
+  return d.full || d.rediscover || d.allTeams || d.teams.size > 0 || d.sources.size > 0 || d.assemble;
+}
+
+function teamCwds(teams: Map<string, Team>): string {
+  return [...new Set([...teams.values()].map((t) => t.cwd ?? ''))].sort().join('\n');
+}

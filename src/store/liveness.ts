@@ -1,0 +1,91 @@
+/**
+ * Member liveness from one `tmux list-panes -a`: a member with a pane id is alive when the pane
+ * exists and is not dead, dead when the server is up but the pane is gone or dead, unknown when
+ * there is no server to ask. In-process members have no pane and stay as they are.
+ */
+import type { Member, MemberState, Run } from '../model.js';
+import type { PaneInfo } from '../tmux/client.js';
+
+/** The panes of one list-panes call, indexed for lookups. */
+export interface PaneIndex {
+  byId: Map<string, PaneInfo>;
+  /** The first pane (lowest window, then pane index) of each session. */
+  firstBySession: Map<string, PaneInfo>;
+}
+
+/** Indexes panes by id and by session; null (no server) stays null. */
+export function indexPanes(panes: readonly PaneInfo[] | null): PaneIndex | null {
+  if (panes === null) return null;
+  const byId = new Map<string, PaneInfo>();
+  const firstBySession = new Map<string, PaneInfo>();
+  for (const p of panes) {
+    byId.set(p.paneId, p);
+    const first = firstBySession.get(p.session);
+    if (!first || p.window < first.window || (p.window === first.window && p.index < first.index)) {
+      firstBySession.set(p.session, p);
+    }
+  }
+  return { byId, firstBySession };
+}
+
+/**
+ * The part of a pane list that liveness depends on, as one string: when it is unchanged between
+ * two polls, no run's liveness can have changed (titles and commands change often and don't matter).
+ */
+export function livenessKey(panes: readonly PaneInfo[] | null): string {
+  if (panes === null) return 'no-server';
+  return panes
+    .map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.session}\t${p.window}\t${p.index}`)
+    .sort()
+    .join('\n');
+}
+
+/** The tmux session tina runs a phase's team lead in: `.` in the feature becomes `_`. */
+export function tinaPhaseSession(feature: string, phase: string): string {
+  return `tina-${feature.replace(/\./g, '_')}-phase-${phase}`;
+}
+
+/** The state of a pane id against the pane list. */
+export function paneState(paneId: string, index: PaneIndex | null): MemberState {
+  if (index === null) return 'unknown';
+  const pane = index.byId.get(paneId);
+  return pane && !pane.dead ? 'alive' : 'dead';
+}
+
+/** Applies liveness to a run's members; returns the same object when nothing changes. */
+export function applyLiveness(run: Run, index: PaneIndex | null): Run {
+  const leadSlot = tinaLeadSlot(run, index);
+  let changed = false;
+  const members = run.members.map((m, i) => {
+    const next = memberLiveness(m, index, i === leadSlot?.member ? leadSlot.pane : null);
+    if (next !== m) changed = true;
+    return next;
+  });
+  return changed ? { ...run, members } : run;
+}
+
+function memberLiveness(m: Member, index: PaneIndex | null, sessionPane: PaneInfo | null): Member {
+  if (m.state === 'in-process') return m;
+  if (m.paneId) {
+    const state = paneState(m.paneId, index);
+    return state === m.state ? m : { ...m, state };
+  }
+  if (sessionPane) return { ...m, paneId: sessionPane.paneId, state: sessionPane.dead ? 'dead' : 'alive' };
+  return m;
+}
+
+/**
+ * For a tina run whose phase lead names no pane: the lead gets the first pane of the session
+ * `tina-<feature>-phase-<current>` when that session exists. The lead is the one of the current
+ * phase team (`<feature>-phase-<N>`, older `phase-<N>-execution`), else a lead of no known team.
+ */
+function tinaLeadSlot(run: Run, index: PaneIndex | null): { member: number; pane: PaneInfo } | null {
+  if (run.system !== 'tina' || !run.phase || index === null) return null;
+  const pane = index.firstBySession.get(tinaPhaseSession(run.name, run.phase.current));
+  if (!pane) return null;
+  const phaseTeams = [`${run.name}-phase-${run.phase.current}`, `phase-${run.phase.current}-execution`];
+  const paneless = (m: Member) => m.lead && !m.paneId && m.state !== 'in-process';
+  let member = run.members.findIndex((m) => paneless(m) && m.team !== undefined && phaseTeams.includes(m.team));
+  if (member < 0) member = run.members.findIndex((m) => paneless(m) && m.team === undefined);
+  return member < 0 ? null : { member, pane };
+}

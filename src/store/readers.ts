@@ -1,0 +1,130 @@
+/**
+ * The source readers the store calls, as one table so a test can swap one in (e.g. a reader that
+ * throws), and the guarded calls: a reader that throws is a bug, and becomes a problem on a run of
+ * unknown status instead of a crash.
+ */
+import path from 'node:path';
+import { emptyRun } from '../model.js';
+import type { Problem, Run } from '../model.js';
+import { cleanProblem, parseTeamConfig, readTasks, readTeams, teamRun, unsafeName } from '../sources/claude-teams.js';
+import { readDotagentRun } from '../sources/dotagent.js';
+import { readHarnessRun } from '../sources/harness.js';
+import { isDir, readJson } from '../sources/read.js';
+import { readSageRun } from '../sources/sage.js';
+import { findTinaStateDirs, readTinaRun, readTinaSessions } from '../sources/tina.js';
+import type { ReadSettings, Team } from '../sources/types.js';
+import { sanitizeLine } from '../text.js';
+import type { RunSource } from './discover.js';
+
+/** Every reader the store uses. */
+export interface SourceReaders {
+  readTeams(claudeDir: string): { teams: Team[]; problems: Problem[] };
+  /** One team by its folder name under `<claudeDir>/teams/`; null when the folder is gone. */
+  readTeam(claudeDir: string, dirName: string): Team | null;
+  teamRun(team: Team, settings: ReadSettings): Run;
+  findTinaStateDirs(root: string): string[];
+  readTinaSessions(claudeDir: string): { roots: string[]; problems: Problem[] };
+  readTinaRun(root: string, stateDir: string, teams: Team[], settings: ReadSettings): { run: Run; teamNames: string[] };
+  readHarnessRun(root: string, stateDir: string, settings: ReadSettings): Run;
+  readSageRun(root: string, stateDir: string, settings: ReadSettings): Run;
+  readDotagentRun(root: string, stateDir: string, settings: ReadSettings): Run;
+}
+
+/**
+ * Reads one team folder the way readTeams does for each of them, so a change to one team's
+ * files re-reads only that team (a machine may hold thousands of task files).
+ */
+export function readTeamDir(claudeDir: string, dirName: string): Team | null {
+  const teamDir = path.join(claudeDir, 'teams', dirName);
+  // readTeams skips (and reports) unsafe names; the next full read reports it again.
+  if (!isDir(teamDir) || unsafeName(dirName)) return null;
+  const configFile = path.join(teamDir, 'config.json');
+  const tasksDir = path.join(claudeDir, 'tasks', dirName);
+  const read = readJson(configFile);
+  const parsed = read.ok ? parseTeamConfig(read.value, configFile, tasksDir) : { team: null, problems: [cleanProblem(read.problem)] };
+  const team: Team = parsed.team ?? {
+    name: sanitizeLine(dirName),
+    configFile,
+    tasksDir,
+    description: null,
+    createdAt: null,
+    cwd: null,
+    members: [],
+    tasks: [],
+    problems: [],
+  };
+  team.problems.push(...parsed.problems);
+  const tasks = readTasks(tasksDir, team.name);
+  team.tasks = tasks.tasks;
+  team.problems.push(...tasks.problems);
+  return team;
+}
+
+/** The real readers. */
+export const defaultReaders: SourceReaders = {
+  readTeams,
+  readTeam: readTeamDir,
+  teamRun,
+  findTinaStateDirs,
+  readTinaSessions,
+  readTinaRun,
+  readHarnessRun,
+  readSageRun,
+  readDotagentRun,
+};
+
+/** The outcome of reading one state directory. */
+export interface SourceRead {
+  source: RunSource;
+  run: Run;
+  /** Claude teams the run merged (tina), so they are not listed again as runs of their own. */
+  teamNames: string[];
+}
+
+function failure(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return sanitizeLine(msg).slice(0, 300);
+}
+
+/** Reads one state directory; a throwing reader gives a run of unknown status carrying the problem. */
+export function readSource(source: RunSource, teams: Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
+  try {
+    switch (source.system) {
+      case 'tina': {
+        const r = readers.readTinaRun(source.root, source.stateDir, teams, settings);
+        return { source, run: r.run, teamNames: r.teamNames };
+      }
+      case 'harness':
+        return { source, run: readers.readHarnessRun(source.root, source.stateDir, settings), teamNames: [] };
+      case 'sage':
+        return { source, run: readers.readSageRun(source.root, source.stateDir, settings), teamNames: [] };
+      case 'dotagent':
+        return { source, run: readers.readDotagentRun(source.root, source.stateDir, settings), teamNames: [] };
+    }
+  } catch (err) {
+    const run = emptyRun(source.system, sanitizeLine(path.basename(source.root)) || source.system, source.root, source.stateDir);
+    run.problems.push({ file: source.stateDir, message: `the ${source.system} reader failed: ${failure(err)}` });
+    return { source, run, teamNames: [] };
+  }
+}
+
+/** A Claude team as a run of its own; a throwing reader gives a run of unknown status. */
+export function readTeamRun(team: Team, settings: ReadSettings, readers: SourceReaders): Run {
+  try {
+    return readers.teamRun(team, settings);
+  } catch (err) {
+    const run = emptyRun('claude-team', team.name, null, path.dirname(team.configFile));
+    run.problems.push({ file: team.configFile, message: `the claude-team reader failed: ${failure(err)}` });
+    return run;
+  }
+}
+
+/** Calls a whole-directory reader; a throw becomes one snapshot-level problem. */
+export function guarded<T>(what: string, file: string, fallback: T, read: () => T, problems: Problem[]): T {
+  try {
+    return read();
+  } catch (err) {
+    problems.push({ file, message: `reading ${what} failed: ${failure(err)}` });
+    return fallback;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * One snapshot of every run on the machine: discover roots, read each state directory with its
+ * source, merge Claude teams, apply liveness from one pane list, give ids, sort.
+ */
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { AppContext } from '../context.js';
+import type { Problem, Run, Snapshot } from '../model.js';
+import type { ReadSettings, Team } from '../sources/types.js';
+import type { PaneInfo } from '../tmux/client.js';
+import { TmuxError } from '../tmux/errors.js';
+import { discoverRoots, sourcesOfRoot } from './discover.js';
+import type { Discovery, RunSource } from './discover.js';
+import { applyLiveness, indexPanes } from './liveness.js';
+import { assignIds, sortRuns } from './order.js';
+import { defaultReaders, guarded, readSource, readTeamRun } from './readers.js';
+import type { SourceRead, SourceReaders } from './readers.js';
+
+/** What a snapshot is read from. */
+export interface SnapshotInput {
+  /** Explicit roots (--root and the config file). */
+  roots: string[];
+  claudeDir: string;
+  /** The panes of one `list-panes -a`, or null when there is no tmux server. */
+  panes: PaneInfo[] | null;
+  settings: ReadSettings;
+  /** Whether to add roots from pane and team cwds and tina's registry (default true). */
+  discover?: boolean | undefined;
+  /** $HOME, the limit of walking up from a cwd (default os.homedir()). */
+  home?: string | undefined;
+  /** The readers to use (default the real ones). */
+  readers?: SourceReaders | undefined;
+}
+
+/** ReadSettings from the config at a given time. */
+export function settingsFrom(config: Config, now: number): ReadSettings {
+  return {
+    now,
+    staleHandoffMinutes: config.staleHandoffMinutes,
+    heartbeatStaleSec: config.heartbeatStaleSec,
+    contextThresholdPct: config.contextThresholdPct,
+  };
+}
+
+/** Reads every Claude team; a throwing reader is one problem. */
+export function readAllTeams(claudeDir: string, readers: SourceReaders, problems: Problem[]): Team[] {
+  const file = path.join(claudeDir, 'teams');
+  const r = guarded('Claude teams', file, { teams: [], problems: [] }, () => readers.readTeams(claudeDir), problems);
+  problems.push(...r.problems);
+  return r.teams;
+}
+
+/** The roots and state directories to read, from everything discovery looks at. */
+export function discoverSources(
+  input: Pick<SnapshotInput, 'roots' | 'claudeDir' | 'discover' | 'home'> & { paneCwds: readonly string[]; teams: readonly Team[] },
+  readers: SourceReaders,
+  problems: Problem[],
+): { discovery: Discovery; sources: RunSource[] } {
+  const discover = input.discover !== false;
+  const sessions = discover
+    ? guarded('tina sessions', path.join(input.claudeDir, 'tina-sessions'), { roots: [], problems: [] }, () => readers.readTinaSessions(input.claudeDir), problems)
+    : { roots: [], problems: [] };
+  problems.push(...sessions.problems);
+  const discovery = discoverRoots({
+    explicitRoots: input.roots,
+    sessionRoots: sessions.roots,
+    cwds: discover ? [...input.paneCwds, ...input.teams.map((t) => t.cwd)] : [],
+    home: input.home,
+  });
+  problems.push(...discovery.problems);
+  const sources = discovery.roots.flatMap((root) =>
+    guarded('state directories', root, [] as RunSource[], () => sourcesOfRoot(root, readers.findTinaStateDirs), problems),
+  );
+  return { discovery, sources };
+}
+
+/** Teams merged into a run (by tina) are not runs of their own; every other team is. */
+export function unclaimedTeams(reads: readonly SourceRead[], teams: readonly Team[]): Team[] {
+  const claimed = new Set(reads.flatMap((r) => r.teamNames));
+  return teams.filter((t) => !claimed.has(t.name));
+}
+
+/** Liveness, ids and order: the last step from read runs to the snapshot's list. */
+export function finishRuns(raw: Run[], panes: PaneInfo[] | null): Run[] {
+  const index = indexPanes(panes);
+  return sortRuns(assignIds(raw.map((r) => applyLiveness(r, index))));
+}
+
+/** Reads one snapshot, synchronously; never throws on bad files (they become problems). */
+export function readSnapshot(input: SnapshotInput): Snapshot {
+  const readers = input.readers ?? defaultReaders;
+  const problems: Problem[] = [];
+  const teams = readAllTeams(input.claudeDir, readers, problems);
+  const paneCwds = (input.panes ?? []).map((p) => p.cwd);
+  const { sources } = discoverSources({ ...input, paneCwds, teams }, readers, problems);
+  const reads = sources.map((s) => readSource(s, teams, input.settings, readers));
+  const teamRuns = unclaimedTeams(reads, teams).map((t) => readTeamRun(t, input.settings, readers));
+  return {
+    version: 1,
+    generatedAt: new Date(input.settings.now).toISOString(),
+    runs: finishRuns([...reads.map((r) => r.run), ...teamRuns], input.panes),
+    problems,
+  };
+}
+
+/** One problem line for a failed `list-panes` that is not "no server". */
+export function tmuxProblem(err: unknown): Problem {
+  const msg = err instanceof TmuxError ? err.message : err instanceof Error ? err.message : String(err);
+  return { file: null, message: `tmux: ${msg}; pane liveness is unknown` };
+}
+
+/** Lists panes once (null when there is no server); any other failure is returned as a problem. */
+export async function listPanesForSnapshot(
+  ctx: Pick<AppContext, 'tmux'>,
+  signal?: AbortSignal,
+): Promise<{ panes: PaneInfo[] | null; problem: Problem | null }> {
+  try {
+    return { panes: await ctx.tmux.listPanesOrNull({ signal }), problem: null };
+  } catch (err) {
+    return { panes: null, problem: tmuxProblem(err) };
+  }
+}
+
+/** Lists the panes once, discovers and reads: the snapshot of `tower status`. */
+export async function buildSnapshot(ctx: AppContext, opts: { now?: number } = {}): Promise<Snapshot> {
+  const { panes, problem } = await listPanesForSnapshot(ctx);
+  const snapshot = readSnapshot({
+    roots: ctx.roots,
+    claudeDir: ctx.claudeDir,
+    panes,
+    settings: settingsFrom(ctx.config, opts.now ?? Date.now()),
+    discover: ctx.discover,
+    home: ctx.env.HOME || undefined,
+  });
+  if (problem) snapshot.problems.unshift(problem);
+  return snapshot;
+}
+
+/**
+ * Finds a run by what an operator typed: the exact id, else the exact name of one run, else the
+ * one run whose id or name starts with it. Ambiguous or unknown queries give an error naming the choices.
+ */
+export function resolveRun(snapshot: Snapshot, query: string): { run: Run } | { error: string } {
+  const q = query.trim();
+  if (q === '') return { error: 'no run given' };
+  const exact = snapshot.runs.find((r) => r.id === q);
+  if (exact) return { run: exact };
+  const named = snapshot.runs.filter((r) => r.name === q);
+  if (named.length === 1 && named[0]) return { run: named[0] };
+  const matches = snapshot.runs.filter((r) => r.id.startsWith(q) || r.name.startsWith(q));
+  if (matches.length === 1 && matches[0]) return { run: matches[0] };
+  if (matches.length === 0) {
+    const known = snapshot.runs.map((r) => r.id);
+    return { error: `no run matches "${q}"${known.length ? ` (runs: ${known.join(', ')})` : ' (no runs found)'}` };
+  }
+  return { error: `"${q}" is ambiguous: it matches ${matches.map((r) => r.id).join(', ')}` };
+}

@@ -1,0 +1,99 @@
+/**
+ * What the live store watches, and what a changed path means. Watching is limited to state
+ * directories: under a project root only the marker dirs (and the dirs leading to them, so a marker
+ * created later is seen); under the Claude dir only team configs, the task folders of known teams
+ * and tina's session registry. Everything else is ignored before chokidar descends into it.
+ */
+import path from 'node:path';
+import { STATE_DIR_MARKERS } from '../sources/types.js';
+import { isInside } from './discover.js';
+
+/** How deep below a state directory files are read (tina `phase-N/status.json`, harness `logs/run.log`). */
+export const STATE_DIR_DEPTH = 2;
+
+/** The chokidar depth that covers `<root>/.claude/tina/phase-N/<file>`. */
+export const WATCH_DEPTH = 4;
+
+const MARKER_PARTS = [...new Set(STATE_DIR_MARKERS.map((m) => m.dir))].map((d) => d.split('/'));
+
+/** Folders inside state directories that hold history, never read. */
+const SKIPPED_DIRS = new Set(['.archive', 'node_modules', '.git']);
+
+/** What a changed path asks for. */
+export type WatchTarget =
+  | { kind: 'team'; dirName: string }
+  | { kind: 'all-teams' }
+  | { kind: 'source'; stateDir: string; rediscover: boolean }
+  | { kind: 'rediscover' }
+  | { kind: 'none' };
+
+function startsWith(parts: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= parts.length && prefix.every((p, i) => parts[i] === p);
+}
+
+/** The mutable set of watched places, asked by chokidar (`ignored`) and by the store (`classify`). */
+export class WatchScope {
+  private roots: string[] = [];
+  private stateDirs: string[] = [];
+
+  constructor(
+    readonly claudeDir: string,
+    /** Folder names of the teams the store knows (their task folders are watched). */
+    private readonly knownTeam: (dirName: string) => boolean,
+  ) {}
+
+  /** Replaces the watched roots and the known state directories. */
+  setRoots(roots: readonly string[], stateDirs: readonly string[]): void {
+    this.roots = [...roots];
+    // Longest first, so a nested state dir wins over its parent.
+    this.stateDirs = [...stateDirs].sort((a, b) => b.length - a.length);
+  }
+
+  /** chokidar's `ignored`: true for every path outside the state directories. */
+  ignored = (p: string): boolean => {
+    if (isInside(p, this.claudeDir)) return this.ignoredInClaudeDir(p);
+    return !this.roots.some((root) => isInside(p, root) && this.wantedInRoot(p, root));
+  };
+
+  private ignoredInClaudeDir(p: string): boolean {
+    const parts = path.relative(this.claudeDir, p).split(path.sep).filter(Boolean);
+    const [top, name, file, ...rest] = parts;
+    if (top === undefined) return false;
+    if (rest.length > 0) return true;
+    if (top === 'teams') return file !== undefined && file !== 'config.json';
+    if (top === 'tasks') {
+      if (name === undefined) return false;
+      if (!this.knownTeam(name)) return true;
+      return file !== undefined && (!file.endsWith('.json') || file.startsWith('.'));
+    }
+    if (top === 'tina-sessions') return file !== undefined;
+    return true;
+  }
+
+  private wantedInRoot(p: string, root: string): boolean {
+    const parts = path.relative(root, p).split(path.sep).filter(Boolean);
+    if (parts.length === 0) return true;
+    return MARKER_PARTS.some((marker) => {
+      if (startsWith(marker, parts)) return true; // the marker or a dir leading to it
+      if (!startsWith(parts, marker)) return false;
+      const below = parts.slice(marker.length);
+      return below.length <= STATE_DIR_DEPTH && !below.some((b) => SKIPPED_DIRS.has(b));
+    });
+  }
+
+  /** What a changed path means for the store. */
+  classify(p: string): WatchTarget {
+    if (isInside(p, this.claudeDir)) {
+      const [top, name] = path.relative(this.claudeDir, p).split(path.sep).filter(Boolean);
+      if (top === 'teams' || top === 'tasks') return name === undefined ? { kind: 'all-teams' } : { kind: 'team', dirName: name };
+      if (top === 'tina-sessions') return { kind: 'rediscover' };
+      if (top === undefined) return { kind: 'all-teams' };
+      return { kind: 'none' };
+    }
+    const stateDir = this.stateDirs.find((d) => isInside(p, d));
+    if (stateDir) return { kind: 'source', stateDir, rediscover: p === stateDir };
+    // A marker (or the dir leading to one) appeared or went away.
+    if (this.roots.some((root) => isInside(p, root))) return { kind: 'rediscover' };
+    return { kind: 'none' };
+  }
+}

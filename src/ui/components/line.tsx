@@ -1,0 +1,30 @@
+/** Draws lines of styled segments. Lines arrive already fitted to their width (see fitLine). */
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import type { Segment } from '../text/segments.js';
+import { useTheme } from '../theme.js';
+
+/** One line of the screen. */
+export const Line = memo(function Line({ segments }: { segments: readonly Segment[] }) {
+  const theme = useTheme();
+  return (
+    <Text wrap="truncate-end">
+      {segments.map((s, i) => (
+        <Text key={i} {...theme.style(s.tone ?? 'plain')} {...(s.inverse ? theme.selected : {})}>
+          {s.text}
+        </Text>
+      ))}
+    </Text>
+  );
+});
+
+/** A block of lines exactly `width` cells wide. */
+export const Lines = memo(function Lines({ lines, width }: { lines: readonly (readonly Segment[])[]; width: number }) {
+  return (
+    <Box flexDirection="column" width={width} flexShrink={0}>
+      {lines.map((l, i) => (
+        <Line key={i} segments={l} />
+      ))}
+    </Box>
+  );
+});

@@ -1,0 +1,75 @@
+/**
+ * Key translation, pure: (state, key) → what it means. The router tries, in order, force-quit,
+ * the open dialog or help, the open prompt, the focused pane, then global keys.
+ */
+import type { Bindings, Command } from '../keymap.js';
+import { commandFor } from '../keymap.js';
+import type { PaneId } from '../state/ui-state.js';
+
+/** A list's cursor, its length and how many rows a page holds. */
+export interface ListState {
+  index: number;
+  count: number;
+  page: number;
+}
+
+/** The new cursor for a movement command, or null when the command does not move. */
+export function moveIndex(command: Command, list: ListState): number | null {
+  const last = Math.max(0, list.count - 1);
+  const page = Math.max(1, list.page);
+  switch (command) {
+    case 'up':
+      return Math.max(0, list.index - 1);
+    case 'down':
+      return Math.min(last, list.index + 1);
+    case 'page-up':
+      return Math.max(0, list.index - page);
+    case 'page-down':
+      return Math.min(last, list.index + page);
+    case 'first':
+      return 0;
+    case 'last':
+      return last;
+    default:
+      return null;
+  }
+}
+
+/** A focused pane's key: a cursor move in that pane, else null (the key goes on to global). */
+export function translatePaneKey(bindings: Bindings, pane: PaneId, list: ListState, key: string): { index: number } | null {
+  const command = commandFor(bindings, pane === 'runs' ? 'runs' : 'pane', key);
+  if (!command) return null;
+  const index = moveIndex(command, list);
+  return index === null ? null : { index };
+}
+
+/** A global key (no dialog or prompt open). */
+export function translateGlobalKey(bindings: Bindings, key: string): Command | null {
+  return commandFor(bindings, 'global', key);
+}
+
+/** A key in a dialog or the help overlay. */
+export function translateModalKey(bindings: Bindings, key: string): Command | null {
+  return commandFor(bindings, 'modal', key);
+}
+
+/** What a key does in a text prompt: a prompt command, typed text, erasing, or nothing. */
+export type PromptInput = { command: Command } | { text: string } | { erase: true } | null;
+
+/** A key (and its raw text) in a text prompt. Unbound printable input is typed. */
+export function translatePromptKey(bindings: Bindings, key: string | null, raw: string): PromptInput {
+  if (key !== null) {
+    const command = commandFor(bindings, 'prompt', key);
+    if (command) return { command };
+    if (key === 'backspace' || key === 'delete') return { erase: true };
+    if (key === 'space') return { text: ' ' };
+  }
+  // Printable text only: no control characters or escape sequences reach a prompt.
+  const text = [...raw].filter((ch) => /^[\p{L}\p{N}\p{P}\p{S}\p{Zs}\p{M}]$/u.test(ch)).join('');
+  return text.length > 0 && !(key?.startsWith('ctrl+') ?? false) && !(key?.startsWith('alt+') ?? false) ? { text } : null;
+}
+
+/** Whether a key forces quitting wherever input is. */
+export function isForceQuit(bindings: Bindings, key: string | null): boolean {
+  return key !== null && bindings.keys['force-quit'].includes(key);
+}

@@ -1,0 +1,45 @@
+/** The activity pane: actions from the moment they are asked for, with live progress, newest first. */
+import type { ActivityEntry } from '../../store/types.js';
+import { sanitizeLine } from '../../text.js';
+import { windowStart } from '../components/frame.js';
+import { clock, timeOfDay } from '../text/format.js';
+import type { Segment } from '../text/segments.js';
+import { highlight } from '../text/segments.js';
+import { activityStatusCell } from './words.js';
+
+/** `waiting for handoff 0:42 / 5:00`. */
+export function progressText(p: NonNullable<ActivityEntry['progress']>): string {
+  return `${sanitizeLine(p.waitingFor)} ${clock(p.elapsedMs)} / ${clock(p.timeoutMs)}`;
+}
+
+/** The lines of one entry: the entry itself, then its details indented. */
+export function entryLines(e: ActivityEntry): Segment[][] {
+  const status = activityStatusCell(e.status);
+  const head: Segment[] = [
+    { text: timeOfDay(e.time), tone: 'dim' },
+    { text: ' ' },
+    { text: sanitizeLine(e.action), tone: 'title' },
+    { text: ' ' },
+    ...(e.runId ? [{ text: `${sanitizeLine(e.runId)} ` }] : []),
+    ...(e.target ? [{ text: `→ ${sanitizeLine(e.target)} `, tone: 'dim' as const }] : []),
+    { text: status.text, tone: status.tone },
+    { text: '  ' },
+    { text: e.progress ? `${sanitizeLine(e.message)} · ${progressText(e.progress)}` : sanitizeLine(e.message) },
+  ];
+  return [head, ...(e.details ?? []).map((d): Segment[] => [{ text: `         · ${sanitizeLine(d)}`, tone: 'dim' }])];
+}
+
+/** The activity pane's content lines; `cursor` counts entries from the newest. */
+export function activityLines(entries: readonly ActivityEntry[], cursor: number, focused: boolean, height: number): Segment[][] {
+  if (entries.length === 0) return [[{ text: '  no actions yet: keys like c, g, X act on the selected run', tone: 'dim' }]];
+  const newestFirst = [...entries].reverse();
+  const lines: Segment[][] = [];
+  let cursorLine = 0;
+  newestFirst.forEach((e, i) => {
+    const block = entryLines(e);
+    if (i === cursor) cursorLine = lines.length;
+    block.forEach((l, k) => lines.push(focused && i === cursor && k === 0 ? highlight([{ text: '>', tone: 'accent' }, ...l]) : [{ text: ' ' }, ...l]));
+  });
+  const start = windowStart(lines.length, cursorLine, height);
+  return lines.slice(start, start + height);
+}

@@ -1,0 +1,83 @@
+/** The detail panes of the selected run, each in its frame. Only the gates pane follows the clock. */
+import { memo, useMemo } from 'react';
+import type { Run, Snapshot } from '../../model.js';
+import type { ActivityEntry } from '../../store/types.js';
+import { frameLines } from '../components/frame.js';
+import { Lines } from '../components/line.js';
+import { useClock } from '../hooks/use-clock.js';
+import type { Rect } from '../layout.js';
+import { taskCounts } from '../state/selectors.js';
+import type { DetailPane } from '../state/ui-state.js';
+import type { Segment } from '../text/segments.js';
+import { activityLines } from './activity-pane.js';
+import { gatesLines } from './gates-pane.js';
+import { notes, problemsLines } from './problems-pane.js';
+import { reviewsLines } from './reviews-pane.js';
+import { tasksLines } from './tasks-pane.js';
+import { teamLines } from './team-pane.js';
+
+/** What a detail pane draws. */
+export interface DetailPaneProps {
+  pane: DetailPane;
+  rect: Rect;
+  focused: boolean;
+  run: Run | null;
+  snapshot: Snapshot;
+  activity: readonly ActivityEntry[];
+  cursor: number;
+}
+
+/** The pane's title: its name and a count. */
+export function paneTitle(pane: DetailPane, run: Run | null, snapshot: Snapshot, activity: readonly ActivityEntry[]): string {
+  switch (pane) {
+    case 'team':
+      return `Team · ${run?.members.length ?? 0}`;
+    case 'tasks':
+      return `Tasks · ${run?.tasks.length ?? 0}`;
+    case 'reviews':
+      return `Reviews · ${run?.reviews.length ?? 0}`;
+    case 'gates': {
+      const pending = run?.gates.filter((g) => g.state === 'pending').length ?? 0;
+      return `Gates · ${pending} pending`;
+    }
+    case 'problems':
+      return `Problems · ${notes(run, snapshot).length}`;
+    case 'activity':
+      return `Activity · ${activity.length}`;
+  }
+}
+
+function Framed({ title, focused, rect, content }: { title: string; focused: boolean; rect: Rect; content: Segment[][] }) {
+  return <Lines lines={frameLines(title, focused, rect, content)} width={rect.width} />;
+}
+
+const GatesPane = memo(function GatesPane(p: DetailPaneProps) {
+  const now = useClock();
+  const content = gatesLines(p.run, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2, now);
+  return <Framed title={paneTitle('gates', p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
+});
+
+const TasksPane = memo(function TasksPane(p: DetailPaneProps) {
+  // Counting 10,000 tasks on every keypress would be wasted: the run object only changes when its files do.
+  const counts = useMemo(() => (p.run ? taskCounts(p.run) : []), [p.run]);
+  const content = tasksLines(p.run, counts, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2);
+  return <Framed title={paneTitle('tasks', p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
+});
+
+const PlainPane = memo(function PlainPane(p: DetailPaneProps) {
+  const w = p.rect.width - 2;
+  const h = p.rect.height - 2;
+  let content: Segment[][] = [];
+  if (p.pane === 'team') content = teamLines(p.run, p.cursor, p.focused, w, h);
+  else if (p.pane === 'reviews') content = reviewsLines(p.run, p.cursor, p.focused, w, h);
+  else if (p.pane === 'problems') content = problemsLines(p.run, p.snapshot, p.cursor, p.focused, w, h);
+  else if (p.pane === 'activity') content = activityLines(p.activity, p.cursor, p.focused, h);
+  return <Framed title={paneTitle(p.pane, p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
+});
+
+/** One detail pane in its frame. */
+export function DetailPaneView(p: DetailPaneProps) {
+  if (p.pane === 'gates') return <GatesPane {...p} />;
+  if (p.pane === 'tasks') return <TasksPane {...p} />;
+  return <PlainPane {...p} />;
+}

@@ -1,0 +1,67 @@
+/**
+ * Gates: checkpoints and approvals amber, escalations red, context amber, granted dim, each with
+ * how long it has waited; below the list, the selected gate's body so it can be read before granting.
+ */
+import type { Gate, Run } from '../../model.js';
+import { sanitize, sanitizeLine } from '../../text.js';
+import { listLines, mark } from '../components/list.js';
+import type { ColumnSpec } from '../components/table.js';
+import { fitColumns, tableRow } from '../components/table.js';
+import { age } from '../text/format.js';
+import type { Segment } from '../text/segments.js';
+import { wrapText } from '../text/width.js';
+import { gateTagCell } from './words.js';
+
+type Col = 'mark' | 'tag' | 'id' | 'title' | 'state' | 'age';
+
+const COLUMNS: readonly ColumnSpec<Col>[] = [
+  { key: 'mark', header: '', width: 1 },
+  { key: 'tag', header: '', width: 5 },
+  { key: 'id', header: 'GATE', width: 14 },
+  { key: 'title', header: 'TITLE', width: 'flex', min: 10 },
+  { key: 'state', header: 'STATE', width: 8 },
+  { key: 'age', header: 'WAITING', width: 4, align: 'right' },
+];
+
+/** The lines of a gate's body (or where it lives, when it has none). */
+export function gateBody(gate: Gate, width: number): string[] {
+  const head = [`${gate.kind} ${sanitizeLine(gate.id)}: ${sanitizeLine(gate.title)}`];
+  if (gate.file) head.push(`file: ${sanitizeLine(gate.file)}`);
+  if (!gate.grantable && gate.state === 'pending') head.push(gate.kind === 'context' ? 'not grantable: run the checkpoint cycle (c)' : 'not grantable from tower');
+  const body = gate.body ? sanitize(gate.body).split('\n') : [];
+  return [...head, ...body].flatMap((l) => wrapText(l, width));
+}
+
+/** The gates pane's content lines. */
+export function gatesLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number, now: number): Segment[][] {
+  const gates = run?.gates ?? [];
+  const cols = fitColumns(COLUMNS, width);
+  const selected = gates[cursor];
+  // The list gets what it needs up to half the pane; the body of the selected gate takes the rest.
+  const listHeight = selected ? Math.min(gates.length, Math.max(1, Math.floor(height / 2))) : height;
+  const list = listLines({
+    top: [],
+    count: gates.length,
+    cursor,
+    focused,
+    height: listHeight,
+    empty: run ? 'no gates: nothing waits for a human' : 'no run selected',
+    row: (i, isCursor) => {
+      const g = gates[i];
+      if (!g) return [];
+      const pending = g.state === 'pending';
+      return tableRow(cols, {
+        mark: mark(isCursor),
+        tag: gateTagCell(g),
+        id: { text: sanitizeLine(g.id), tone: pending ? 'title' : 'dim' },
+        title: { text: sanitizeLine(g.title), tone: pending ? 'plain' : 'dim' },
+        state: { text: g.state, tone: pending ? (g.kind === 'escalation' ? 'red' : 'amber') : 'dim' },
+        age: { text: g.since ? age(g.since, now) : '', tone: 'dim' },
+      });
+    },
+  });
+  if (!selected || height - list.length < 2) return list;
+  const rule: Segment[] = [{ text: '─'.repeat(width), tone: 'dim' }];
+  const body = gateBody(selected, width).slice(0, height - list.length - 1);
+  return [...list, rule, ...body.map((text, i): Segment[] => [{ text, tone: i === 0 ? 'title' : 'plain' }])];
+}

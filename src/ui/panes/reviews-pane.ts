@@ -1,0 +1,43 @@
+/** Review tracking: one row per task and kind of review, with its verdict and reviewer. */
+import type { Run } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
+import { listLines, mark } from '../components/list.js';
+import type { ColumnSpec } from '../components/table.js';
+import { fitColumns, headerRow, tableRow } from '../components/table.js';
+import type { Segment } from '../text/segments.js';
+import { verdictCell } from './words.js';
+
+type Col = 'mark' | 'task' | 'kind' | 'verdict' | 'reviewer';
+
+const COLUMNS: readonly ColumnSpec<Col>[] = [
+  { key: 'mark', header: '', width: 1 },
+  { key: 'task', header: 'TASK', width: 8 },
+  { key: 'kind', header: 'KIND', width: 'flex', min: 12 },
+  { key: 'verdict', header: 'VERDICT', width: 10 },
+  { key: 'reviewer', header: 'REVIEWER', width: 14, drop: 1 },
+];
+
+/** The reviews pane's content lines. */
+export function reviewsLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+  const cols = fitColumns(COLUMNS, width);
+  const reviews = run?.reviews ?? [];
+  return listLines({
+    top: reviews.length > 0 ? [headerRow(cols)] : [],
+    count: reviews.length,
+    cursor,
+    focused,
+    height,
+    empty: run ? 'no reviews recorded' : 'no run selected',
+    row: (i, selected) => {
+      const r = reviews[i];
+      if (!r) return [];
+      return tableRow(cols, {
+        mark: mark(selected),
+        task: { text: sanitizeLine(r.taskId) },
+        kind: { text: sanitizeLine(r.kind) },
+        verdict: verdictCell(r.verdict),
+        reviewer: { text: r.reviewer ? sanitizeLine(r.reviewer) : '-', tone: 'dim' },
+      });
+    },
+  });
+}

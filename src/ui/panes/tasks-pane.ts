@@ -1,0 +1,55 @@
+/** The task table: counts per status, then id, subject, status, owner, blocked-by. */
+import type { Run } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
+import { listLines, mark } from '../components/list.js';
+import type { ColumnSpec } from '../components/table.js';
+import { fitColumns, headerRow, tableRow } from '../components/table.js';
+import type { Segment } from '../text/segments.js';
+import { fitLine } from '../text/segments.js';
+import { taskStatusTone } from './words.js';
+
+type Col = 'mark' | 'id' | 'subject' | 'status' | 'owner' | 'blocked';
+
+const COLUMNS: readonly ColumnSpec<Col>[] = [
+  { key: 'mark', header: '', width: 1 },
+  { key: 'id', header: 'ID', width: 5 },
+  { key: 'subject', header: 'SUBJECT', width: 'flex', min: 14 },
+  { key: 'status', header: 'STATUS', width: 11 },
+  { key: 'owner', header: 'OWNER', width: 12, drop: 2 },
+  { key: 'blocked', header: 'BLOCKED BY', width: 10, drop: 1 },
+];
+
+/** The summary line: `12 tasks  5 completed · 2 in_progress · 5 pending`. */
+export function taskSummary(counts: readonly [string, number][], total: number, width: number): Segment[] {
+  const parts: Segment[] = [{ text: `${total} task${total === 1 ? '' : 's'}`, tone: 'title' }];
+  counts.forEach(([status, n], i) => {
+    parts.push({ text: i === 0 ? '  ' : ' · ', tone: 'dim' }, { text: `${n} ${sanitizeLine(status)}`, tone: taskStatusTone(status) });
+  });
+  return fitLine(parts, width);
+}
+
+/** The tasks pane's content lines; `counts` comes memoized from the run. */
+export function tasksLines(run: Run | null, counts: readonly [string, number][], cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+  const cols = fitColumns(COLUMNS, width);
+  const tasks = run?.tasks ?? [];
+  return listLines({
+    top: tasks.length > 0 ? [taskSummary(counts, tasks.length, width), headerRow(cols)] : [],
+    count: tasks.length,
+    cursor,
+    focused,
+    height,
+    empty: run ? 'no tasks' : 'no run selected',
+    row: (i, selected) => {
+      const t = tasks[i];
+      if (!t) return [];
+      return tableRow(cols, {
+        mark: mark(selected),
+        id: { text: sanitizeLine(t.id), tone: 'dim' },
+        subject: { text: sanitizeLine(t.subject) },
+        status: { text: sanitizeLine(t.status), tone: taskStatusTone(t.status) },
+        owner: { text: t.owner ? sanitizeLine(t.owner) : '-', tone: t.owner ? 'plain' : 'dim' },
+        blocked: { text: t.blockedBy.map(sanitizeLine).join(','), tone: t.blockedBy.length > 0 ? 'amber' : 'plain' },
+      });
+    },
+  });
+}

@@ -1,0 +1,50 @@
+/** The team: name, role, model, pane id and whether the pane is alive; the lead is starred. */
+import type { Run } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
+import { listLines, mark } from '../components/list.js';
+import type { ColumnSpec } from '../components/table.js';
+import { fitColumns, headerRow, tableRow } from '../components/table.js';
+import type { Segment } from '../text/segments.js';
+import { memberStateCell } from './words.js';
+
+type Col = 'mark' | 'lead' | 'name' | 'role' | 'model' | 'pane' | 'state';
+
+const COLUMNS: readonly ColumnSpec<Col>[] = [
+  { key: 'mark', header: '', width: 1 },
+  { key: 'lead', header: '', width: 1 },
+  { key: 'name', header: 'NAME', width: 'flex', min: 12 },
+  { key: 'role', header: 'ROLE', width: 16, drop: 2 },
+  { key: 'model', header: 'MODEL', width: 12, drop: 1 },
+  { key: 'pane', header: 'PANE', width: 5 },
+  { key: 'state', header: 'STATE', width: 12 },
+];
+
+/** The team pane's content lines. */
+export function teamLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+  const cols = fitColumns(COLUMNS, width);
+  const members = run?.members ?? [];
+  const teams = new Set(members.map((m) => m.team).filter(Boolean));
+  return listLines({
+    top: [headerRow(cols)],
+    count: members.length,
+    cursor,
+    focused,
+    height,
+    empty: run ? 'no team members known' : 'no run selected',
+    row: (i, selected) => {
+      const m = members[i];
+      if (!m) return [];
+      // A tina run merges several teams: name the team when there is more than one.
+      const name = teams.size > 1 && m.team ? `${sanitizeLine(m.name)} (${sanitizeLine(m.team)})` : sanitizeLine(m.name);
+      return tableRow(cols, {
+        mark: mark(selected),
+        lead: m.lead ? { text: '★', tone: 'amber' } : { text: '' },
+        name: { text: m.lead ? `${name} lead` : name, tone: m.lead ? 'title' : 'plain' },
+        role: { text: sanitizeLine(m.role), tone: 'dim' },
+        model: { text: sanitizeLine(m.model), tone: 'dim' },
+        pane: { text: m.paneId ? sanitizeLine(m.paneId) : '-' },
+        state: memberStateCell(m.state),
+      });
+    },
+  });
+}

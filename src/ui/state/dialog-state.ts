@@ -1,0 +1,61 @@
+/**
+ * Dialogs as a reducer: the confirm dialog of a plan, a refusal, the request prompt and the
+ * straggler offer of a running checkpoint. One shows at a time; later ones queue behind it.
+ */
+import type { ActionPlan } from '../../actions/types.js';
+
+/** A dialog on screen. */
+export type Dialog =
+  /** Shows exactly the plan's title and effects; y runs it. */
+  | { kind: 'confirm'; plan: ActionPlan; scroll: number }
+  /** Why an action cannot run. */
+  | { kind: 'refusal'; title: string; reason: string }
+  /** The name and message of a harness checkpoint request. */
+  | { kind: 'request'; runId: string; field: 'name' | 'message'; name: string; message: string }
+  /** Teammates still alive during a checkpoint: force-terminate them? `offerId` matches the waiting promise. */
+  | { kind: 'offer-terminate'; offerId: number; runId: string; alive: readonly string[] };
+
+export interface DialogState {
+  current: Dialog | null;
+  queue: readonly Dialog[];
+}
+
+export type DialogAction =
+  | { type: 'open'; dialog: Dialog }
+  | { type: 'close' }
+  /** Closes the straggler offer with this id wherever it is (its action ended). */
+  | { type: 'drop-offer'; offerId: number }
+  | { type: 'scroll'; to: number }
+  | { type: 'type'; text: string }
+  | { type: 'erase' }
+  | { type: 'next-field' };
+
+export const NO_DIALOG: DialogState = { current: null, queue: [] };
+
+/** Applies one action. */
+export function dialogReducer(state: DialogState, action: DialogAction): DialogState {
+  const d = state.current;
+  switch (action.type) {
+    case 'open':
+      return d ? { ...state, queue: [...state.queue, action.dialog] } : { current: action.dialog, queue: state.queue };
+    case 'close':
+      return { current: state.queue[0] ?? null, queue: state.queue.slice(1) };
+    case 'drop-offer': {
+      const isIt = (x: Dialog) => x.kind === 'offer-terminate' && x.offerId === action.offerId;
+      const queue = state.queue.filter((x) => !isIt(x));
+      if (d && isIt(d)) return { current: queue[0] ?? null, queue: queue.slice(1) };
+      return queue.length === state.queue.length ? state : { ...state, queue };
+    }
+    case 'scroll':
+      return d?.kind === 'confirm' ? { ...state, current: { ...d, scroll: Math.max(0, action.to) } } : state;
+    case 'type':
+      if (d?.kind !== 'request') return state;
+      return { ...state, current: { ...d, [d.field]: d[d.field] + action.text } };
+    case 'erase':
+      if (d?.kind !== 'request') return state;
+      return { ...state, current: { ...d, [d.field]: [...d[d.field]].slice(0, -1).join('') } };
+    case 'next-field':
+      if (d?.kind !== 'request') return state;
+      return { ...state, current: { ...d, field: d.field === 'name' ? 'message' : 'name' } };
+  }
+}

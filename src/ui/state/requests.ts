@@ -1,0 +1,53 @@
+/**
+ * From what is selected on screen to an ActionRequest (or the reason there is nothing to ask for).
+ * Pure: the actions themselves check again and produce the exact plan.
+ */
+import type { ActionKind, ActionRequest } from '../../actions/types.js';
+import type { Gate, Member, Run } from '../../model.js';
+import { canCheckpoint, grantableGates, leadWithPane, liveTeammates } from './selectors.js';
+import type { PaneId } from './ui-state.js';
+
+/** What the operator is pointing at. */
+export interface Selection {
+  run: Run | null;
+  focus: PaneId;
+  /** The selected member, when the team pane has focus. */
+  member: Member | null;
+  /** The selected gate, when the gates pane has focus. */
+  gate: Gate | null;
+}
+
+export type Built = { ok: true; request: ActionRequest } | { ok: false; title: string; reason: string };
+
+const nothing = (title: string, reason: string): Built => ({ ok: false, title, reason });
+
+/** The request a key asks for, given the selection. `request` (harness) needs its prompt first. */
+export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request'>, sel: Selection): Built {
+  const run = sel.run;
+  if (!run) return nothing(kind, 'no run is selected');
+  switch (kind) {
+    case 'checkpoint':
+    case 'rehydrate':
+      if (!canCheckpoint(run)) return nothing(`${kind} ${run.id}`, `${run.id} has no live lead pane to type into`);
+      return { ok: true, request: { kind, run: run.id } };
+    case 'grant': {
+      const gate = sel.gate && sel.gate.state === 'pending' && sel.gate.grantable ? sel.gate : grantableGates(run)[0];
+      if (!gate) return nothing(`grant ${run.id}`, `${run.id} has no pending gate tower can grant`);
+      return { ok: true, request: { kind, run: run.id, gate: gate.id } };
+    }
+    case 'terminate':
+      if (sel.member) return { ok: true, request: { kind, run: run.id, members: [sel.member.name] } };
+      if (liveTeammates(run).length === 0) return nothing(`terminate ${run.id}`, `${run.id} has no live teammates (a lead is terminated only when selected in the team pane)`);
+      return { ok: true, request: { kind, run: run.id, members: [] } };
+  }
+}
+
+/** The pane attach goes to: the selected member's, else the lead's. */
+export function attachTarget(sel: Selection): { ok: true; paneId: string; label: string } | { ok: false; title: string; reason: string } {
+  const run = sel.run;
+  if (!run) return { ok: false, title: 'attach', reason: 'no run is selected' };
+  const m = sel.member ?? leadWithPane(run);
+  if (!m) return { ok: false, title: `attach ${run.id}`, reason: `${run.id} has no lead with a tmux pane; select a member in the team pane` };
+  if (!m.paneId) return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
+  return { ok: true, paneId: m.paneId, label: m.name };
+}

@@ -1,0 +1,65 @@
+/** What the screen derives from a run: counts, who can be acted on, which keys make sense. Pure. */
+import type { Gate, Member, Run } from '../../model.js';
+
+/** Whether a run matches the filter text (case-insensitive, any of id, name, system, status, phase). */
+export function matchesFilter(run: Run, filter: string): boolean {
+  const f = filter.trim().toLowerCase();
+  if (f === '') return true;
+  return [run.id, run.name, run.system, run.status, run.phase?.status ?? ''].some((s) => s.toLowerCase().includes(f));
+}
+
+/** The runs the list shows, in the store's order (what needs a human first). */
+export function visibleRuns(runs: readonly Run[], filter: string): readonly Run[] {
+  return filter.trim() === '' ? runs : runs.filter((r) => matchesFilter(r, filter));
+}
+
+/** Pending gates that wait for a human: checkpoints and approvals (amber), escalations (red). */
+export function gateCounts(run: Run): { amber: number; red: number } {
+  let amber = 0;
+  let red = 0;
+  for (const g of run.gates) {
+    if (g.state !== 'pending') continue;
+    if (g.kind === 'escalation') red++;
+    else if (g.kind === 'checkpoint' || g.kind === 'approval') amber++;
+  }
+  return { amber, red };
+}
+
+/** Pending gates `tower grant` can grant. */
+export function grantableGates(run: Run): Gate[] {
+  return run.gates.filter((g) => g.state === 'pending' && g.grantable);
+}
+
+/** The lead with a pane of its own, preferring one that is alive. */
+export function leadWithPane(run: Run): Member | null {
+  const leads = run.members.filter((m) => m.lead && m.paneId);
+  return leads.find((m) => m.state === 'alive') ?? leads[0] ?? null;
+}
+
+/** Whether the checkpoint cycle (and rehydrate) can target this run: tina, or a live lead pane. */
+export function canCheckpoint(run: Run): boolean {
+  return run.system === 'tina' || run.members.some((m) => m.lead && m.paneId && m.state === 'alive');
+}
+
+/** Teammates (not leads) whose panes are alive: what force-terminate takes by default. */
+export function liveTeammates(run: Run): Member[] {
+  return run.members.filter((m) => !m.lead && m.paneId && m.state === 'alive');
+}
+
+/** Tasks per status, in first-seen order: `[["completed", 5], ["in_progress", 2]]`. */
+export function taskCounts(run: Run): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const t of run.tasks) counts.set(t.status, (counts.get(t.status) ?? 0) + 1);
+  return [...counts];
+}
+
+/** Whether the run's context is at or over its threshold. */
+export function contextOver(run: Run, defaultThreshold: number): boolean {
+  if (!run.context) return false;
+  return run.context.usedPct >= (run.context.threshold ?? defaultThreshold);
+}
+
+/** Warnings and problems worth showing for a run (warnings first). */
+export function runNotes(run: Run): { warnings: string[]; problems: { file: string | null; message: string }[] } {
+  return { warnings: run.warnings ?? [], problems: run.problems };
+}

@@ -1,0 +1,82 @@
+/**
+ * Screen state as a reducer: which pane has focus, which run and rows are selected, the filter and
+ * the help overlay. Pure; the router turns keys into these actions.
+ */
+
+/** The panes, in Tab order. */
+export const PANES = ['runs', 'team', 'tasks', 'reviews', 'gates', 'problems', 'activity'] as const;
+export type PaneId = (typeof PANES)[number];
+export type DetailPane = Exclude<PaneId, 'runs'>;
+export const DETAIL_PANES = PANES.filter((p): p is DetailPane => p !== 'runs');
+
+/** Everything the screen remembers between keys. */
+export interface UiState {
+  focus: PaneId;
+  /** The detail pane shown when only one fits (narrow terminals). */
+  tab: DetailPane;
+  /** The selected run by id, so it survives reordering; null = the first visible one. */
+  selectedRunId: string | null;
+  /** Selected row per detail pane, for the selected run. */
+  cursors: Readonly<Record<DetailPane, number>>;
+  filter: string;
+  /** Whether the filter prompt is open (keys type into it). */
+  filtering: boolean;
+  help: boolean;
+  helpScroll: number;
+}
+
+export type UiAction =
+  | { type: 'select-run'; id: string | null }
+  | { type: 'focus'; pane: PaneId }
+  | { type: 'focus-step'; delta: 1 | -1; panes: readonly PaneId[] }
+  | { type: 'cursor'; pane: DetailPane; index: number }
+  | { type: 'filter-open' }
+  | { type: 'filter-text'; text: string }
+  | { type: 'filter-accept'; firstId: string | null }
+  | { type: 'filter-clear' }
+  | { type: 'help'; open: boolean }
+  | { type: 'help-scroll'; to: number };
+
+const ZERO: Record<DetailPane, number> = { team: 0, tasks: 0, reviews: 0, gates: 0, problems: 0, activity: 0 };
+
+/** The state a fresh screen starts in. */
+export function initialUiState(): UiState {
+  return { focus: 'runs', tab: 'gates', selectedRunId: null, cursors: ZERO, filter: '', filtering: false, help: false, helpScroll: 0 };
+}
+
+/** Applies one action. */
+export function uiReducer(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case 'select-run':
+      if (action.id === state.selectedRunId) return state;
+      return { ...state, selectedRunId: action.id, cursors: ZERO };
+    case 'focus':
+      return focusOn(state, action.pane);
+    case 'focus-step': {
+      const panes = action.panes.length > 0 ? action.panes : PANES;
+      const at = Math.max(0, panes.indexOf(state.focus));
+      const next = panes[(at + action.delta + panes.length) % panes.length] ?? 'runs';
+      return focusOn(state, next);
+    }
+    case 'cursor':
+      if (state.cursors[action.pane] === action.index) return state;
+      return { ...state, cursors: { ...state.cursors, [action.pane]: Math.max(0, action.index) } };
+    case 'filter-open':
+      return { ...state, filtering: true, focus: 'runs' };
+    case 'filter-text':
+      return { ...state, filter: action.text };
+    case 'filter-accept':
+      return { ...state, filtering: false, focus: 'runs', selectedRunId: action.firstId ?? state.selectedRunId, cursors: action.firstId && action.firstId !== state.selectedRunId ? ZERO : state.cursors };
+    case 'filter-clear':
+      return { ...state, filtering: false, filter: '' };
+    case 'help':
+      return { ...state, help: action.open, helpScroll: 0 };
+    case 'help-scroll':
+      return { ...state, helpScroll: Math.max(0, action.to) };
+  }
+}
+
+function focusOn(state: UiState, pane: PaneId): UiState {
+  if (pane === state.focus) return state;
+  return pane === 'runs' ? { ...state, focus: pane } : { ...state, focus: pane, tab: pane };
+}

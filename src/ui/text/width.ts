@@ -1,0 +1,75 @@
+/**
+ * Display width: every line the control room draws is measured in terminal cells (string-width
+ * semantics: wide CJK and emoji count 2, combining marks 0) and cut with … so it never wraps.
+ */
+import stringWidth from 'string-width';
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Printable ASCII only: one cell per character, so length is the width.
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** Cells `text` takes on screen. */
+export function displayWidth(text: string): number {
+  return PLAIN.test(text) ? text.length : stringWidth(text);
+}
+
+/** `text` cut to at most `max` cells, ending in … when something was cut. */
+export function truncate(text: string, max: number): string {
+  if (max <= 0) return '';
+  if (displayWidth(text) <= max) return text;
+  if (max === 1) return '…';
+  return `${sliceCells(text, max - 1)}…`;
+}
+
+/** The longest start of `text` that fits in `max` cells, cut between graphemes. */
+export function sliceCells(text: string, max: number): string {
+  if (PLAIN.test(text)) return text.slice(0, Math.max(0, max));
+  let out = '';
+  let used = 0;
+  for (const { segment } of segmenter.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > max) break;
+    out += segment;
+    used += w;
+  }
+  return out;
+}
+
+/** `text` cut and padded to exactly `cells` cells. */
+export function fit(text: string, cells: number, align: 'left' | 'right' = 'left'): string {
+  if (cells <= 0) return '';
+  const cut = truncate(text, cells);
+  const pad = ' '.repeat(Math.max(0, cells - displayWidth(cut)));
+  return align === 'left' ? cut + pad : pad + cut;
+}
+
+/** Splits text into lines of at most `cells` cells, breaking at spaces where it can (for gate bodies). */
+export function wrapText(text: string, cells: number): string[] {
+  if (cells <= 0) return [];
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    let line = '';
+    for (const word of raw.split(/(\s+)/)) {
+      if (word === '') continue;
+      if (displayWidth(line + word) <= cells) {
+        line += word;
+        continue;
+      }
+      if (line.trim() !== '') out.push(line.trimEnd());
+      line = word.trimStart();
+      while (displayWidth(line) > cells) {
+        const head = sliceCells(line, cells);
+        // A grapheme wider than the whole line still has to go somewhere: drop it.
+        const cut = head.length > 0 ? head : ([...line][0] ?? '');
+        if (head.length === 0) {
+          line = line.slice(cut.length);
+          continue;
+        }
+        out.push(cut);
+        line = line.slice(cut.length);
+      }
+    }
+    out.push(line.trimEnd());
+  }
+  return out;
+}

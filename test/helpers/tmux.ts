@@ -1,0 +1,35 @@
+/**
+ * A private tmux server for tests: `-L tower-test-<unique>`, no config file, killed by `kill()`.
+ * Never touches the default server.
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import { TmuxClient } from '../../src/tmux/client.js';
+
+export interface TmuxFixture {
+  /** The socket name (`-L`). */
+  name: string;
+  client: TmuxClient;
+  /** Starts a detached session whose first pane runs `command` (default a long sleep) in `cwd`. */
+  newSession(session: string, cwd: string, command?: string): Promise<string>;
+  /** Kills the server (safe to call twice). */
+  kill(): Promise<void>;
+}
+
+/** A socket name no other test (or person) uses. */
+export function uniqueSocketName(): string {
+  return `tower-test-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+/** Starts a server with one session `base` (in the temp dir, which holds no project) and returns it. */
+export async function startTmux(): Promise<TmuxFixture> {
+  const name = uniqueSocketName();
+  const client = new TmuxClient({ name }, 5000);
+  const newSession = async (session: string, cwd: string, command = 'sleep 100000'): Promise<string> => {
+    const out = await client.run(['new-session', '-d', '-P', '-F', '#{pane_id}', '-s', session, '-c', cwd, '-x', '120', '-y', '30', command]);
+    return out.trim();
+  };
+  // -f /dev/null: the test server must not read anyone's ~/.tmux.conf.
+  await client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'base', '-c', os.tmpdir(), 'sleep 100000']);
+  return { name, client, newSession, kill: () => client.killServer() };
+}

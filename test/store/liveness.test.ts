@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyRun } from '../../src/model.js';
+import type { Member, Run } from '../../src/model.js';
+import { applyLiveness, indexPanes, livenessKey, tinaPhaseSession } from '../../src/store/liveness.js';
+import { TmuxClient } from '../../src/tmux/client.js';
+import type { PaneInfo } from '../../src/tmux/client.js';
+import { tempDir } from '../helpers/box.js';
+import { startTmux } from '../helpers/tmux.js';
+import type { TmuxFixture } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+function pane(paneId: string, session: string, extra: Partial<PaneInfo> = {}): PaneInfo {
+  return { paneId, pid: 1, session, window: 0, index: 0, cwd: '/', dead: false, command: 'sleep', title: '', ...extra };
+}
+
+function member(name: string, paneId: string | null, extra: Partial<Member> = {}): Member {
+  return { name, role: 'worker', model: 'm', paneId, state: 'unknown', lead: false, ...extra };
+}
+
+function runWith(members: Member[], system: Run['system'] = 'claude-team'): Run {
+  return { ...emptyRun(system, 'feat.x', '/r', null), members };
+}
+
+describe('applyLiveness (pane list in, states out)', () => {
+  const panes = [pane('%1', 's'), pane('%2', 's', { index: 1, dead: true })];
+
+  it('alive when the pane exists, dead when it is gone or dead, in-process unchanged', () => {
+    const run = runWith([member('a', '%1'), member('b', '%2'), member('c', '%9'), member('d', null, { state: 'in-process' })]);
+    const states = applyLiveness(run, indexPanes(panes)).members.map((m) => m.state);
+    expect(states).toEqual(['alive', 'dead', 'dead', 'in-process']);
+  });
+
+  it('unknown for everyone with a pane when there is no server', () => {
+    const run = runWith([member('a', '%1', { state: 'alive' }), member('d', null, { state: 'in-process' })]);
+    expect(applyLiveness(run, indexPanes(null)).members.map((m) => m.state)).toEqual(['unknown', 'in-process']);
+  });
+
+  it('returns the same run object when nothing changes', () => {
+    const run = runWith([member('a', '%1', { state: 'alive' }), member('n', null)]);
+    expect(applyLiveness(run, indexPanes(panes))).toBe(run);
+  });
+
+  it("gives a tina phase lead with no pane the first pane of tina-<feature>-phase-<N> ('.' becomes '_')", () => {
+    const session = tinaPhaseSession('feat.x', '2');
+    expect(session).toBe('tina-feat_x-phase-2');
+    const run: Run = {
+      ...runWith(
+        [
+          member('orch-lead', null, { lead: true, team: 'feat.x-orchestration' }),
+          member('team-lead', null, { lead: true, team: 'feat.x-phase-2' }),
+          member('worker', '%1', { team: 'feat.x-phase-2' }),
+        ],
+        'tina',
+      ),
+      phase: { current: '2', total: 3, status: 'executing' },
+    };
+    const list = [pane('%1', 'other'), pane('%8', session, { window: 1 }), pane('%7', session, { window: 0, index: 1 }), pane('%6', session, { window: 0, index: 0 })];
+    const live = applyLiveness(run, indexPanes(list));
+    expect(live.members[1]).toMatchObject({ name: 'team-lead', paneId: '%6', state: 'alive' });
+    expect(live.members[0]).toMatchObject({ paneId: null, state: 'unknown' });
+    // Without the session the lead keeps no pane.
+    expect(applyLiveness(run, indexPanes([pane('%1', 'other')])).members[1]).toMatchObject({ paneId: null, state: 'unknown' });
+  });
+
+  it('livenessKey ignores titles, commands and order but not death', () => {
+    const a = [pane('%1', 's', { title: 'x' }), pane('%2', 's', { index: 1 })];
+    const b = [pane('%2', 's', { index: 1, command: 'vim' }), pane('%1', 's', { title: 'y' })];
+    expect(livenessKey(a)).toBe(livenessKey(b));
+    expect(livenessKey(a)).not.toBe(livenessKey([pane('%1', 's'), pane('%2', 's', { index: 1, dead: true })]));
+    expect(livenessKey(null)).not.toBe(livenessKey([]));
+  });
+});
+
+describe('liveness against a real tmux server', () => {
+  let tmux: TmuxFixture;
+  let dir: string;
+  beforeAll(async () => {
+    tmux = await startTmux();
+    dir = tempDir();
+  });
+  afterAll(async () => {
+    await tmux.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('alive, dead (pane gone), dead (pane dead), in-process', async () => {
+    const alive = await tmux.newSession('alive', dir);
+    const gone = await tmux.newSession('gone', dir);
+    await tmux.client.run(['set-option', '-g', 'remain-on-exit', 'on']);
+    const dying = await tmux.newSession('dying', dir, 'true');
+    await tmux.client.killPane(gone);
+    const panes = await waitFor(async () => {
+      const list = await tmux.client.listPanes();
+      return list.find((p) => p.paneId === dying)?.dead ? list : null;
+    }, 5000, { what: 'the pane running `true` to be dead' });
+    const run = runWith([member('a', alive), member('g', gone), member('d', dying), member('i', null, { state: 'in-process' })]);
+    expect(applyLiveness(run, indexPanes(panes)).members.map((m) => m.state)).toEqual(['alive', 'dead', 'dead', 'in-process']);
+  });
+
+  it('no server at all: listPanesOrNull is null and every pane member is unknown', async () => {
+    const nobody = new TmuxClient({ name: `${tmux.name}-absent` });
+    const panes = await nobody.listPanesOrNull();
+    expect(panes).toBeNull();
+    const run = runWith([member('a', '%1', { state: 'alive' })]);
+    expect(applyLiveness(run, indexPanes(panes)).members[0]?.state).toBe('unknown');
+  });
+});
