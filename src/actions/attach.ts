@@ -62,13 +62,16 @@ async function ourClient(ctx: AppContext, paneSocket: string): Promise<string | 
 
 /** Switches to or attaches to the pane; the hand-over is suspended/resumed around an attach. */
 export async function runAttach(ctx: AppContext, d: AttachDetail, io: TerminalHandOver): Promise<ActionOutcome> {
-  let socket: string;
+  let found: string;
   try {
-    socket = await ctx.tmux.displayMessage(d.paneId, '#{socket_path}');
+    found = await ctx.tmux.displayMessage(d.paneId, '#{pane_id}\t#{socket_path}');
   } catch (err) {
     if (isPaneGone(err)) throw new ActionStop('failed', `pane ${d.paneId} is gone: ${(err as Error).message}`);
     throw err;
   }
+  // display-message prints nothing (and succeeds) for a pane id that does not exist.
+  const [paneId, socket = ''] = found.split('\t');
+  if (paneId !== d.paneId) throw new ActionStop('failed', `pane ${d.paneId} is gone`);
   const client = await ourClient(ctx, socket);
   if (client) {
     await ctx.tmux.switchClient(client, d.paneId);

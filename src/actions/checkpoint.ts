@@ -108,12 +108,17 @@ function timeoutReason(d: CheckpointDetail): string {
 export async function ensureLeadPane(ctx: AppContext, lead: LeadTarget): Promise<void> {
   let state: string;
   try {
+    // display-message prints nothing (and succeeds) for a pane id that does not exist.
     state = await ctx.tmux.displayMessage(lead.target, '#{pane_id} #{pane_dead}');
   } catch (err) {
     if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} is gone: ${(err as Error).message}`);
     throw err;
   }
-  if (state.endsWith(' 1')) throw new ActionStop('failed', `lead ${lead.label}: its process has exited (dead pane)`);
+  const [paneId, dead] = state.split(' ');
+  if (!paneId?.startsWith('%') || (lead.target.startsWith('%') && paneId !== lead.target)) {
+    throw new ActionStop('failed', `lead ${lead.label} is gone: no such pane`);
+  }
+  if (dead === '1') throw new ActionStop('failed', `lead ${lead.label}: its process has exited (dead pane)`);
 }
 
 /** Captures the lead's pane, turning "pane gone" into a clear failure. */
@@ -144,6 +149,11 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   await ctx.tmux.sendLine(d.lead.target, d.command);
   details.push(`typed ${d.command} into ${d.lead.label}`);
 
+  // Newer than the signal, and rewritten since the command was typed (an old handoff does not count).
+  const handoffWritten = (): boolean => {
+    const m = d.handoffFile ? mtimeMs(d.handoffFile) : null;
+    return m !== null && m !== handoffBefore && (signalMtime === null || m >= signalMtime);
+  };
   const stragglers = new StragglerWatch(x, d);
   const what = waitingFor(d);
   const result = await pollUntil<'handoff' | 'pane'>({
@@ -151,12 +161,9 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
     intervalMs: POLL_MS,
     signal: x.hooks.signal,
     check: async () => {
-      if (d.handoffFile) {
-        const m = mtimeMs(d.handoffFile);
-        // Newer than the signal, and rewritten since the command was typed (an old handoff does not count).
-        if (m !== null && m !== handoffBefore && (signalMtime === null || m >= signalMtime)) return 'handoff';
-      }
-      return countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE) > baseline ? 'pane' : null;
+      const printed = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE) > baseline;
+      // Read after the capture: a lead writes its handoff before it prints the line.
+      return handoffWritten() ? 'handoff' : printed ? 'pane' : null;
     },
     onTick: async (elapsedMs) => {
       x.progress({ message: `waiting for ${d.lead.name}'s handoff`, elapsedMs, timeoutMs: d.timeoutMs, waitingFor: what });
@@ -168,9 +175,7 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   if (result.status === 'ok') {
     const took = seconds(Math.round(Date.now() - stragglers.startedAt));
     const how = result.value === 'handoff' ? `${d.handoffFile ?? 'handoff'} written` : `${d.lead.name} printed ${CHECKPOINT_COMPLETE}`;
-    if (result.value === 'pane' && d.handoffFile && (mtimeMs(d.handoffFile) ?? null) === handoffBefore) {
-      details.push(`note: ${d.handoffFile} was not rewritten`);
-    }
+    if (result.value === 'pane' && d.handoffFile) details.push(`note: ${d.handoffFile} was not rewritten`);
     return { status: 'done', message: `checkpoint complete: ${how} (${took})`, details };
   }
   if (result.status === 'cancelled') {

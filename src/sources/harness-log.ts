@@ -37,9 +37,10 @@ export type TailRead = { ok: true; value: LogTail } | { ok: false; problem: Prob
 export function readLogTail(file: string, maxBytes = LOG_TAIL_BYTES): TailRead {
   let fd: number | null = null;
   try {
+    // Check before opening: opening a FIFO named run.log would block until someone writes to it.
+    if (!fs.statSync(file).isFile()) return { ok: false, problem: { file, message: 'not a regular file' } };
     fd = fs.openSync(file, 'r');
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { ok: false, problem: { file, message: 'not a regular file' } };
     const start = Math.max(0, st.size - maxBytes);
     const buf = Buffer.alloc(st.size - start);
     let filled = 0;

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import type { Problem } from '../model.js';
+import { sanitizeLine } from '../text.js';
 
 /** Files above this size are refused rather than parsed (a state file is a few kB). */
 export const MAX_STATE_FILE_BYTES = 4 * 1024 * 1024;
@@ -85,7 +86,7 @@ export function parseJson(file: string, text: string): Read<unknown> {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    return { ok: false, problem: { file, message: `invalid JSON (half-written?): ${msg.slice(0, 120)}` } };
+    return { ok: false, problem: { file, message: `invalid JSON (half-written?): ${sanitizeLine(msg).slice(0, 120)}` } };
   }
 }
 
@@ -119,6 +120,8 @@ export function toMs(v: unknown): number | null {
   }
   if (typeof v === 'string' && v.trim() !== '') {
     if (/^\d+$/.test(v.trim())) return toMs(Number(v.trim()));
+    // Date.parse is lenient ("ISO-8601" parses as the year 8601): accept only date-shaped strings.
+    if (!/^\s*\d{4}-\d{2}-\d{2}/.test(v)) return null;
     const t = Date.parse(v);
     return Number.isNaN(t) ? null : t;
   }

@@ -8,7 +8,7 @@ import { exists, listDir, mtimeMs, readJson, readText } from './read.js';
 import { parseCheckpointSignal, parseContextMetrics, parsePhaseStatus, parseSupervisorState } from './tina-state.js';
 import type { CheckpointSignal, ContextMetrics, PhaseStatus, SupervisorState } from './tina-state.js';
 
-/** Everything read from one tina state directory. */
+/** Everything read from one tina state directory; all text in it is already sanitized. */
 export interface TinaFiles {
   stateDir: string;
   supervisorFile: string;

@@ -86,9 +86,10 @@ export function parseReviewVerdicts(
   const reviews: Review[] = [];
   const problems: Problem[] = [];
   if (value === undefined || value === null) return { reviews, problems };
+  const phaseName = phase === null ? null : sanitizeLine(phase).trim() || null;
   if (Array.isArray(value)) {
     value.forEach((entry, i) => {
-      const r = listEntry(entry, phase);
+      const r = listEntry(entry, phaseName);
       if (r) reviews.push(r);
       else problems.push({ file, message: `review verdict ${i + 1} names no verdict` });
     });

@@ -5,7 +5,7 @@ import type { Gate, Member, Run, RunStatus } from '../model.js';
 import { sanitizeLine } from '../text.js';
 import { toMs } from './read.js';
 import type { TinaFiles } from './tina-files.js';
-import { mergeReviews, parseReviewVerdicts } from './tina-reviews.js';
+import { mergeReviews } from './tina-reviews.js';
 import { tinaTeams } from './tina-teams.js';
 import type { ReadSettings, Team } from './types.js';
 
@@ -66,9 +66,7 @@ export function assembleTinaRun(
   if (run.tasks.length === 0 && handoff) run.tasks = handoff.tasks.map((t) => ({ ...t, team: 'handoff' }));
 
   // Reviews: the supervisor's verdicts win over the handoff's tracking of the same task and kind.
-  const fromSupervisor = parseReviewVerdicts(entry?.reviewVerdicts, files.supervisorFile, n);
-  run.problems.push(...fromSupervisor.problems);
-  run.reviews = mergeReviews(fromSupervisor.reviews, handoff?.reviews ?? []);
+  run.reviews = mergeReviews(entry?.reviews ?? [], handoff?.reviews ?? []);
 
   // Gates.
   const signal = files.signal;

@@ -4,17 +4,18 @@
  * each parser reads whichever name is there.
  */
 import path from 'node:path';
-import type { Problem } from '../model.js';
+import type { Problem, Review } from '../model.js';
 import { sanitizeLine } from '../text.js';
 import { isObject, parseJson, toIso } from './read.js';
+import { parseReviewVerdicts } from './tina-reviews.js';
 
 /** One entry of supervisor-state `phases`. */
 export interface SupervisorPhase {
   status: string | null;
   blockedReason: string | null;
   blockedAt: string | null;
-  /** Raw `review_verdicts`, read by parseReviewVerdicts. */
-  reviewVerdicts: unknown;
+  /** The phase's `review_verdicts`, normalized. */
+  reviews: Review[];
 }
 
 /** What tower needs of supervisor-state.json. */
@@ -102,11 +103,13 @@ export function parseSupervisorState(json: unknown, file: string): Parsed<'state
       problems.push({ file, message: `phase ${key} is not an object` });
       return;
     }
+    const verdicts = parseReviewVerdicts(entry.review_verdicts ?? entry.reviewVerdicts, file, key);
+    problems.push(...verdicts.problems);
     phases[key] = {
       status: word(entry.status),
       blockedReason: text(pick(entry, ['blocked_reason', 'reason'])),
       blockedAt: time(entry, ['blocked_at'], file, problems),
-      reviewVerdicts: entry.review_verdicts ?? entry.reviewVerdicts,
+      reviews: verdicts.reviews,
     };
   };
   if (isObject(rawPhases)) {

@@ -93,6 +93,11 @@ class LiveStore implements SnapshotStore {
   private published = new Map<string, { run: Run; json: string }>();
 
   private dirty = cleanDirty();
+  /**
+   * What to read once more at the next poll: chokidar sets up a newly added path asynchronously,
+   * and a file written before it is ready would be missed (the read that made the path known came first).
+   */
+  private recheck = cleanDirty();
   private frameTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private abort = new AbortController();
@@ -181,6 +186,9 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     this.takePanes(panes, problem);
     if (this.now() - this.lastFullAt >= FULL_REFRESH_MS) this.dirty.full = true;
+    for (const t of this.recheck.teams) this.dirty.teams.add(t);
+    for (const k of this.recheck.sources) this.dirty.sources.add(k);
+    this.recheck = cleanDirty();
     if (hasWork(this.dirty)) this.schedule();
     this.pollLater();
   }
@@ -279,7 +287,11 @@ class LiveStore implements SnapshotStore {
    */
   private watchNewTaskDirs(before: Map<string, Team>): void {
     if (!this.watcher) return;
-    for (const [dirName, team] of this.teams) if (!before.has(dirName) && isDir(team.tasksDir)) this.watcher.add(team.tasksDir);
+    for (const [dirName, team] of this.teams) {
+      if (before.has(dirName) || !isDir(team.tasksDir)) continue;
+      this.watcher.add(team.tasksDir);
+      this.recheck.teams.add(dirName);
+    }
   }
 
   /** Finds roots and state directories again; new sources are marked for reading, gone ones dropped. */
@@ -307,7 +319,10 @@ class LiveStore implements SnapshotStore {
     if (this.watcher) {
       const added = [...roots].filter((r) => !this.watchRoots.has(r));
       const gone = [...this.watchRoots].filter((r) => !roots.has(r));
-      if (added.length) this.watcher.add(added);
+      if (added.length) {
+        this.watcher.add(added);
+        for (const [key, src] of next) if (added.includes(src.root)) this.recheck.sources.add(key);
+      }
       if (gone.length) this.watcher.unwatch(gone);
     }
     this.watchRoots = roots;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -326,6 +327,19 @@ describe('readHarnessRun: run.log', () => {
     const run = readHarnessRun(root, stateDir, settings);
     expect(run.problems).toEqual([{ file: path.join(stateDir, 'logs', 'run.log'), message: 'not a regular file' }]);
     expect(run.gates).toHaveLength(2);
+  });
+
+  it('does not block on a FIFO named run.log or checkpoint-x.md', () => {
+    const root = tempDir();
+    const stateDir = path.join(root, '.harness');
+    fs.mkdirSync(path.join(stateDir, 'logs'), { recursive: true });
+    execFileSync('mkfifo', [path.join(stateDir, 'logs', 'run.log'), path.join(stateDir, 'checkpoint-pipe.md')]);
+    const run = readHarnessRun(root, stateDir, settings);
+    expect(run.problems.map((p) => [path.basename(p.file ?? ''), p.message])).toEqual([
+      ['checkpoint-pipe.md', 'not a regular file'],
+      ['run.log', 'not a regular file'],
+    ]);
+    expect(run.gates.map((g) => g.id)).toEqual(['pipe']);
   });
 
   it('survives a binary, escape-ridden log', () => {

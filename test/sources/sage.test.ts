@@ -313,6 +313,16 @@ describe('readSageRun: bad files', () => {
     expect(run.name).toBe('shop');
   });
 
+  it('a binary .last_signal is a problem; an empty one is no signal', () => {
+    const p = project('flat');
+    write(path.join(p.stateDir, '.last_signal'), Buffer.from([0x48, 0x00, 0x49]), T('2026-05-08T12:00:00Z'));
+    const run = read(p);
+    expect(run.problems).toEqual([{ file: path.join(p.stateDir, '.last_signal'), message: 'file is binary, expected text' }]);
+    expect(run.status).toBe('running');
+    write(path.join(p.stateDir, '.last_signal'), '', T('2026-05-08T12:00:00Z'));
+    expect(read(p)).toMatchObject({ problems: [], gates: [], status: 'running' });
+  });
+
   it('an empty state dir is an idle run without problems; a missing one is a problem', () => {
     const p = bare();
     expect(read(p)).toMatchObject({ status: 'idle', problems: [], gates: [], tasks: [] });

@@ -158,7 +158,7 @@ describe('assembling a tina run from any parsed files', () => {
       signal: fc.option(signalText),
       metrics: fc.option(fc.record({ used_pct: value }, { requiredKeys: [] })),
       handoff: fc.option(fc.tuple(handoffText, fc.integer({ min: 0, max: 2e12 }))),
-      current: fc.option(nastyString),
+      current: fc.option(fc.constantFrom('1', '2', '2.5')),
     })
     .map((f): TinaFiles => {
       const sup = f.supervisor === null ? null : parseSupervisorState(f.supervisor, '/root/.claude/tina/supervisor-state.json').state;

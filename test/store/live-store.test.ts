@@ -104,7 +104,7 @@ describe('live store', () => {
     const harnessReads = reads.harness;
     writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'checkpoint-x.md'), '# Checkpoint: x (manual request)\n');
     await waitFor(() => byId(snap(), 'harness:sheets-clone')?.gates.some((g) => g.id === 'x'), 1000, { what: 'gate x' });
-    expect(reads.harness).toBe(harnessReads + 1);
+    expect(reads.harness).toBeGreaterThan(harnessReads);
     expect(reads.tina).toBe(tinaReads);
   });
 

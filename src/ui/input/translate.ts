@@ -35,12 +35,14 @@ export function moveIndex(command: Command, list: ListState): number | null {
   }
 }
 
-/** A focused pane's key: a cursor move in that pane, else null (the key goes on to global). */
-export function translatePaneKey(bindings: Bindings, pane: PaneId, list: ListState, key: string): { index: number } | null {
+/** Commands that move a cursor. */
+export const MOVES = ['up', 'down', 'page-up', 'page-down', 'first', 'last'] as const;
+export type Move = (typeof MOVES)[number];
+
+/** A focused pane's key: a cursor move in that pane, else null (the key goes on to global keys). */
+export function translatePaneKey(bindings: Bindings, pane: PaneId, key: string): Move | null {
   const command = commandFor(bindings, pane === 'runs' ? 'runs' : 'pane', key);
-  if (!command) return null;
-  const index = moveIndex(command, list);
-  return index === null ? null : { index };
+  return command && (MOVES as readonly string[]).includes(command) ? (command as Move) : null;
 }
 
 /** A global key (no dialog or prompt open). */

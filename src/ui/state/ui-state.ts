@@ -3,6 +3,9 @@
  * the help overlay. Pure; the router turns keys into these actions.
  */
 
+import type { Move } from '../input/translate.js';
+import { moveIndex } from '../input/translate.js';
+
 /** The panes, in Tab order. */
 export const PANES = ['runs', 'team', 'tasks', 'reviews', 'gates', 'problems', 'activity'] as const;
 export type PaneId = (typeof PANES)[number];
@@ -30,6 +33,8 @@ export type UiAction =
   | { type: 'focus'; pane: PaneId }
   | { type: 'focus-step'; delta: 1 | -1; panes: readonly PaneId[] }
   | { type: 'cursor'; pane: DetailPane; index: number }
+  /** A cursor move in a pane; `count` rows, `page` rows per page; runs move over `runIds` (the visible list). */
+  | { type: 'move'; pane: PaneId; move: Move; count: number; page: number; runIds: readonly string[] }
   | { type: 'filter-open' }
   | { type: 'filter-text'; text: string }
   | { type: 'filter-accept'; firstId: string | null }
@@ -61,6 +66,18 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'cursor':
       if (state.cursors[action.pane] === action.index) return state;
       return { ...state, cursors: { ...state.cursors, [action.pane]: Math.max(0, action.index) } };
+    case 'move': {
+      if (action.pane === 'runs') {
+        const at = Math.max(0, action.runIds.indexOf(state.selectedRunId ?? ''));
+        const to = moveIndex(action.move, { index: at, count: action.runIds.length, page: action.page });
+        return to === null ? state : uiReducer(state, { type: 'select-run', id: action.runIds[to] ?? null });
+      }
+      const pane = action.pane;
+      // The cursor may point past the end after the data shrank: move from where it shows.
+      const at = Math.min(state.cursors[pane], Math.max(0, action.count - 1));
+      const to = moveIndex(action.move, { index: at, count: action.count, page: action.page });
+      return to === null ? state : uiReducer(state, { type: 'cursor', pane, index: to });
+    }
     case 'filter-open':
       return { ...state, filtering: true, focus: 'runs' };
     case 'filter-text':

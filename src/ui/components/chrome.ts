@@ -1,0 +1,49 @@
+/** The header, footer and tab bar lines. Pure. */
+import type { Snapshot } from '../../model.js';
+import type { Bindings } from '../keymap.js';
+import { keysLabel } from '../keymap.js';
+import type { Hint } from '../state/available.js';
+import { gateCounts } from '../state/selectors.js';
+import type { DetailPane } from '../state/ui-state.js';
+import type { Segment } from '../text/segments.js';
+import { fitLine, lineWidth } from '../text/segments.js';
+
+/** `tower · 6 runs · 2 need you · 1 problem` on the left, `[read-only]` on the right. */
+export function headerLine(snapshot: Snapshot, width: number, readonly: boolean, loading: boolean): Segment[] {
+  const needYou = snapshot.runs.filter((r) => {
+    const c = gateCounts(r);
+    return c.amber + c.red > 0;
+  }).length;
+  const problems = snapshot.problems.length + snapshot.runs.reduce((n, r) => n + r.problems.length, 0);
+  const left: Segment[] = [{ text: ' tower', tone: 'accent' }];
+  if (loading) left.push({ text: ' · reading state…', tone: 'dim' });
+  else {
+    left.push({ text: ` · ${snapshot.runs.length} run${snapshot.runs.length === 1 ? '' : 's'}` });
+    if (needYou > 0) left.push({ text: ` · ${needYou} need${needYou === 1 ? 's' : ''} you`, tone: 'amber' });
+    if (problems > 0) left.push({ text: ` · ${problems} problem${problems === 1 ? '' : 's'}`, tone: 'red' });
+  }
+  const right: Segment[] = readonly ? [{ text: '[read-only] ', tone: 'amber' }] : [];
+  const gap = width - lineWidth(left) - lineWidth(right);
+  return fitLine(gap > 0 ? [...left, { text: ' '.repeat(gap) }, ...right] : [...left, { text: ' ' }, ...right], width);
+}
+
+/** The footer: the keys that apply now, dropping the least important until they fit. */
+export function footerLine(hints: readonly Hint[], bindings: Bindings, width: number): Segment[] {
+  const render = (hs: readonly Hint[]): Segment[] =>
+    hs.flatMap((h, i): Segment[] => [{ text: i === 0 ? ' ' : '  ' }, { text: keysLabel(bindings, h.command), tone: 'key' }, { text: ` ${h.label}` }]);
+  let shown = [...hints];
+  // Drop from just before the last two (help and quit stay while anything does).
+  while (shown.length > 2 && lineWidth(render(shown)) > width) shown.splice(shown.length - 3, 1);
+  return fitLine(render(shown), width);
+}
+
+/** The narrow layout's tab bar: every detail pane, the shown one in brackets. */
+export function tabBarLine(tabs: readonly { pane: DetailPane; label: string }[], shown: DetailPane, focused: boolean, width: number): Segment[] {
+  const parts: Segment[] = [{ text: ' ' }];
+  tabs.forEach((t, i) => {
+    if (i > 0) parts.push({ text: ' │ ', tone: 'dim' });
+    if (t.pane === shown) parts.push({ text: `[${focused ? '> ' : ''}${t.label}]`, tone: focused ? 'accent' : 'title' });
+    else parts.push({ text: t.label, tone: 'dim' });
+  });
+  return fitLine(parts, width);
+}

@@ -1,0 +1,76 @@
+/**
+ * The text of each dialog. The confirm dialog shows exactly the plan's title and every effect's
+ * text, wrapped rather than cut so nothing of what will happen is hidden. Pure.
+ */
+import type { Bindings, Command } from '../keymap.js';
+import { keysLabel } from '../keymap.js';
+import type { Dialog } from '../state/dialog-state.js';
+import { sanitizeLine } from '../../text.js';
+import type { Segment } from '../text/segments.js';
+import { displayWidth, wrapText } from '../text/width.js';
+
+/** A dialog's title (in its frame) and body lines, for a given inner width. */
+export interface DialogText {
+  title: string;
+  body: Segment[][];
+  /** Whether it is a warning (refusal) rather than a question. */
+  tone: 'question' | 'refusal';
+}
+
+const wrapped = (text: string, width: number, tone?: Segment['tone'], indent = ''): Segment[][] =>
+  wrapText(sanitizeLine(text), Math.max(1, width - displayWidth(indent))).map((l, i) => [{ text: (i === 0 ? '' : indent) + l, tone }]);
+
+function keysLine(bindings: Bindings, pairs: [Command, string][]): Segment[] {
+  return pairs.flatMap(([c, label], i): Segment[] => [...(i > 0 ? [{ text: '    ' }] : []), { text: keysLabel(bindings, c), tone: 'key' }, { text: ` ${label}` }]);
+}
+
+/** The dialog's lines for an inner width of `width` cells. */
+export function dialogText(dialog: Dialog, width: number, bindings: Bindings, readonly: boolean): DialogText {
+  switch (dialog.kind) {
+    case 'confirm': {
+      const { plan } = dialog;
+      if (plan.refusal) return refusalText(plan.title, plan.refusal, width, bindings);
+      const body: Segment[][] = [...wrapped(plan.title, width, 'title'), []];
+      body.push([{ text: plan.effects.length > 0 ? (plan.destructive ? 'This will:' : 'Steps:') : 'This changes nothing.', tone: 'dim' }]);
+      for (const e of plan.effects) {
+        const lines = wrapText(sanitizeLine(e.text), Math.max(1, width - 4));
+        lines.forEach((l, i) => body.push([{ text: i === 0 ? '  • ' : '    ', tone: 'accent' }, { text: l }]));
+      }
+      body.push([], keysLine(bindings, [['confirm', 'run it'], ['cancel', 'cancel']]));
+      return { title: readonly ? 'Confirm (read-only)' : 'Confirm', body, tone: 'question' };
+    }
+    case 'refusal':
+      return refusalText(dialog.title, dialog.reason, width, bindings);
+    case 'offer-terminate': {
+      const body: Segment[][] = [
+        ...wrapped(`Teammates of ${dialog.runId} still alive during the checkpoint:`, width, 'title'),
+        ...dialog.alive.map((n): Segment[] => [{ text: '  • ', tone: 'accent' }, { text: sanitizeLine(n) }]),
+        [],
+        ...wrapped('Force-terminate them (SIGTERM, then SIGKILL, then kill-pane)?', width),
+        [],
+        keysLine(bindings, [['confirm', 'terminate them'], ['cancel', 'leave them']]),
+      ];
+      return { title: 'Stragglers', body, tone: 'question' };
+    }
+    case 'request': {
+      const field = (name: 'name' | 'message', label: string): Segment[] => {
+        const active = dialog.field === name;
+        return [{ text: active ? '> ' : '  ', tone: 'accent' }, { text: label, tone: 'dim' }, { text: sanitizeLine(dialog[name]) + (active ? '▏' : ''), tone: active ? 'title' : 'plain' }];
+      };
+      const body: Segment[][] = [
+        ...wrapped(`Open a named checkpoint on ${dialog.runId}`, width, 'title'),
+        [],
+        field('name', 'name:    '),
+        field('message', 'message: '),
+        [],
+        keysLine(bindings, [['accept', dialog.field === 'name' ? 'next' : 'plan it'], ['next-field', 'switch field'], ['dismiss', 'cancel']]),
+      ];
+      return { title: 'Request', body, tone: 'question' };
+    }
+  }
+}
+
+function refusalText(title: string, reason: string, width: number, bindings: Bindings): DialogText {
+  const body: Segment[][] = [...wrapped(title, width, 'title'), [], ...wrapped(reason, width, 'amber', '  '), [], keysLine(bindings, [['cancel', 'close']])];
+  return { title: 'Refused', body, tone: 'refusal' };
+}

@@ -1,0 +1,58 @@
+/**
+ * `tower status --json` on a big machine: 50 tina runs each merging a Claude team of 200 task
+ * files (10,000 tasks), plus harness, SAGE and dotagent runs, with a live private tmux server.
+ * Prints min / median / max wall time of 10 runs, next to `node -e 0` for reference.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildBigMachine } from '../helpers/big-machine.js';
+import { tempDir } from '../helpers/box.js';
+import { startTmux } from '../helpers/tmux.js';
+
+const ROUNDS = 10;
+const repo = path.resolve(import.meta.dirname, '..', '..');
+const bin = path.join(repo, 'bin', 'tower.js');
+
+function stats(ms: number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  const median = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return `min ${s[0]!.toFixed(0)} ms, median ${median.toFixed(0)} ms, max ${s[s.length - 1]!.toFixed(0)} ms`;
+}
+
+function time(args: string[], env: NodeJS.ProcessEnv): { ms: number; stdout: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+
+const machine = buildBigMachine({ tinaRuns: 50, tasksPerTeam: 200, others: 5 });
+const tmux = await startTmux();
+const xdg = tempDir('tower-xdg-');
+try {
+  // Panes sitting in some of the projects, as on a real box (their team members' panes are dead).
+  for (const root of machine.tinaRoots.slice(0, 5)) await tmux.newSession(path.basename(root), root);
+  const env = { ...process.env, XDG_CONFIG_HOME: xdg };
+  const args = [bin, 'status', '--json', '--claude-dir', machine.claudeDir, '-L', tmux.name, ...machine.otherRoots.flatMap((r) => ['--root', r])];
+
+  const warm = time(args, env);
+  const snapshot = JSON.parse(warm.stdout) as { runs: { tasks: unknown[] }[]; problems: unknown[] };
+  const tasks = snapshot.runs.reduce((n, r) => n + r.tasks.length, 0);
+  console.log(`machine: ${snapshot.runs.length} runs, ${tasks} tasks (${machine.taskFiles} task files), output ${(warm.stdout.length / 1e6).toFixed(1)} MB, ${snapshot.problems.length} snapshot problems`);
+
+  const status: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    status.push(time(args, env).ms);
+    bare.push(time(['-e', '0'], env).ms);
+  }
+  console.log(`tower status --json (${ROUNDS} runs): ${stats(status)}`);
+  console.log(`node -e 0           (${ROUNDS} runs): ${stats(bare)}`);
+} finally {
+  await tmux.kill();
+  machine.remove();
+  fs.rmSync(xdg, { recursive: true, force: true });
+}

@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GateSchema } from '../../src/model.js';
+import {
+  DOTAGENT_PHASES,
+  dotagentGates,
+  dotagentStatus,
+  parseExecutionState,
+  parseExecutionStateText,
+  parsePhaseState,
+  parsePhaseStateText,
+  validateDotagent,
+} from '../../src/sources/dotagent.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
+const RUNS = { numRuns: 1000 };
+// Every C0 control except newline, DEL and C1: none may reach the screen.
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+/** Every string in a value, object keys included. */
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k);
+      strings(x, out);
+    }
+  }
+  return out;
+}
+
+function expectClean(r: unknown): void {
+  for (const s of strings(r)) expect(s).not.toMatch(CONTROL);
+}
+
+const read = (rel: string): string => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
+const truncated = (rel: string) => {
+  const full = read(rel);
+  return fc.nat({ max: full.length }).map((n) => full.slice(0, n));
+};
+const nasty = fc.constantFrom('\u001b', '\u001b[31m', '\u001b]0;t\u0007', '\r', '\n', '\t', '\u0000', '\u0085', '"', '{', '}', '[', ']', ':', ',');
+const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.array(fc.oneof(nasty, fc.string({ maxLength: 8 })), { maxLength: 40 }).map((a) => a.join('')));
+const any = fc.oneof(fc.anything(), text);
+const stampish = fc.oneof(any, fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.integer(), fc.constant('ISO-8601'));
+const phaseName = fc.oneof(fc.constantFrom(...DOTAGENT_PHASES), any);
+
+/** phase.json-shaped objects with any value in any field. */
+const phaseJson = fc.record(
+  {
+    workflow_id: any,
+    started_at: stampish,
+    last_updated: stampish,
+    current_phase: phaseName,
+    phase_status: fc.oneof(fc.constantFrom('pending', 'in_progress', 'complete', 'failed'), any),
+    completed_phases: fc.oneof(any, fc.array(fc.oneof(any, fc.record({ phase: phaseName, completed_at: stampish, output: any }, { requiredKeys: [] })), { maxLength: 7 })),
+    user_checkpoints: fc.oneof(any, fc.array(fc.oneof(any, fc.record({ phase: phaseName, approved_at: stampish }, { requiredKeys: [] })), { maxLength: 7 })),
+    interruption_safe: any,
+  },
+  { requiredKeys: [] },
+);
+/** execution.json-shaped objects. */
+const executionJson = fc.record(
+  {
+    tasks: fc.oneof(
+      any,
+      fc.array(
+        fc.oneof(
+          any,
+          fc.record(
+            { id: any, status: fc.oneof(fc.constantFrom('running', 'pending', 'complete', 'verified'), any), attempts: any, started_at: stampish, completed_at: stampish, output: any, last_error: any, failure_reason: any },
+            { requiredKeys: [] },
+          ),
+        ),
+        { maxLength: 8 },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+);
+
+describe('dotagent parsers never throw and print nothing unsafe', () => {
+  it('parsePhaseStateText on random text, random JSON and truncated files', () => {
+    const input = fc.oneof(text, fc.json(), truncated('samples/dotagent/rendered.phase.json'), truncated('samples/dotagent/phase.json.schema-by-example.json'), truncated('dotagent/invalid/memory/state/phase.json'));
+    fc.assert(
+      fc.property(input, (t) => {
+        const r = parsePhaseStateText(t, 'phase.json');
+        expect(Array.isArray(r.problems)).toBe(true);
+        expectClean(r);
+      }),
+      RUNS,
+    );
+  });
+
+  it('parseExecutionStateText on random text, random JSON and truncated files', () => {
+    const input = fc.oneof(
+      text,
+      fc.json(),
+      truncated('samples/dotagent/rendered.execution.json'),
+      truncated('samples/dotagent/execution.json.retry-state.example.json'),
+      truncated('samples/dotagent/execution.json.abort-report.example.json'),
+    );
+    fc.assert(
+      fc.property(input, (t) => {
+        const r = parseExecutionStateText(t, 'execution.json');
+        expect(Array.isArray(r.problems)).toBe(true);
+        expectClean(r);
+      }),
+      RUNS,
+    );
+  });
+
+  it('parseExecutionState on any value and near-miss executions', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.jsonValue(), executionJson), (v) => {
+        const r = parseExecutionState(v, 'execution.json');
+        expectClean(r);
+        if (r.value) for (const t of r.value.tasks) expect(t.id.length).toBeGreaterThan(0);
+      }),
+      RUNS,
+    );
+  });
+
+  it('parsePhaseState, then validation, gates and status, on any value and near-miss phases', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.jsonValue(), phaseJson), executionJson, fc.integer({ min: 0, max: 4e12 }), fc.boolean(), (v, e, now, outputs) => {
+        const phase = parsePhaseState(v, 'phase.json');
+        expectClean(phase);
+        const exec = parseExecutionState(e, 'execution.json').value;
+        const checks = validateDotagent(phase.value, exec, { now, phaseFile: 'phase.json', executionFile: 'execution.json', outputExists: () => outputs });
+        expectClean(checks);
+        if (!phase.value) return;
+        const gates = dotagentGates(phase.value, 'phase.json');
+        for (const g of gates) GateSchema.parse(g);
+        expect(new Set(gates.map((g) => g.id)).size).toBe(gates.length);
+        expectClean(gates);
+        expect(['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown']).toContain(dotagentStatus(phase.value, gates));
+      }),
+      RUNS,
+    );
+  });
+});
