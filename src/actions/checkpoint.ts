@@ -7,11 +7,12 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { exists, mtimeMs } from '../sources/read.js';
-import type { CheckpointDetail, LeadTarget, TerminateTarget } from './detail.js';
+import type { CheckpointDetail, TerminateTarget } from './detail.js';
 import { seconds, sendLineEffects, waitEffect, writeEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';
-import { ActionStop, isPaneGone, refuse, toActionPlan } from './execution.js';
+import { refuse, toActionPlan } from './execution.js';
 import { writeAtomic } from './files.js';
+import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js';
 import { writableStateDir } from './safety.js';
 import { findLead, workingTeammates } from './targets.js';
 import { liveTargets, planTerminateTargets } from './terminate.js';
@@ -19,8 +20,6 @@ import type { ActionOutcome, ActionRequest, Effect } from './types.js';
 import { countMarker, pollUntil } from './wait.js';
 
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
-/** Lines of scrollback searched for the completion line (tmux clamps to its history). */
-export const CAPTURE_LINES = 10_000;
 const POLL_MS = 500;
 /** A phase name that is safe as a path segment. */
 const PHASE_SEGMENT = /^[A-Za-z0-9_.-]+$/;
@@ -104,33 +103,6 @@ function timeoutReason(d: CheckpointDetail): string {
   return `no handoff within ${seconds(d.timeoutMs)} after ${d.command} was typed into ${d.lead.label}`;
 }
 
-/** Throws a clear failure unless the lead's pane exists and is alive. */
-export async function ensureLeadPane(ctx: AppContext, lead: LeadTarget): Promise<void> {
-  let state: string;
-  try {
-    // display-message prints nothing (and succeeds) for a pane id that does not exist.
-    state = await ctx.tmux.displayMessage(lead.target, '#{pane_id} #{pane_dead}');
-  } catch (err) {
-    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} is gone: ${(err as Error).message}`);
-    throw err;
-  }
-  const [paneId, dead] = state.split(' ');
-  if (!paneId?.startsWith('%') || (lead.target.startsWith('%') && paneId !== lead.target)) {
-    throw new ActionStop('failed', `lead ${lead.label} is gone: no such pane`);
-  }
-  if (dead === '1') throw new ActionStop('failed', `lead ${lead.label}: its process has exited (dead pane)`);
-}
-
-/** Captures the lead's pane, turning "pane gone" into a clear failure. */
-export async function captureLead(ctx: AppContext, lead: LeadTarget): Promise<string> {
-  try {
-    return await ctx.tmux.capturePane(lead.target, CAPTURE_LINES);
-  } catch (err) {
-    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} disappeared while tower was waiting for it`);
-    throw err;
-  }
-}
-
 /** Runs the checkpoint cycle. */
 export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
@@ -147,6 +119,7 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   const handoffBefore = d.handoffFile ? mtimeMs(d.handoffFile) : null;
   const baseline = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE);
   await ctx.tmux.sendLine(d.lead.target, d.command);
+  const sentAt = Date.now();
   details.push(`typed ${d.command} into ${d.lead.label}`);
 
   // Newer than the signal, and rewritten since the command was typed (an old handoff does not count).
@@ -161,19 +134,21 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
     intervalMs: POLL_MS,
     signal: x.hooks.signal,
     check: async () => {
-      const printed = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE) > baseline;
+      const screen = await screenWhileWaiting(ctx, d.lead);
+      const printed = countMarker(screen, CHECKPOINT_COMPLETE) > baseline;
       // Read after the capture: a lead writes its handoff before it prints the line.
       return handoffWritten() ? 'handoff' : printed ? 'pane' : null;
     },
     onTick: async (elapsedMs) => {
-      x.progress({ message: `waiting for ${d.lead.name}'s handoff`, elapsedMs, timeoutMs: d.timeoutMs, waitingFor: what });
+      const awaited = d.handoffFile ? `${d.lead.name}'s handoff` : `${d.lead.name}'s ${CHECKPOINT_COMPLETE}`;
+      x.progress({ message: `waiting for ${awaited}`, elapsedMs, timeoutMs: d.timeoutMs, waitingFor: what });
       await stragglers.tick(elapsedMs);
     },
   });
   details.push(...(await stragglers.finish()));
 
   if (result.status === 'ok') {
-    const took = seconds(Math.round(Date.now() - stragglers.startedAt));
+    const took = seconds(Math.round((Date.now() - sentAt) / 100) * 100);
     const how = result.value === 'handoff' ? `${d.handoffFile ?? 'handoff'} written` : `${d.lead.name} printed ${CHECKPOINT_COMPLETE}`;
     if (result.value === 'pane' && d.handoffFile) details.push(`note: ${d.handoffFile} was not rewritten`);
     return { status: 'done', message: `checkpoint complete: ${how} (${took})`, details };
@@ -195,7 +170,6 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
 
 /** After stragglerAfterMs, offers the teammates still alive for force-terminate, once, without blocking the wait. */
 class StragglerWatch {
-  readonly startedAt = Date.now();
   private offered = false;
   private readonly started: Promise<string>[] = [];
   private readonly notes: string[] = [];

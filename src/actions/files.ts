@@ -5,13 +5,38 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { assertInsideStateDir } from './safety.js';
 
-/** Replaces `file` atomically (temp file in the same dir, then rename). */
+function tempNameFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Replaces `file` atomically: a temp file in the same dir, flushed to disk, then renamed over it
+ * (keeping the old file's mode). Hand-written rather than write-file-atomic, which names its temp
+ * files from `__filename`, a name the ESM bundle does not define.
+ */
 export async function writeAtomic(stateDir: string, file: string, content: string): Promise<void> {
   assertInsideStateDir(stateDir, file);
-  await writeFileAtomic(file, content, { encoding: 'utf8' });
+  const oldMode = await fs.promises.stat(file).then(
+    (st) => st.mode & 0o7777,
+    () => null,
+  );
+  const temp = tempNameFor(file);
+  const handle = await fs.promises.open(temp, 'wx', 0o666);
+  try {
+    try {
+      if (oldMode !== null) await handle.chmod(oldMode);
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(temp, file);
+  } catch (err) {
+    await fs.promises.rm(temp, { force: true });
+    throw err;
+  }
 }
 
 /**
@@ -21,7 +46,7 @@ export async function writeAtomic(stateDir: string, file: string, content: strin
  */
 export async function createExclusive(stateDir: string, file: string, content: string): Promise<boolean> {
   assertInsideStateDir(stateDir, file);
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempNameFor(file);
   await fs.promises.writeFile(temp, content, { flag: 'wx' });
   try {
     await fs.promises.link(temp, file);

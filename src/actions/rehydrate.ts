@@ -7,12 +7,13 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { exists } from '../sources/read.js';
-import { captureLead, ensureLeadPane, handoffPathFor } from './checkpoint.js';
+import { handoffPathFor } from './checkpoint.js';
 import type { RehydrateDetail } from './detail.js';
 import { deleteEffect, seconds, sendLineEffects, waitEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';
 import { refuse } from './execution.js';
 import { deleteFile } from './files.js';
+import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js';
 import { writableStateDir } from './safety.js';
 import { findLead } from './targets.js';
 import type { ActionOutcome } from './types.js';
@@ -73,7 +74,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
     timeoutMs: d.promptTimeoutMs,
     intervalMs: 200,
     signal,
-    check: async () => (showsPrompt(await captureLead(ctx, d.lead), d.clear) ? true : null),
+    check: async () => (showsPrompt(await screenWhileWaiting(ctx, d.lead), d.clear) ? true : null),
     onTick: (elapsedMs) => x.progress({ message: 'waiting for the prompt', elapsedMs, timeoutMs: d.promptTimeoutMs, waitingFor: `a prompt in ${d.lead.label}` }),
   });
   if (prompt.status === 'cancelled') return cancelled(d, prompt.elapsedMs, details);
@@ -91,7 +92,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
     timeoutMs: d.timeoutMs,
     intervalMs: 500,
     signal,
-    check: async () => (countMarker(await captureLead(ctx, d.lead), REHYDRATE_COMPLETE) > baseline ? true : null),
+    check: async () => (countMarker(await screenWhileWaiting(ctx, d.lead), REHYDRATE_COMPLETE) > baseline ? true : null),
     onTick: (elapsedMs) => x.progress({ message: `waiting for ${d.lead.name} to rehydrate`, elapsedMs, timeoutMs: d.timeoutMs, waitingFor: `${REHYDRATE_COMPLETE} in ${d.lead.label}` }),
   });
   if (done.status === 'ok') return { status: 'done', message: `rehydrated: ${d.lead.name} printed ${REHYDRATE_COMPLETE}`, details };

@@ -43,11 +43,12 @@ export function age(iso: string | null, now: number): string | null {
   return `${Math.floor(s / 86_400)}d`;
 }
 
-/** "2/3 executing", "IMPLEMENTATION in_progress", or null. */
+/** "2/3 executing", "IMPLEMENTATION in_progress" (a named phase has no "of N"), or null. */
 export function phaseText(run: Run): string | null {
   if (!run.phase) return null;
   const { current, total, status } = run.phase;
-  return `${total !== null ? `${current}/${total}` : current}${status ? ` ${status}` : ''}`;
+  const numbered = total !== null && /^\d+(\.\d+)?$/.test(current);
+  return `${numbered ? `${current}/${total}` : current}${status ? ` ${status}` : ''}`;
 }
 
 /** Counts of a list by a key, as "3 completed, 1 in_progress", in first-seen order. */
@@ -61,14 +62,18 @@ function gateLine(g: Gate, now: number, paint: Paint): string {
   const since = age(g.since, now);
   const head = `${GATE_WORD[g.kind]} ${g.state}${since ? ` ${since}` : ''}`;
   const color = g.state === 'granted' ? SGR.dim : g.kind === 'escalation' ? SGR.red : SGR.amber;
+  const id = sanitizeLine(g.id);
   const title = sanitizeLine(g.title);
+  // Titles often start with the gate id already ("pre-done: Human reviews…").
+  const label = !title || title === id ? id : title.toLowerCase().startsWith(id.toLowerCase()) ? title : `${id}: ${title}`;
   const extra = g.grantable && g.state === 'pending' ? ' (grantable)' : '';
-  return `${paint(color, head)}  ${sanitizeLine(g.id)}${title && title !== g.id ? `: ${title}` : ''}${extra}`;
+  return `${paint(color, head)}  ${label}${extra}`;
 }
 
 function memberText(m: Member, paint: Paint): string {
   const stateColor = m.state === 'alive' ? SGR.green : m.state === 'dead' ? SGR.red : SGR.dim;
-  const bits = [m.lead ? 'lead' : null, sanitizeLine(m.role) || null, m.paneId ? `${m.state} ${m.paneId}` : m.state];
+  const role = sanitizeLine(m.role);
+  const bits = [m.lead ? 'lead' : null, role && !(m.lead && role === 'team-lead') ? role : null, m.paneId ? `${m.state} ${m.paneId}` : m.state];
   const body = bits.filter((b): b is string => b !== null).join(', ');
   return `${sanitizeLine(m.name)} (${paint(stateColor, body)})`;
 }
@@ -96,8 +101,14 @@ export function runBlock(run: Run, opts: TextOptions): string[] {
     const stale = run.handoff.stale ? paint(SGR.amber, ' (stale)') : '';
     lines.push(`  handoff: ${sanitizeLine(run.handoff.path)}${when ? `, written ${when} ago` : ''}${stale}`);
   }
-  if (run.members.length) lines.push(`  members: ${run.members.map((m) => memberText(m, paint)).join(', ')}`);
-  lines.push(`  tasks: ${run.tasks.length ? `${run.tasks.length} (${countBy(run.tasks, (t) => sanitizeLine(t.status))})` : 'none'}`);
+  // A tina run merges several teams: one line per team, so two leads don't read as one.
+  const teams = [...new Set(run.members.map((m) => m.team ?? ''))];
+  for (const team of teams) {
+    const members = run.members.filter((m) => (m.team ?? '') === team);
+    const label = teams.length > 1 && team ? `members (${sanitizeLine(team)})` : 'members';
+    if (members.length) lines.push(`  ${label}: ${members.map((m) => memberText(m, paint)).join(', ')}`);
+  }
+  if (run.tasks.length) lines.push(`  tasks: ${run.tasks.length} (${countBy(run.tasks, (t) => sanitizeLine(t.status))})`);
   if (run.reviews.length) lines.push(`  reviews: ${countBy(run.reviews, (r) => r.verdict)}`);
   if (run.warnings?.length) {
     lines.push('  warnings:');

@@ -1,4 +1,5 @@
 /** Where the built fake-agent script is, seen from the running code. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,7 +9,8 @@ import { fileURLToPath } from 'node:url';
  */
 export function demoAgentScript(moduleUrl: string = import.meta.url): string {
   const here = path.dirname(fileURLToPath(moduleUrl));
-  if (path.basename(here) === 'dist') return path.join(here, 'demo-agent.js');
+  const beside = path.join(here, 'demo-agent.js');
+  if (path.basename(here) === 'dist' || fs.existsSync(beside)) return beside;
   return path.resolve(here, '..', '..', 'dist', 'demo-agent.js');
 }
 

@@ -71,10 +71,18 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
   }
 
   const demoCtx: AppContext = { ...ctx, roots: sandbox.roots, claudeDir: sandbox.claudeDir, tmux: new TmuxClient({ name: opts.socketName }), discover: true };
+  // A closed terminal or a kill must not leave the agents running behind the user's back.
+  const onSignal = (signal: NodeJS.Signals) => {
+    void sandbox.stop().finally(() => process.exit(signal === 'SIGHUP' ? 129 : 143));
+  };
+  process.once('SIGHUP', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const { runControlRoom } = await import('../ui/main.js');
     return await runControlRoom(demoCtx);
   } finally {
+    process.off('SIGHUP', onSignal);
+    process.off('SIGTERM', onSignal);
     await sandbox.stop();
     ctx.out.write(`tower demo: stopped its tmux server (-L ${opts.socketName}). The sandbox stays at ${sandbox.dir}\n`);
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { TmuxClient } from '../tmux/client.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
 import { startSessions } from './panes.js';
+import { waitGone } from './processes.js';
 import type { SandboxLayout } from './plan.js';
 import { writeTeamConfig } from './runs/claude-teams.js';
 import { demoRuns } from './runs/index.js';
@@ -42,18 +43,21 @@ export interface DemoSandbox {
   stop(): Promise<void>;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+/**
+ * Kills the server and waits until it has gone: `kill-server` returns while the server is still
+ * shutting down, and a client connecting then gets "server exited unexpectedly".
+ */
+async function killServerAndWait(tmux: TmuxClient): Promise<void> {
+  await tmux.killServer();
+  const end = Date.now() + 3000;
+  while (Date.now() < end) {
+    try {
+      if ((await tmux.listPanesOrNull()) === null) return;
+    } catch {
+      // still shutting down
+    }
+    await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-async function waitGone(pids: readonly number[], timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (pids.some(alive) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** Builds the sandbox in `dir` (created if missing; refused if it holds anything but an old sandbox). */
@@ -73,7 +77,7 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
 
   const tmux = new TmuxClient({ name: opts.socketName });
   // A server left by an earlier sandbox on this socket would hold stale agents.
-  await tmux.killServer();
+  await killServerAndWait(tmux);
   let panes: Map<string, string>;
   try {
     panes = await startSessions(
@@ -97,7 +101,7 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
     summaries: runs.map((r) => r.summary),
     stop: async () => {
       const pids = ((await tmux.listPanesOrNull().catch(() => null)) ?? []).map((p) => p.pid).filter((p) => p > 0);
-      await tmux.killServer();
+      await killServerAndWait(tmux);
       await waitGone(pids, 3000);
     },
   };

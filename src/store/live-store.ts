@@ -60,18 +60,13 @@ interface Dirty {
 
 const cleanDirty = (): Dirty => ({ full: false, rediscover: false, allTeams: false, teams: new Set(), sources: new Set(), assemble: false });
 
-/** Where a run of the snapshot came from, so `refresh(id)` re-reads the right thing. */
-type Origin = { source: string } | { team: string };
-
 class LiveStore implements SnapshotStore {
   private readonly now: () => number;
   private readonly readers: SourceReaders;
   private readonly home: string | undefined;
   private readonly listeners = new Set<() => void>();
-  private snapshot: Snapshot;
 
   private panes: PaneInfo[] | null = null;
-  private paneIndex: PaneIndex | null = null;
   private paneLivenessKey = '';
   private paneCwdKey = '';
   private teamCwdKey = '';
@@ -80,17 +75,10 @@ class LiveStore implements SnapshotStore {
   private teams = new Map<string, Team>();
   private sources = new Map<string, RunSource>();
   private reads = new Map<string, SourceRead>();
-  private origins = new Map<string, Origin>();
   private watchRoots = new Set<string>();
 
   private problems = { tmux: null as Problem | null, watch: null as Problem | null, teams: [] as Problem[], discovery: [] as Problem[], internal: null as Problem | null };
-  private problemsJson = '[]';
-
-  // Caches keyed by object identity: a raw run only changes when its files were re-read.
-  private teamRunCache = new WeakMap<Team, Run>();
-  private liveCache = new WeakMap<Run, Run>();
-  private jsonCache = new WeakMap<Run, string>();
-  private published = new Map<string, { run: Run; json: string }>();
+  private readonly publisher: SnapshotPublisher;
 
   private dirty = cleanDirty();
   /**
@@ -116,7 +104,7 @@ class LiveStore implements SnapshotStore {
     this.now = opts.now ?? Date.now;
     this.readers = opts.readers ?? defaultReaders;
     this.home = opts.home ?? (ctx.env.HOME || undefined);
-    this.snapshot = { version: 1, generatedAt: new Date(this.now()).toISOString(), runs: [], problems: [] };
+    this.publisher = new SnapshotPublisher(this.readers, this.now);
     this.scope = new WatchScope(ctx.claudeDir, (dirName) => this.teams.has(dirName));
   }
 
@@ -125,7 +113,7 @@ class LiveStore implements SnapshotStore {
     return () => this.listeners.delete(listener);
   };
 
-  getSnapshot = (): Snapshot => this.snapshot;
+  getSnapshot = (): Snapshot => this.publisher.snapshot;
 
   start(): Promise<void> {
     this.started ??= this.begin();
@@ -165,7 +153,7 @@ class LiveStore implements SnapshotStore {
   }
 
   refresh(runId?: string): void {
-    const origin = runId === undefined ? undefined : this.origins.get(runId);
+    const origin = runId === undefined ? undefined : this.publisher.origins.get(runId);
     if (!origin) this.dirty.full = true;
     else if ('source' in origin) this.dirty.sources.add(origin.source);
     else this.dirty.teams.add(origin.team);
@@ -206,8 +194,7 @@ class LiveStore implements SnapshotStore {
     if (lk !== this.paneLivenessKey) {
       this.paneLivenessKey = lk;
       this.panes = panes;
-      this.paneIndex = indexPanes(panes);
-      this.liveCache = new WeakMap();
+      this.publisher.setPanes(indexPanes(panes));
       this.dirty.assemble = true;
     }
     this.panes = panes;
@@ -244,23 +231,18 @@ class LiveStore implements SnapshotStore {
   private async startWatching(): Promise<void> {
     const paths = [...this.watchRoots];
     if (isDir(this.ctx.claudeDir)) paths.push(this.ctx.claudeDir);
-    const watcher = chokidar.watch(paths, {
-      ignored: this.scope.ignored,
-      ignoreInitial: true,
-      depth: WATCH_DEPTH,
-      persistent: true,
-      // Atomic writes (temp file + rename) arrive as one change, not unlink + add.
-      atomic: true,
-    });
-    this.watcher = watcher;
-    watcher.on('all', (_event, file) => this.onFileEvent(file));
-    watcher.on('error', (err) => {
-      const msg = err instanceof Error ? err.message : String(err);
-      this.problems.watch = { file: null, message: `file watching failed (${msg}); changes show within ${FULL_REFRESH_MS / 1000} s` };
-      this.dirty.assemble = true;
-      this.schedule();
-    });
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    const handlers = {
+      onPath: (file: string) => this.onFileEvent(file),
+      onError: (err: unknown) => {
+        const msg = err instanceof Error ? err.message : String(err);
+        this.problems.watch = { file: null, message: `file watching failed (${msg}); changes show within ${FULL_REFRESH_MS / 1000} s` };
+        this.dirty.assemble = true;
+        this.schedule();
+      },
+    };
+    this.watcher = await watchStateDirs(paths, this.scope, handlers, this.abort.signal);
+    // stop() may have come while chokidar got ready.
+    if (this.stopped) await this.watcher.close();
   }
 
   // ---- reading ----
@@ -414,67 +396,13 @@ class LiveStore implements SnapshotStore {
     }
   }
 
-  /** Builds the run list from the caches and publishes a new snapshot only when something differs. */
+  /** Publishes a new snapshot when something differs, and tells the listeners. */
   private assemble(): void {
     this.dirty.assemble = false;
-    const settings = this.settings();
-    const raw: { run: Run; origin: Origin }[] = [];
-    const claimed = new Set<string>();
-    for (const [key, read] of this.reads) {
-      raw.push({ run: read.run, origin: { source: key } });
-      for (const n of read.teamNames) claimed.add(n);
-    }
-    for (const [dirName, team] of this.teams) {
-      if (claimed.has(team.name)) continue;
-      let run = this.teamRunCache.get(team);
-      if (!run) {
-        run = readTeamRun(team, settings, this.readers);
-        this.teamRunCache.set(team, run);
-      }
-      raw.push({ run, origin: { team: dirName } });
-    }
-    const live = raw.map(({ run }) => {
-      let l = this.liveCache.get(run);
-      if (!l) {
-        l = applyLiveness(run, this.paneIndex);
-        this.liveCache.set(run, l);
-      }
-      return l;
-    });
-    const published = new Map<string, { run: Run; json: string }>();
-    this.origins = new Map();
-    // assignIds keeps the order, so raw[i] is where runs[i] came from.
-    const runs = assignIds(live).map((run, i) => {
-      const shared = this.share(run, published);
-      const origin = raw[i]?.origin;
-      if (origin) this.origins.set(shared.id, origin);
-      return shared;
-    });
-    this.published = published;
-    const sorted = sortRuns(runs);
-    const problems = [this.problems.tmux, this.problems.watch, this.problems.internal, ...this.problems.teams, ...this.problems.discovery].filter(
-      (p): p is Problem => p !== null,
-    );
-    const problemsJson = JSON.stringify(problems);
-    const same =
-      problemsJson === this.problemsJson && sorted.length === this.snapshot.runs.length && sorted.every((r, i) => r === this.snapshot.runs[i]);
-    if (same) return;
-    this.problemsJson = problemsJson;
-    this.snapshot = { version: 1, generatedAt: new Date(this.now()).toISOString(), runs: sorted, problems };
+    const { tmux, watch, internal, teams, discovery } = this.problems;
+    const problems = [tmux, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
+    if (!this.publisher.publish(this.reads, this.teams, problems, this.settings())) return;
     for (const l of [...this.listeners]) l();
-  }
-
-  /** The previously published object for this id when its content is unchanged, else this one. */
-  private share(run: Run, published: Map<string, { run: Run; json: string }>): Run {
-    let json = this.jsonCache.get(run);
-    if (json === undefined) {
-      json = JSON.stringify(run);
-      this.jsonCache.set(run, json);
-    }
-    const prev = this.published.get(run.id);
-    const kept = prev && prev.json === json ? prev.run : run;
-    published.set(run.id, { run: kept, json });
-    return kept;
   }
 }
 

@@ -90,7 +90,12 @@ export function finishRuns(raw: Run[], panes: PaneInfo[] | null): Run[] {
 export function readSnapshot(input: SnapshotInput): Snapshot {
   const readers = input.readers ?? defaultReaders;
   const problems: Problem[] = [];
-  const teams = readAllTeams(input.claudeDir, readers, problems);
+  return readSnapshotWithTeams(input, readAllTeams(input.claudeDir, readers, problems), problems);
+}
+
+/** readSnapshot with the Claude teams already read (buildSnapshot reads them while tmux answers). */
+function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Problem[]): Snapshot {
+  const readers = input.readers ?? defaultReaders;
   const paneCwds = (input.panes ?? []).map((p) => p.cwd);
   const { sources } = discoverSources({ ...input, paneCwds, teams }, readers, problems);
   const reads = sources.map((s) => readSource(s, teams, input.settings, readers));
@@ -123,17 +128,21 @@ export async function listPanesForSnapshot(
 
 /** Lists the panes once, discovers and reads: the snapshot of `tower status`. */
 export async function buildSnapshot(ctx: AppContext, opts: { now?: number } = {}): Promise<Snapshot> {
-  const { panes, problem } = await listPanesForSnapshot(ctx);
-  const snapshot = readSnapshot({
+  // tmux is spawned first and answers while the teams (the bulk of the files) are read.
+  const listing = listPanesForSnapshot(ctx);
+  const problems: Problem[] = [];
+  const teams = readAllTeams(ctx.claudeDir, defaultReaders, problems);
+  const { panes, problem } = await listing;
+  if (problem) problems.push(problem);
+  const input: SnapshotInput = {
     roots: ctx.roots,
     claudeDir: ctx.claudeDir,
     panes,
     settings: settingsFrom(ctx.config, opts.now ?? Date.now()),
     discover: ctx.discover,
     home: ctx.env.HOME || undefined,
-  });
-  if (problem) snapshot.problems.unshift(problem);
-  return snapshot;
+  };
+  return readSnapshotWithTeams(input, teams, problems);
 }
 
 /**

@@ -155,11 +155,11 @@ export function defaultBindings(): Bindings {
 }
 
 const CONTEXT_WORDS: Record<KeyContext, string> = {
-  global: 'anywhere',
+  global: 'main screen',
   runs: 'runs list',
-  pane: 'detail pane',
-  prompt: 'prompt',
-  modal: 'dialog / help',
+  pane: 'detail panes',
+  prompt: 'prompts',
+  modal: 'dialogs, help',
 };
 
 /** The README key table (Markdown), generated from the keymap. */

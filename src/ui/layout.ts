@@ -69,7 +69,8 @@ export function computeLayout(columns: number, rows: number, wants: Wants, showP
   if (!wide) return { kind: 'narrow', width: columns, height: rows, runs, detail: { width: columns, height: body - runsHeight - 1 } };
 
   const rest = body - runsHeight;
-  const leftWidth = Math.floor(columns / 2);
+  // The left column holds the task table, the widest content: it gets a little more.
+  const leftWidth = Math.floor(columns * 0.55);
   const slot = (pane: DetailPane, min: number, want: number, grow: boolean): Slot => ({ pane, min: min + 2, want: want + 2, grow });
   const left: Slot[] = [slot('team', 2, wants.team, false), slot('tasks', 3, wants.tasks, true)];
   if (showProblems) left.push(slot('problems', 1, Math.min(wants.problems, 6), false));

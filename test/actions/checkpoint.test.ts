@@ -29,7 +29,7 @@ async function answering(): Promise<{ fx: TinaFixture; home: string }> {
 describe('checkpoint', () => {
   it('writes the signal, types the command into the phase lead and finishes when the handoff is written', async () => {
     const { fx, home } = await answering();
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' });
     expect(plan.refusal).toBeNull();
@@ -58,7 +58,7 @@ describe('checkpoint', () => {
 
   it('keeps an existing signal as it is', async () => {
     const { fx, home } = await answering();
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     fs.writeFileSync(fx.signal, '{"triggered_at": "2026-01-26T14:37:07Z", "context_pct": 71, "threshold": 70, "source": "statusline"}\n');
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(fx.signal, old, old);
@@ -73,7 +73,7 @@ describe('checkpoint', () => {
   it('times out against a silent lead: offers the stragglers, escalates, says so', async () => {
     const home = tempDir('tower-home-');
     const fx = await tinaFixture(tmux, { home, lead: 'silent' });
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx, true)));
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'tina', timeoutSec: 1.5 });
     const offered: string[][] = [];
@@ -107,7 +107,7 @@ describe('checkpoint', () => {
   it('is cancelled through the signal', async () => {
     const home = tempDir('tower-home-');
     const fx = await tinaFixture(tmux, { home, lead: 'silent' });
-    const w = actionWorld(tmux, home, { config: { checkpointTimeoutSec: 30 } });
+    const w = actionWorld(tmux.name, home, { config: { checkpointTimeoutSec: 30 } });
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     const ac = new AbortController();
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' });
@@ -125,7 +125,7 @@ describe('checkpoint', () => {
     await waitFor(async () => (await tmux.client.capturePane(pane)).includes('❯'), 5000);
     const run = emptyRun('claude-team', 'team-x', null, null);
     run.members = [{ name: 'team-lead', role: 'team-lead', model: '', paneId: pane, state: 'alive', lead: true, team: 'team-x' }];
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(run));
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'claude-team:team-x' });
     expect(plan.effects.every((e) => e.kind !== 'write')).toBe(true);
@@ -137,7 +137,7 @@ describe('checkpoint', () => {
 
   it('fails with the tmux error when the lead pane is gone, and refuses a dead lead', async () => {
     const { fx, home } = await answering();
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     const run = tinaRun(fx);
     w.setSnapshot(snapshotOf(run));
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' });
@@ -156,7 +156,7 @@ describe('checkpoint', () => {
 describe('rehydrate', () => {
   it('clears, waits for the prompt, types the rehydrate command, deletes the signal, sees REHYDRATE COMPLETE', async () => {
     const { fx, home } = await answering();
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx, true)));
     expect((await runAction(w.env, planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' }), {})).status).toBe('done');
     expect(fs.existsSync(fx.signal)).toBe(true);
@@ -185,7 +185,7 @@ describe('rehydrate', () => {
     const fx = await tinaFixture(tmux, { home, lead: 'silent' });
     fs.mkdirSync(path.dirname(fx.handoff), { recursive: true });
     fs.writeFileSync(fx.handoff, '# handoff\n');
-    const w = actionWorld(tmux, home, { config: { rehydrateTimeoutSec: 0.5 } });
+    const w = actionWorld(tmux.name, home, { config: { rehydrateTimeoutSec: 0.5 } });
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     const plan = planAction(w.env, { kind: 'rehydrate', run: 'tina:auth' });
     // Make the prompt wait short for this test: the silent lead never shows a fresh prompt.
@@ -198,7 +198,7 @@ describe('rehydrate', () => {
 
   it('refuses to clear a tina lead that has no handoff to come back from', async () => {
     const { fx, home } = await answering();
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     const plan = planAction(w.env, { kind: 'rehydrate', run: 'tina:auth' });
     expect(plan.refusal).toContain('no handoff to rehydrate from');

@@ -124,9 +124,9 @@ export interface ActionWorld {
   setSnapshot(s: Snapshot): void;
 }
 
-/** A context on the private tmux server with FAST timings, an audit log in `home`, and a settable snapshot. */
-export function actionWorld(tmux: TmuxFixture, home: string, opts: { config?: Partial<Config>; claudeDir?: string } = {}): ActionWorld {
-  const ctx = testContext({ claudeDir: opts.claudeDir ?? path.join(home, '.claude'), socketName: tmux.name, home, config: { ...FAST, ...opts.config } });
+/** A context on a private tmux socket with FAST timings, an audit log in `home`, and a settable snapshot. */
+export function actionWorld(socketName: string, home: string, opts: { config?: Partial<Config>; claudeDir?: string } = {}): ActionWorld {
+  const ctx = testContext({ claudeDir: opts.claudeDir ?? path.join(home, '.claude'), socketName, home, config: { ...FAST, ...opts.config } });
   ctx.env = { ...ctx.env, XDG_STATE_HOME: path.join(home, 'state'), TMUX: '' };
   let snapshot = snapshotOf();
   const activity = new ActivityStore();

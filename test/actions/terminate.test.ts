@@ -29,7 +29,7 @@ async function panePid(paneId: string): Promise<number> {
 
 describe('terminate', () => {
   it("kills the working team's teammates, the SIGTERM-ignoring one's whole tree included, and never a lead", async () => {
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     // Wait until the stubborn teammate has a `sleep` child, so its tree has more than one process.
     const stubbornPid = await panePid(fx.panes.worker2);
@@ -58,7 +58,7 @@ describe('terminate', () => {
   });
 
   it('terminates a lead only when it is named', async () => {
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     const leadPid = await panePid(fx.panes.lead);
     const outcome = await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['team-lead'] }), {});
@@ -71,7 +71,7 @@ describe('terminate', () => {
   });
 
   it('refuses names that are not members, and reports panes already gone', async () => {
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     const unknown = planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['stranger'] });
     expect(unknown.refusal).toContain('no member named "stranger"');
@@ -93,14 +93,14 @@ describe('terminate', () => {
 
   it('touches only member panes: a pane of no member survives', async () => {
     const stranger = await tmux.newSession('stranger', home, 'sleep 100000');
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     expect((await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'tina:auth' }), {})).status).toBe('done');
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).toContain(stranger);
   });
 
   it('is refused in read-only mode and with no tmux server', async () => {
-    const w = actionWorld(tmux, home);
+    const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     w.ctx.readonly = true;
     expect(planAction(w.env, { kind: 'terminate', run: 'tina:auth' }).refusal).toBe('read-only mode');

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildBigMachine } from '../helpers/big-machine.js';
@@ -51,6 +52,7 @@ try {
   }
   console.log(`tower status --json (${ROUNDS} runs): ${stats(status)}`);
   console.log(`node -e 0           (${ROUNDS} runs): ${stats(bare)}`);
+  console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
 } finally {
   await tmux.kill();
   machine.remove();

@@ -1,5 +1,8 @@
 /** Waiting for a condition instead of sleeping: polls until it holds, fails with what was last seen. */
 
+/** What a truthy result can be: `cond` returning `false | T` resolves to T. */
+export type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+
 /**
  * Resolves with the first truthy value `cond` returns (sync or async), polling every `intervalMs`;
  * rejects after `timeoutMs` with the last error or value in the message.
@@ -8,14 +11,14 @@ export async function waitFor<T>(
   cond: () => T | Promise<T>,
   timeoutMs = 5000,
   opts: { intervalMs?: number; what?: string } = {},
-): Promise<NonNullable<T>> {
+): Promise<Truthy<T>> {
   const interval = opts.intervalMs ?? 10;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const v = await cond();
-      if (v) return v as NonNullable<T>;
+      if (v) return v as Truthy<T>;
       last = v;
     } catch (err) {
       last = err;

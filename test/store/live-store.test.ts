@@ -108,6 +108,24 @@ describe('live store', () => {
     expect(reads.tina).toBe(tinaReads);
   });
 
+  it('re-reads nothing for a change outside the state dirs (or too deep inside one)', async () => {
+    const tmuxPolls = () => (ctx.tmux as CountingTmux).polls;
+    // Making the hook log folders is a change to the harness state dir itself: let it settle first.
+    fs.mkdirSync(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', 'deep'), { recursive: true });
+    let polls = tmuxPolls();
+    await waitFor(() => tmuxPolls() >= polls + 2, 3000, { what: 'two more polls' });
+    const before = { ...reads };
+    const snapshot = snap();
+    writeFile(path.join(box.project('auth-flow'), 'NOTES.md'), 'a file next to the state dir\n');
+    writeFile(path.join(box.project('auth-flow'), '.claude', 'settings.json'), '{}');
+    writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', '20260126-hook.log'), 'hook output\n');
+    writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', 'deep', 'x.log'), 'too deep\n');
+    polls = tmuxPolls();
+    await waitFor(() => tmuxPolls() >= polls + 2, 3000, { what: 'two more polls' });
+    expect(reads).toEqual(before);
+    expect(snap()).toBe(snapshot);
+  });
+
   it('a task written to a team tina merged updates the tina run', async () => {
     const before = snap();
     writeFile(path.join(box.claudeDir, 'tasks', 'auth-flow-phase-2', '5.json'), { id: '5', subject: 'Audit log', status: 'pending', owner: '', blockedBy: [] });
@@ -189,5 +207,25 @@ describe('stopping', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^runs 8\nstopped\n$/);
     expect(r.status).toBe(0);
+  });
+});
+
+describe('stop() during start()', () => {
+  it('start() settles whatever moment stop() comes at', async () => {
+    const b = buildBox();
+    try {
+      const c = testContext({ claudeDir: b.claudeDir, roots: b.roots, socketName: tmux.name, home: b.dir });
+      // Stop at different points of start: while tmux answers, while chokidar gets ready, after.
+      for (const delay of [0, 2, 5, 10, 20, 40, 80]) {
+        const s = createLiveStore(c);
+        const started = s.start().then(() => 'settled');
+        await new Promise((r) => setTimeout(r, delay));
+        await s.stop();
+        const outcome = await Promise.race([started, new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+        expect(outcome, `stop() after ${delay} ms`).toBe('settled');
+      }
+    } finally {
+      b.remove();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /** The header, footer and tab bar lines. Pure. */
 import type { Snapshot } from '../../model.js';
 import type { Bindings } from '../keymap.js';
-import { keysLabel } from '../keymap.js';
+import { keyLabel } from '../input/key-name.js';
 import type { Hint } from '../state/available.js';
 import { gateCounts } from '../state/selectors.js';
 import type { DetailPane } from '../state/ui-state.js';
@@ -27,11 +27,11 @@ export function headerLine(snapshot: Snapshot, width: number, readonly: boolean,
   return fitLine(gap > 0 ? [...left, { text: ' '.repeat(gap) }, ...right] : [...left, { text: ' ' }, ...right], width);
 }
 
-/** The footer: the keys that apply now, dropping the least important until they fit. */
+/** The footer: the keys that apply now (first key of each), dropping the least important until they fit. */
 export function footerLine(hints: readonly Hint[], bindings: Bindings, width: number): Segment[] {
   const render = (hs: readonly Hint[]): Segment[] =>
-    hs.flatMap((h, i): Segment[] => [{ text: i === 0 ? ' ' : '  ' }, { text: keysLabel(bindings, h.command), tone: 'key' }, { text: ` ${h.label}` }]);
-  let shown = [...hints];
+    hs.flatMap((h, i): Segment[] => [{ text: i === 0 ? ' ' : '  ' }, { text: keyLabel(bindings.keys[h.command][0] ?? '?'), tone: 'key' }, { text: ` ${h.label}` }]);
+  const shown = [...hints];
   // Drop from just before the last two (help and quit stay while anything does).
   while (shown.length > 2 && lineWidth(render(shown)) > width) shown.splice(shown.length - 3, 1);
   return fitLine(render(shown), width);

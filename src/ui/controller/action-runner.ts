@@ -57,6 +57,8 @@ export class ActionRunner {
       plan = { ...plan, refusal: `read-only mode: tower was started with --readonly (or readonly in the config), so "${plan.title}" is not run` };
     }
     this.deps.dialogs.dispatch({ type: 'open', dialog: { kind: 'confirm', plan, scroll: 0 } });
+    // A refused plan is still handed to run(), which only records it (activity pane, audit log).
+    if (plan.refusal) this.start(plan);
   }
 
   /** Shows why something cannot be done. */

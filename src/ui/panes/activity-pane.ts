@@ -15,16 +15,18 @@ export function progressText(p: NonNullable<ActivityEntry['progress']>): string 
 /** The lines of one entry: the entry itself, then its details indented. */
 export function entryLines(e: ActivityEntry): Segment[][] {
   const status = activityStatusCell(e.status);
+  // Status and progress first: on a narrow pane the end of the line is what gets cut.
   const head: Segment[] = [
     { text: timeOfDay(e.time), tone: 'dim' },
     { text: ' ' },
-    { text: sanitizeLine(e.action), tone: 'title' },
-    { text: ' ' },
-    ...(e.runId ? [{ text: `${sanitizeLine(e.runId)} ` }] : []),
-    ...(e.target ? [{ text: `→ ${sanitizeLine(e.target)} `, tone: 'dim' as const }] : []),
     { text: status.text, tone: status.tone },
-    { text: '  ' },
-    { text: e.progress ? `${sanitizeLine(e.message)} · ${progressText(e.progress)}` : sanitizeLine(e.message) },
+    { text: ' ' },
+    { text: sanitizeLine(e.action), tone: 'title' },
+    ...(e.progress ? [{ text: ` ${progressText(e.progress)}`, tone: 'amber' as const }] : []),
+    { text: ' · ' , tone: 'dim' },
+    { text: sanitizeLine(e.message) },
+    ...(e.runId ? [{ text: ` · ${sanitizeLine(e.runId)}`, tone: 'dim' as const }] : []),
+    ...(e.target ? [{ text: ` → ${sanitizeLine(e.target)}`, tone: 'dim' as const }] : []),
   ];
   return [head, ...(e.details ?? []).map((d): Segment[] => [{ text: `         · ${sanitizeLine(d)}`, tone: 'dim' }])];
 }

@@ -6,14 +6,13 @@ import { frameLines } from '../components/frame.js';
 import { Lines } from '../components/line.js';
 import { useClock } from '../hooks/use-clock.js';
 import type { Rect } from '../layout.js';
-import { taskCounts } from '../state/selectors.js';
 import type { DetailPane } from '../state/ui-state.js';
 import type { Segment } from '../text/segments.js';
 import { activityLines } from './activity-pane.js';
 import { gatesLines } from './gates-pane.js';
 import { notes, problemsLines } from './problems-pane.js';
 import { reviewsLines } from './reviews-pane.js';
-import { tasksLines } from './tasks-pane.js';
+import { taskStats, tasksLines } from './tasks-pane.js';
 import { teamLines } from './team-pane.js';
 
 /** What a detail pane draws. */
@@ -59,8 +58,8 @@ const GatesPane = memo(function GatesPane(p: DetailPaneProps) {
 
 const TasksPane = memo(function TasksPane(p: DetailPaneProps) {
   // Counting 10,000 tasks on every keypress would be wasted: the run object only changes when its files do.
-  const counts = useMemo(() => (p.run ? taskCounts(p.run) : []), [p.run]);
-  const content = tasksLines(p.run, counts, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2);
+  const stats = useMemo(() => taskStats(p.run), [p.run]);
+  const content = tasksLines(p.run, stats, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2);
   return <Framed title={paneTitle('tasks', p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
 });
 

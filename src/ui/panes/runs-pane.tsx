@@ -28,7 +28,7 @@ export interface RunsPaneProps {
   rect: Rect;
 }
 
-type Col = 'mark' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'context';
+type Col = 'mark' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'context' | 'note';
 
 const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'mark', header: '', width: 1 },
@@ -39,6 +39,33 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'gates', header: 'GATES', width: 11 },
   { key: 'context', header: 'CONTEXT', width: GAUGE_WIDTH, drop: 2 },
 ];
+
+const NAME_WIDE = 28;
+const NOTE: ColumnSpec<Col> = { key: 'note', header: 'NEEDS', width: 'flex' };
+
+/** Columns for a width; wide lists get a column saying what the run waits for. */
+function runColumns(inner: number): { spec: ColumnSpec<Col>; width: number }[] {
+  const cols = fitColumns(COLUMNS, inner);
+  const at = cols.findIndex((c) => c.spec.key === 'name');
+  const name = cols[at];
+  if (!name || name.width < NAME_WIDE + 16) return cols;
+  const note = { spec: NOTE, width: name.width - NAME_WIDE - 1 };
+  return [...cols.slice(0, at + 1).map((c) => (c === name ? { ...c, width: NAME_WIDE } : c)), ...cols.slice(at + 1), note];
+}
+
+/** What the run waits for, in one line: an escalation, a gate, a warning or a problem. */
+export function runNote(run: Run): Cell {
+  const pending = run.gates.filter((g) => g.state === 'pending');
+  const esc = pending.find((g) => g.kind === 'escalation');
+  if (esc) return { text: sanitizeLine(esc.title), tone: 'red' };
+  const first = pending[0];
+  if (first) return { text: sanitizeLine(first.title), tone: 'amber' };
+  const warning = run.warnings?.[0];
+  if (warning) return { text: sanitizeLine(warning), tone: 'amber' };
+  const problem = run.problems[0];
+  if (problem) return { text: sanitizeLine(problem.message), tone: 'red' };
+  return { text: run.phase ? sanitizeLine(run.phase.status) : '', tone: 'dim' };
+}
 
 /** The run's name as the list shows it: the id without its system prefix (keeps `#2` suffixes). */
 export function runLabel(run: Run): string {
@@ -63,7 +90,7 @@ function gatesText(run: Run): Cell[] {
 /** The rows of the list, without the frame. */
 export function runsLines(p: RunsPaneProps): Segment[][] {
   const inner = Math.max(0, p.rect.width - 2);
-  const cols = fitColumns(COLUMNS, inner);
+  const cols = runColumns(inner);
   const lines: Segment[][] = [];
   if (p.filtering || p.filter !== '') {
     const cursor = p.filtering ? '▏' : '';
@@ -90,6 +117,7 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
       status: runStatusCell(run.status),
       phase: { text: phaseText(run) },
       context: g ? { text: g.text, tone: g.over ? 'amber' : 'plain' } : { text: '' },
+      note: runNote(run),
     });
     // The gates column holds two differently coloured counts: splice them in place of the empty cell.
     const gatesAt = cols.findIndex((c) => c.spec.key === 'gates') * 2;

@@ -6,6 +6,7 @@ import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';
 import type { Segment } from '../text/segments.js';
 import { fitLine } from '../text/segments.js';
+import { taskCounts } from '../state/selectors.js';
 import { taskStatusTone } from './words.js';
 
 type Col = 'mark' | 'id' | 'subject' | 'status' | 'owner' | 'blocked';
@@ -15,22 +16,39 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'id', header: 'ID', width: 5 },
   { key: 'subject', header: 'SUBJECT', width: 'flex', min: 14 },
   { key: 'status', header: 'STATUS', width: 11 },
-  { key: 'owner', header: 'OWNER', width: 12, drop: 2 },
-  { key: 'blocked', header: 'BLOCKED BY', width: 10, drop: 1 },
+  { key: 'owner', header: 'OWNER', width: 10, drop: 2 },
+  { key: 'blocked', header: 'BLOCKED', width: 8, drop: 1 },
 ];
 
 /** The summary line: `12 tasks  5 completed · 2 in_progress · 5 pending`. */
 export function taskSummary(counts: readonly [string, number][], total: number, width: number): Segment[] {
-  const parts: Segment[] = [{ text: `${total} task${total === 1 ? '' : 's'}`, tone: 'title' }];
+  const parts: Segment[] = [{ text: `  ${total} task${total === 1 ? '' : 's'}`, tone: 'title' }];
   counts.forEach(([status, n], i) => {
     parts.push({ text: i === 0 ? '  ' : ' · ', tone: 'dim' }, { text: `${n} ${sanitizeLine(status)}`, tone: taskStatusTone(status) });
   });
   return fitLine(parts, width);
 }
 
-/** The tasks pane's content lines; `counts` comes memoized from the run. */
-export function tasksLines(run: Run | null, counts: readonly [string, number][], cursor: number, focused: boolean, width: number, height: number): Segment[][] {
-  const cols = fitColumns(COLUMNS, width);
+/** Facts about a run's tasks computed once per run object: counts per status, the widest id. */
+export interface TaskStats {
+  counts: readonly [string, number][];
+  idWidth: number;
+}
+
+/** Counts per status and the id column's width (ids are short numbers, or names like `task-12`). */
+export function taskStats(run: Run | null): TaskStats {
+  let idWidth = 2;
+  for (const t of run?.tasks ?? []) idWidth = Math.max(idWidth, t.id.length);
+  return { counts: run ? taskCounts(run) : [], idWidth: Math.min(12, idWidth) };
+}
+
+/** The tasks pane's content lines; `stats` comes memoized from the run. */
+export function tasksLines(run: Run | null, stats: TaskStats, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+  const cols = fitColumns(
+    COLUMNS.map((c) => (c.key === 'id' ? { ...c, width: stats.idWidth } : c)),
+    width,
+  );
+  const counts = stats.counts;
   const tasks = run?.tasks ?? [];
   return listLines({
     top: tasks.length > 0 ? [taskSummary(counts, tasks.length, width), headerRow(cols)] : [],

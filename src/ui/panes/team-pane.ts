@@ -25,7 +25,7 @@ export function teamLines(run: Run | null, cursor: number, focused: boolean, wid
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
   return listLines({
-    top: [headerRow(cols)],
+    top: members.length > 0 ? [headerRow(cols)] : [],
     count: members.length,
     cursor,
     focused,

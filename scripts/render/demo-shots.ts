@@ -1,0 +1,173 @@
+/**
+ * The control-room shots of the demo: builds the sandbox on a private tmux server, runs tower
+ * against it in a second private server, drives it with keys found by reading the screen, and
+ * saves each scene. Both servers are killed and the sandbox stopped however it ends.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../../src/demo/panes.js';
+import { buildSandbox } from '../../src/demo/sandbox.js';
+import type { DemoSandbox } from '../../src/demo/sandbox.js';
+import { makeTempSandboxDir } from '../../src/demo/sandbox-dir.js';
+import { privateSocket, privateXdg } from './command-shot.js';
+import type { SavedShot } from './shot.js';
+import { saveShot } from './shot.js';
+import { captureText, closeStage, openStage, pressKeys, typeText, waitForQuiet, waitForScreen } from './stage.js';
+import type { Stage } from './stage.js';
+
+const TOWER_BIN = fileURLToPath(new URL('../../bin/tower.js', import.meta.url));
+
+/** How long the demo may take to reach a state (the harness fires after ~15 s, tina's signal after ~20 s). */
+const SCENE_TIMEOUT_MS = 90_000;
+
+/** Options of takeDemoShots. */
+export interface DemoShotOptions {
+  scale?: number;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+}
+
+/** The shell command that runs tower on the sandbox (NO_COLOR dropped: the shots are in colour). */
+export function towerCommand(sandbox: Pick<DemoSandbox, 'roots' | 'claudeDir' | 'socketName'>): string {
+  const args = [
+    ...sandbox.roots.flatMap((root) => ['--root', root]),
+    ...['--claude-dir', sandbox.claudeDir],
+    ...['-L', sandbox.socketName],
+  ];
+  return ['env', '-u', 'NO_COLOR', process.execPath, TOWER_BIN, ...args].map(shellQuote).join(' ');
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A row of the runs list showing `name`: border, selection mark or blank, system, name. */
+function runRowPattern(name: string): RegExp {
+  return new RegExp(`^.[> ] \\S+\\s+${escapeRegExp(name)}(\\s|$)`);
+}
+
+/** The runs list marks the selected row with `>` right after the pane's border. */
+const SELECTED_ROW = /^.> \S/;
+
+/**
+ * Moves the selection to the run named `name`, reading the screen after every step: the list
+ * re-sorts as runs change state, so positions are never assumed.
+ */
+export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000): Promise<string> {
+  const end = Date.now() + timeoutMs;
+  const row = runRowPattern(name);
+  let screen = '';
+  while (Date.now() < end) {
+    screen = await captureText(stage);
+    const lines = screen.split('\n');
+    const target = lines.findIndex((line) => row.test(line));
+    const selected = lines.findIndex((line) => SELECTED_ROW.test(line));
+    if (target >= 0 && target === selected) return screen;
+    // Off screen (a short list scrolls): walk down from the top until it shows up.
+    const keys = target < 0 || selected < 0 ? ['Home', 'Down'] : Array(Math.abs(target - selected)).fill(target > selected ? 'Down' : 'Up');
+    await pressKeys(stage, ...keys);
+    await waitForScreen(stage, (now) => now !== screen, { timeoutMs: 2000, what: 'the selection to move' }).catch(() => undefined);
+  }
+  throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
+}
+
+/** Waits until no condition text is on the screen (a dialog or prompt closed). */
+async function waitGone(stage: Stage, text: string): Promise<void> {
+  await waitForScreen(stage, (screen) => !screen.includes(text), { what: `"${text}" to go away` });
+}
+
+interface ShotContext {
+  outDir: string;
+  scale?: number;
+  log: (line: string) => void;
+  shots: SavedShot[];
+}
+
+async function shoot(ctx: ShotContext, stage: Stage, name: string, title: string): Promise<void> {
+  const capture = await waitForQuiet(stage, { quietMs: 400 });
+  const shot = await saveShot(ctx.outDir, name, capture, { cols: stage.cols, rows: stage.rows }, {
+    title,
+    ...(ctx.scale !== undefined ? { scale: ctx.scale } : {}),
+  });
+  ctx.log(`shot ${name} (${stage.cols}×${stage.rows})`);
+  ctx.shots.push(shot);
+}
+
+/** The scenes at 140×42, in an order the demo's clock allows. */
+async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox): Promise<void> {
+  await waitForScreen(stage, (s) => ['checkout-flow', 'sheets-clone', 'EPIC-042', 'docs-refresh'].every((n) => s.includes(n)), {
+    timeoutMs: 20_000,
+    what: 'the runs list',
+  });
+  await selectRun(stage, 'checkout-flow');
+  await waitForScreen(stage, 'Tasks', { what: 'the tina run detail' });
+  await shoot(ctx, stage, 'control-room', 'tower — control room');
+
+  // The lead raises checkpoint-needed: the run waits on a context gate.
+  await waitForScreen(stage, /checkpoint due/, { timeoutMs: SCENE_TIMEOUT_MS, what: 'the context signal' });
+  await selectRun(stage, 'checkout-flow');
+  await waitForScreen(stage, '[CTX]', { what: 'the context gate in the gates pane' });
+  await shoot(ctx, stage, 'context-gate', 'tower — checkpoint-needed raises a context gate');
+
+  await pressKeys(stage, '?');
+  await waitForScreen(stage, (s) => s.includes('Navigate') && s.includes('force-quit'), { what: 'the help overlay' });
+  await shoot(ctx, stage, 'help', 'tower — ? shows every key');
+  await pressKeys(stage, 'Escape');
+  await waitGone(stage, 'force-quit');
+
+  // The harness fires pre-done; g asks before writing the grant file, n leaves it unwritten.
+  await waitForScreen(stage, /pre-done/, { timeoutMs: SCENE_TIMEOUT_MS, what: 'the harness checkpoint' });
+  await selectRun(stage, 'sheets-clone');
+  await pressKeys(stage, 'g');
+  await waitForScreen(stage, (s) => s.includes('Grant pre-done') && s.includes('granted at'), { what: 'the grant confirmation' });
+  await shoot(ctx, stage, 'confirm-grant', 'tower — g confirms the exact file write');
+  await pressKeys(stage, 'n');
+  await waitGone(stage, 'Grant pre-done');
+  const grantFile = sandbox.roots.map((r) => path.join(r, '.papercusp', 'checkpoint-pre-done.md.granted')).find((f) => fs.existsSync(f));
+  if (grantFile) throw new Error(`cancelling the grant still wrote ${grantFile}`);
+
+  await pressKeys(stage, '/');
+  await waitForScreen(stage, 'filter:', { what: 'the filter prompt' });
+  await typeText(stage, 'tina');
+  await waitForScreen(stage, /filter: tina[\s\S]*search-index|filter: tina[\s\S]*checkout-flow/, { what: 'the filtered list' });
+  await shoot(ctx, stage, 'filter', 'tower — / filters the runs as you type');
+  await pressKeys(stage, 'Escape');
+  await waitGone(stage, 'filter:');
+}
+
+/** Takes every demo shot into `outDir`: control-room, context-gate, help, confirm-grant, filter, narrow-80x24. */
+export async function takeDemoShots(outDir: string, opts: DemoShotOptions = {}): Promise<SavedShot[]> {
+  const ctx: ShotContext = { outDir, log: opts.log ?? (() => undefined), shots: [], ...(opts.scale !== undefined ? { scale: opts.scale } : {}) };
+  const xdg = privateXdg();
+  const sandboxDir = makeTempSandboxDir();
+  let sandbox: DemoSandbox | undefined;
+  const stages: Stage[] = [];
+  const open = async (cols: number, rows: number, command: string): Promise<Stage> => {
+    const stage = await openStage({ socketName: privateSocket('tower-shots-ui'), command, cols, rows, env: xdg.env, cwd: sandboxDir });
+    stages.push(stage);
+    return stage;
+  };
+  try {
+    sandbox = await buildSandbox(sandboxDir, { socketName: privateSocket() });
+    ctx.log(`sandbox at ${sandbox.dir} on tmux -L ${sandbox.socketName}`);
+    const command = towerCommand(sandbox);
+
+    await wideScenes(ctx, await open(140, 42, command), sandbox);
+
+    const narrow = await open(80, 24, command);
+    await waitForScreen(narrow, 'checkout-flow', { timeoutMs: 20_000, what: 'the runs list at 80×24' });
+    await selectRun(narrow, 'checkout-flow');
+    await waitForScreen(narrow, 'Tasks', { what: 'the pane tabs' });
+    await shoot(ctx, narrow, 'narrow-80x24', 'tower — 80×24');
+    return ctx.shots;
+  } catch (err) {
+    // Say what the screen showed when a scene failed, then clean up.
+    const last = stages.at(-1);
+    if (last) ctx.log(`last screen:\n${await captureText(last).catch(() => '(gone)')}`);
+    throw err;
+  } finally {
+    for (const stage of stages) await closeStage(stage).catch(() => undefined);
+    if (sandbox) await sandbox.stop().catch(() => undefined);
+    fs.rmSync(sandboxDir, { recursive: true, force: true });
+    xdg.cleanup();
+  }
+}

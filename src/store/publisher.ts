@@ -1,0 +1,100 @@
+/**
+ * From what the live store has read to the snapshot it publishes. Caches by object identity (a
+ * run object only changes when its files were re-read or liveness changed), compares runs by their
+ * JSON, and hands back the previous object for every run whose content is the same, so the UI
+ * re-renders only what changed.
+ */
+import type { Problem, Run, Snapshot } from '../model.js';
+import type { ReadSettings, Team } from '../sources/types.js';
+import { applyLiveness } from './liveness.js';
+import type { PaneIndex } from './liveness.js';
+import { assignIds, sortRuns } from './order.js';
+import { readTeamRun } from './readers.js';
+import type { SourceRead, SourceReaders } from './readers.js';
+
+/** Where a run of the snapshot came from: a state directory (by source key) or a Claude team (by folder). */
+export type Origin = { source: string } | { team: string };
+
+export class SnapshotPublisher {
+  /** The published snapshot: the same object until something differs. */
+  snapshot: Snapshot;
+  /** Run id → where it came from, for `refresh(id)`. */
+  origins = new Map<string, Origin>();
+
+  private paneIndex: PaneIndex | null = null;
+  private teamRunCache = new WeakMap<Team, Run>();
+  private liveCache = new WeakMap<Run, Run>();
+  private jsonCache = new WeakMap<Run, string>();
+  private published = new Map<string, { run: Run; json: string }>();
+  private problemsJson = '[]';
+
+  constructor(
+    private readonly readers: SourceReaders,
+    private readonly now: () => number,
+  ) {
+    this.snapshot = { version: 1, generatedAt: new Date(now()).toISOString(), runs: [], problems: [] };
+  }
+
+  /** New pane liveness: every run's members are looked at again on the next publish. */
+  setPanes(index: PaneIndex | null): void {
+    this.paneIndex = index;
+    this.liveCache = new WeakMap();
+  }
+
+  /** Builds the run list; returns true when a new snapshot object was published. */
+  publish(reads: Iterable<[string, SourceRead]>, teams: Map<string, Team>, problems: Problem[], settings: ReadSettings): boolean {
+    const raw: { run: Run; origin: Origin }[] = [];
+    const claimed = new Set<string>();
+    for (const [key, read] of reads) {
+      raw.push({ run: read.run, origin: { source: key } });
+      for (const n of read.teamNames) claimed.add(n);
+    }
+    for (const [dirName, team] of teams) {
+      if (claimed.has(team.name)) continue;
+      let run = this.teamRunCache.get(team);
+      if (!run) {
+        run = readTeamRun(team, settings, this.readers);
+        this.teamRunCache.set(team, run);
+      }
+      raw.push({ run, origin: { team: dirName } });
+    }
+    const live = raw.map(({ run }) => {
+      let l = this.liveCache.get(run);
+      if (!l) {
+        l = applyLiveness(run, this.paneIndex);
+        this.liveCache.set(run, l);
+      }
+      return l;
+    });
+    const published = new Map<string, { run: Run; json: string }>();
+    this.origins = new Map();
+    // assignIds keeps the order, so raw[i] is where runs[i] came from.
+    const runs = assignIds(live).map((run, i) => {
+      const shared = this.share(run, published);
+      const origin = raw[i]?.origin;
+      if (origin) this.origins.set(shared.id, origin);
+      return shared;
+    });
+    this.published = published;
+    const sorted = sortRuns(runs);
+    const problemsJson = JSON.stringify(problems);
+    const prev = this.snapshot.runs;
+    if (problemsJson === this.problemsJson && sorted.length === prev.length && sorted.every((r, i) => r === prev[i])) return false;
+    this.problemsJson = problemsJson;
+    this.snapshot = { version: 1, generatedAt: new Date(this.now()).toISOString(), runs: sorted, problems };
+    return true;
+  }
+
+  /** The previously published object for this id when its content is unchanged, else this one. */
+  private share(run: Run, published: Map<string, { run: Run; json: string }>): Run {
+    let json = this.jsonCache.get(run);
+    if (json === undefined) {
+      json = JSON.stringify(run);
+      this.jsonCache.set(run, json);
+    }
+    const prev = this.published.get(run.id);
+    const kept = prev && prev.json === json ? prev.run : run;
+    published.set(run.id, { run: kept, json });
+    return kept;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The control room: wires the stores (snapshot, activity, clock, screen state) to the screen and
+ * the keys to the controller. Everything it shows comes from stores outside React.
+ */
+import { useApp } from 'ink';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ActivityStore } from '../store/activity.js';
+import type { SnapshotStore } from '../store/types.js';
+import type { ControlRoomActions } from './actions-port.js';
+import type { Clock } from './clock.js';
+import { createTickingClock } from './clock.js';
+import { ActionRunner } from './controller/action-runner.js';
+import type { ScreenMetrics } from './controller/controller.js';
+import { Controller } from './controller/controller.js';
+import { ClockContext } from './hooks/use-clock.js';
+import { useInputRouter } from './hooks/use-input-router.js';
+import { useActivity, useSnapshot } from './hooks/use-snapshot.js';
+import { useTerminalSize } from './hooks/use-terminal-size.js';
+import type { Bindings } from './keymap.js';
+import { defaultBindings } from './keymap.js';
+import { computeLayout } from './layout.js';
+import { dialogOverlay, helpOverlay, Screen } from './screen.js';
+import type { SessionStore } from './session-state.js';
+import { createSessionStore } from './session-state.js';
+import { availableHints } from './state/available.js';
+import { NO_DIALOG, dialogReducer } from './state/dialog-state.js';
+import { createReducerStore } from './state/reducer-store.js';
+import { initialUiState, uiReducer } from './state/ui-state.js';
+import { deriveView } from './state/view.js';
+import { screenMetrics, wantsOf } from './metrics.js';
+import { ThemeContext, createTheme } from './theme.js';
+
+/** What the control room is given. */
+export interface ControlRoomProps {
+  store: SnapshotStore;
+  activity: ActivityStore;
+  actions: ControlRoomActions;
+  /** Keymap after the user's overrides (default: the built-in table). */
+  bindings?: Bindings | undefined;
+  /** false = no colour codes at all. */
+  color?: boolean | undefined;
+  readonly?: boolean | undefined;
+  /** Context threshold for runs that name none (config contextThresholdPct). */
+  contextThreshold?: number | undefined;
+  clock?: Clock | undefined;
+  /** Loading and attach state, written by the terminal session. */
+  session?: SessionStore | undefined;
+  /** Called when the operator quits (after that the app unmounts). */
+  onQuit?: (() => void) | undefined;
+}
+
+/** The interactive control room. */
+export function ControlRoom(props: ControlRoomProps) {
+  const { exit } = useApp();
+  const bindings = useMemo(() => props.bindings ?? defaultBindings(), [props.bindings]);
+  const theme = useMemo(() => createTheme(props.color ?? true), [props.color]);
+  const [clock] = useState(() => props.clock ?? createTickingClock());
+  const [session] = useState(() => props.session ?? createSessionStore());
+  const metrics = useRef<ScreenMetrics>({ page: { runs: 1, team: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 }, helpMax: 0, dialogMax: 0 });
+  const quit = useRef(() => {});
+  quit.current = () => {
+    props.onQuit?.();
+    exit();
+  };
+
+  const [core] = useState(() => {
+    const ui = createReducerStore(uiReducer, initialUiState());
+    const dialogs = createReducerStore(dialogReducer, NO_DIALOG);
+    const runner = new ActionRunner({ actions: props.actions, activity: props.activity, dialogs, readonly: Boolean(props.readonly) });
+    const controller = new Controller({
+      bindings,
+      ui,
+      dialogs,
+      runner,
+      snapshot: () => props.store.getSnapshot(),
+      activity: () => props.activity.getSnapshot(),
+      metrics: () => metrics.current,
+      quit: () => quit.current(),
+    });
+    return { ui, dialogs, runner, controller };
+  });
+  useEffect(() => () => core.runner.dispose(), [core]);
+
+  const snapshot = useSnapshot(props.store);
+  const activity = useActivity(props.activity);
+  const ui = useSyncExternalStore(core.ui.subscribe, core.ui.getState);
+  const dialogState = useSyncExternalStore(core.dialogs.subscribe, core.dialogs.getState);
+  const cancellable = useSyncExternalStore(core.runner.subscribe, core.runner.getCancellable);
+  const { loading, suspended } = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const size = useTerminalSize();
+
+  const view = useMemo(() => deriveView(snapshot, activity.length, ui), [snapshot, activity.length, ui]);
+  const layout = computeLayout(size.columns, size.rows, wantsOf(view, ui), view.rows.problems > 0);
+  const dialog = dialogState.current;
+  const help = ui.help ? helpOverlay(bindings, size.columns, size.rows) : null;
+  const dialogBox = dialog ? dialogOverlay(dialog, bindings, Boolean(props.readonly), size.columns, size.rows) : null;
+  metrics.current = screenMetrics(layout, help, dialogBox);
+  const hints = availableHints({
+    view,
+    focus: ui.focus,
+    help: ui.help,
+    dialog,
+    filtering: ui.filtering,
+    filter: ui.filter,
+    cancellable: cancellable !== null,
+    dialogScrolls: metrics.current.dialogMax > 0,
+  });
+
+  const inPrompt = useMemo(() => () => core.ui.getState().filtering || core.dialogs.getState().current?.kind === 'request', [core]);
+  useInputRouter(core.controller, !suspended, inPrompt);
+
+  return (
+    <ThemeContext.Provider value={theme}>
+      <ClockContext.Provider value={clock}>
+        <Screen
+          layout={layout}
+          snapshot={snapshot}
+          loading={loading}
+          activity={activity}
+          ui={ui}
+          view={view}
+          dialog={dialog}
+          hints={hints}
+          bindings={bindings}
+          readonly={Boolean(props.readonly)}
+          contextThreshold={props.contextThreshold ?? 70}
+        />
+      </ClockContext.Provider>
+    </ThemeContext.Provider>
+  );
+}

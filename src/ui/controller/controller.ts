@@ -1,0 +1,171 @@
+/**
+ * The input router: one key at a time, in priority order — force-quit, help, the open dialog or
+ * prompt, the filter prompt, the focused pane, then global commands. It applies keys to the state
+ * stores synchronously, so keys arriving together are handled one after the other.
+ */
+import type { Snapshot } from '../../model.js';
+import type { ActivityEntry } from '../../store/types.js';
+import type { Bindings, Command } from '../keymap.js';
+import { isForceQuit, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
+import { backMeaning } from '../state/available.js';
+import type { DialogAction, DialogState } from '../state/dialog-state.js';
+import type { ReducerStore } from '../state/reducer-store.js';
+import { attachTarget, buildRequest } from '../state/requests.js';
+import type { Selection } from '../state/requests.js';
+import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
+import type { ScreenView } from '../state/view.js';
+import { deriveView } from '../state/view.js';
+import type { ActionRunner } from './action-runner.js';
+
+/** Sizes the last frame had, so paging and scrolling match what is on screen. */
+export interface ScreenMetrics {
+  page: Record<PaneId, number>;
+  /** Largest first line of the help overlay and of the confirm dialog. */
+  helpMax: number;
+  dialogMax: number;
+}
+
+export interface ControllerDeps {
+  bindings: Bindings;
+  ui: ReducerStore<UiState, UiAction>;
+  dialogs: ReducerStore<DialogState, DialogAction>;
+  runner: ActionRunner;
+  snapshot: () => Snapshot;
+  activity: () => readonly ActivityEntry[];
+  metrics: () => ScreenMetrics;
+  quit: () => void;
+}
+
+export class Controller {
+  constructor(private readonly d: ControllerDeps) {}
+
+  /** Handles one key (its name, or null) with its raw text. */
+  press(key: string | null, raw: string): void {
+    const { bindings, ui, dialogs } = this.d;
+    if (isForceQuit(bindings, key)) return this.d.quit();
+    const state = ui.getState();
+    const dialog = dialogs.getState().current;
+    if (state.help) return this.helpKey(key);
+    if (dialog?.kind === 'request') return this.requestKey(key, raw);
+    if (dialog) return this.dialogKey(key);
+    if (state.filtering) return this.filterKey(key, raw);
+    if (key === null) return;
+    const view = this.view();
+    const move = translatePaneKey(bindings, state.focus, key);
+    if (move) {
+      const page = this.d.metrics().page[state.focus];
+      ui.dispatch({ type: 'move', pane: state.focus, move, count: view.rows[state.focus], page, runIds: view.runs.map((r) => r.id) });
+      return;
+    }
+    const command = translateGlobalKey(bindings, key);
+    if (command) this.command(command, state, view);
+  }
+
+  /** The view as the next frame will show it. */
+  view(): ScreenView {
+    return deriveView(this.d.snapshot(), this.d.activity().length, this.d.ui.getState());
+  }
+
+  private command(command: Command, state: UiState, view: ScreenView): void {
+    const { ui, runner } = this.d;
+    const selection: Selection = {
+      run: view.run,
+      focus: state.focus,
+      member: state.focus === 'team' ? view.member : null,
+      gate: view.gate,
+    };
+    switch (command) {
+      case 'quit':
+        return this.d.quit();
+      case 'help':
+        return ui.dispatch({ type: 'help', open: true });
+      case 'filter':
+        return ui.dispatch({ type: 'filter-open' });
+      case 'focus-next':
+      case 'focus-prev':
+        return ui.dispatch({ type: 'focus-step', delta: command === 'focus-next' ? 1 : -1, panes: view.focusable });
+      case 'back': {
+        const meaning = backMeaning({ focus: state.focus, filter: state.filter, cancellable: runner.getCancellable() !== null });
+        if (meaning === 'back') ui.dispatch({ type: 'focus', pane: 'runs' });
+        else if (meaning === 'clear filter') ui.dispatch({ type: 'filter-clear' });
+        else if (meaning === 'cancel checkpoint') runner.cancelRunning();
+        return;
+      }
+      case 'checkpoint':
+      case 'grant':
+      case 'terminate':
+      case 'rehydrate': {
+        const built = buildRequest(command, selection);
+        return built.ok ? runner.ask(built.request) : runner.refuse(built.title, built.reason);
+      }
+      case 'request': {
+        const run = view.run;
+        if (!run) return runner.refuse('request', 'no run is selected');
+        if (run.system !== 'harness') return runner.refuse(`request ${run.id}`, `named checkpoints are a harness feature; ${run.id} is a ${run.system} run`);
+        return this.d.dialogs.dispatch({ type: 'open', dialog: { kind: 'request', runId: run.id, field: 'name', name: '', message: '' } });
+      }
+      case 'attach': {
+        const target = attachTarget(selection);
+        return target.ok ? runner.attach(target.paneId, target.label, view.run?.id ?? null) : runner.refuse(target.title, target.reason);
+      }
+      default:
+        return;
+    }
+  }
+
+  private helpKey(key: string | null): void {
+    if (key === null) return;
+    const { ui } = this.d;
+    const command = translateModalKey(this.d.bindings, key);
+    if (command === 'help' || command === 'cancel') return ui.dispatch({ type: 'help', open: false });
+    const max = this.d.metrics().helpMax;
+    const to = command ? moveIndex(command, { index: Math.min(ui.getState().helpScroll, max), count: max + 1, page: this.d.metrics().page.runs }) : null;
+    if (to !== null) ui.dispatch({ type: 'help-scroll', to });
+  }
+
+  private dialogKey(key: string | null): void {
+    if (key === null) return;
+    const { runner, dialogs } = this.d;
+    const command = translateModalKey(this.d.bindings, key);
+    if (command === 'confirm') return runner.confirm();
+    if (command === 'cancel') return runner.cancel();
+    const d = dialogs.getState().current;
+    if (d?.kind !== 'confirm' || !command) return;
+    const max = this.d.metrics().dialogMax;
+    const to = moveIndex(command, { index: Math.min(d.scroll, max), count: max + 1, page: 5 });
+    if (to !== null) dialogs.dispatch({ type: 'scroll', to });
+  }
+
+  private requestKey(key: string | null, raw: string): void {
+    const { dialogs, runner } = this.d;
+    const d = dialogs.getState().current;
+    if (d?.kind !== 'request') return;
+    const input = translatePromptKey(this.d.bindings, key, raw);
+    if (!input) return;
+    if ('text' in input) return dialogs.dispatch({ type: 'type', text: input.text });
+    if ('erase' in input) return dialogs.dispatch({ type: 'erase' });
+    if (input.command === 'dismiss') return dialogs.dispatch({ type: 'close' });
+    if (input.command === 'next-field') return dialogs.dispatch({ type: 'next-field' });
+    if (input.command !== 'accept') return;
+    if (d.field === 'name' || d.name.trim() === '') {
+      if (d.name.trim() !== '' || d.field === 'message') dialogs.dispatch({ type: 'next-field' });
+      return;
+    }
+    dialogs.dispatch({ type: 'close' });
+    runner.ask({ kind: 'request', run: d.runId, name: d.name.trim(), message: d.message.trim() || undefined });
+  }
+
+  private filterKey(key: string | null, raw: string): void {
+    const { ui } = this.d;
+    const input = translatePromptKey(this.d.bindings, key, raw);
+    if (!input) return;
+    const filter = ui.getState().filter;
+    if ('text' in input) return ui.dispatch({ type: 'filter-text', text: filter + input.text });
+    if ('erase' in input) return ui.dispatch({ type: 'filter-text', text: [...filter].slice(0, -1).join('') });
+    if (input.command === 'dismiss') return ui.dispatch({ type: 'filter-clear' });
+    if (input.command === 'accept') {
+      const first = this.view().runs[0]?.id ?? null;
+      ui.dispatch({ type: 'filter-accept', firstId: first });
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/** Whether the screen is still reading its first snapshot, and whether it is handed to tmux attach. */
+
+export interface SessionState {
+  loading: boolean;
+  suspended: boolean;
+}
+
+/** A tiny store the terminal session writes and the app reads. */
+export interface SessionStore {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): SessionState;
+  set(patch: Partial<SessionState>): void;
+}
+
+/** A session store starting at `initial`. */
+export function createSessionStore(initial: Partial<SessionState> = {}): SessionStore {
+  let state: SessionState = { loading: false, suspended: false, ...initial };
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    getSnapshot: () => state,
+    set(patch) {
+      const next = { ...state, ...patch };
+      if (next.loading === state.loading && next.suspended === state.suspended) return;
+      state = next;
+      for (const l of listeners) l();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * A control-room session on the real terminal: alternate screen, the painter, the live store, the
+ * real actions, and every exit path (q, Ctrl-C, signals, crashes) restoring the terminal.
+ */
+import { render } from 'ink';
+import type { Instance } from 'ink';
+import { attachToPane, planAction, runAction } from '../actions/index.js';
+import type { ActionEnv } from '../actions/types.js';
+import type { AppContext } from '../context.js';
+import { ActivityStore } from '../store/activity.js';
+import { createLiveStore } from '../store/live-store.js';
+import type { ControlRoomActions } from './actions-port.js';
+import { ControlRoom } from './app.js';
+import { resolveBindings } from './keymap.js';
+import { createSessionStore } from './session-state.js';
+import type { SessionStore } from './session-state.js';
+import { FrameSink } from './terminal/frame-sink.js';
+import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
+import { ScreenPainter } from './terminal/screen-painter.js';
+import { Terminal } from './terminal/terminal.js';
+
+/** Waits until ink has let go of stdin (its reader detached), at most `ms`. */
+async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> {
+  const end = Date.now() + ms;
+  while (stdin.listenerCount('readable') > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** The real actions; the terminal is handed over around `tmux attach`. */
+function realActions(env: ActionEnv, handOver: { suspend(): Promise<void>; resume(): void }): ControlRoomActions {
+  return {
+    plan: (req) => planAction(env, req),
+    run: (plan, hooks) => runAction(env, plan, hooks),
+    attach: (paneId) => attachToPane(env, paneId, handOver),
+  };
+}
+
+function handOver(session: SessionStore, painter: ScreenPainter, terminal: Terminal, stdin: NodeJS.ReadStream) {
+  return {
+    async suspend() {
+      // The input router goes inactive, so ink turns raw mode off and stops reading stdin:
+      // every key typed in the attached session must reach tmux, not us.
+      session.set({ suspended: true });
+      await stdinReleased(stdin);
+      painter.suspend();
+      terminal.restore();
+    },
+    resume() {
+      terminal.enter();
+      painter.resume();
+      session.set({ suspended: false });
+    },
+  };
+}
+
+/** Runs the control room until the operator quits; resolves to the exit code. */
+export async function startControlRoom(ctx: AppContext): Promise<number> {
+  const keys = resolveBindings(ctx.config.keys);
+  if (!keys.ok) {
+    ctx.err.write(`tower: config ${ctx.configFile ?? ''}: ${keys.errors.join('; ')}\n`);
+    return 2;
+  }
+  const stdout = process.stdout;
+  const stdin = process.stdin;
+  const store = createLiveStore(ctx);
+  const activity = new ActivityStore();
+  const session = createSessionStore({ loading: true });
+  const terminal = new Terminal(stdout, stdin);
+  const painter = new ScreenPainter(stdout);
+  const sink = new FrameSink(stdout, painter);
+  // The UI records its actions in the activity pane itself (with progress from the hooks), so the
+  // actions get no activity store of their own: one entry per action, not two.
+  const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
+  const actions = realActions(env, handOver(session, painter, terminal, stdin));
+
+  let code = 0;
+  let failure: unknown;
+  let instance: Instance | null = null;
+  const held = holdConsole();
+  const uninstall = installLifecycle({
+    onSignal(signal) {
+      code = SIGNAL_CODES[signal];
+      instance?.unmount();
+    },
+    onCrash(error) {
+      painter.suspend();
+      terminal.restore();
+      held.release((t) => process.stderr.write(t));
+      process.stderr.write(`tower: the control room crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  });
+  // A terminal that went away (ssh dropped) fails writes: end the session instead of crashing on it.
+  const onWriteError = () => instance?.unmount();
+  stdout.on('error', onWriteError);
+
+  terminal.enter();
+  try {
+    instance = render(
+      <ControlRoom
+        store={store}
+        activity={activity}
+        actions={actions}
+        bindings={keys.bindings}
+        color={ctx.color}
+        readonly={ctx.readonly}
+        contextThreshold={ctx.config.contextThresholdPct}
+        session={session}
+      />,
+      { stdout: sink as unknown as NodeJS.WriteStream, stdin, stderr: process.stderr, debug: true, exitOnCtrlC: false, patchConsole: false },
+    );
+    store.start().then(
+      () => session.set({ loading: false }),
+      (err: unknown) => {
+        session.set({ loading: false });
+        activity.push({ action: 'read', runId: null, target: null, status: 'failed', message: `reading state failed: ${err instanceof Error ? err.message : String(err)}` });
+      },
+    );
+    await instance.waitUntilExit();
+  } catch (err) {
+    // A render error (ink's boundary caught it) or a failed start: reported after the terminal is back.
+    code = 1;
+    failure = err;
+  } finally {
+    uninstall();
+    stdout.off('error', onWriteError);
+    painter.stop();
+    sink.dispose();
+    terminal.restore();
+    held.release((t) => process.stderr.write(t));
+    await store.stop().catch(() => {});
+  }
+  if (failure !== undefined) process.stderr.write(`tower: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
+  return code;
+}

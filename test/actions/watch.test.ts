@@ -1,0 +1,128 @@
+/** `tower watch`: the snapshot diff, and the supervisor loop on the live store with real files and panes. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runWatch } from '../../src/actions/watch.js';
+import type { WatchEvent } from '../../src/actions/watch-events.js';
+import { diffSnapshots } from '../../src/actions/watch-events.js';
+import type { Gate, Run } from '../../src/model.js';
+import { emptyRun } from '../../src/model.js';
+import { tempDir } from '../helpers/box.js';
+import type { TmuxFixture } from '../helpers/tmux.js';
+import { startTmux } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { harnessProject } from './cli-kit.js';
+import { actionWorld, snapshotOf, tinaFixture } from './kit.js';
+
+const T = '2026-05-08T12:00:00.000Z';
+
+function gate(id: string, state: Gate['state'] = 'pending', kind: Gate['kind'] = 'checkpoint'): Gate {
+  return { id, kind, state, since: null, grantable: state === 'pending', title: id, file: null };
+}
+
+function run(id: string, over: Partial<Run> = {}): Run {
+  const [system, name] = id.split(':') as [Run['system'], string];
+  return { ...emptyRun(system, name, '/p', '/p/.harness'), status: 'running', ...over };
+}
+
+describe('diffSnapshots', () => {
+  it('adds every run and opens every pending gate of the first snapshot', () => {
+    const events = diffSnapshots(null, snapshotOf(run('harness:a', { gates: [gate('x'), gate('y', 'granted')] })), T);
+    expect(events.map((e) => [e.event, e.run, e.gate ?? null])).toEqual([
+      ['run-added', 'harness:a', null],
+      ['gate-opened', 'harness:a', 'x'],
+    ]);
+    expect(events[0]).toMatchObject({ time: T, system: 'harness', status: 'running' });
+  });
+
+  it('reports status changes, gates opening and closing (granted or gone), members dying and coming alive', () => {
+    const m = (name: string, state: 'alive' | 'dead') => ({ name, role: 'w', model: '', paneId: '%1', state, lead: false, team: 't' });
+    const before = snapshotOf(
+      run('tina:a', { gates: [gate('context', 'pending', 'context'), gate('blocked', 'pending', 'escalation')], members: [m('w1', 'alive'), m('w2', 'dead')] }),
+      run('harness:gone'),
+    );
+    const after = snapshotOf(
+      run('tina:a', { status: 'waiting', gates: [gate('blocked', 'granted', 'escalation'), gate('new')], members: [m('w1', 'dead'), m('w2', 'alive')] }),
+      run('sage:b'),
+    );
+    const events = diffSnapshots(before, after, T).map((e: WatchEvent) => [e.event, e.run, e.gate ?? e.member ?? null, e.state ?? e.to ?? null]);
+    expect(events).toEqual([
+      ['status-changed', 'tina:a', null, 'waiting'],
+      ['gate-opened', 'tina:a', 'new', null],
+      ['gate-closed', 'tina:a', 'context', 'gone'],
+      ['gate-closed', 'tina:a', 'blocked', 'granted'],
+      ['member-died', 'tina:a', 'w1', null],
+      ['member-alive', 'tina:a', 'w2', null],
+      ['run-added', 'sage:b', null, null],
+      ['run-removed', 'harness:gone', null, null],
+    ]);
+  });
+
+  it('reports nothing between equal snapshots', () => {
+    const s = snapshotOf(run('harness:a', { gates: [gate('x')] }));
+    expect(diffSnapshots(s, structuredClone(s), T)).toEqual([]);
+  });
+});
+
+describe('runWatch on the live store', () => {
+  let tmux: TmuxFixture;
+  beforeEach(async () => {
+    tmux = await startTmux();
+  });
+  afterEach(async () => {
+    await tmux.kill();
+  });
+
+  it('prints gate-opened when a checkpoint file appears and member-died when a pane is killed; stops on abort', async () => {
+    const home = tempDir('tower-home-');
+    const fx = await tinaFixture(tmux, { home });
+    const shop = tempDir('tower-shop-');
+    const stateDir = harnessProject(shop);
+    const w = actionWorld(tmux.name, home, { config: { pollIntervalMs: 100 } });
+    w.ctx.roots = [fx.root, shop];
+    const events: WatchEvent[] = [];
+    const ac = new AbortController();
+    const watching = runWatch(w.ctx, { autoCheckpoint: false, signal: ac.signal, emit: (e) => events.push(e) });
+    await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, { what: 'the pending gate' });
+    expect(events.filter((e) => e.event === 'run-added').map((e) => e.run).sort()).toEqual(['harness:' + path.basename(shop), 'tina:auth'].sort());
+
+    fs.writeFileSync(path.join(stateDir, 'checkpoint-pre-done.md'), '# Checkpoint: pre-done (manual request)\n');
+    await waitFor(() => events.find((e) => e.event === 'gate-opened' && e.gate === 'pre-done'), 10_000, { what: 'gate-opened pre-done' });
+    await tmux.client.killPane(fx.panes.worker1);
+    const died = await waitFor(() => events.find((e) => e.event === 'member-died'), 10_000, { what: 'member-died' });
+    expect(died).toMatchObject({ run: 'tina:auth', member: 'worker-1', paneId: fx.panes.worker1 });
+    // Without --auto-checkpoint a signal is only reported.
+    fs.writeFileSync(fx.signal, '{}\n');
+    await waitFor(() => events.find((e) => e.event === 'gate-opened' && e.gate === 'context'), 10_000, { what: 'the context gate' });
+    ac.abort();
+    await watching;
+    expect(events.some((e) => e.event === 'action-started')).toBe(false);
+    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('/checkpoint');
+  });
+
+  it('--auto-checkpoint: one cycle per run at a time; a failed checkpoint stops the cycle before rehydrate', async () => {
+    const home = tempDir('tower-home-');
+    const fx = await tinaFixture(tmux, { home, lead: 'silent' });
+    const w = actionWorld(tmux.name, home, { config: { pollIntervalMs: 100, checkpointTimeoutSec: 2.5 } });
+    w.ctx.roots = [fx.root];
+    const events: WatchEvent[] = [];
+    const ac = new AbortController();
+    const watching = runWatch(w.ctx, { autoCheckpoint: true, signal: ac.signal, emit: (e) => events.push(e) });
+    await waitFor(() => events.some((e) => e.event === 'run-added'), 10_000);
+    fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');
+    // Once the command is typed (the signal was ensured before), the signal goes and comes back
+    // while the cycle runs: no second cycle for the same run.
+    await waitFor(async () => (await tmux.client.capturePane(fx.panes.lead)).includes('/checkpoint'), 10_000, { what: 'the command' });
+    fs.rmSync(fx.signal);
+    await waitFor(() => events.some((e) => e.event === 'gate-closed' && e.gate === 'context'), 10_000, { what: 'the gate to close' });
+    fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');
+    await waitFor(() => events.filter((e) => e.event === 'gate-opened' && e.gate === 'context').length === 2, 10_000, { what: 'the gate to reopen' });
+    expect(events.some((e) => e.event === 'action-finished')).toBe(false);
+    const finished = await waitFor(() => events.find((e) => e.event === 'action-finished'), 10_000, { what: 'the checkpoint to end' });
+    expect(finished).toMatchObject({ action: 'checkpoint', status: 'timeout' });
+    expect(events.filter((e) => e.event === 'action-started').map((e) => e.action)).toEqual(['checkpoint']);
+    ac.abort();
+    await watching;
+    expect(w.audit().map((a) => [a.action, a.outcome])).toEqual([['checkpoint', 'timeout']]);
+  });
+});

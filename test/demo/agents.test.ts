@@ -1,0 +1,185 @@
+/**
+ * The fake agents at work in real panes (fast speed): workers move tasks, reviewers give verdicts,
+ * the harness fires pre-done, a tina phase escalates, SAGE and dotagent resume on a grant; they
+ * survive garbled files and end cleanly on SIGTERM and SIGHUP.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoSandbox } from '../../src/demo/sandbox.js';
+import { buildSandbox } from '../../src/demo/sandbox.js';
+import { parseRunLog } from '../../src/sources/harness-log.js';
+import { TmuxClient } from '../../src/tmux/client.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { buildAgentScript, paneOf, readObject, removeTempDirs, tempDir, waitForPane } from './support.js';
+
+let sb: DemoSandbox;
+let tmux: TmuxClient;
+/** Every distinct code-quality verdict task 5 had, in order (recorded from the start: at this speed it moves fast). */
+const task5Quality: string[] = [];
+let recorder: NodeJS.Timeout | undefined;
+
+beforeAll(async () => {
+  sb = await buildSandbox(tempDir(), { socketName: uniqueSocketName(), agentScript: await buildAgentScript(), agentSpeed: 20 });
+  tmux = new TmuxClient({ name: sb.socketName }, 5000);
+  const sup = path.join(tinaState('checkout-flow'), 'supervisor-state.json');
+  recorder = setInterval(() => {
+    const phases = readObject(sup)?.phases as Record<string, { review_verdicts?: Record<string, Record<string, string>> }> | undefined;
+    const v = phases?.['2']?.review_verdicts?.['5']?.quality_review;
+    if (v && v !== task5Quality[task5Quality.length - 1]) task5Quality.push(v);
+  }, 5);
+});
+
+afterAll(async () => {
+  clearInterval(recorder);
+  await sb?.stop();
+  removeTempDirs();
+});
+
+const project = (name: string) => path.join(sb.dir, 'projects', name);
+const tinaState = (name: string) => path.join(project(name), '.claude', 'tina');
+const pane = (key: string) => {
+  const id = sb.panes.get(key);
+  if (!id) throw new Error(`no pane ${key}`);
+  return id;
+};
+
+type TaskFile = { id: string; status: string; owner: string | null; blockedBy: string[] };
+
+function tasksOf(team: string): TaskFile[] {
+  const dir = path.join(sb.claudeDir, 'tasks', team);
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readObject(path.join(dir, f)) as TaskFile | null)
+    .filter((t): t is TaskFile => t !== null);
+}
+
+describe('the agents', () => {
+  it('survive a garbled state file and carry on once it is whole again', async () => {
+    const status = path.join(tinaState('checkout-flow'), 'phase-2', 'status.json');
+    const original = fs.readFileSync(status, 'utf8');
+    fs.writeFileSync(status, '{"status": "execut');
+    const lead = paneOf(sb.claudeDir, 'checkout-flow-phase-2', 'team-lead');
+    await waitForPane(tmux, lead, 'phase-2/status.json is missing or unreadable; heartbeat paused');
+    // It still answers while its file is broken.
+    await tmux.sendLine(lead, '/help');
+    await waitForPane(tmux, lead, '/checkpoint (or /tina:checkpoint)');
+    fs.writeFileSync(status, original);
+    const before = Date.parse(JSON.parse(original).heartbeat_at as string);
+    await waitFor(() => Date.parse(String(readObject(status)?.heartbeat_at)) > before, 10_000, { what: 'a fresh heartbeat' });
+
+    const sup = path.join(tinaState('checkout-flow'), 'supervisor-state.json');
+    const saved = fs.readFileSync(sup, 'utf8');
+    fs.writeFileSync(sup, '\u0000\u0001 not json');
+    await waitForPane(tmux, pane('tina-checkout-flow-phase-2/spec-reviewer'), 'supervisor-state.json is missing or unreadable; waiting');
+    fs.writeFileSync(sup, saved);
+    const panes = await tmux.listPanes();
+    expect(panes).toHaveLength(sb.panes.size);
+  });
+
+  it('move tasks along, never starting one before its blockers are done', async () => {
+    const initiallyPending = new Set(tasksOf('checkout-flow-phase-2').filter((t) => t.status === 'pending').map((t) => t.id));
+    const started = await waitFor(
+      () => {
+        const tasks = tasksOf('checkout-flow-phase-2');
+        for (const t of tasks) {
+          if (t.status === 'pending') continue;
+          for (const b of t.blockedBy) expect(tasks.find((o) => o.id === b)?.status, `task ${t.id} waits for ${b}`).toBe('completed');
+        }
+        return tasks.find((t) => initiallyPending.has(t.id) && t.status !== 'pending');
+      },
+      15_000,
+      { what: 'a worker to pick up a pending task' },
+    );
+    expect(started.owner).toMatch(/^worker-[12]$/);
+    await waitForPane(tmux, pane(`tina-checkout-flow-phase-2/${started.owner}`), `→ task ${started.id} picked up`);
+    await waitFor(() => tasksOf('checkout-flow-phase-2').find((t) => t.id === started.id)?.status === 'completed', 15_000, { what: `task ${started.id} to complete` });
+  });
+
+  it('give review verdicts into the supervisor state, failing one task before passing it', async () => {
+    const sup = path.join(tinaState('checkout-flow'), 'supervisor-state.json');
+    const verdictOf = (id: string) => {
+      const phases = readObject(sup)?.phases as Record<string, { review_verdicts?: Record<string, Record<string, string>> }> | undefined;
+      return phases?.['2']?.review_verdicts?.[id];
+    };
+    await waitFor(() => verdictOf('5')?.quality_review === 'passed', 20_000, { what: 'task 5 to pass code review after the fix' });
+    const failedAt = task5Quality.indexOf('failed');
+    expect(failedAt, `verdicts seen: ${task5Quality.join(', ')}`).toBeGreaterThanOrEqual(0);
+    expect(task5Quality.slice(failedAt + 1)).toContain('passed');
+    expect(verdictOf('5')).toMatchObject({ spec_review: 'passed', worker: 'worker-1' });
+    expect(verdictOf('3')).toMatchObject({ spec_review: 'passed', quality_review: 'passed' });
+    await waitForPane(tmux, pane('tina-checkout-flow-phase-2/code-quality-reviewer'), '✗ code-quality review task 5: failed');
+  });
+
+  it('fire the pre-done checkpoint of the harness, and finish once it is granted', async () => {
+    const state = path.join(project('sheets-clone'), '.papercusp');
+    const pending = path.join(state, 'checkpoint-pre-done.md');
+    const body = await waitFor(() => fs.existsSync(pending) && fs.readFileSync(pending, 'utf8'), 10_000, { what: 'checkpoint-pre-done.md' });
+    expect(body).toMatch(/^# Checkpoint: pre-done \(auto, triggerOn=pre-done\)\n\nRequested at: \d{4}-\d\d-\d\dT[\d:]+Z\n/);
+    expect(body).toContain('## How to grant');
+    expect(fs.readFileSync(path.join(state, '.checkpoint-pre-done.fired'), 'utf8')).toBe('');
+    const log = path.join(state, 'logs', 'run.log');
+    expect(parseRunLog(fs.readFileSync(log, 'utf8'), log).value).toMatchObject({ verb: 'CHECKPOINT', rest: 'pre-done' });
+    await waitForPane(tmux, pane('papercusp-sheets-clone/run.sh'), 'paused at checkpoint pre-done');
+
+    fs.writeFileSync(`${pending}.granted`, `granted at ${new Date().toISOString()}\n`);
+    await waitFor(() => parseRunLog(fs.readFileSync(log, 'utf8'), log).value?.verb === 'DONE', 10_000, { what: 'ORCH decision: DONE' });
+    await waitForPane(tmux, pane('papercusp-sheets-clone/run.sh'), '▶ pre-done granted');
+  });
+
+  it('escalate the search-index phase: blocked with a reason', async () => {
+    const state = tinaState('search-index');
+    const status = await waitFor(() => readObject(path.join(state, 'phase-1', 'status.json'))?.status === 'blocked' && readObject(path.join(state, 'phase-1', 'status.json')), 10_000, {
+      what: 'phase 1 to block',
+    });
+    expect(status).toMatchObject({ reason: 'Phase reviewer rejected 3 times', context: { attempts: 3 } });
+    expect(Number.isNaN(Date.parse(String(status.blocked_at)))).toBe(false);
+    const sup = readObject(path.join(state, 'supervisor-state.json'));
+    expect(sup).toMatchObject({ status: 'blocked', phases: { '1': { status: 'blocked', blocked_reason: 'Phase reviewer rejected 3 times' } } });
+    await waitForPane(tmux, pane('tina-search-index-phase-1/team-lead'), 'PHASE BLOCKED: Phase reviewer rejected 3 times');
+  });
+
+  it('resume SAGE when the human gate is approved', async () => {
+    const state = path.join(project('billing'), '.sage', 'state');
+    fs.writeFileSync(path.join(state, '.resume-signal'), 'STATUS: APPROVED\n');
+    await waitForPane(tmux, pane('sage-billing/sage'), '▶ resume signal: STATUS: APPROVED');
+    const epic = await waitFor(() => readObject(path.join(state, 'EPIC-042.json')), 1000);
+    await waitFor(() => (readObject(path.join(state, 'EPIC-042.json'))?.next_action as { type?: string } | undefined)?.type === 'continue', 10_000, { what: 'next_action continue' });
+    expect(readObject(path.join(state, 'EPIC-042.json'))?.completed).toEqual(epic.completed);
+  });
+
+  it('move dotagent to the next phase once its phase is approved, keeping every field', async () => {
+    const file = path.join(project('auth-service'), 'memory', 'state', 'phase.json');
+    const phase = readObject(file) as Record<string, unknown> & { user_checkpoints: unknown[] };
+    fs.writeFileSync(file, JSON.stringify({ ...phase, user_checkpoints: [...phase.user_checkpoints, { phase: 'ARCHITECTURE', approved_at: new Date().toISOString() }] }));
+    const next = await waitFor(() => readObject(file)?.current_phase === 'IMPLEMENTATION' && readObject(file), 10_000, { what: 'IMPLEMENTATION' });
+    expect(next).toMatchObject({ phase_status: 'in_progress', workflow_id: phase.workflow_id, completed_phases: phase.completed_phases });
+    expect((next.user_checkpoints as Array<{ phase: string }>).map((c) => c.phase)).toEqual(['REQUIREMENTS', 'ARCHITECTURE']);
+  });
+
+  it('exit cleanly on SIGTERM and SIGHUP', async () => {
+    const panes = await tmux.listPanes();
+    const victims = [pane('tina-checkout-flow-phase-2/worker-2'), pane('docs-refresh/team-lead')];
+    const signals = ['SIGTERM', 'SIGHUP'] as const;
+    for (const [i, id] of victims.entries()) {
+      // Keep the pane after its process exits, to read how it exited.
+      await tmux.run(['set-option', '-p', '-t', id, 'remain-on-exit', 'on']);
+      const pid = panes.find((p) => p.paneId === id)?.pid ?? 0;
+      expect(pid).toBeGreaterThan(0);
+      process.kill(pid, signals[i]);
+    }
+    for (const id of victims) {
+      const status = await waitFor(
+        async () => {
+          const [dead, code] = (await tmux.run(['display-message', '-p', '-t', id, '#{pane_dead} #{pane_dead_status}'])).trim().split(' ');
+          return dead === '1' ? code : null;
+        },
+        5000,
+        { what: `pane ${id} to exit` },
+      );
+      expect(status).toBe('0');
+    }
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * What the demo tests share: the agent script built from the current source (so a stale dist/
+ * can't fool them), the CLI bundle for end-to-end runs, and pane reading.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { TmuxClient } from '../../src/tmux/client.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const created: string[] = [];
+
+/** Removes every temp dir this file's tests made (call after the sandboxes stopped). */
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Bundles entry points the way scripts/build.js does, into a fresh temp dir; returns the dir. */
+export async function bundle(entryPoints: Record<string, string>): Promise<string> {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-demo-build-'));
+  created.push(outdir);
+  await build({
+    entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([k, v]) => [k, path.join(REPO, v)])),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    banner: { js: "import { createRequire as __towerRequire } from 'node:module'; const require = __towerRequire(import.meta.url);" },
+    external: ['react-devtools-core'],
+  });
+  return outdir;
+}
+
+/** The fake-agent script built from src/demo/agent.ts. */
+export async function buildAgentScript(): Promise<string> {
+  return path.join(await bundle({ 'demo-agent': 'src/demo/agent.ts' }), 'demo-agent.js');
+}
+
+/** A fresh temp dir. */
+export function tempDir(prefix = 'tower-demo-test-'): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
+}
+
+/** A JSON file's content, or null while it is missing or half-written. */
+export function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** A JSON object file, or null. */
+export function readObject(file: string): Record<string, unknown> | null {
+  const v = readJson(file);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** Waits until the pane's text (screen and scrollback) contains `text`; returns the capture. */
+export async function waitForPane(tmux: TmuxClient, paneId: string, text: string | RegExp, timeoutMs = 10_000): Promise<string> {
+  return waitFor(
+    async () => {
+      const captured = await tmux.capturePane(paneId, 200);
+      return (typeof text === 'string' ? captured.includes(text) : text.test(captured)) ? captured : null;
+    },
+    timeoutMs,
+    { intervalMs: 50, what: `pane ${paneId} to show ${String(text)}` },
+  );
+}
+
+/** The pane id a team config gives a member. */
+export function paneOf(claudeDir: string, team: string, member: string): string {
+  const cfg = readObject(path.join(claudeDir, 'teams', team, 'config.json'));
+  const m = (cfg?.members as Array<Record<string, unknown>> | undefined)?.find((x) => x.name === member);
+  if (typeof m?.tmuxPaneId !== 'string') throw new Error(`no pane for ${team}/${member}`);
+  return m.tmuxPaneId;
+}

@@ -1,0 +1,200 @@
+/**
+ * A test terminal for the control room: ink renders into a fake stdout of a chosen size (each write
+ * is one full frame, as ink's debug mode gives) and reads real key bytes from a fake stdin, the
+ * same stream shapes ink-testing-library uses. ink-testing-library itself fixes the width at 100
+ * columns and has no rows, so sized screens need this.
+ */
+import { EventEmitter } from 'node:events';
+import { render } from 'ink';
+import type { ReactElement } from 'react';
+import { createElement } from 'react';
+import stringWidth from 'string-width';
+import type { ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../../src/actions/types.js';
+import type { Snapshot } from '../../src/model.js';
+import type { SnapshotStore } from '../../src/store/types.js';
+import { ActivityStore } from '../../src/store/activity.js';
+import type { ControlRoomActions } from '../../src/ui/actions-port.js';
+import { ControlRoom } from '../../src/ui/app.js';
+import type { ControlRoomProps } from '../../src/ui/app.js';
+import { createManualClock } from '../../src/ui/clock.js';
+import { NOW, fixtureSnapshot } from './fixtures.js';
+
+/** A stdout of a given size that keeps every frame. */
+export class TestStdout extends EventEmitter {
+  frames: string[] = [];
+  isTTY = true;
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (frame: string): boolean => {
+    this.frames.push(frame);
+    return true;
+  };
+  lastFrame = (): string => this.frames[this.frames.length - 1] ?? '';
+  /** Changes the size and tells ink, as a terminal resize does. */
+  resize(columns: number, rows: number): void {
+    this.columns = columns;
+    this.rows = rows;
+    this.emit('resize');
+  }
+}
+
+/** A stdin that delivers written bytes to ink's reader. */
+export class TestStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write = (data: string): void => {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  };
+  read = (): string | null => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+}
+
+/** A rendered tree in a test terminal. */
+export interface TestScreen {
+  stdout: TestStdout;
+  stdin: TestStdin;
+  frame(): string;
+  /** Presses keys (raw bytes), one write each, waiting a tick after each so ink parses them apart. */
+  press(...keys: string[]): Promise<void>;
+  unmount(): void;
+  waitUntilExit(): Promise<unknown>;
+}
+
+/** Renders `node` in a `columns` × `rows` test terminal. */
+export function renderScreen(node: ReactElement, columns = 100, rows = 30): TestScreen {
+  const stdout = new TestStdout(columns, rows);
+  const stdin = new TestStdin();
+  const stderr = new TestStdout(columns, rows);
+  const instance = render(node, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stderr: stderr as unknown as NodeJS.WriteStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  return {
+    stdout,
+    stdin,
+    frame: () => stdout.lastFrame(),
+    async press(...keys) {
+      for (const k of keys) {
+        stdin.write(k);
+        // A lone Esc is held back by ink until the next tick (it may start a sequence).
+        await new Promise((r) => setImmediate(r));
+      }
+    },
+    unmount: () => instance.unmount(),
+    waitUntilExit: () => instance.waitUntilExit(),
+  };
+}
+
+/** Waits until `check` passes (it throws or returns false until then); fails after `timeoutMs`. */
+export async function waitFor(check: () => unknown, timeoutMs = 3000, describe?: () => string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      if (check() !== false) return;
+      last = new Error('condition was false');
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) {
+      const why = last instanceof Error ? last.message : String(last);
+      throw new Error(`waitFor timed out: ${why}${describe ? `\n${describe()}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Waits until the current frame contains `text`. */
+export function waitForText(screen: TestScreen, text: string, timeoutMs = 3000): Promise<void> {
+  return waitFor(() => screen.frame().includes(text), timeoutMs, () => `last frame:\n${screen.frame()}`);
+}
+
+/** Lines of a frame wider than `columns` cells (should be none). */
+export function overwideLines(frame: string, columns: number): string[] {
+  return frame.split('\n').filter((l) => stringWidth(l.replace(/\u001b\[[0-9;]*m/g, '')) > columns);
+}
+
+/** An in-memory snapshot store: tests set snapshots and the app re-renders. */
+export function memoryStore(initial: Snapshot): SnapshotStore & { set(s: Snapshot): void } {
+  let current = initial;
+  const listeners = new Set<() => void>();
+  return {
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    getSnapshot: () => current,
+    start: async () => {},
+    stop: async () => {},
+    refresh: () => {},
+    set(s) {
+      current = s;
+      for (const l of listeners) l();
+    },
+  };
+}
+
+/** Actions that record what they were asked and answer with canned plans and outcomes. */
+export class RecordingActions implements ControlRoomActions {
+  planned: ActionRequest[] = [];
+  ran: { plan: ActionPlan; hooks: RunHooks }[] = [];
+  attached: string[] = [];
+  /** Makes the plan for a request (default: a plan with one effect naming the request). */
+  planFor: (req: ActionRequest) => ActionPlan = (req) => ({
+    request: req,
+    run: null,
+    title: `${req.kind} ${req.run}${req.gate ? ` gate ${req.gate}` : ''}`,
+    effects: [{ kind: 'tmux', text: `tmux send-keys -t %1 -l -- /${req.kind}` }],
+    refusal: null,
+    destructive: req.kind !== 'attach',
+  });
+  /** What run resolves with; replace to hold a run open. */
+  runWith: (plan: ActionPlan, hooks: RunHooks) => Promise<ActionOutcome> = async (plan) => (plan.refusal ? { status: 'refused', message: plan.refusal } : { status: 'done', message: 'done' });
+
+  plan(req: ActionRequest): ActionPlan {
+    this.planned.push(req);
+    return this.planFor(req);
+  }
+  run(plan: ActionPlan, hooks: RunHooks): Promise<ActionOutcome> {
+    this.ran.push({ plan, hooks });
+    return this.runWith(plan, hooks);
+  }
+  async attach(paneId: string): Promise<ActionOutcome> {
+    this.attached.push(paneId);
+    return { status: 'done', message: `back from ${paneId}` };
+  }
+}
+
+/** A control room on the fixture snapshot with recording actions and a hand-moved clock. */
+export function renderRoom(opts: { columns?: number; rows?: number; snapshot?: Snapshot; props?: Partial<ControlRoomProps> } = {}) {
+  const store = memoryStore(opts.snapshot ?? fixtureSnapshot());
+  const activity = new ActivityStore();
+  const actions = new RecordingActions();
+  const clock = createManualClock(NOW);
+  let quits = 0;
+  const screen = renderScreen(
+    createElement(ControlRoom, { store, activity, actions, clock, color: false, onQuit: () => quits++, ...opts.props }),
+    opts.columns ?? 100,
+    opts.rows ?? 30,
+  );
+  return { screen, store, activity, actions, clock, quits: () => quits };
+}

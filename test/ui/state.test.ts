@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import type { ActionPlan } from '../../src/actions/types.js';
+import { availableHints, backMeaning } from '../../src/ui/state/available.js';
+import type { Situation } from '../../src/ui/state/available.js';
+import { NO_DIALOG, dialogReducer } from '../../src/ui/state/dialog-state.js';
+import { attachTarget, buildRequest } from '../../src/ui/state/requests.js';
+import { canCheckpoint, gateCounts, liveTeammates, visibleRuns } from '../../src/ui/state/selectors.js';
+import { initialUiState, uiReducer } from '../../src/ui/state/ui-state.js';
+import { deriveView } from '../../src/ui/state/view.js';
+import { blockedRun, fixtureSnapshot, gate, harnessRun, quietRuns, tinaRun } from './fixtures.js';
+
+describe('selectors', () => {
+  it('count checkpoints and approvals amber, escalations red, ignoring granted gates', () => {
+    expect(gateCounts(harnessRun())).toEqual({ amber: 1, red: 0 });
+    expect(gateCounts(blockedRun())).toEqual({ amber: 0, red: 1 });
+    const run = { ...harnessRun(), gates: [gate('a'), gate('b', { state: 'granted' }), gate('c', { kind: 'approval' })] };
+    expect(gateCounts(run)).toEqual({ amber: 2, red: 0 });
+  });
+
+  it('know who can be checkpointed and terminated', () => {
+    expect(canCheckpoint(tinaRun())).toBe(true);
+    expect(canCheckpoint(harnessRun())).toBe(false);
+    const team = quietRuns()[1];
+    expect(team && canCheckpoint(team)).toBe(false); // its lead's pane is dead
+    expect(liveTeammates(tinaRun()).map((m) => m.name)).toEqual(['worker-1']);
+  });
+
+  it('filter runs case-insensitively on id, name, system and status', () => {
+    const runs = fixtureSnapshot().runs;
+    expect(visibleRuns(runs, 'AUTH').map((r) => r.id)).toEqual(['tina:auth-feature']);
+    expect(visibleRuns(runs, 'blocked').map((r) => r.id)).toEqual(['sage:epic-42']);
+    expect(visibleRuns(runs, '')).toBe(runs);
+  });
+});
+
+describe('ui reducer', () => {
+  const ids = fixtureSnapshot().runs.map((r) => r.id);
+  it('moves the run selection by id and resets the pane cursors', () => {
+    let s = uiReducer(initialUiState(), { type: 'cursor', pane: 'tasks', index: 2 });
+    s = uiReducer(s, { type: 'move', pane: 'runs', move: 'down', count: ids.length, page: 3, runIds: ids });
+    expect(s.selectedRunId).toBe(ids[1]);
+    expect(s.cursors.tasks).toBe(0);
+    s = uiReducer(s, { type: 'move', pane: 'runs', move: 'last', count: ids.length, page: 3, runIds: ids });
+    expect(s.selectedRunId).toBe(ids[ids.length - 1]);
+  });
+
+  it('cycles focus over the focusable panes and remembers the detail tab', () => {
+    const panes = ['runs', 'team', 'gates'] as const;
+    let s = uiReducer(initialUiState(), { type: 'focus-step', delta: 1, panes });
+    expect(s.focus).toBe('team');
+    expect(s.tab).toBe('team');
+    s = uiReducer(s, { type: 'focus-step', delta: 1, panes });
+    s = uiReducer(s, { type: 'focus-step', delta: 1, panes });
+    expect(s.focus).toBe('runs');
+    expect(s.tab).toBe('gates');
+    expect(uiReducer(s, { type: 'focus-step', delta: -1, panes }).focus).toBe('gates');
+  });
+
+  it('keeps the filter on accept and clears it on dismiss', () => {
+    let s = uiReducer(initialUiState(), { type: 'filter-open' });
+    s = uiReducer(s, { type: 'filter-text', text: 'auth' });
+    const kept = uiReducer(s, { type: 'filter-accept', firstId: 'tina:auth-feature' });
+    expect(kept).toMatchObject({ filtering: false, filter: 'auth', selectedRunId: 'tina:auth-feature', focus: 'runs' });
+    expect(uiReducer(s, { type: 'filter-clear' })).toMatchObject({ filtering: false, filter: '' });
+  });
+});
+
+describe('dialog reducer', () => {
+  const plan: ActionPlan = { request: { kind: 'grant', run: 'x' }, run: null, title: 't', effects: [], refusal: null, destructive: true };
+  it('queues dialogs behind the open one and drops a straggler offer wherever it waits', () => {
+    let s = dialogReducer(NO_DIALOG, { type: 'open', dialog: { kind: 'confirm', plan, scroll: 0 } });
+    s = dialogReducer(s, { type: 'open', dialog: { kind: 'offer-terminate', offerId: 7, runId: 'x', alive: ['w'] } });
+    expect(s.current?.kind).toBe('confirm');
+    expect(s.queue).toHaveLength(1);
+    s = dialogReducer(s, { type: 'drop-offer', offerId: 7 });
+    expect(s.queue).toHaveLength(0);
+    s = dialogReducer(s, { type: 'close' });
+    expect(s.current).toBeNull();
+  });
+
+  it('edits the request prompt field by field', () => {
+    let s = dialogReducer(NO_DIALOG, { type: 'open', dialog: { kind: 'request', runId: 'h', field: 'name', name: '', message: '' } });
+    s = dialogReducer(s, { type: 'type', text: 'db-migrat' });
+    s = dialogReducer(s, { type: 'type', text: 'ex' });
+    s = dialogReducer(s, { type: 'erase' });
+    s = dialogReducer(s, { type: 'next-field' });
+    s = dialogReducer(s, { type: 'type', text: 'why' });
+    expect(s.current).toMatchObject({ kind: 'request', name: 'db-migrate', message: 'why', field: 'message' });
+  });
+});
+
+describe('requests from the selection', () => {
+  const base = { focus: 'runs' as const, member: null, gate: null };
+  it('grant takes the selected pending grantable gate, else the first one', () => {
+    const run = { ...harnessRun(), gates: [gate('done', { state: 'granted' }), gate('a'), gate('b')] };
+    expect(buildRequest('grant', { ...base, run })).toEqual({ ok: true, request: { kind: 'grant', run: run.id, gate: 'a' } });
+    expect(buildRequest('grant', { ...base, run, gate: run.gates[2] ?? null })).toMatchObject({ request: { gate: 'b' } });
+    expect(buildRequest('grant', { ...base, run: blockedRun() })).toMatchObject({ ok: false, reason: expect.stringContaining('no pending gate') });
+  });
+
+  it('terminate takes the live teammates, or the member selected in the team pane', () => {
+    const run = tinaRun();
+    expect(buildRequest('terminate', { ...base, run })).toEqual({ ok: true, request: { kind: 'terminate', run: run.id, members: [] } });
+    const lead = run.members[0] ?? null;
+    expect(buildRequest('terminate', { ...base, focus: 'team', run, member: lead })).toMatchObject({ request: { members: ['team-lead'] } });
+    expect(buildRequest('terminate', { ...base, run: harnessRun() }).ok).toBe(false);
+  });
+
+  it('attach goes to the selected member, else the lead', () => {
+    const run = tinaRun();
+    expect(attachTarget({ ...base, run })).toMatchObject({ ok: true, paneId: '%3' });
+    expect(attachTarget({ ...base, run, member: run.members[1] ?? null })).toMatchObject({ ok: true, paneId: '%4' });
+    expect(attachTarget({ ...base, run: harnessRun() }).ok).toBe(false);
+  });
+});
+
+describe('footer hints', () => {
+  const situation = (patch: Partial<Situation>): Situation => {
+    const snap = fixtureSnapshot([tinaRun(), harnessRun()]);
+    return { view: deriveView(snap, 0, initialUiState()), focus: 'runs', help: false, dialog: null, filtering: false, filter: '', cancellable: false, ...patch };
+  };
+  it('offer checkpoint and attach for a live lead, grant only with a grantable gate', () => {
+    const words = availableHints(situation({})).map((h) => h.command);
+    expect(words).toEqual(expect.arrayContaining(['checkpoint', 'terminate', 'rehydrate', 'attach', 'help', 'quit']));
+    expect(words).not.toContain('grant');
+    expect(words).not.toContain('request');
+    const harness = deriveView(fixtureSnapshot([harnessRun()]), 0, initialUiState());
+    const h = availableHints(situation({ view: harness })).map((x) => x.command);
+    expect(h).toEqual(expect.arrayContaining(['grant', 'request']));
+    expect(h).not.toContain('checkpoint');
+  });
+
+  it('say what Esc does now', () => {
+    expect(backMeaning({ focus: 'tasks', filter: '', cancellable: true })).toBe('back');
+    expect(backMeaning({ focus: 'runs', filter: 'x', cancellable: true })).toBe('clear filter');
+    expect(backMeaning({ focus: 'runs', filter: '', cancellable: true })).toBe('cancel checkpoint');
+    expect(backMeaning({ focus: 'runs', filter: '', cancellable: false })).toBeNull();
+  });
+
+  it('show only dialog keys while a dialog is open', () => {
+    const plan: ActionPlan = { request: { kind: 'grant', run: 'x' }, run: null, title: 't', effects: [], refusal: null, destructive: true };
+    expect(availableHints(situation({ dialog: { kind: 'confirm', plan, scroll: 0 } })).map((h) => h.command)).toEqual(['confirm', 'cancel']);
+    expect(availableHints(situation({ filtering: true })).map((h) => h.command)).toEqual(['accept', 'dismiss']);
+  });
+});
