@@ -16,6 +16,15 @@ await build({
   logLevel: 'warning',
   define: { 'process.env.DEV': '"false"' },
   // Some CommonJS dependencies call require() for node built-ins.
-  banner: { js: "import { createRequire as __towerRequire } from 'node:module'; const require = __towerRequire(import.meta.url);" },
+  banner: {
+    js: [
+      "import { createRequire as __towerRequire } from 'node:module';",
+      "import { fileURLToPath as __towerFileURLToPath } from 'node:url';",
+      "import { dirname as __towerDirname } from 'node:path';",
+      'const require = __towerRequire(import.meta.url);',
+      'const __filename = __towerFileURLToPath(import.meta.url);',
+      'const __dirname = __towerDirname(__filename);',
+    ].join(' '),
+  },
   external: ['react-devtools-core'],
 });

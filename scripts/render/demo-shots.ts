@@ -10,6 +10,7 @@ import { shellQuote } from '../../src/demo/panes.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { makeTempSandboxDir } from '../../src/demo/sandbox-dir.js';
+import { TmuxClient } from '../../src/tmux/client.js';
 import { privateSocket, privateXdg } from './command-shot.js';
 import type { SavedShot } from './shot.js';
 import { saveShot } from './shot.js';
@@ -48,24 +49,41 @@ function runRowPattern(name: string): RegExp {
 /** The runs list marks the selected row with `>` right after the pane's border. */
 const SELECTED_ROW = /^.> \S/;
 
+/** The selected row of the runs list as shown, or null. */
+function selectedRow(screen: string): string | null {
+  return screen.split('\n').find((line) => SELECTED_ROW.test(line)) ?? null;
+}
+
+/** Whether the screen shows `name` as the selected run. */
+export function isSelected(screen: string, name: string): boolean {
+  const row = selectedRow(screen);
+  return row !== null && runRowPattern(name).test(row);
+}
+
 /**
- * Moves the selection to the run named `name`, reading the screen after every step: the list
- * re-sorts as runs change state, so positions are never assumed.
+ * Moves the selection to the run named `name`, one key at a time, reading the screen after each:
+ * the list re-sorts as runs change state, so positions are never assumed. The first key pins the
+ * selection to a run (until then the UI shows the first row as selected, whichever run that is).
  */
 export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000): Promise<string> {
   const end = Date.now() + timeoutMs;
   const row = runRowPattern(name);
-  let screen = '';
+  let screen = await captureText(stage);
+  let pinned = false;
   while (Date.now() < end) {
-    screen = await captureText(stage);
     const lines = screen.split('\n');
     const target = lines.findIndex((line) => row.test(line));
     const selected = lines.findIndex((line) => SELECTED_ROW.test(line));
-    if (target >= 0 && target === selected) return screen;
-    // Off screen (a short list scrolls): walk down from the top until it shows up.
-    const keys = target < 0 || selected < 0 ? ['Home', 'Down'] : Array(Math.abs(target - selected)).fill(target > selected ? 'Down' : 'Up');
-    await pressKeys(stage, ...keys);
-    await waitForScreen(stage, (now) => now !== screen, { timeoutMs: 2000, what: 'the selection to move' }).catch(() => undefined);
+    if (pinned && target >= 0 && target === selected) return screen;
+    // Off screen (a short list scrolls) or not pinned yet: step down; else step towards it.
+    const key = target < 0 || selected < 0 || !pinned ? (selected === lines.length - 1 ? 'Up' : 'Down') : target > selected ? 'Down' : 'Up';
+    const before = selectedRow(screen);
+    await pressKeys(stage, key);
+    pinned = true;
+    // Wait for this key to land before reading the next step, so keys never pile up.
+    screen = await waitForScreen(stage, (now) => selectedRow(now) !== before, { timeoutMs: 2000, what: 'the selection to move' }).catch(() =>
+      captureText(stage),
+    );
   }
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }
@@ -82,8 +100,17 @@ interface ShotContext {
   shots: SavedShot[];
 }
 
-async function shoot(ctx: ShotContext, stage: Stage, name: string, title: string): Promise<void> {
-  const capture = await waitForQuiet(stage, { quietMs: 400 });
+/** The text of a `capture-pane -e` dump (tmux emits only SGR sequences). */
+const plain = (capture: string): string => capture.replace(/\x1b\[[0-9;:]*m/g, '');
+
+/** Saves the screen once it is quiet; with `run`, only while that run is the selected one. */
+async function shoot(ctx: ShotContext, stage: Stage, name: string, title: string, run?: string): Promise<void> {
+  let capture = await waitForQuiet(stage, { quietMs: 400 });
+  for (let tries = 0; run !== undefined && !isSelected(plain(capture), run); tries++) {
+    if (tries === 3) throw new Error(`${run} does not stay selected for the ${name} shot`);
+    await selectRun(stage, run);
+    capture = await waitForQuiet(stage, { quietMs: 400 });
+  }
   const shot = await saveShot(ctx.outDir, name, capture, { cols: stage.cols, rows: stage.rows }, {
     title,
     ...(ctx.scale !== undefined ? { scale: ctx.scale } : {}),
@@ -100,13 +127,13 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
   });
   await selectRun(stage, 'checkout-flow');
   await waitForScreen(stage, 'Tasks', { what: 'the tina run detail' });
-  await shoot(ctx, stage, 'control-room', 'tower — control room');
+  await shoot(ctx, stage, 'control-room', 'tower — control room', 'checkout-flow');
 
   // The lead raises checkpoint-needed: the run waits on a context gate.
   await waitForScreen(stage, /checkpoint due/, { timeoutMs: SCENE_TIMEOUT_MS, what: 'the context signal' });
   await selectRun(stage, 'checkout-flow');
   await waitForScreen(stage, '[CTX]', { what: 'the context gate in the gates pane' });
-  await shoot(ctx, stage, 'context-gate', 'tower — checkpoint-needed raises a context gate');
+  await shoot(ctx, stage, 'context-gate', 'tower — checkpoint-needed raises a context gate', 'checkout-flow');
 
   await pressKeys(stage, '?');
   await waitForScreen(stage, (s) => s.includes('Navigate') && s.includes('force-quit'), { what: 'the help overlay' });
@@ -134,6 +161,14 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
   await waitGone(stage, 'filter:');
 }
 
+/** Stops the sandbox and removes the socket file its tmux server leaves behind. */
+async function stopSandbox(sandbox: DemoSandbox): Promise<void> {
+  const tmux = new TmuxClient({ name: sandbox.socketName });
+  const socketPath = (await tmux.run(['display-message', '-p', '#{socket_path}']).catch(() => '')).trim();
+  await sandbox.stop().catch(() => undefined);
+  if (socketPath) fs.rmSync(socketPath, { force: true });
+}
+
 /** Takes every demo shot into `outDir`: control-room, context-gate, help, confirm-grant, filter, narrow-80x24. */
 export async function takeDemoShots(outDir: string, opts: DemoShotOptions = {}): Promise<SavedShot[]> {
   const ctx: ShotContext = { outDir, log: opts.log ?? (() => undefined), shots: [], ...(opts.scale !== undefined ? { scale: opts.scale } : {}) };
@@ -157,7 +192,7 @@ export async function takeDemoShots(outDir: string, opts: DemoShotOptions = {}):
     await waitForScreen(narrow, 'checkout-flow', { timeoutMs: 20_000, what: 'the runs list at 80×24' });
     await selectRun(narrow, 'checkout-flow');
     await waitForScreen(narrow, 'Tasks', { what: 'the pane tabs' });
-    await shoot(ctx, narrow, 'narrow-80x24', 'tower — 80×24');
+    await shoot(ctx, narrow, 'narrow-80x24', 'tower — 80×24', 'checkout-flow');
     return ctx.shots;
   } catch (err) {
     // Say what the screen showed when a scene failed, then clean up.
@@ -166,7 +201,7 @@ export async function takeDemoShots(outDir: string, opts: DemoShotOptions = {}):
     throw err;
   } finally {
     for (const stage of stages) await closeStage(stage).catch(() => undefined);
-    if (sandbox) await sandbox.stop().catch(() => undefined);
+    if (sandbox) await stopSandbox(sandbox);
     fs.rmSync(sandboxDir, { recursive: true, force: true });
     xdg.cleanup();
   }

@@ -3,6 +3,7 @@
  * exactly, with helpers to read its screen, wait for text and press keys. Everything goes
  * through TmuxClient, the project's one way of running tmux.
  */
+import fs from 'node:fs';
 import { TmuxClient } from '../../src/tmux/client.js';
 
 /** Options of openStage. */
@@ -50,7 +51,7 @@ export async function openStage(opts: StageOptions): Promise<Stage> {
       opts.command,
     ]);
   } catch (err) {
-    await tmux.killServer().catch(() => undefined);
+    await killPrivateServer(tmux).catch(() => undefined);
     throw err;
   }
   const paneId = out.trim().split('\n').pop() ?? '';
@@ -59,7 +60,7 @@ export async function openStage(opts: StageOptions): Promise<Stage> {
   try {
     await resizeStage(stage, opts.cols, opts.rows);
   } catch (err) {
-    await tmux.killServer().catch(() => undefined);
+    await killPrivateServer(tmux).catch(() => undefined);
     throw err;
   }
   return stage;
@@ -150,7 +151,14 @@ export async function typeText(stage: Stage, text: string): Promise<void> {
   await stage.tmux.sendText(stage.paneId, text);
 }
 
+/** Kills a private server and removes its socket file, which tmux leaves behind. */
+export async function killPrivateServer(tmux: TmuxClient): Promise<void> {
+  const socketPath = await tmux.run(['display-message', '-p', '#{socket_path}']).catch(() => '');
+  await tmux.killServer();
+  if (socketPath.trim()) fs.rmSync(socketPath.trim(), { force: true });
+}
+
 /** Kills the stage's server (and the program with it). */
 export async function closeStage(stage: Stage): Promise<void> {
-  await stage.tmux.killServer();
+  await killPrivateServer(stage.tmux);
 }

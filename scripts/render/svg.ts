@@ -196,7 +196,7 @@ export function screenToSvg(screen: Screen, opts: SvgOptions = {}): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}">`,
     title ? `<title>${escapeXml(title)}</title>` : '',
     ...windowFrame(layout, theme, title),
-    `<g transform="translate(${layout.originX} ${layout.originY})" font-family="${FONT_FAMILY}" font-size="${num(layout.fontSize)}" xml:space="preserve" shape-rendering="crispEdges">`,
+    `<g transform="translate(${layout.originX} ${layout.originY})" font-family="${FONT_FAMILY}" font-size="${num(layout.fontSize)}" xml:space="preserve" style="white-space:pre" shape-rendering="crispEdges">`,
     ...body,
     '</g>',
     '</svg>',

@@ -26,8 +26,11 @@ export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   return planAttachPane(ctx, member.paneId, `${member.name} of ${run.id}`);
 }
 
+/** The plan parts of an attach, which is never refused once a pane is known. */
+export type AttachParts = Extract<PlanParts, { refusal: null }> & { detail: AttachDetail };
+
 /** Plans attaching to a pane id. */
-export function planAttachPane(ctx: AppContext, paneId: string, who: string): PlanParts {
+export function planAttachPane(ctx: AppContext, paneId: string, who: string): AttachParts {
   const detail: AttachDetail = { kind: 'attach', paneId };
   const effects = insideTmux(ctx)
     ? [tmuxEffect(ctx.tmux, ['switch-client', '-c', '<your client tty>', '-t', paneId])]

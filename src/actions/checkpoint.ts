@@ -19,6 +19,7 @@ import { liveTargets, planTerminateTargets } from './terminate.js';
 import type { ActionOutcome, ActionRequest, Effect } from './types.js';
 import { countMarker, pollUntil } from './wait.js';
 
+/** The line a lead prints when its handoff is written. */
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
 const POLL_MS = 500;
 /** A phase name that is safe as a path segment. */

@@ -18,6 +18,7 @@ export interface TerminateTarget {
   lead: boolean;
 }
 
+/** checkpoint: the lead, the command, the files compared and written, the waits. */
 export interface CheckpointDetail {
   kind: 'checkpoint';
   lead: LeadTarget;
@@ -37,6 +38,7 @@ export interface CheckpointDetail {
   teammates: TerminateTarget[];
 }
 
+/** rehydrate: the lead, the two commands, the signal to delete, the waits. */
 export interface RehydrateDetail {
   kind: 'rehydrate';
   lead: LeadTarget;
@@ -49,6 +51,7 @@ export interface RehydrateDetail {
   timeoutMs: number;
 }
 
+/** terminate: the member panes, what was skipped and why, the SIGTERM grace. */
 export interface TerminateDetail {
   kind: 'terminate';
   targets: TerminateTarget[];
@@ -57,6 +60,7 @@ export interface TerminateDetail {
   graceMs: number;
 }
 
+/** grant: the gate and the file that grants it, in the run's own system. */
 export interface GrantDetail {
   kind: 'grant';
   via: 'harness' | 'sage' | 'dotagent';
@@ -72,6 +76,7 @@ export interface GrantDetail {
   baselineMtime: number | null;
 }
 
+/** request: the checkpoint file to create and the hook to run. */
 export interface RequestDetail {
   kind: 'request';
   name: string;
@@ -84,6 +89,7 @@ export interface RequestDetail {
   hookLogDir: string;
 }
 
+/** attach: the pane to switch to or attach to. */
 export interface AttachDetail {
   kind: 'attach';
   paneId: string;

@@ -28,18 +28,22 @@ export function createEffect(file: string, content: string): Effect {
   return { kind: 'create', text: `create ${file} ${JSON.stringify(content)}` };
 }
 
+/** A deletion of `file` (a missing file is not an error). */
 export function deleteEffect(file: string, note = ''): Effect {
   return { kind: 'delete', text: `delete ${file}${note ? ` ${note}` : ''}` };
 }
 
+/** A wait, said in words: what for and how long. */
 export function waitEffect(text: string): Effect {
   return { kind: 'wait', text: `wait ${text}` };
 }
 
+/** Signals sent to processes. */
 export function signalEffect(text: string): Effect {
   return { kind: 'signal', text: `signal ${text}` };
 }
 
+/** A program run (a hook), with its env. */
 export function runEffect(text: string): Effect {
   return { kind: 'run', text: `run ${text}` };
 }

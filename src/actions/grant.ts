@@ -17,6 +17,7 @@ import { writableStateDir } from './safety.js';
 import type { ActionOutcome, ActionRequest, Effect } from './types.js';
 
 const LOCK_NAME = '.tower-grant.lock';
+/** SAGE's answer to its human gate that means "go on". */
 export const RESUME_APPROVED = 'STATUS: APPROVED\n';
 
 /** The harness sentinel's content. */

@@ -23,6 +23,7 @@ export type { TerminalHandOver } from './attach.js';
 export { auditLogPath } from './audit.js';
 export type { AuditEntry } from './audit.js';
 
+/** The refusal every action gets under --readonly. */
 export const READ_ONLY = 'read-only mode';
 
 function partsFor(env: ActionEnv, run: Run, req: ActionRequest): PlanParts {
@@ -132,6 +133,7 @@ export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHook
       case 'request':
         return runRequest(x, d);
       case 'attach':
+        // A plan has no screen to hand over; the control room attaches through attachToPane.
         return runAttach(env.ctx, d, { suspend: () => {}, resume: () => {} });
     }
   });
@@ -143,12 +145,10 @@ export async function attachToPane(env: ActionEnv, paneId: string, io: TerminalH
   const member = run?.members.find((m) => m.paneId === paneId);
   const rec = { action: 'attach', run: run?.id ?? '-', target: paneId };
   const parts = planAttachPane(env.ctx, paneId, member && run ? `${member.name} of ${run.id}` : paneId);
-  const title = parts.title ?? `Attach to ${paneId}`;
-  return recorded(env, rec, title, {}, async () => {
+  return recorded(env, rec, parts.title, {}, async () => {
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
     if (!/^%\d+$/.test(paneId)) return { status: 'refused', message: `"${paneId}" is not a pane id (like %3)` };
-    if (parts.refusal !== null) return { status: 'refused', message: parts.refusal };
-    if (env.ctx.dryRun) return { status: 'done', message: `dry run: nothing was done (${title})`, details: parts.effects.map((e) => e.text) };
-    return runAttach(env.ctx, parts.detail as Extract<typeof parts.detail, { kind: 'attach' }>, io);
+    if (env.ctx.dryRun) return { status: 'done', message: `dry run: nothing was done (${parts.title})`, details: parts.effects.map((e) => e.text) };
+    return runAttach(env.ctx, parts.detail, io);
   });
 }

@@ -14,7 +14,8 @@ export async function ensureLeadPane(ctx: AppContext, lead: LeadTarget): Promise
     // display-message prints nothing (and succeeds) for a pane id that does not exist.
     state = await ctx.tmux.displayMessage(lead.target, '#{pane_id} #{pane_dead}');
   } catch (err) {
-    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} is gone: ${(err as Error).message}`);
+    // No server at all is a tmux error of its own (with its hint); a missing session is a gone lead.
+    if (err instanceof TmuxError && err.kind === 'no-such-pane') throw new ActionStop('failed', `lead ${lead.label} is gone: ${err.message}`);
     throw err;
   }
   const [paneId, dead] = state.split(' ');
@@ -29,7 +30,7 @@ export async function captureLead(ctx: AppContext, lead: LeadTarget): Promise<st
   try {
     return await ctx.tmux.capturePane(lead.target, CAPTURE_LINES);
   } catch (err) {
-    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} disappeared while tower was waiting for it`);
+    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} disappeared while tower was waiting for it (${(err as Error).message})`);
     throw err;
   }
 }

@@ -19,6 +19,7 @@ import { findLead } from './targets.js';
 import type { ActionOutcome } from './types.js';
 import { countMarker, pollUntil, showsPrompt } from './wait.js';
 
+/** The line a lead prints when it has restored itself from the handoff. */
 export const REHYDRATE_COMPLETE = 'REHYDRATE COMPLETE';
 /** How long the clear command gets to bring back the prompt (tina itself just sleeps 2 s). */
 export const PROMPT_TIMEOUT_MS = 5000;

@@ -20,7 +20,9 @@ import { createExclusive, makeDirInside, writeAtomic } from './files.js';
 import { writableStateDir } from './safety.js';
 import type { ActionOutcome, ActionRequest } from './types.js';
 
+/** The harness hook run when a checkpoint is created (in `<root>/hooks/`). */
 export const HOOK_NAME = 'on-checkpoint-fired.sh';
+/** How long the hook may run before it is killed (and reported as a warning). */
 export const HOOK_TIMEOUT_MS = 30_000;
 
 /** The body of a manual checkpoint request, in the harness's own layout. */

@@ -16,8 +16,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
   });
 }
 
+/** How a wait ended: with a value, by timeout, or cancelled. */
 export type WaitResult<T> = { status: 'ok'; value: T } | { status: 'timeout'; elapsedMs: number } | { status: 'cancelled'; elapsedMs: number };
 
+/** What pollUntil polls, how often and for how long. */
 export interface WaitOptions<T> {
   timeoutMs: number;
   intervalMs: number;

@@ -1,6 +1,7 @@
 /** What changed between two snapshots, as the events `tower watch` prints (one JSON line each). */
 import type { Gate, Member, Run, Snapshot } from '../model.js';
 
+/** The event names of `tower watch`, one per JSON line. */
 export const WATCH_EVENTS = [
   'run-added',
   'run-removed',

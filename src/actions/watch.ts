@@ -12,6 +12,7 @@ import type { ActionEnv, ActionKind } from './types.js';
 import type { WatchEvent } from './watch-events.js';
 import { diffSnapshots } from './watch-events.js';
 
+/** How runWatch is driven: auto-checkpoint or not, when to stop, where events go. */
 export interface WatchOptions {
   autoCheckpoint: boolean;
   /** Ends the watch: running cycles are cancelled (and audited as such). */

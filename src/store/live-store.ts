@@ -8,23 +8,22 @@
  * nothing changed, so `useSyncExternalStore` renders only on real change.
  */
 import path from 'node:path';
-import chokidar from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { AppContext } from '../context.js';
-import type { Problem, Run, Snapshot } from '../model.js';
+import type { Problem, Snapshot } from '../model.js';
 import { isDir } from '../sources/read.js';
 import type { ReadSettings, Team } from '../sources/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
-import { applyLiveness, indexPanes, livenessKey } from './liveness.js';
-import type { PaneIndex } from './liveness.js';
-import { assignIds, sortRuns } from './order.js';
-import { defaultReaders, readSource, readTeamRun } from './readers.js';
+import { indexPanes, livenessKey } from './liveness.js';
+import { SnapshotPublisher } from './publisher.js';
+import { defaultReaders, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
+import { watchStateDirs } from './state-watcher.js';
 import type { SnapshotStore } from './types.js';
-import { WATCH_DEPTH, WatchScope } from './watch-scope.js';
+import { WatchScope } from './watch-scope.js';
 
 /** The shortest gap between two emits: one frame. */
 export const FRAME_MS = 16;
@@ -76,6 +75,7 @@ class LiveStore implements SnapshotStore {
   private sources = new Map<string, RunSource>();
   private reads = new Map<string, SourceRead>();
   private watchRoots = new Set<string>();
+  private claudeDirWatched = false;
 
   private problems = { tmux: null as Problem | null, watch: null as Problem | null, teams: [] as Problem[], discovery: [] as Problem[], internal: null as Problem | null };
   private readonly publisher: SnapshotPublisher;
@@ -230,7 +230,8 @@ class LiveStore implements SnapshotStore {
 
   private async startWatching(): Promise<void> {
     const paths = [...this.watchRoots];
-    if (isDir(this.ctx.claudeDir)) paths.push(this.ctx.claudeDir);
+    this.claudeDirWatched = isDir(this.ctx.claudeDir);
+    if (this.claudeDirWatched) paths.push(this.ctx.claudeDir);
     const handlers = {
       onPath: (file: string) => this.onFileEvent(file),
       onError: (err: unknown) => {
@@ -240,9 +241,10 @@ class LiveStore implements SnapshotStore {
         this.schedule();
       },
     };
-    this.watcher = await watchStateDirs(paths, this.scope, handlers, this.abort.signal);
-    // stop() may have come while chokidar got ready.
-    if (this.stopped) await this.watcher.close();
+    const watcher = await watchStateDirs(paths, this.scope, handlers, this.abort.signal);
+    // stop() may have come while chokidar got ready: then this watcher is ours to close.
+    if (this.stopped) await watcher.close();
+    else this.watcher = watcher;
   }
 
   // ---- reading ----
@@ -308,6 +310,11 @@ class LiveStore implements SnapshotStore {
       if (gone.length) this.watcher.unwatch(gone);
     }
     this.watchRoots = roots;
+    // A Claude dir created after start (the first team ever) is watched from the next discovery on.
+    if (this.watcher && !this.claudeDirWatched && isDir(this.ctx.claudeDir)) {
+      this.watcher.add(this.ctx.claudeDir);
+      this.claudeDirWatched = true;
+    }
     this.dirty.assemble = true;
   }
 

@@ -121,7 +121,7 @@ export function Screen(p: ScreenProps) {
     overlay = <Overlay box={box} title={text.title} body={text.body} scroll={scroll} />;
   }
   return (
-    <Box flexDirection="column" width={width} height={layout.height} overflow="hidden">
+    <Box flexDirection="column" width={width} height={layout.height}>
       <Line segments={headerLine(p.snapshot, width, p.readonly, p.loading)} />
       {body}
       <Line segments={footerLine(p.hints, p.bindings, width)} />

@@ -79,7 +79,8 @@ describe('tower checkpoint / rehydrate', () => {
     await setup();
     const r = await tower({ ...s, flags: [...s.flags, '-L', uniqueSocketName()] }, ['checkpoint', 'tina:auth']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/no server running|error connecting|no tmux server/);
+    expect(r.stderr).toMatch(/tower: failed: tmux display-message: (no server running|error connecting)/);
+    expect(r.stderr).toContain('(no tmux server on this socket: check -L/-S)');
     expect(fs.existsSync(fx.signal)).toBe(false);
   });
 

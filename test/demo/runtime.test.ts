@@ -43,6 +43,27 @@ describe('AgentRuntime', () => {
     expect(fs.existsSync(path.join(dir, 'escape.json'))).toBe(false);
   });
 
+  it('refuses a write through a symlinked directory that leads out of the sandbox', () => {
+    const dir = tempDir();
+    const sandbox = path.join(dir, 'sandbox');
+    const outside = path.join(dir, 'outside');
+    fs.mkdirSync(sandbox);
+    fs.mkdirSync(outside);
+    fs.symlinkSync(outside, path.join(sandbox, 'link'));
+    const rt = runtime(sandbox);
+    expect(() => rt.writeJson(path.join(sandbox, 'link', 'x.json'), {})).toThrow(/outside the sandbox/);
+    expect(() => rt.appendText(path.join(sandbox, 'link', 'new', 'run.log'), 'x')).toThrow(/outside the sandbox/);
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  it('writes into a sandbox named through a symlink', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'real'));
+    fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'alias'));
+    runtime(path.join(dir, 'alias')).writeJson(path.join(dir, 'alias', 'ok.json'), { ok: true });
+    expect(fs.existsSync(path.join(dir, 'real', 'ok.json'))).toBe(true);
+  });
+
   it('reads a missing, empty or garbled file as null instead of throwing', () => {
     const sandbox = tempDir();
     const rt = runtime(sandbox);

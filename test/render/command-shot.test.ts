@@ -14,6 +14,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+/** Where tmux puts the socket of `-L name`. */
+function socketFile(name: string): string {
+  return path.join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, name);
+}
+
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-shot-test-'));
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -48,8 +53,9 @@ describe('shootCommand', () => {
     expect(shot.screen.rows).toBe(2);
     const layout = svgLayout(40, 2);
     expect(pngSize(fs.readFileSync(path.join(out, 'colours.png')))).toEqual({ width: layout.width, height: layout.height });
-    // The private server is gone afterwards.
+    // The private server is gone afterwards, and so is its socket file.
     expect(await new TmuxClient({ name: socketName }).listPanesOrNull()).toBeNull();
+    expect(fs.existsSync(socketFile(socketName))).toBe(false);
   });
 
   it('waits for text when asked, for a command that keeps running', async () => {
@@ -72,6 +78,7 @@ describe('shootCommand', () => {
       shootCommand(tempDir(), { command: 'echo still going; sleep 30', name: 'slow', cols: 30, rows: 5, title: 'slow', waitFor: undefined, timeoutMs: 500, socketName }),
     ).rejects.toThrow(/timed out/);
     expect(await new TmuxClient({ name: socketName }).listPanesOrNull()).toBeNull();
+    expect(fs.existsSync(socketFile(socketName))).toBe(false);
   });
 
   it('refuses a name that is not a plain file name', async () => {

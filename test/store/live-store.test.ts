@@ -163,6 +163,21 @@ describe('live store', () => {
     expect(snap().problems.map((p) => p.file)).not.toContain(box.project('docs-site'));
   });
 
+  it('a Claude dir created after start is read on refresh() and watched from then on', async () => {
+    await store.stop();
+    const late = path.join(box.dir, 'late-claude');
+    ctx = { ...ctx, claudeDir: late, roots: [] };
+    store = createLiveStore(ctx);
+    await store.start();
+    expect(snap().runs).toEqual([]);
+    writeFile(path.join(late, 'teams', 'first', 'config.json'), { name: 'first', members: [{ name: 'lead', agentType: 'team-lead', tmuxPaneId: 'in-process' }] });
+    fs.mkdirSync(path.join(late, 'tasks', 'first'), { recursive: true });
+    store.refresh();
+    await waitFor(() => byId(snap(), 'claude-team:first'), 1000, { what: 'the first team' });
+    writeFile(path.join(late, 'tasks', 'first', '1.json'), { id: '1', subject: 'Start', status: 'pending', blockedBy: [] });
+    await waitFor(() => byId(snap(), 'claude-team:first')?.tasks.length === 1, 2000, { what: 'its task, seen by watching' });
+  });
+
   it('bursts of writes are batched into few emits', async () => {
     const emitted = emits;
     for (let i = 10; i < 30; i++) {

@@ -37,7 +37,8 @@ describe('navigation and focus', () => {
     await waitFor(() => selectedRun(screen.frame()).includes('payments'));
     await screen.press(KEY.down);
     await waitFor(() => selectedRun(screen.frame()).includes('auth-feature'));
-    expect(screen.frame()).toContain('team-lead');
+    // Its panes follow: the gates tab shows tina's context gate.
+    expect(screen.frame()).toContain('checkpoint needed (context 78%)');
     await screen.press('k', KEY.up);
     await waitFor(() => selectedRun(screen.frame()).includes('epic-42'));
   });
@@ -87,7 +88,7 @@ describe('filter', () => {
     expect(screen.frame()).not.toContain('epic-42');
     await screen.press(KEY.enter);
     await waitFor(() => selectedRun(screen.frame()).includes('auth-feature'));
-    expect(screen.frame()).toContain('team-lead');
+    expect(screen.frame()).toContain('checkpoint needed (context 78%)');
     expect(screen.frame()).toContain('(Esc clears it)');
     // The keys are back: j is a movement again, not text.
     await screen.press('j');
@@ -102,7 +103,8 @@ describe('filter', () => {
     await screen.press('/', 'x', 'y');
     await waitForText(screen, 'no run matches the filter');
     await screen.press(KEY.backspace, KEY.backspace);
-    await waitForText(screen, 'Runs · 5 of 5');
+    await waitForText(screen, 'epic-42');
+    expect(screen.frame()).toContain('filter: ▏');
     await screen.press('q', KEY.esc);
     await waitForText(screen, 'Runs · 5');
     expect(screen.frame()).not.toContain('filter:');
@@ -168,18 +170,20 @@ describe('live data', () => {
 describe('quitting', () => {
   it('q quits', async () => {
     const { screen, quits } = room();
+    const exited = screen.waitUntilExit();
     await screen.press('q');
-    await screen.waitUntilExit();
+    await exited;
     expect(quits()).toBe(1);
   });
 
   it('Ctrl-C quits even from the filter prompt, where q is text', async () => {
     const { screen, quits } = room();
+    const exited = screen.waitUntilExit();
     await screen.press('/', 'q');
     await waitForText(screen, 'filter: q');
     expect(quits()).toBe(0);
     await screen.press(KEY.ctrlC);
-    await screen.waitUntilExit();
+    await exited;
     expect(quits()).toBe(1);
   });
 });

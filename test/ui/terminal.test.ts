@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FrameSink } from '../../src/ui/terminal/frame-sink.js';
 import { holdConsole, installLifecycle } from '../../src/ui/terminal/lifecycle.js';
-import { ScreenPainter, paintDiff } from '../../src/ui/terminal/screen-painter.js';
+import { RESIZE_SETTLE_MS, ScreenPainter, paintDiff } from '../../src/ui/terminal/screen-painter.js';
 import { Terminal } from '../../src/ui/terminal/terminal.js';
 
 /** A terminal that records what is written to it. */
@@ -86,7 +86,8 @@ describe('ScreenPainter', () => {
 });
 
 describe('FrameSink', () => {
-  it('has the terminal size, repaints and tells ink on resize', () => {
+  it('has the terminal size, tells ink on resize, and paints only the re-laid-out frame', () => {
+    vi.useFakeTimers();
     const tty = new Tty(100, 30);
     const painter = new ScreenPainter(tty, 0);
     const sink = new FrameSink(tty as unknown as NodeJS.WriteStream, painter);
@@ -95,10 +96,18 @@ describe('FrameSink', () => {
     let resized = 0;
     sink.on('resize', () => resized++);
     tty.columns = 80;
+    const writes = tty.written.length;
     tty.emit('resize');
     expect(resized).toBe(1);
     expect(sink.columns).toBe(80);
-    expect(tty.written.at(-1)).toContain('\u001b[1;1Hx');
+    // ink first renders the old layout at the new width, then the app lays out again.
+    sink.write('old layout');
+    sink.write('new layout');
+    expect(tty.written).toHaveLength(writes);
+    vi.advanceTimersByTime(RESIZE_SETTLE_MS);
+    expect(tty.written).toHaveLength(writes + 1);
+    expect(tty.written.at(-1)).toContain('\u001b[1;1Hnew layout');
+    expect(tty.written.at(-1)).not.toContain('old layout');
     sink.dispose();
     tty.emit('resize');
     expect(resized).toBe(1);

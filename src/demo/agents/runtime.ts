@@ -76,6 +76,25 @@ export function parseAgentArgs(argv: string[]): AgentOptions {
   };
 }
 
+/**
+ * Where a write to `file` really lands: the real path of its deepest existing directory, plus the
+ * rest. A symlinked directory inside the sandbox pointing elsewhere is caught by checking this.
+ */
+function realTarget(file: string): string {
+  let dir = path.dirname(path.resolve(file));
+  const rest = [path.basename(file)];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(dir), ...rest);
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return path.resolve(file);
+      rest.unshift(path.basename(dir));
+      dir = parent;
+    }
+  }
+}
+
 /** Styling for pane output; panes are real terminals, and capture-pane drops the escapes. */
 export const style = {
   dim: (s: string) => `\u001b[2m${s}\u001b[0m`,
@@ -94,7 +113,18 @@ export class AgentRuntime {
   /** Called before each printed line and after it (the REPL redraws its prompt). */
   printHook: { before: () => void; after: () => void } | null = null;
 
-  constructor(readonly opts: AgentOptions) {}
+  /** The sandbox with symlinks resolved, to compare real write targets with. */
+  private readonly realSandbox: string;
+
+  constructor(readonly opts: AgentOptions) {
+    let real: string;
+    try {
+      real = fs.realpathSync(opts.sandbox);
+    } catch {
+      real = realTarget(opts.sandbox);
+    }
+    this.realSandbox = real;
+  }
 
   /** Ends the agent cleanly on SIGTERM, SIGHUP and SIGINT, and when its terminal goes away. */
   installSignalHandlers(): void {
@@ -181,7 +211,9 @@ export class AgentRuntime {
 
   /** The path, if it lies inside the sandbox; anything else is refused. */
   guard(file: string): string {
-    if (!isInside(this.opts.sandbox, file)) throw new Error(`refusing to write outside the sandbox: ${file}`);
+    if (!isInside(this.opts.sandbox, file) || !isInside(this.realSandbox, realTarget(file))) {
+      throw new Error(`refusing to write outside the sandbox: ${file}`);
+    }
     return file;
   }
 

@@ -22,13 +22,14 @@ export function entryLines(e: ActivityEntry): Segment[][] {
     { text: status.text, tone: status.tone },
     { text: ' ' },
     { text: sanitizeLine(e.action), tone: 'title' },
-    ...(e.progress ? [{ text: ` ${progressText(e.progress)}`, tone: 'amber' as const }] : []),
     { text: ' · ' , tone: 'dim' },
     { text: sanitizeLine(e.message) },
     ...(e.runId ? [{ text: ` · ${sanitizeLine(e.runId)}`, tone: 'dim' as const }] : []),
     ...(e.target ? [{ text: ` → ${sanitizeLine(e.target)}`, tone: 'dim' as const }] : []),
   ];
-  return [head, ...(e.details ?? []).map((d): Segment[] => [{ text: `         · ${sanitizeLine(d)}`, tone: 'dim' }])];
+  // Live progress gets a line of its own so a narrow pane never cuts it off.
+  const progress: Segment[][] = e.progress ? [[{ text: '         ' }, { text: progressText(e.progress), tone: 'amber' }]] : [];
+  return [head, ...progress, ...(e.details ?? []).map((d): Segment[] => [{ text: `         · ${sanitizeLine(d)}`, tone: 'dim' }])];
 }
 
 /** The activity pane's content lines; `cursor` counts entries from the newest. */

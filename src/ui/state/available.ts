@@ -60,7 +60,8 @@ function actionHints(s: Situation): Hint[] {
   if (member ? Boolean(member.paneId) : liveTeammates(run).length > 0) out.push(h('terminate', member ? `terminate ${member.name}` : 'terminate'));
   if (canCheckpoint(run)) out.push(h('rehydrate', 'rehydrate'));
   if (run.system === 'harness') out.push(h('request', 'request'));
-  if (member ? Boolean(member.paneId) : leadWithPane(run)) out.push(h('attach', 'attach'));
+  const target = member ?? leadWithPane(run);
+  if (target?.paneId && target.state !== 'dead') out.push(h('attach', 'attach'));
   return out;
 }
 

@@ -38,7 +38,7 @@ export class FrameSink extends EventEmitter {
   }
 
   private readonly onResize = (): void => {
-    this.painter.repaint();
+    this.painter.resized();
     this.emit('resize');
   };
 }

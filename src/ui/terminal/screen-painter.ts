@@ -14,6 +14,9 @@ const ERASE_RIGHT = '\u001b[K';
 const ERASE_LINE = '\u001b[2K';
 const SGR = /\u001b\[[0-9;]*m/g;
 
+/** How long painting waits after a resize for the app to lay itself out again. */
+export const RESIZE_SETTLE_MS = 40;
+
 const at = (row: number) => `\u001b[${row + 1};1H`;
 
 /**
@@ -70,7 +73,20 @@ export class ScreenPainter {
     else this.timer = setTimeout(() => this.flush(), wait);
   }
 
-  /** Forgets what is on screen: the next paint redraws every line (after a resize). */
+  /**
+   * The terminal was resized: forget what is on screen and hold painting for a moment. ink first
+   * renders the old layout at the new width; the app's own re-layout follows a tick later, and
+   * only that frame should reach the screen.
+   */
+  resized(): void {
+    this.shown = null;
+    if (this.pending === null && this.lastFrame !== null) this.pending = this.lastFrame;
+    if (this.suspended || this.stopped) return;
+    this.clearTimer();
+    this.timer = setTimeout(() => this.flush(), RESIZE_SETTLE_MS);
+  }
+
+  /** Forgets what is on screen: the next paint redraws every line. */
   repaint(): void {
     this.shown = null;
     if (this.pending === null && this.lastFrame !== null) this.pending = this.lastFrame;
