@@ -72,8 +72,8 @@ export interface GrantDetail {
   pendingFile: string | null;
   /** sage/dotagent: the lock that makes two grants at once give one grant and one refusal. */
   lockFile: string | null;
-  /** sage: the mtime of `.resume-signal` when planned; an APPROVED written since then is someone else's grant. */
-  baselineMtime: number | null;
+  /** sage: the files that raised the gate; an APPROVED newer than all of them already answers it. */
+  raisedBy: string[];
 }
 
 /** request: the checkpoint file to create and the hook to run. */

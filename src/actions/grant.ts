@@ -54,21 +54,23 @@ export function planGrant(ctx: AppContext, run: Run, req: ActionRequest): PlanPa
       if (!CHECKPOINT_NAME.test(id)) return refuse(`"${id}" is not a checkpoint name (letters, digits, _ . - only)`, title, id);
       const pendingFile = path.join(dir, `checkpoint-${id}.md`);
       const file = `${pendingFile}.granted`;
-      detail = { ...base, via: 'harness', file, pendingFile, lockFile: null, baselineMtime: null };
+      detail = { ...base, via: 'harness', file, pendingFile, lockFile: null, raisedBy: [] };
       effects = [createEffect(file, grantedBody(now))];
       break;
     }
     case 'sage': {
       const file = path.join(dir, '.resume-signal');
       const lockFile = path.join(dir, LOCK_NAME);
-      detail = { ...base, via: 'sage', file, pendingFile: null, lockFile, baselineMtime: mtimeMs(file) };
+      // As SAGE's reader sees it: the gate is raised by the state file and the last signal.
+      const raisedBy = [...(gate.file ? [gate.file] : []), path.join(dir, '.last_signal')];
+      detail = { ...base, via: 'sage', file, pendingFile: null, lockFile, raisedBy };
       effects = [createEffect(lockFile, '<pid> <time>\n'), { kind: 'write', text: `write ${file} ${JSON.stringify(RESUME_APPROVED)}` }, deleteEffect(lockFile)];
       break;
     }
     case 'dotagent': {
       const file = path.join(dir, 'phase.json');
       const lockFile = path.join(dir, LOCK_NAME);
-      detail = { ...base, via: 'dotagent', file, pendingFile: null, lockFile, baselineMtime: null };
+      detail = { ...base, via: 'dotagent', file, pendingFile: null, lockFile, raisedBy: [] };
       const entry = JSON.stringify({ phase: id, approved_at: now.toISOString() });
       effects = [
         createEffect(lockFile, '<pid> <time>\n'),
@@ -102,9 +104,11 @@ export async function runGrant(x: Execution, d: GrantDetail): Promise<ActionOutc
 }
 
 async function grantSage(d: GrantDetail): Promise<string> {
-  const now = readText(d.file);
-  const changed = mtimeMs(d.file) !== d.baselineMtime;
-  if (changed && now.ok && /^STATUS:\s*APPROVED\b/m.test(now.value)) {
+  // Checked under the lock: an APPROVED answer newer than what raised the gate is a grant already made.
+  const answer = readText(d.file);
+  const answeredAt = mtimeMs(d.file) ?? 0;
+  const raisedAt = Math.max(0, ...d.raisedBy.map((f) => mtimeMs(f) ?? 0));
+  if (answer.ok && /^STATUS:\s*APPROVED\b/m.test(answer.value) && answeredAt > raisedAt) {
     throw new ActionStop('refused', `gate hitl is already granted (${d.file} says STATUS: APPROVED)`);
   }
   await writeAtomic(d.stateDir, d.file, RESUME_APPROVED);

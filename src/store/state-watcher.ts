@@ -42,6 +42,8 @@ export async function watchStateDirs(
   watcher.on('addDir', (dir) => handlers.onPath(dir));
   watcher.on('unlinkDir', (dir) => handlers.onPath(dir));
   watcher.on('error', (err) => handlers.onError(err));
+  // chokidar never says ready for an empty list (no roots, no Claude dir yet): nothing to wait for.
+  if (paths.length === 0) return watcher;
   await new Promise<void>((resolve) => {
     watcher.once('ready', () => resolve());
     signal.addEventListener('abort', () => resolve(), { once: true });

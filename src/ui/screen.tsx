@@ -19,7 +19,7 @@ import type { Dialog } from './state/dialog-state.js';
 import type { DetailPane, UiState } from './state/ui-state.js';
 import { DETAIL_PANES } from './state/ui-state.js';
 import type { ScreenView } from './state/view.js';
-import { blank, fitLine } from './text/segments.js';
+import { fitLine } from './text/segments.js';
 
 /** Everything the screen draws. */
 export interface ScreenProps {
@@ -129,6 +129,3 @@ export function Screen(p: ScreenProps) {
     </Box>
   );
 }
-
-/** A blank screen line (kept for layouts that leave rows free). */
-export const blankLine = (width: number) => blank(width);

@@ -141,11 +141,11 @@ describe('tower grant / request', () => {
       ['sage', 'hitl'],
       ['dotagent', 'ARCHITECTURE'],
     ] as const;
-    for (const [run, gate] of cases) {
-      const both = await Promise.all([tower(s, ['grant', run, gate]), tower(s, ['grant', run, gate])]);
-      expect(both.map((r) => r.exitCode).sort(), `${run} ${gate}: ${both.map((r) => r.stderr).join(' | ')}`).toEqual([0, 1]);
+    const results = await Promise.all(cases.map(([run, gate]) => Promise.all([tower(s, ['grant', run, gate]), tower(s, ['grant', run, gate])])));
+    results.forEach((both, i) => {
+      expect(both.map((r) => r.exitCode).sort(), `${cases[i]?.join(' ')}: ${both.map((r) => r.stderr).join(' | ')}`).toEqual([0, 1]);
       expect(both.find((r) => r.exitCode === 1)?.stderr).toContain('tower: refused:');
-    }
+    });
     expect(fs.readFileSync(path.join(projects, 'shop', '.harness', 'checkpoint-plan-approval.md.granted'), 'utf8')).toMatch(/^granted at \S+Z\n$/);
     expect(fs.readFileSync(path.join(projects, 'billing', '.sage', 'state', '.resume-signal'), 'utf8')).toBe('STATUS: APPROVED\n');
     const phase = JSON.parse(fs.readFileSync(path.join(projects, 'wf', 'memory', 'state', 'phase.json'), 'utf8')) as { user_checkpoints: { phase: string }[]; extra_key: unknown };
@@ -173,24 +173,28 @@ describe('--dry-run', () => {
     await setup();
     const before = { tina: listing(fx.root), projects: listing(projects) };
     const panesBefore = (await tmux.client.listPanes()).map((p) => p.paneId);
-    const cp = await tower(s, ['checkpoint', 'tina:auth', '--dry-run']);
-    expect(cp.exitCode).toBe(0);
+    // Nothing changes, so every verb can run at once.
+    const [cp, term, grant, req, dot, re] = await Promise.all([
+      tower(s, ['checkpoint', 'tina:auth', '--dry-run']),
+      tower(s, ['terminate', 'tina:auth', '--dry-run']),
+      tower(s, ['grant', 'harness:shop', 'plan-approval', '--dry-run']),
+      tower(s, ['request', 'harness:shop', 'later', '--dry-run']),
+      tower(s, ['grant', 'dotagent', 'ARCHITECTURE', '--dry-run']),
+      tower(s, ['rehydrate', 'tina:auth', '--dry-run']),
+    ]);
     const lines = cp.stdout.trim().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^write ${fx.signal} "\\{\\\\"triggered_at\\\\": \\\\"\\S+Z\\\\", \\\\"source\\\\": \\\\"tower\\\\"\\}\\\\n"$`));
     expect(lines[1]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /checkpoint`);
     expect(lines[2]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`);
     expect(cp.stdout).toContain(`on timeout: write ${path.join(fx.stateDir, 'tower-escalation.json')}`);
-
-    const term = await tower(s, ['terminate', 'tina:auth', '--dry-run']);
-    expect(term.exitCode).toBe(0);
     expect(term.stdout).toContain(`tmux -L ${tmux.name} kill-pane -t ${fx.panes.worker2}`);
-    const grant = await tower(s, ['grant', 'harness:shop', 'plan-approval', '--dry-run']);
     expect(grant.stdout).toMatch(/^create \S+checkpoint-plan-approval\.md\.granted "granted at \S+Z\\n"$/);
-    const req = await tower(s, ['request', 'harness:shop', 'later', '--dry-run']);
     expect(req.stdout).toContain('create ');
-    const dot = await tower(s, ['grant', 'dotagent', 'ARCHITECTURE', '--dry-run']);
     expect(dot.stdout).toContain('append {"phase":"ARCHITECTURE","approved_at":');
-    for (const r of [term, grant, req, dot]) expect(r.exitCode).toBe(0);
+    for (const r of [cp, term, grant, req, dot]) expect(r.exitCode, r.stderr).toBe(0);
+    // Rehydrate without a handoff is refused even in a dry run.
+    expect(re.exitCode).toBe(1);
+    expect(re.stderr).toContain('tower: refused: no handoff to rehydrate from');
 
     expect(listing(fx.root)).toEqual(before.tina);
     expect(listing(projects)).toEqual(before.projects);

@@ -13,7 +13,7 @@ import { KEYMAP } from '../../src/ui/keymap.js';
 import { emptyRun } from '../../src/model.js';
 import { fixtureSnapshot, harnessRun, tinaRun } from './fixtures.js';
 import type { TestScreen } from './helpers.js';
-import { RecordingActions, memoryStore, overwideLines, renderRoom, waitFor, waitForText } from './helpers.js';
+import { RecordingActions, memoryStore, renderRoom, waitFor, waitForText } from './helpers.js';
 
 const KEY = { down: '\u001b[B', up: '\u001b[A', tab: '\t', shiftTab: '\u001b[Z', enter: '\r', esc: '\u001b', ctrlC: '\u0003', backspace: '\u007f' };
 const mounted: TestScreen[] = [];

@@ -2,7 +2,7 @@
  * A test terminal for the control room: ink renders into a fake stdout of a chosen size (each write
  * is one full frame, as ink's debug mode gives) and reads real key bytes from a fake stdin, the
  * same stream shapes ink-testing-library uses. ink-testing-library itself fixes the width at 100
- * columns and has no rows, so sized screens need this.
+ * columns and has no rows, so sized screens need this. Waiting uses test/helpers/wait-for.ts.
  */
 import { EventEmitter } from 'node:events';
 import { render } from 'ink';
@@ -17,6 +17,7 @@ import type { ControlRoomActions } from '../../src/ui/actions-port.js';
 import { ControlRoom } from '../../src/ui/app.js';
 import type { ControlRoomProps } from '../../src/ui/app.js';
 import { createManualClock } from '../../src/ui/clock.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { NOW, fixtureSnapshot } from './fixtures.js';
 
 /** A stdout of a given size that keeps every frame. */
@@ -104,28 +105,15 @@ export function renderScreen(node: ReactElement, columns = 100, rows = 30): Test
   };
 }
 
-/** Waits until `check` passes (it throws or returns false until then); fails after `timeoutMs`. */
-export async function waitFor(check: () => unknown, timeoutMs = 3000, describe?: () => string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      if (check() !== false) return;
-      last = new Error('condition was false');
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) {
-      const why = last instanceof Error ? last.message : String(last);
-      throw new Error(`waitFor timed out: ${why}${describe ? `\n${describe()}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor };
 
-/** Waits until the current frame contains `text`. */
-export function waitForText(screen: TestScreen, text: string, timeoutMs = 3000): Promise<void> {
-  return waitFor(() => screen.frame().includes(text), timeoutMs, () => `last frame:\n${screen.frame()}`);
+/** Waits until the current frame contains `text`; on timeout the error shows the last frame. */
+export async function waitForText(screen: TestScreen, text: string, timeoutMs = 5000): Promise<void> {
+  try {
+    await waitFor(() => screen.frame().includes(text), timeoutMs, { what: `"${text}" on screen` });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nlast frame:\n${screen.frame()}`);
+  }
 }
 
 /** Lines of a frame wider than `columns` cells (should be none). */
