@@ -81,11 +81,14 @@ export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: bool
   const stop = (): void => ac.abort();
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // `tower watch | head -1`: the reader went away (EPIPE), so there is no one left to tell.
+  ctx.out.on('error', stop);
   try {
     await runWatch(ctx, { autoCheckpoint: opts.autoCheckpoint, signal: ac.signal, emit: (e) => ctx.out.write(`${JSON.stringify(e)}\n`) });
     return 0;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    ctx.out.off('error', stop);
   }
 }

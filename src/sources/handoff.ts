@@ -38,6 +38,12 @@ type Role = keyof typeof SECTION_ROLES;
 
 const KNOWN = new Set<string>(Object.values(SECTION_ROLES).flat());
 
+/**
+ * Only this much of a handoff is parsed: real ones are a few kB, and Markdown parsing of a runaway file
+ * would hold up every other run's refresh. The head of the file still reads, with a problem.
+ */
+export const MAX_HANDOFF_CHARS = 64 * 1024;
+
 /** Parses a handoff; never throws. A handoff with none of the known sections is shape 'unknown' with a problem. */
 export function parseHandoff(text: string, file: string): { handoff: ParsedHandoff; problems: Problem[] } {
   const handoff: ParsedHandoff = {
@@ -51,9 +57,12 @@ export function parseHandoff(text: string, file: string): { handoff: ParsedHando
     notes: [],
   };
   const problems: Problem[] = [];
+  if (text.length > MAX_HANDOFF_CHARS) {
+    problems.push({ file, message: `handoff is ${Math.round(text.length / 1024)} kB; only the first ${MAX_HANDOFF_CHARS / 1024} kB were read` });
+  }
   let doc: ReturnType<typeof splitSections>;
   try {
-    doc = splitSections(parseMarkdown(text), KNOWN);
+    doc = splitSections(parseMarkdown(text.slice(0, MAX_HANDOFF_CHARS)), KNOWN);
   } catch (err) {
     problems.push({ file, message: `handoff is not readable Markdown: ${sanitizeLine(String(err)).slice(0, 120)}` });
     return { handoff, problems };

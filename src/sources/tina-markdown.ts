@@ -10,9 +10,40 @@ export interface Section {
   nodes: RootContent[];
 }
 
-/** Parses Markdown with GitHub tables, task lists and the rest of GFM. */
+/**
+ * Inline constructs a handoff has no use for. micromark resolves emphasis, links and the like in time that
+ * grows with the square of unmatched delimiters, so a file of stray `*` or `[` could stall the reader;
+ * without them `**Key:**` stays literal text, which boldFields reads.
+ */
+const UNUSED_CONSTRUCTS = [
+  'attention',
+  'labelStartLink',
+  'labelStartImage',
+  'labelEnd',
+  'definition',
+  'htmlText',
+  'htmlFlow',
+  'autolink',
+  'strikethrough',
+  'emailAutolink',
+  'protocolAutolink',
+  'wwwAutolink',
+  'gfmFootnoteCall',
+  'gfmPotentialFootnoteCall',
+  'gfmFootnoteDefinition',
+];
+
+/** Deeper nesting than this (in columns of indentation and `>`) is flattened: it costs quadratic time and no handoff needs it. */
+const MAX_NESTING_COLUMNS = 80;
+const TOO_DEEP = new RegExp(`^[ \\t>]{${MAX_NESTING_COLUMNS + 1},}`, 'gm');
+
+/** Parses Markdown with GitHub tables and task lists; inline markup other than code spans is kept as text. */
 export function parseMarkdown(text: string): Root {
-  return fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const flat = text.replace(TOO_DEEP, (run) => run.slice(0, MAX_NESTING_COLUMNS));
+  return fromMarkdown(flat, {
+    extensions: [gfm(), { disable: { null: UNUSED_CONSTRUCTS } }],
+    mdastExtensions: [gfmFromMarkdown()],
+  });
 }
 
 /** "## Task States:" → "task states". */
@@ -89,26 +120,16 @@ export function tableRows(table: Table): string[][] {
 }
 
 /**
- * `**Key:** value` pairs of a paragraph (seed 003 writes the checkpoint time and plan path this way);
- * also `**Key**: value`. Keys are normalized like headings; a value ends at the line's end.
+ * `**Key:** value` lines of a paragraph (seed 003 writes the checkpoint time and plan path this way);
+ * also `**Key**: value` and `__Key:__ value`. Keys are normalized like headings.
  */
 export function boldFields(paragraph: Paragraph): Map<string, string> {
   const fields = new Map<string, string>();
-  const kids = paragraph.children;
-  for (let i = 0; i < kids.length; i++) {
-    const kid = kids[i];
-    if (kid?.type !== 'strong') continue;
-    const key = normalizeHeading(nodeText(kid));
-    let value = '';
-    for (let j = i + 1; j < kids.length; j++) {
-      const next = kids[j];
-      if (!next || next.type === 'strong' || next.type === 'break') break;
-      const t = nodeText(next);
-      const nl = t.indexOf('\n');
-      value += nl >= 0 ? t.slice(0, nl) : t;
-      if (nl >= 0) break;
-    }
-    value = value.replace(/^\s*:/, '').trim();
+  for (const line of nodeText(paragraph).split('\n')) {
+    const m = /^\s*(\*\*|__)([^*_]{1,80}?)\1\s*(.*)$/.exec(line);
+    if (!m) continue;
+    const key = normalizeHeading(m[2] ?? '');
+    const value = (m[3] ?? '').replace(/^:/, '').trim();
     if (key !== '' && !fields.has(key)) fields.set(key, value);
   }
   return fields;

@@ -108,8 +108,13 @@ export async function startControlRoom(ctx: AppContext): Promise<number> {
       />,
       { stdout: sink as unknown as NodeJS.WriteStream, stdin, stderr: process.stderr, debug: true, exitOnCtrlC: false, patchConsole: false },
     );
+    // The first snapshot may arrive before start() settles (it also waits for the watchers).
+    const firstSnapshot = store.subscribe(() => session.set({ loading: false }));
     store.start().then(
-      () => session.set({ loading: false }),
+      () => {
+        firstSnapshot();
+        session.set({ loading: false });
+      },
       (err: unknown) => {
         session.set({ loading: false });
         activity.push({ action: 'read', runId: null, target: null, status: 'failed', message: `reading state failed: ${err instanceof Error ? err.message : String(err)}` });

@@ -30,6 +30,9 @@ function harnessRun(root: string): Run {
 function sageRun(root: string): Run {
   const stateDir = path.join(root, '.sage', 'state');
   writeFile(path.join(stateDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl', description: 'Review the plan' } });
+  // The gate was raised a minute ago (an answer must be newer than that to count).
+  const raised = new Date(Date.now() - 60_000);
+  fs.utimesSync(path.join(stateDir, 'epic-1.json'), raised, raised);
   const run = emptyRun('sage', 'epic-1', root, stateDir);
   run.gates = [gate('hitl', path.join(stateDir, 'epic-1.json'), { kind: 'approval' })];
   return run;
@@ -136,6 +139,17 @@ describe('grant (SAGE)', () => {
     expect(fs.readdirSync(stateDir).sort()).toEqual(['.resume-signal', 'epic-1.json']);
     const again = await runAction(w.env, plan, {});
     expect(again).toMatchObject({ status: 'refused', message: expect.stringContaining('already granted') });
+  });
+
+  it('does not take an APPROVED older than the gate for a grant', async () => {
+    w.setSnapshot(snapshotOf(sageRun(root)));
+    const signal = path.join(root, '.sage', 'state', '.resume-signal');
+    fs.writeFileSync(signal, 'STATUS: APPROVED\n');
+    const older = new Date(Date.now() - 120_000);
+    fs.utimesSync(signal, older, older);
+    const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' }), {});
+    expect(outcome.status).toBe('done');
+    expect(fs.statSync(signal).mtimeMs).toBeGreaterThan(Date.now() - 10_000);
   });
 
   it('replaces an older answer, and refuses while another grant holds the lock', async () => {

@@ -1,0 +1,82 @@
+/**
+ * Timing programs in a real tmux pane for the UI benchmarks: start a command in a fresh session on
+ * a private server and measure until its screen shows something; read a process's resident memory.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+/** A private tmux server driven synchronously (benchmarks time it; nothing else runs meanwhile). */
+export class BenchTmux {
+  private n = 0;
+  /** Starts the server with an idle session, so killing measured sessions never stops it. */
+  constructor(readonly socket: string) {
+    this.run('new-session', '-d', '-s', 'base', 'sleep 100000');
+  }
+
+  run(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).trimEnd();
+  }
+
+  /** Starts `command` in a new detached session of `columns` × `rows`; returns its pane id. */
+  start(command: string, columns = 120, rows = 40): string {
+    return this.run('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', `b${++this.n}`, '-x', String(columns), '-y', String(rows), command);
+  }
+
+  screen(pane: string): string {
+    return this.run('capture-pane', '-p', '-t', pane);
+  }
+
+  /**
+   * Milliseconds from starting `command` until the pane shows `ready`. Polling capture-pane costs a
+   * few ms per look, the same for every command compared.
+   */
+  timeUntil(command: string, ready: RegExp, timeoutMs = 20_000): { ms: number; pane: string } {
+    const t0 = performance.now();
+    const pane = this.start(command);
+    for (;;) {
+      if (ready.test(this.screen(pane))) return { ms: performance.now() - t0, pane };
+      if (performance.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${ready} in:\n${this.screen(pane)}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
+  }
+
+  /** The pid of the node process the pane's shell started. */
+  nodePid(pane: string): number {
+    const shell = this.run('display-message', '-p', '-t', pane, '#{pane_pid}');
+    const out = execFileSync('pgrep', ['-P', shell, 'node'], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    return Number(out);
+  }
+
+  kill(): void {
+    try {
+      this.run('kill-server');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Resident memory of a process in MB (Linux /proc), or null elsewhere. */
+export function rssMb(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `min / median / max` of a list of milliseconds. */
+export function stats(ms: readonly number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  const mid = s.length % 2 ? (s[(s.length - 1) / 2] ?? 0) : ((s[s.length / 2 - 1] ?? 0) + (s[s.length / 2] ?? 0)) / 2;
+  return `min ${(s[0] ?? 0).toFixed(1)} ms, median ${mid.toFixed(1)} ms, max ${(s[s.length - 1] ?? 0).toFixed(1)} ms`;
+}
+
+/** The median. */
+export function median(ms: readonly number[]): number {
+  const s = [...ms].sort((a, b) => a - b);
+  return s.length % 2 ? (s[(s.length - 1) / 2] ?? 0) : ((s[s.length / 2 - 1] ?? 0) + (s[s.length / 2] ?? 0)) / 2;
+}

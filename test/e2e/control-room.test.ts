@@ -1,0 +1,145 @@
+/**
+ * End to end: the real `tower` (bundled from the current source) running in a real tmux pane on a
+ * private server, driven by send-keys and read by capture-pane, on a copy of the fixture box.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Box } from '../helpers/box.js';
+import { buildBox, tempDir } from '../helpers/box.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const socket = `tower-e2e-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+let box: Box;
+let home: string;
+let tower: string;
+
+const tmux = async (...args: string[]) => (await execa('tmux', ['-L', socket, ...args], { timeout: 10_000 })).stdout;
+const screen = (target: string) => tmux('capture-pane', '-p', '-t', target);
+const press = async (target: string, ...keys: string[]) => {
+  // One key per send-keys: the way a person types, so each is a keypress of its own.
+  for (const k of keys) await tmux('send-keys', '-t', target, k);
+};
+const waitForScreen = (target: string, text: string | RegExp, timeoutMs = 15_000) =>
+  waitFor(
+    async () => {
+      const s = await screen(target);
+      return (typeof text === 'string' ? s.includes(text) : text.test(s)) ? s : false;
+    },
+    timeoutMs,
+    { what: `${String(text)} in pane ${target}` },
+  ).catch(async (err: Error) => {
+    throw new Error(`${err.message}\n${await screen(target).catch(() => '')}`);
+  });
+
+/** Bundles the CLI from the current source into a temp dir laid out like the repo (bin/ next to dist/). */
+async function buildTower(): Promise<string> {
+  const dir = tempDir('tower-e2e-build-');
+  await build({
+    entryPoints: { cli: path.join(REPO, 'src/cli.ts') },
+    outdir: path.join(dir, 'dist'),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    define: { 'process.env.DEV': '"false"' },
+    banner: { js: "import { createRequire as __towerRequire } from 'node:module'; const require = __towerRequire(import.meta.url);" },
+    external: ['react-devtools-core'],
+  });
+  fs.mkdirSync(path.join(dir, 'bin'));
+  fs.copyFileSync(path.join(REPO, 'bin', 'tower.js'), path.join(dir, 'bin', 'tower.js'));
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
+  return path.join(dir, 'bin', 'tower.js');
+}
+
+/** Starts tower in a new session of `columns` × `rows`; returns its pane id. */
+async function startTower(name: string, columns: number, rows: number, extra: string[] = []): Promise<string> {
+  const flags = [...box.roots.flatMap((r) => ['--root', r]), '--claude-dir', box.claudeDir, '-L', socket, ...extra];
+  const env = [`HOME=${home}`, `XDG_CONFIG_HOME=${path.join(home, 'config')}`, `XDG_STATE_HOME=${path.join(home, 'state')}`];
+  const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  // CI variables would make ink believe it renders to a log; TMUX is unset so attach hands over the terminal.
+  const command = `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${env.map(quote).join(' ')} node ${quote(tower)} ${flags.map(quote).join(' ')}; echo TOWER-EXIT=$?; sleep 100000`;
+  // -f /dev/null: the first session starts the server, which must not read anyone's tmux config.
+  return tmux('-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', name, '-x', String(columns), '-y', String(rows), command);
+}
+
+beforeAll(async () => {
+  tower = await buildTower();
+  box = buildBox();
+  home = tempDir('tower-e2e-home-');
+}, 60_000);
+
+afterAll(async () => {
+  await tmux('kill-server').catch(() => {});
+  box?.remove();
+  if (home) fs.rmSync(home, { recursive: true, force: true });
+  if (tower) fs.rmSync(path.dirname(path.dirname(tower)), { recursive: true, force: true });
+});
+
+describe('tower in a real terminal', () => {
+  it('shows the runs, follows keys, shows a live change, and q restores the terminal', async () => {
+    const pane = await startTower('wide', 120, 40);
+    const first = await waitForScreen(pane, /tower · \d+ runs/);
+    expect(first).toContain('sheets-clone');
+    expect(first).toContain('Gates');
+    expect(await tmux('display-message', '-p', '-t', pane, '#{alternate_on}')).toBe('1');
+
+    await press(pane, 'Tab');
+    await waitForScreen(pane, '[> Team');
+    await press(pane, 'Escape');
+    await waitForScreen(pane, '[> Runs');
+
+    await press(pane, '/');
+    await tmux('send-keys', '-t', pane, '-l', 'sheets');
+    await waitForScreen(pane, /Runs · 1 of \d+/);
+    await press(pane, 'Enter');
+    await waitForScreen(pane, /> harness\s+sheets-clone/);
+
+    // A live change: the harness fires a new checkpoint; tower shows it without a key.
+    const stateDir = path.join(box.project('sheets-clone'), '.papercusp');
+    fs.writeFileSync(path.join(stateDir, 'checkpoint-e2e-live.md'), '# Checkpoint: e2e-live (manual request)\nRequested at: 2026-03-01T12:00:00Z\nBy: e2e\n');
+    await waitForScreen(pane, 'e2e-live');
+
+    await press(pane, '?');
+    await waitForScreen(pane, 'force-quit:');
+    await press(pane, 'Escape');
+    await waitFor(async () => !(await screen(pane)).includes('force-quit:'), 10_000, { what: 'help closed' });
+
+    await press(pane, 'q');
+    await waitForScreen(pane, 'TOWER-EXIT=0');
+    expect(await tmux('display-message', '-p', '-t', pane, '#{alternate_on}')).toBe('0');
+    expect(await tmux('display-message', '-p', '-t', pane, '#{cursor_flag}')).toBe('1');
+  }, 60_000);
+
+  it('at 80×24 without colour: every line fits, no colour at all, and SIGTERM restores the terminal', async () => {
+    const pane = await startTower('narrow', 80, 24, ['--no-color']);
+    const s = await waitForScreen(pane, 'Runs · ');
+    expect(s).toMatch(/│ \[?Gates/);
+    for (const line of s.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    // -e keeps the cells' attributes: with --no-color there must be none beyond the default.
+    const styled = await tmux('capture-pane', '-p', '-e', '-t', pane);
+    expect(styled).not.toMatch(/\u001b\[[0-9;]*[1-9][0-9;]*m/);
+
+    const shell = await tmux('display-message', '-p', '-t', pane, '#{pane_pid}');
+    const node = (await execa('pgrep', ['-P', shell, 'node'])).stdout.trim().split('\n')[0] ?? '';
+    expect(node).toMatch(/^\d+$/);
+    process.kill(Number(node), 'SIGTERM');
+    await waitForScreen(pane, 'TOWER-EXIT=143');
+    expect(await tmux('display-message', '-p', '-t', pane, '#{alternate_on}')).toBe('0');
+  }, 60_000);
+
+  it('refuses without a terminal on stdout', async () => {
+    const r = await execa('node', [tower, '--root', box.dir], { reject: false, stdin: 'ignore', env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') }, timeout: 20_000 });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('tower: the control room needs a terminal (stdout is not a TTY); try `tower status`');
+    expect(r.stdout).toBe('');
+  }, 30_000);
+});
+
