@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { assertInsideStateDir } from './safety.js';
 
 function tempNameFor(file: string): string {
@@ -12,31 +13,12 @@ function tempNameFor(file: string): string {
 }
 
 /**
- * Replaces `file` atomically: a temp file in the same dir, flushed to disk, then renamed over it
- * (keeping the old file's mode). Hand-written rather than write-file-atomic, which names its temp
- * files from `__filename`, a name the ESM bundle does not define.
+ * Replaces `file` atomically with write-file-atomic: a temp file in the same dir, fsynced, then
+ * renamed over it, keeping the old file's mode and owner.
  */
 export async function writeAtomic(stateDir: string, file: string, content: string): Promise<void> {
   assertInsideStateDir(stateDir, file);
-  const oldMode = await fs.promises.stat(file).then(
-    (st) => st.mode & 0o7777,
-    () => null,
-  );
-  const temp = tempNameFor(file);
-  const handle = await fs.promises.open(temp, 'wx', 0o666);
-  try {
-    try {
-      if (oldMode !== null) await handle.chmod(oldMode);
-      await handle.writeFile(content, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.promises.rename(temp, file);
-  } catch (err) {
-    await fs.promises.rm(temp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(file, content, { encoding: 'utf8' });
 }
 
 /**

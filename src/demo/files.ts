@@ -1,25 +1,12 @@
 /** File writing shared by the sandbox builder and the fake agents: atomic, like the real systems. */
 import fs from 'node:fs';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 
-let sequence = 0;
-
-/**
- * Writes text through a temp file in the same directory and a rename, creating the directory.
- * (Not write-file-atomic: it reads `__filename`, which the ESM bundle the agents run from lacks.)
- * The temp name starts with a dot and ends in `.tmp`, so readers listing `*.json` never see it.
- */
+/** Writes text atomically (write-file-atomic: temp file in the same dir, then rename), creating the directory. */
 export function writeTextAtomic(file: string, text: string): void {
-  const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${sequence++}.tmp`);
-  try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeFileAtomic.sync(file, text);
 }
 
 /** Writes pretty JSON atomically (two-space indent and a final newline, as the real tools do). */

@@ -12,7 +12,10 @@ import type { ReadSettings, Team } from './types.js';
 /** A tmux pane id as tmux prints it; anything else is not passed on to tmux as a target. */
 const PANE_ID = /^%\d+$/;
 
-/** Reads every team under `<claudeDir>/teams/` with its tasks; a team whose config can't be read still appears, with the problem. */
+/**
+ * Reads every team under `<claudeDir>/teams/` with its tasks.
+ * A team whose config can't be read still appears, with its problem.
+ */
 export function readTeams(claudeDir: string): { teams: Team[]; problems: Problem[] } {
   const teamsDir = path.join(claudeDir, 'teams');
   const problems: Problem[] = [];

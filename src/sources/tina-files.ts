@@ -106,7 +106,12 @@ export function readTinaFiles(stateDir: string): TinaFiles {
   };
 }
 
-function readHandoff(stateDir: string, current: string | null, phaseDirs: string[], problems: Problem[]): TinaFiles['handoff'] {
+function readHandoff(
+  stateDir: string,
+  current: string | null,
+  phaseDirs: string[],
+  problems: Problem[],
+): TinaFiles['handoff'] {
   const candidates = phaseDirs
     .map((n) => path.join(stateDir, `phase-${n}`, 'handoff.md'))
     .map((file) => ({ file, mtime: mtimeMs(file) }))
@@ -114,7 +119,7 @@ function readHandoff(stateDir: string, current: string | null, phaseDirs: string
   const currentFile = current === null ? null : path.join(stateDir, `phase-${current}`, 'handoff.md');
   const chosen =
     candidates.find((c) => c.file === currentFile) ??
-    candidates.reduce<{ file: string; mtime: number } | null>((best, c) => (best === null || c.mtime > best.mtime ? c : best), null);
+    candidates.reduce<(typeof candidates)[number] | null>((best, c) => (best === null || c.mtime > best.mtime ? c : best), null);
   if (chosen === null) return null;
   const read = readText(chosen.file);
   if (!read.ok) {

@@ -33,7 +33,7 @@ const UNUSED_CONSTRUCTS = [
   'gfmFootnoteDefinition',
 ];
 
-/** Deeper nesting than this (in columns of indentation and `>`) is flattened: it costs quadratic time and no handoff needs it. */
+/** Nesting deeper than this (columns of indentation and `>`) is flattened: it costs quadratic time, no handoff needs it. */
 const MAX_NESTING_COLUMNS = 80;
 const TOO_DEEP = new RegExp(`^[ \\t>]{${MAX_NESTING_COLUMNS + 1},}`, 'gm');
 

@@ -15,7 +15,7 @@ function word(raw: string): string {
   return raw.trim().toLowerCase().replace(/[\s-]+/g, '_');
 }
 
-/** passed | failed | pending: approved/pass → passed, rejected/fail/changes_requested → failed, anything else → pending. */
+/** approved/pass → passed; rejected/fail/changes_requested → failed; anything else → pending. */
 export function normalizeVerdict(raw: unknown): ReviewVerdict {
   if (typeof raw === 'boolean') return raw ? 'passed' : 'failed';
   if (typeof raw !== 'string') return 'pending';
@@ -31,7 +31,7 @@ export function isVerdictWord(raw: string): boolean {
   return PASSED_WORDS.includes(w) || FAILED_WORDS.includes(w) || PENDING_WORDS.includes(w);
 }
 
-/** "spec_review", "Spec review", "spec" → spec-review; "quality_review", "code-quality" → code-quality; others as written. */
+/** "spec_review", "Spec review" → spec-review; "quality_review", "code-quality" → code-quality; others as written. */
 export function normalizeKind(raw: string): string {
   const clean = sanitizeLine(raw).trim();
   const k = clean.toLowerCase().replace(/[\s_]+/g, '-');
@@ -149,7 +149,8 @@ function reviewKey(r: Review): string {
 export function dedupeReviews(reviews: Review[]): Review[] {
   const byKey = new Map<string, Review>();
   for (const r of reviews) byKey.set(reviewKey(r), r);
-  return [...byKey.values()].sort((a, b) => compareIds(a.taskId, b.taskId) || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  const byKind = (a: Review, b: Review): number => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+  return [...byKey.values()].sort((a, b) => compareIds(a.taskId, b.taskId) || byKind(a, b));
 }
 
 /** Merges two sources of reviews; `primary` (the supervisor state) wins over `secondary` (the handoff). */

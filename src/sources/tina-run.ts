@@ -46,7 +46,7 @@ export function assembleTinaRun(
   run.problems.push(...files.problems);
 
   const n = files.currentPhase;
-  const entry = n !== null ? sup?.phases[n] : undefined;
+  const entry = n !== null ? sup?.phases.get(n) : undefined;
   const phaseWord = files.phaseStatus?.status ?? entry?.status ?? null;
   if (n !== null) run.phase = { current: n, total: sup?.totalPhases ?? null, status: phaseWord ?? sup?.status ?? 'unknown' };
 
@@ -60,7 +60,7 @@ export function assembleTinaRun(
   const handoff = files.handoff?.value ?? null;
   if (run.members.length === 0 && handoff) {
     run.members = handoff.members.map(
-      (m): Member => ({ name: m.name, role: m.role, model: '', paneId: null, state: 'unknown', lead: false }),
+      (m): Member => ({ name: m.name, role: m.role, model: '', paneId: null, state: 'unknown', lead: m.role === 'team-lead' }),
     );
   }
   if (run.tasks.length === 0 && handoff) run.tasks = handoff.tasks.map((t) => ({ ...t, team: 'handoff' }));
@@ -102,7 +102,9 @@ export function assembleTinaRun(
   else {
     const word = sup.status ?? phaseWord;
     const status = statusOfWord(word);
-    if (status === null && word !== null) run.problems.push({ file: files.supervisorFile, message: `unknown status "${word}"` });
+    if (status === null && word !== null) {
+      run.problems.push({ file: files.supervisorFile, message: `unknown status "${word}"` });
+    }
     run.status = status ?? 'unknown';
   }
   if (run.status === 'running' && signal) run.status = 'waiting';
@@ -138,7 +140,7 @@ export function assembleTinaRun(
 function blockedGate(files: TinaFiles): Gate | null {
   const n = files.currentPhase;
   const sup = files.supervisor;
-  const entry = n !== null ? sup?.phases[n] : undefined;
+  const entry = n !== null ? sup?.phases.get(n) : undefined;
   const ps = files.phaseStatus;
   let reason: string | null;
   let since: string | null;

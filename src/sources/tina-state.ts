@@ -27,7 +27,8 @@ export interface SupervisorState {
   /** The orchestration status word, lowercased; older files have none. */
   status: string | null;
   blockedReason: string | null;
-  phases: Record<string, SupervisorPhase>;
+  /** By phase key as written ("1", "2.5"); a Map, so keys like "__proto__" are plain keys. */
+  phases: Map<string, SupervisorPhase>;
 }
 
 /** What tower needs of phase-N/status.json. */
@@ -88,7 +89,11 @@ function time(obj: Record<string, unknown>, keys: string[], file: string, proble
   const raw = pick(obj, keys);
   if (raw === undefined) return null;
   const iso = toIso(raw);
-  if (iso === null) problems.push({ file, message: `${keys[0]} "${sanitizeLine(String(raw)).slice(0, 40)}" is not a date` });
+  if (iso === null) {
+    // JSON.stringify, not String(): a parsed object may carry a "toString" key that is not a function.
+    const shown = typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '');
+    problems.push({ file, message: `${keys[0]} "${sanitizeLine(shown).slice(0, 40)}" is not a date` });
+  }
   return iso;
 }
 
@@ -96,7 +101,7 @@ function time(obj: Record<string, unknown>, keys: string[], file: string, proble
 export function parseSupervisorState(json: unknown, file: string): Parsed<'state', SupervisorState | null> {
   if (!isObject(json)) return { state: null, problems: [{ file, message: 'supervisor state is not a JSON object' }] };
   const problems: Problem[] = [];
-  const phases: Record<string, SupervisorPhase> = {};
+  const phases = new Map<string, SupervisorPhase>();
   const rawPhases = json.phases;
   const addPhase = (key: string, entry: unknown): void => {
     if (!isObject(entry)) {
@@ -105,17 +110,20 @@ export function parseSupervisorState(json: unknown, file: string): Parsed<'state
     }
     const verdicts = parseReviewVerdicts(entry.review_verdicts ?? entry.reviewVerdicts, file, key);
     problems.push(...verdicts.problems);
-    phases[key] = {
+    phases.set(key, {
       status: word(entry.status),
       blockedReason: text(pick(entry, ['blocked_reason', 'reason'])),
       blockedAt: time(entry, ['blocked_at'], file, problems),
       reviews: verdicts.reviews,
-    };
+    });
   };
   if (isObject(rawPhases)) {
     for (const [key, entry] of Object.entries(rawPhases)) addPhase(sanitizeLine(key), entry);
   } else if (Array.isArray(rawPhases)) {
-    rawPhases.forEach((entry, i) => addPhase(text(isObject(entry) ? pick(entry, ['phase', 'number']) : null) ?? String(i + 1), entry));
+    rawPhases.forEach((entry, i) => {
+      const named = isObject(entry) ? text(pick(entry, ['phase', 'number'])) : null;
+      addPhase(named ?? String(i + 1), entry);
+    });
   } else if (rawPhases !== undefined && rawPhases !== null) {
     problems.push({ file, message: '"phases" is neither an object nor a list' });
   }
@@ -212,6 +220,8 @@ export function parseSessionEntry(json: unknown, file: string): Parsed<'root', s
   }
   return {
     root: null,
-    problems: [{ file, message: `worktree path "${sanitizeLine(raw).slice(0, 80)}" is relative and repo_root is not absolute` }],
+    problems: [
+      { file, message: `worktree path "${sanitizeLine(raw).slice(0, 80)}" is relative and repo_root is not absolute` },
+    ],
   };
 }

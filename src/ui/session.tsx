@@ -2,6 +2,7 @@
  * A control-room session on the real terminal: alternate screen, the painter, the live store, the
  * real actions, and every exit path (q, Ctrl-C, signals, crashes) restoring the terminal.
  */
+import { performance } from 'node:perf_hooks';
 import { render } from 'ink';
 import type { Instance } from 'ink';
 import { attachToPane, planAction, runAction } from '../actions/index.js';
@@ -11,13 +12,13 @@ import { ActivityStore } from '../store/activity.js';
 import { createLiveStore } from '../store/live-store.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
-import { resolveBindings } from './keymap.js';
+import type { Bindings } from './keymap.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
 import { FrameSink } from './terminal/frame-sink.js';
 import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
-import { Terminal } from './terminal/terminal.js';
+import type { Terminal } from './terminal/terminal.js';
 
 /** Waits until ink has let go of stdin (its reader detached), at most `ms`. */
 async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> {
@@ -52,19 +53,23 @@ function handOver(session: SessionStore, painter: ScreenPainter, terminal: Termi
   };
 }
 
+/** What the launcher (main.tsx) has already done: the keymap is checked, the terminal is set up. */
+export interface SessionStart {
+  bindings: Bindings;
+  /** Already in the alternate screen, showing the first frame. */
+  terminal: Terminal;
+  /** Called once this session's own exit handlers are in place. */
+  onStarted?: () => void;
+}
+
 /** Runs the control room until the operator quits; resolves to the exit code. */
-export async function startControlRoom(ctx: AppContext): Promise<number> {
-  const keys = resolveBindings(ctx.config.keys);
-  if (!keys.ok) {
-    ctx.err.write(`tower: config ${ctx.configFile ?? ''}: ${keys.errors.join('; ')}\n`);
-    return 2;
-  }
+export async function startControlRoom(ctx: AppContext, start: SessionStart): Promise<number> {
+  const { terminal, bindings } = start;
   const stdout = process.stdout;
   const stdin = process.stdin;
   const store = createLiveStore(ctx);
   const activity = new ActivityStore();
   const session = createSessionStore({ loading: true });
-  const terminal = new Terminal(stdout, stdin);
   const painter = new ScreenPainter(stdout);
   const sink = new FrameSink(stdout, painter);
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
@@ -89,6 +94,15 @@ export async function startControlRoom(ctx: AppContext): Promise<number> {
       process.exit(1);
     },
   });
+  start.onStarted?.();
+  // React's development build records a User Timing measure for every component render, and Node
+  // keeps them all: about 1 MB per keypress on a big screen, without end. Nothing in tower reads
+  // them, so they are dropped every few seconds (a no-op with React's production build).
+  const timings = setInterval(() => {
+    performance.clearMeasures();
+    performance.clearMarks();
+  }, 5000);
+  timings.unref();
   // A terminal that went away (ssh dropped) fails writes: end the session instead of crashing on it.
   const onWriteError = () => instance?.unmount();
   stdout.on('error', onWriteError);
@@ -100,7 +114,7 @@ export async function startControlRoom(ctx: AppContext): Promise<number> {
         store={store}
         activity={activity}
         actions={actions}
-        bindings={keys.bindings}
+        bindings={bindings}
         color={ctx.color}
         readonly={ctx.readonly}
         contextThreshold={ctx.config.contextThresholdPct}
@@ -116,6 +130,7 @@ export async function startControlRoom(ctx: AppContext): Promise<number> {
         session.set({ loading: false });
       },
       (err: unknown) => {
+        firstSnapshot();
         session.set({ loading: false });
         activity.push({ action: 'read', runId: null, target: null, status: 'failed', message: `reading state failed: ${err instanceof Error ? err.message : String(err)}` });
       },
@@ -126,6 +141,7 @@ export async function startControlRoom(ctx: AppContext): Promise<number> {
     code = 1;
     failure = err;
   } finally {
+    clearInterval(timings);
     uninstall();
     stdout.off('error', onWriteError);
     painter.stop();

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundle as bundleInto } from '../../scripts/bundle.js';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { writeFile } from '../helpers/box.js';
@@ -17,19 +17,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 /** Bundles src/cli.ts as scripts/build.js does, next to a copy of bin/tower.js; returns the launcher path. */
 export async function buildTower(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-cli-build-'));
-  await build({
-    entryPoints: { cli: path.join(REPO, 'src/cli.ts') },
-    outdir: path.join(dir, 'dist'),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-    define: { 'process.env.DEV': '"false"' },
-    banner: { js: "import { createRequire as __towerRequire } from 'node:module'; const require = __towerRequire(import.meta.url);" },
-    external: ['react-devtools-core'],
-  });
+  await bundleInto(path.join(dir, 'dist'), { cli: 'src/cli.ts' }, { logLevel: 'error' });
   fs.mkdirSync(path.join(dir, 'bin'));
   fs.copyFileSync(path.join(REPO, 'bin', 'tower.js'), path.join(dir, 'bin', 'tower.js'));
   // The bundle imports packages at run time (none today, but keep resolution working): link node_modules.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundle as bundleInto } from '../../scripts/bundle.js';
 import type { TmuxClient } from '../../src/tmux/client.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -22,18 +22,7 @@ export function removeTempDirs(): void {
 export async function bundle(entryPoints: Record<string, string>): Promise<string> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-demo-build-'));
   created.push(outdir);
-  await build({
-    entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([k, v]) => [k, path.join(REPO, v)])),
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-    banner: { js: "import { createRequire as __towerRequire } from 'node:module'; const require = __towerRequire(import.meta.url);" },
-    external: ['react-devtools-core'],
-  });
+  await bundleInto(outdir, entryPoints, { logLevel: 'error' });
   return outdir;
 }
 

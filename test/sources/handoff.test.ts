@@ -209,6 +209,36 @@ describe('parseHandoff: variants and damage', () => {
     expect(handoff.notes).toEqual(['note blink  Tab']);
   });
 
+  it('reads only the head of a runaway file, saying so', () => {
+    const text = JANUARY + '\n- filler line\n'.repeat(20_000);
+    const { handoff, problems } = parseHandoff(text, '/h.md');
+    expect(handoff.shape).toBe('january');
+    expect(handoff.timestamp).toBe('2026-01-26T10:30:00.000Z');
+    expect(handoff.tasks).toHaveLength(3);
+    expect(problems).toEqual([{ file: '/h.md', message: `handoff is ${Math.round(text.length / 1024)} kB; only the first 32 kB were read` }]);
+  });
+
+  it('flattens absurd nesting and keeps inline markup other than code as written', () => {
+    const deep = `## Notes\n${'>'.repeat(5000)} deep note\n${' '.repeat(3000)}- indented note\n`;
+    expect(parseHandoff(deep, '/h.md').handoff.notes.join(' ')).toContain('deep note');
+    const text = '__Checkpoint time:__ 2026-01-26T10:30:00Z\n**Plan path**: `docs/p.md`\n\n## Task State\n- Task 1: Implement *feature* [A](x)\n';
+    const { handoff } = parseHandoff(text, '/h.md');
+    expect(handoff.timestamp).toBe('2026-01-26T10:30:00.000Z');
+    expect(handoff.planPath).toBe('docs/p.md');
+    expect(handoff.tasks[0]?.subject).toBe('Implement *feature* [A](x)');
+  });
+
+  it('tells member names from role labels by their values', () => {
+    const text = '## Team Composition\n- Worker-A: tina:implementer\n- Team lead: boss\n- Reviewers: r1, r2\n- helper: general\n';
+    expect(parseHandoff(text, '/h.md').handoff.members).toEqual([
+      { name: 'Worker-A', role: 'tina:implementer' },
+      { name: 'boss', role: 'team-lead' },
+      { name: 'r1', role: 'reviewer' },
+      { name: 'r2', role: 'reviewer' },
+      { name: 'helper', role: 'general' },
+    ]);
+  });
+
   it('reads a member table and a review table', () => {
     const text = [
       '## Team Composition',

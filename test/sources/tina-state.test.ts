@@ -27,20 +27,20 @@ describe('parseSupervisorState', () => {
     const { state, problems } = parseSupervisorState(json('supervisor-state.e2e.json'), '/s.json');
     expect(problems).toEqual([]);
     expect(state).toMatchObject({ feature: 'my-feature', currentPhase: '2', totalPhases: 3, status: 'executing' });
-    expect(state?.phases['1']).toMatchObject({ status: 'complete', blockedReason: null });
-    expect(state?.phases['2']?.status).toBe('executing');
+    expect(state?.phases.get('1')).toMatchObject({ status: 'complete', blockedReason: null });
+    expect(state?.phases.get('2')?.status).toBe('executing');
   });
 
   it('reads the minimal sample with empty phases', () => {
     const { state } = parseSupervisorState(json('supervisor-state.minimal.json'), '/s.json');
-    expect(state).toMatchObject({ feature: 'test-feature', currentPhase: '2', phases: {} });
+    expect(state).toMatchObject({ feature: 'test-feature', currentPhase: '2', phases: new Map() });
   });
 
   it('reads the older .tina shape: no feature, no status, design_doc_path', () => {
     const old = { design_doc_path: 'docs/x.md', total_phases: '4', current_phase: 0, active_tmux_session: null, plan_paths: {} };
     const { state, problems } = parseSupervisorState(old, '/s.json');
     expect(problems).toEqual([]);
-    expect(state).toEqual({ feature: null, currentPhase: '0', totalPhases: 4, status: null, blockedReason: null, phases: {} });
+    expect(state).toEqual({ feature: null, currentPhase: '0', totalPhases: 4, status: null, blockedReason: null, phases: new Map() });
   });
 
   it('reads phases as a list, remediation phases, blocked reasons and dates', () => {
@@ -54,8 +54,14 @@ describe('parseSupervisorState', () => {
       '/s.json',
     );
     expect(state?.status).toBe('blocked');
-    expect(state?.phases['2.5']).toMatchObject({ status: 'blocked', blockedReason: 'tests fail', blockedAt: null });
+    expect(state?.phases.get('2.5')).toMatchObject({ status: 'blocked', blockedReason: 'tests fail', blockedAt: null });
     expect(problems.map((p) => p.message)).toEqual(['blocked_at "soon" is not a date', 'phase 3 is not an object']);
+  });
+
+  it('treats a phase named __proto__ as a plain key', () => {
+    const { state } = parseSupervisorState(JSON.parse('{"current_phase": 1, "phases": {"__proto__": {"status": "blocked"}}}'), '/s.json');
+    expect([...(state?.phases.keys() ?? [])]).toEqual(['__proto__']);
+    expect(state?.phases.get('1')).toBeUndefined();
   });
 
   it('refuses non-objects and odd phases', () => {
@@ -86,6 +92,9 @@ describe('parsePhaseStatus', () => {
     expect(status?.heartbeatAt).toBe('2026-01-30T12:00:00.000Z');
     expect(problems.map((p) => p.message)).toEqual(['started_at "<current ISO timestamp>" is not a date']);
     expect(parsePhaseStatus('x', '/p.json').status).toBeNull();
+    // A date field holding an object whose "toString" is not a function must not throw.
+    const odd = parsePhaseStatus(JSON.parse('{"blocked_at": {"toString": 1}}'), '/p.json');
+    expect(odd.problems.map((p) => p.message)).toEqual(['blocked_at "{"toString":1}" is not a date']);
   });
 });
 
