@@ -106,6 +106,19 @@ export function readTinaFiles(stateDir: string): TinaFiles {
   };
 }
 
+// Parsing Markdown costs milliseconds per handoff and the live store re-reads a run on every change
+// of its state dir; a handoff rarely changes, so the last parse of each file is kept.
+const handoffCache = new Map<string, { text: string; result: ReturnType<typeof parseHandoff> }>();
+
+function parseHandoffCached(text: string, file: string): ReturnType<typeof parseHandoff> {
+  const hit = handoffCache.get(file);
+  if (hit && hit.text === text) return hit.result;
+  const result = parseHandoff(text, file);
+  if (handoffCache.size > 500) handoffCache.clear();
+  handoffCache.set(file, { text, result });
+  return result;
+}
+
 function readHandoff(
   stateDir: string,
   current: string | null,
@@ -126,7 +139,7 @@ function readHandoff(
     problems.push(cleanProblem(read.problem));
     return { file: chosen.file, mtimeMs: chosen.mtime, value: null };
   }
-  const parsed = parseHandoff(read.value, chosen.file);
+  const parsed = parseHandoffCached(read.value, chosen.file);
   problems.push(...parsed.problems);
   return { file: chosen.file, mtimeMs: chosen.mtime, value: parsed.handoff };
 }
