@@ -193,7 +193,6 @@ class LiveStore implements SnapshotStore {
     const lk = livenessKey(panes);
     if (lk !== this.paneLivenessKey) {
       this.paneLivenessKey = lk;
-      this.panes = panes;
       this.publisher.setPanes(indexPanes(panes));
       this.dirty.assemble = true;
     }

@@ -30,9 +30,11 @@ import { deriveView } from './state/view.js';
 import { screenMetrics, wantsOf } from './metrics.js';
 import { ThemeContext, createTheme } from './theme.js';
 
-/** What the control room is given. */
+/** What the control room is given. The stores, the actions and the bindings are taken once, at mount. */
 export interface ControlRoomProps {
+  /** The live snapshot (tests pass an in-memory store). */
   store: SnapshotStore;
+  /** The activity pane's entries; the control room adds one per action it runs. */
   activity: ActivityStore;
   actions: ControlRoomActions;
   /** Keymap after the user's overrides (default: the built-in table). */
@@ -90,7 +92,7 @@ export function ControlRoom(props: ControlRoomProps) {
   const size = useTerminalSize();
 
   const view = useMemo(() => deriveView(snapshot, activity.length, ui), [snapshot, activity.length, ui]);
-  const layout = computeLayout(size.columns, size.rows, wantsOf(view, ui), view.rows.problems > 0);
+  const layout = computeLayout(size.columns, size.rows, wantsOf(view), view.rows.problems > 0);
   const dialog = dialogState.current;
   const help = ui.help ? helpOverlay(bindings, size.columns, size.rows) : null;
   const dialogBox = dialog ? dialogOverlay(dialog, bindings, Boolean(props.readonly), size.columns, size.rows) : null;

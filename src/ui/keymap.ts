@@ -31,6 +31,7 @@ export const COMMANDS = [
   'accept',
   'dismiss',
   'next-field',
+  'read',
 ] as const;
 export type Command = (typeof COMMANDS)[number];
 
@@ -71,6 +72,7 @@ export const KEYMAP: readonly CommandSpec[] = [
   { command: 'focus-next', keys: ['tab'], hint: 'next pane', description: 'Focus the next pane', contexts: ['global'], group: 'Navigate' },
   { command: 'focus-prev', keys: ['shift+tab'], hint: 'prev pane', description: 'Focus the previous pane', contexts: ['global'], group: 'Navigate' },
   { command: 'filter', keys: ['/'], hint: 'filter', description: 'Filter the runs list as you type; Enter keeps the filter, Esc clears it', contexts: ['global'], group: 'Navigate' },
+  { command: 'read', keys: ['v'], hint: 'read gate', description: 'Read the selected gate in full (gates pane)', contexts: ['pane'], group: 'Navigate' },
   { command: 'back', keys: ['esc'], hint: 'back', description: 'Clear the filter, return to the runs list, or cancel a running checkpoint', contexts: ['global'], group: 'Navigate' },
   { command: 'checkpoint', keys: ['c'], hint: 'checkpoint', description: "Run the checkpoint cycle in the lead's pane", contexts: ['global'], group: 'Act' },
   { command: 'grant', keys: ['g'], hint: 'grant', description: 'Grant the selected (or first) pending gate', contexts: ['global'], group: 'Act' },
@@ -92,13 +94,6 @@ export const KEYMAP: readonly CommandSpec[] = [
 export interface Bindings {
   keys: Readonly<Record<Command, readonly string[]>>;
   byContext: Readonly<Record<KeyContext, ReadonlyMap<string, Command>>>;
-}
-
-/** The spec of one command (every command has exactly one row). */
-export function specOf(command: Command): CommandSpec {
-  const spec = KEYMAP.find((s) => s.command === command);
-  if (!spec) throw new Error(`keymap has no row for ${command}`);
-  return spec;
 }
 
 /** The command `key` means in `context`, or null. */

@@ -2,11 +2,11 @@
 import type { ScreenMetrics } from './controller/controller.js';
 import type { OverlayBox } from './components/overlay.js';
 import type { Layout, Rect, Wants } from './layout.js';
-import type { DetailPane, PaneId, UiState } from './state/ui-state.js';
+import type { DetailPane, PaneId } from './state/ui-state.js';
 import type { ScreenView } from './state/view.js';
 
 /** Lines each pane would like to show (frames excluded). */
-export function wantsOf(view: ScreenView, _ui: UiState): Wants {
+export function wantsOf(view: ScreenView): Wants {
   const run = view.run;
   const body = view.gate ? Math.min(8, 2 + (view.gate.body?.split('\n').length ?? 0)) : 0;
   return {

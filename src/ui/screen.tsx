@@ -12,6 +12,7 @@ import { Line, Lines } from './components/line.js';
 import { Overlay, overlayBox } from './components/overlay.js';
 import type { Bindings } from './keymap.js';
 import type { Layout } from './layout.js';
+import { MIN_SIZE } from './layout.js';
 import { DetailPaneView, paneTitle } from './panes/detail-pane.js';
 import { RunsPane } from './panes/runs-pane.js';
 import type { Hint } from './state/available.js';
@@ -20,6 +21,7 @@ import type { DetailPane, UiState } from './state/ui-state.js';
 import { DETAIL_PANES } from './state/ui-state.js';
 import type { ScreenView } from './state/view.js';
 import { fitLine } from './text/segments.js';
+import { wrapText } from './text/width.js';
 
 /** Everything the screen draws. */
 export interface ScreenProps {
@@ -69,8 +71,9 @@ export function Screen(p: ScreenProps) {
   const { layout } = p;
   const width = layout.width;
   if (layout.kind === 'too-small') {
-    const msg = `tower needs at least 40×12; this terminal is ${layout.width}×${layout.height}`;
-    return <Lines lines={[fitLine([{ text: msg, tone: 'amber' }], width)]} width={width} />;
+    const msg = `tower needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${layout.width}×${layout.height}`;
+    const lines = wrapText(msg, width).slice(0, Math.max(1, layout.height)).map((l) => fitLine([{ text: l, tone: 'amber' }], width));
+    return <Lines lines={lines} width={width} />;
   }
   const runs = (
     <RunsPane
@@ -117,7 +120,7 @@ export function Screen(p: ScreenProps) {
     overlay = <Overlay box={box} title="Keys" body={lines} scroll={Math.min(p.ui.helpScroll, Math.max(0, lines.length - box.bodyHeight))} />;
   } else if (p.dialog) {
     const { box, text } = dialogOverlay(p.dialog, p.bindings, p.readonly, width, layout.height);
-    const scroll = p.dialog.kind === 'confirm' ? Math.min(p.dialog.scroll, Math.max(0, text.body.length - box.bodyHeight)) : 0;
+    const scroll = p.dialog.kind === 'confirm' || p.dialog.kind === 'read' ? Math.min(p.dialog.scroll, Math.max(0, text.body.length - box.bodyHeight)) : 0;
     overlay = <Overlay box={box} title={text.title} body={text.body} scroll={scroll} />;
   }
   return (

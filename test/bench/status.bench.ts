@@ -22,9 +22,17 @@ function stats(ms: number[]): string {
   return `min ${s[0]!.toFixed(0)} ms, median ${median.toFixed(0)} ms, max ${s[s.length - 1]!.toFixed(0)} ms`;
 }
 
-function time(args: string[], env: NodeJS.ProcessEnv): { ms: number; stdout: string } {
+/** Wall time of one run; stdout through a pipe (as a script reads it), or straight to /dev/null. */
+function time(args: string[], env: NodeJS.ProcessEnv, toDevNull = false): { ms: number; stdout: string } {
+  const devNull = toDevNull ? fs.openSync('/dev/null', 'w') : null;
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, args, {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', devNull ?? 'pipe', 'pipe'],
+  });
+  if (devNull !== null) fs.closeSync(devNull);
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms, stdout: r.stdout };
@@ -44,14 +52,17 @@ try {
   const tasks = snapshot.runs.reduce((n, r) => n + r.tasks.length, 0);
   console.log(`machine: ${snapshot.runs.length} runs, ${tasks} tasks (${machine.taskFiles} task files), output ${(warm.stdout.length / 1e6).toFixed(1)} MB, ${snapshot.problems.length} snapshot problems`);
 
-  const status: number[] = [];
+  const piped: number[] = [];
+  const devNull: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    status.push(time(args, env).ms);
+    piped.push(time(args, env).ms);
+    devNull.push(time(args, env, true).ms);
     bare.push(time(['-e', '0'], env).ms);
   }
-  console.log(`tower status --json (${ROUNDS} runs): ${stats(status)}`);
-  console.log(`node -e 0           (${ROUNDS} runs): ${stats(bare)}`);
+  console.log(`tower status --json, stdout read through a pipe (${ROUNDS} runs): ${stats(piped)}`);
+  console.log(`tower status --json > /dev/null             (${ROUNDS} runs): ${stats(devNull)}`);
+  console.log(`node -e 0                                   (${ROUNDS} runs): ${stats(bare)}`);
   console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
 } finally {
   await tmux.kill();

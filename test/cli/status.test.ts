@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,21 +9,23 @@ import { emptyRun, SnapshotSchema } from '../../src/model.js';
 import type { Snapshot } from '../../src/model.js';
 import { buildBox, tempDir, writeFile } from '../helpers/box.js';
 import type { Box } from '../helpers/box.js';
+import { buildCli } from '../helpers/built-cli.js';
+import type { BuiltCli } from '../helpers/built-cli.js';
 import { testContext } from '../helpers/context.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
-const bin = path.join(repo, 'bin', 'tower.js');
 const recordLoads = path.join(repo, 'test', 'helpers', 'record-loads.js');
 
+let cli: BuiltCli;
 let box: Box;
 let tmux: TmuxFixture;
 let xdg: string;
 let leadPane: string;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [path.join(repo, 'scripts', 'build.js')], { cwd: repo, stdio: 'pipe' });
+  cli = await buildCli();
   box = buildBox();
   tmux = await startTmux();
   // The phase lead's team file names no pane: tina's session gives it one.
@@ -34,12 +36,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await tmux.kill();
   box.remove();
+  cli.remove();
   fs.rmSync(xdg, { recursive: true, force: true });
 });
 
 /** Runs the built CLI with the user's config kept out (XDG_CONFIG_HOME is a temp dir). */
 function tower(args: string[], opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}) {
-  const r = spawnSync(process.execPath, [...(opts.nodeArgs ?? []), bin, ...args], {
+  const r = spawnSync(process.execPath, [...(opts.nodeArgs ?? []), cli.bin, ...args], {
     encoding: 'utf8',
     env: { ...process.env, XDG_CONFIG_HOME: xdg, NO_COLOR: '', ...opts.env },
     timeout: 20_000,
@@ -102,13 +105,13 @@ describe('tower status --json (built CLI)', () => {
     const r = tower(['status', '--json', ...boxArgs()], { nodeArgs: ['--import', recordLoads], env: { TOWER_RECORD_LOADS: log } });
     expect(r.code).toBe(0);
     const urls = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    const dist = urls.filter((u) => u.startsWith('file:') && fileURLToPath(u).startsWith(path.join(repo, 'dist')));
+    const dist = urls.filter((u) => u.startsWith('file:') && fileURLToPath(u).startsWith(cli.dist));
     expect(dist.length).toBeGreaterThan(1); // the recorder works: cli.js and its chunks were seen
 
     // The UI entry chunk, as cli.js imports it lazily, must not be among them.
-    const cli = fs.readFileSync(path.join(repo, 'dist', 'cli.js'), 'utf8');
-    const uiChunk = /import\("\.\/(main-[A-Za-z0-9]+\.js)"\)/.exec(cli)?.[1];
-    expect(uiChunk).toBeDefined();
+    const entry = fs.readFileSync(path.join(cli.dist, 'cli.js'), 'utf8');
+    const uiChunk = /import\("\.\/(main-[A-Za-z0-9]+\.js)"\)/.exec(entry)?.[1];
+    expect(uiChunk, 'cli.js imports src/ui/main.tsx lazily as main-*.js').toBeDefined();
     expect(dist.map((u) => path.basename(fileURLToPath(u)))).not.toContain(uiChunk);
 
     // And no loaded file carries react or ink code (esbuild marks each bundled module with its path).

@@ -3,6 +3,7 @@
  * Never touches the default server.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import { TmuxClient } from '../../src/tmux/client.js';
 
@@ -12,7 +13,7 @@ export interface TmuxFixture {
   client: TmuxClient;
   /** Starts a detached session whose first pane runs `command` (default a long sleep) in `cwd`. */
   newSession(session: string, cwd: string, command?: string): Promise<string>;
-  /** Kills the server (safe to call twice). */
+  /** Kills the server and removes its socket file (safe to call twice). */
   kill(): Promise<void>;
 }
 
@@ -31,5 +32,11 @@ export async function startTmux(): Promise<TmuxFixture> {
   };
   // -f /dev/null: the test server must not read anyone's ~/.tmux.conf.
   await client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'base', '-c', os.tmpdir(), 'sleep 100000']);
-  return { name, client, newSession, kill: () => client.killServer() };
+  const socket = (await client.run(['display-message', '-p', '#{socket_path}'])).trim();
+  const kill = async (): Promise<void> => {
+    await client.killServer();
+    // tmux leaves its socket file behind; thousands of test runs would leave thousands.
+    if (socket.includes(name)) fs.rmSync(socket, { force: true });
+  };
+  return { name, client, newSession, kill };
 }

@@ -89,6 +89,27 @@ describe('confirm dialog', () => {
   });
 });
 
+describe('reading a gate', () => {
+  it('v in the gates pane shows the whole body, scrollable; Esc closes it', async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the plan`).join('\n');
+    const run = { ...harnessRun(), gates: [{ ...harnessRun().gates[0]!, body: `# Checkpoint: plan-approval\n${long}` }] };
+    const { screen } = room({ columns: 100, rows: 30, snapshot: fixtureSnapshot([run]) });
+    // In the runs list v means nothing.
+    await screen.press('v');
+    expect(screen.frame()).not.toContain('(more ↓)');
+    for (let i = 0; i < 4; i++) await screen.press(KEY.tab);
+    await waitForText(screen, '[> Gates');
+    await waitForText(screen, 'v read gate');
+    await screen.press('v');
+    await waitForText(screen, '(more ↓)');
+    expect(screen.frame()).toContain('line 1 of the plan');
+    await screen.press('G');
+    await waitForText(screen, 'line 60 of the plan');
+    await screen.press(KEY.esc);
+    await waitFor(() => !screen.frame().includes('line 60 of the plan'));
+  });
+});
+
 describe('action requests', () => {
   it('terminate takes the live teammates, or the member selected in the team pane', async () => {
     const { screen, actions } = room({ snapshot: fixtureSnapshot([tinaRun()]) });
@@ -107,6 +128,15 @@ describe('action requests', () => {
     await screen.press('db-migrate', KEY.enter, 'schema change', KEY.enter);
     await waitFor(() => actions.planned.length === 1);
     expect(actions.planned[0]).toEqual({ kind: 'request', run: 'harness:payments', name: 'db-migrate', message: 'schema change' });
+  });
+
+  it('request takes its fields from keys that arrive in one read (Tab and Enter included)', async () => {
+    const { screen, actions } = room({ snapshot: fixtureSnapshot([harnessRun()]) });
+    await screen.press('R');
+    await waitForText(screen, 'Open a named checkpoint');
+    await screen.press('pre-deploy\tcheck the migration\r');
+    await waitFor(() => actions.planned.length === 1);
+    expect(actions.planned[0]).toMatchObject({ name: 'pre-deploy', message: 'check the migration' });
   });
 
   it('attach goes to the lead, or to the member selected in the team pane, without a dialog', async () => {
@@ -145,7 +175,7 @@ describe('a running checkpoint', () => {
     await screen.press('y');
     await waitFor(() => held.hooks() !== null);
     held.hooks()?.onProgress?.({ message: 'typed /checkpoint into %3', elapsedMs: 42_000, timeoutMs: 300_000, waitingFor: 'waiting for handoff' });
-    await waitForText(screen, 'waiting for handoff 0:42 / 5:00');
+    await waitForText(screen, '0:42 / 5:00 waiting for handoff');
     await waitForText(screen, 'Esc cancel checkpoint');
     await screen.press(KEY.esc);
     await waitFor(() => held.hooks()?.signal?.aborted === true);

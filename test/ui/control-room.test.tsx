@@ -2,11 +2,11 @@ import { vi } from 'vitest';
 
 // Colour must be possible for "no colour" to mean anything: chalk decides its level at import.
 vi.hoisted(() => {
-  process.env.FORCE_COLOR = '1';
+  vi.stubEnv('FORCE_COLOR', '1');
 });
 
 import { render as renderInkTest } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ActivityStore } from '../../src/store/activity.js';
 import { ControlRoom } from '../../src/ui/app.js';
 import { KEYMAP } from '../../src/ui/keymap.js';
@@ -24,6 +24,9 @@ const room = (opts: Parameters<typeof renderRoom>[0] = {}) => {
 };
 afterEach(() => {
   for (const s of mounted.splice(0)) s.unmount();
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
 });
 
 /** The line of the runs list that holds the cursor. */
@@ -62,6 +65,15 @@ describe('navigation and focus', () => {
     await waitForText(screen, '[> Runs');
     await screen.press('jj');
     await waitFor(() => selectedRun(screen.frame()).includes('auth-feature'));
+  });
+
+  it('reads Esc followed at once by a key as two keys, not as Alt', async () => {
+    const { screen } = room();
+    await screen.press(KEY.tab);
+    await waitForText(screen, '[> Team');
+    await screen.press('\u001bj');
+    await waitForText(screen, '[> Runs');
+    await waitFor(() => selectedRun(screen.frame()).includes('payments'));
   });
 
   it('works through ink-testing-library as well', async () => {

@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { keyName } from '../../src/ui/input/key-name.js';
+import { keyName, splitChunk } from '../../src/ui/input/key-name.js';
 import { isForceQuit, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../../src/ui/input/translate.js';
 import { defaultBindings } from '../../src/ui/keymap.js';
 
@@ -44,6 +44,14 @@ describe('keyName', () => {
   });
 });
 
+describe('splitChunk', () => {
+  it('splits a chunk read at once into text runs and control keys, in order', () => {
+    expect(splitChunk('db-migrate\tschema change\r')).toEqual([{ text: 'db-migrate' }, { key: 'tab' }, { text: 'schema change' }, { key: 'enter' }]);
+    expect(splitChunk('jj')).toEqual([{ text: 'jj' }]);
+    expect(splitChunk('a\u007fb\u0007')).toEqual([{ text: 'a' }, { key: 'backspace' }, { text: 'b' }]);
+  });
+});
+
 describe('pane key translation', () => {
   it('moves in the focused pane, and leaves other keys to global', () => {
     expect(translatePaneKey(b, 'runs', 'j')).toBe('down');
@@ -51,6 +59,8 @@ describe('pane key translation', () => {
     expect(translatePaneKey(b, 'team', 'G')).toBe('last');
     expect(translatePaneKey(b, 'runs', 'pagedown')).toBe('page-down');
     expect(translatePaneKey(b, 'runs', 'g')).toBeNull();
+    expect(translatePaneKey(b, 'gates', 'v')).toBe('read');
+    expect(translatePaneKey(b, 'tasks', 'v')).toBeNull();
     expect(translateGlobalKey(b, 'g')).toBe('grant');
     expect(translateGlobalKey(b, 'tab')).toBe('focus-next');
     expect(translateGlobalKey(b, 'j')).toBeNull();

@@ -2,10 +2,10 @@ import { vi } from 'vitest';
 
 // Colour must be possible for "no colour" to mean anything: chalk decides its level at import.
 vi.hoisted(() => {
-  process.env.FORCE_COLOR = '1';
+  vi.stubEnv('FORCE_COLOR', '1');
 });
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Run } from '../../src/model.js';
 import { fixtureSnapshot, gate, harnessRun, member, task, tinaRun } from './fixtures.js';
 import type { TestScreen } from './helpers.js';
@@ -15,6 +15,9 @@ const KEY = { tab: '\t', enter: '\r', esc: '\u001b', down: '\u001b[B' };
 const mounted: TestScreen[] = [];
 afterEach(() => {
   for (const s of mounted.splice(0)) s.unmount();
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
 });
 
 /** Runs whose file-derived text is long, wide (CJK, emoji) or hostile (escape sequences). */

@@ -5,7 +5,7 @@
 import type { Bindings, Command } from '../keymap.js';
 import { keysLabel } from '../keymap.js';
 import type { Dialog } from '../state/dialog-state.js';
-import { sanitizeLine } from '../../text.js';
+import { sanitize, sanitizeLine } from '../../text.js';
 import type { Segment } from '../text/segments.js';
 import { displayWidth, wrapText } from '../text/width.js';
 
@@ -41,6 +41,14 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
     }
     case 'refusal':
       return refusalText(dialog.title, dialog.reason, width, bindings);
+    case 'read': {
+      // The text keeps its own lines (a Markdown body); long ones wrap.
+      const body: Segment[][] = sanitize(dialog.text)
+        .split('\n')
+        .flatMap((l) => wrapText(l, width))
+        .map((l): Segment[] => [{ text: l }]);
+      return { title: sanitizeLine(dialog.title), body: [...body, [], keysLine(bindings, [['cancel', 'close'], ['down', 'scroll']])], tone: 'question' };
+    }
     case 'offer-terminate': {
       const body: Segment[][] = [
         ...wrapped(`Teammates of ${dialog.runId} still alive during the checkpoint:`, width, 'title'),

@@ -6,7 +6,8 @@
 import type { Snapshot } from '../../model.js';
 import type { ActivityEntry } from '../../store/types.js';
 import type { Bindings, Command } from '../keymap.js';
-import { isForceQuit, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
+import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
+import { gateBody } from '../panes/gates-pane.js';
 import { backMeaning } from '../state/available.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
@@ -51,10 +52,15 @@ export class Controller {
     if (state.filtering) return this.filterKey(key, raw);
     if (key === null) return;
     const view = this.view();
-    const move = translatePaneKey(bindings, state.focus, key);
-    if (move) {
+    const paneCommand = translatePaneKey(bindings, state.focus, key);
+    if (paneCommand && isMove(paneCommand)) {
       const page = this.d.metrics().page[state.focus];
-      ui.dispatch({ type: 'move', pane: state.focus, move, count: view.rows[state.focus], page, runIds: view.runs.map((r) => r.id) });
+      ui.dispatch({ type: 'move', pane: state.focus, move: paneCommand, count: view.rows[state.focus], page, runIds: view.runs.map((r) => r.id) });
+      return;
+    }
+    if (paneCommand === 'read' && view.gate) {
+      const g = view.gate;
+      this.d.dialogs.dispatch({ type: 'open', dialog: { kind: 'read', title: `${g.kind} ${g.id}`, text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'), scroll: 0 } });
       return;
     }
     const command = translateGlobalKey(bindings, key);
@@ -130,7 +136,7 @@ export class Controller {
     if (command === 'confirm') return runner.confirm();
     if (command === 'cancel') return runner.cancel();
     const d = dialogs.getState().current;
-    if (d?.kind !== 'confirm' || !command) return;
+    if ((d?.kind !== 'confirm' && d?.kind !== 'read') || !command) return;
     const max = this.d.metrics().dialogMax;
     const to = moveIndex(command, { index: Math.min(d.scroll, max), count: max + 1, page: 5 });
     if (to !== null) dialogs.dispatch({ type: 'scroll', to });

@@ -67,10 +67,29 @@ export function keyLabel(spec: string): string {
   return spec;
 }
 
+const CONTROL_KEYS: Record<string, string> = { '\t': 'tab', '\r': 'enter', '\n': 'enter', '\u007f': 'backspace', '\b': 'backspace', '\u001b': 'esc' };
+
+/** A piece of a chunk of input: a control key by name, or a run of typed text. */
+export type ChunkPart = { key: string } | { text: string };
+
 /**
- * Splits a chunk of typed characters into single keys. Terminals (and tmux send-keys) may deliver
- * several keypresses in one read; outside a text prompt each one is a separate key.
+ * Splits a chunk read at once (fast typing over ssh, a paste, tmux send-keys) into control keys
+ * and runs of text, in order: `"ab\tcd\r"` → text `ab`, tab, text `cd`, enter. Other control
+ * characters are dropped.
  */
-export function splitTyped(input: string): string[] {
-  return [...input];
+export function splitChunk(input: string): ChunkPart[] {
+  const parts: ChunkPart[] = [];
+  let text = '';
+  for (const ch of input) {
+    const key = CONTROL_KEYS[ch];
+    if (key === undefined && ch >= ' ') {
+      text += ch;
+      continue;
+    }
+    if (text) parts.push({ text });
+    text = '';
+    if (key) parts.push({ key });
+  }
+  if (text) parts.push({ text });
+  return parts;
 }

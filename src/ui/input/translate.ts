@@ -7,7 +7,7 @@ import { commandFor } from '../keymap.js';
 import type { PaneId } from '../state/ui-state.js';
 
 /** A list's cursor, its length and how many rows a page holds. */
-export interface ListState {
+interface ListState {
   index: number;
   count: number;
   page: number;
@@ -39,10 +39,18 @@ export function moveIndex(command: Command, list: ListState): number | null {
 export const MOVES = ['up', 'down', 'page-up', 'page-down', 'first', 'last'] as const;
 export type Move = (typeof MOVES)[number];
 
-/** A focused pane's key: a cursor move in that pane, else null (the key goes on to global keys). */
-export function translatePaneKey(bindings: Bindings, pane: PaneId, key: string): Move | null {
+/** Whether a command moves a cursor. */
+export function isMove(command: Command): command is Move {
+  return (MOVES as readonly string[]).includes(command);
+}
+
+/** A focused pane's key: a command of that pane (a cursor move, `read`), else null (on to global keys). */
+export function translatePaneKey(bindings: Bindings, pane: PaneId, key: string): Command | null {
   const command = commandFor(bindings, pane === 'runs' ? 'runs' : 'pane', key);
-  return command && (MOVES as readonly string[]).includes(command) ? (command as Move) : null;
+  if (!command) return null;
+  if (isMove(command)) return command;
+  // `read` opens the selected gate: it means something in the gates pane only.
+  return command === 'read' && pane === 'gates' ? command : null;
 }
 
 /** A global key (no dialog or prompt open). */

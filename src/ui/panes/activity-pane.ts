@@ -7,9 +7,9 @@ import type { Segment } from '../text/segments.js';
 import { highlight } from '../text/segments.js';
 import { activityStatusCell } from './words.js';
 
-/** `waiting for handoff 0:42 / 5:00`. */
+/** `0:42 / 5:00 waiting for handoff`: the clock first, so a narrow pane cuts the words, not the time. */
 export function progressText(p: NonNullable<ActivityEntry['progress']>): string {
-  return `${sanitizeLine(p.waitingFor)} ${clock(p.elapsedMs)} / ${clock(p.timeoutMs)}`;
+  return `${clock(p.elapsedMs)} / ${clock(p.timeoutMs)} ${sanitizeLine(p.waitingFor)}`;
 }
 
 /** The lines of one entry: the entry itself, then its details indented. */

@@ -50,8 +50,15 @@ function Framed({ title, focused, rect, content }: { title: string; focused: boo
   return <Lines lines={frameLines(title, focused, rect, content)} width={rect.width} />;
 }
 
+/** Ages under two minutes count seconds; older ones only minutes, so the clock redraws less. */
+function ageResolution(run: Run | null, now: number): number {
+  const young = run?.gates.some((g) => g.since && now - Date.parse(g.since) < 120_000);
+  return young ? 1000 : 60_000;
+}
+
 const GatesPane = memo(function GatesPane(p: DetailPaneProps) {
-  const now = useClock();
+  const coarse = useClock(60_000);
+  const now = useClock(ageResolution(p.run, coarse));
   const content = gatesLines(p.run, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2, now);
   return <Framed title={paneTitle('gates', p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
 });

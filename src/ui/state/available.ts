@@ -32,7 +32,7 @@ const h = (command: Command, label: string): Hint => ({ command, label });
 
 /** The hints that apply now, most important first. */
 export function availableHints(s: Situation): Hint[] {
-  if (s.help) return [h('down', 'scroll'), h('cancel', 'close'), h('force-quit', 'quit')];
+  if (s.help) return [h('down', 'scroll'), h('help', 'close'), h('force-quit', 'quit')];
   const d = s.dialog;
   if (d) {
     switch (d.kind) {
@@ -40,6 +40,8 @@ export function availableHints(s: Situation): Hint[] {
         return d.plan.refusal ? [h('cancel', 'close')] : [h('confirm', 'run it'), h('cancel', 'cancel'), ...(s.dialogScrolls ? [h('down', 'scroll')] : [])];
       case 'refusal':
         return [h('cancel', 'close')];
+      case 'read':
+        return [h('cancel', 'close'), ...(s.dialogScrolls ? [h('down', 'scroll')] : [])];
       case 'offer-terminate':
         return [h('confirm', 'terminate them'), h('cancel', 'leave them')];
       case 'request':
@@ -60,6 +62,7 @@ function actionHints(s: Situation): Hint[] {
   if (member ? Boolean(member.paneId) : liveTeammates(run).length > 0) out.push(h('terminate', member ? `terminate ${member.name}` : 'terminate'));
   if (canCheckpoint(run)) out.push(h('rehydrate', 'rehydrate'));
   if (run.system === 'harness') out.push(h('request', 'request'));
+  if (s.focus === 'gates' && s.view.gate) out.push(h('read', 'read gate'));
   const target = member ?? leadWithPane(run);
   if (target?.paneId && target.state !== 'dead') out.push(h('attach', 'attach'));
   return out;

@@ -10,6 +10,8 @@ export type Dialog =
   | { kind: 'confirm'; plan: ActionPlan; scroll: number }
   /** Why an action cannot run. */
   | { kind: 'refusal'; title: string; reason: string }
+  /** A gate's whole text, to read before granting. */
+  | { kind: 'read'; title: string; text: string; scroll: number }
   /** The name and message of a harness checkpoint request. */
   | { kind: 'request'; runId: string; field: 'name' | 'message'; name: string; message: string }
   /** Teammates still alive during a checkpoint: force-terminate them? `offerId` matches the waiting promise. */
@@ -47,7 +49,7 @@ export function dialogReducer(state: DialogState, action: DialogAction): DialogS
       return queue.length === state.queue.length ? state : { ...state, queue };
     }
     case 'scroll':
-      return d?.kind === 'confirm' ? { ...state, current: { ...d, scroll: Math.max(0, action.to) } } : state;
+      return d?.kind === 'confirm' || d?.kind === 'read' ? { ...state, current: { ...d, scroll: Math.max(0, action.to) } } : state;
     case 'type':
       if (d?.kind !== 'request') return state;
       return { ...state, current: { ...d, [d.field]: d[d.field] + action.text } };

@@ -52,14 +52,3 @@ export function taskCounts(run: Run): [string, number][] {
   for (const t of run.tasks) counts.set(t.status, (counts.get(t.status) ?? 0) + 1);
   return [...counts];
 }
-
-/** Whether the run's context is at or over its threshold. */
-export function contextOver(run: Run, defaultThreshold: number): boolean {
-  if (!run.context) return false;
-  return run.context.usedPct >= (run.context.threshold ?? defaultThreshold);
-}
-
-/** Warnings and problems worth showing for a run (warnings first). */
-export function runNotes(run: Run): { warnings: string[]; problems: { file: string | null; message: string }[] } {
-  return { warnings: run.warnings ?? [], problems: run.problems };
-}

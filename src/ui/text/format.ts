@@ -42,8 +42,3 @@ export function gauge(usedPct: number, threshold: number | null): { text: string
   const over = threshold !== null && pct >= threshold;
   return { text: `▕${'█'.repeat(filled)}${'░'.repeat(GAUGE_CELLS - filled)}▏${pct}%${over ? '!' : ''}`, over };
 }
-
-/** `3 tasks` / `1 task`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}

@@ -3,7 +3,7 @@
  * segments; only the Line component turns them into ink Text.
  */
 import type { Tone } from '../theme.js';
-import { displayWidth, fit, sliceCells } from './width.js';
+import { displayWidth, sliceCells } from './width.js';
 
 /** A run of text in one tone. */
 export interface Segment {
@@ -11,11 +11,6 @@ export interface Segment {
   tone?: Tone | undefined;
   /** Drawn in reverse video (the selected row) when colour is on. */
   inverse?: boolean | undefined;
-}
-
-/** A segment (helper for terse view code). */
-export function seg(text: string, tone?: Tone): Segment {
-  return { text, tone };
 }
 
 /** Total cells of a line. */
@@ -45,11 +40,6 @@ export function fitLine(line: readonly Segment[], cells: number): Segment[] {
   }
   if (budget > 0) out.push({ text: ' '.repeat(budget) });
   return out;
-}
-
-/** One table cell: text fitted to its column. */
-export function cell(text: string, cells: number, tone?: Tone, align: 'left' | 'right' = 'left'): Segment {
-  return { text: fit(text, cells, align), tone };
 }
 
 /** The same line, marked as the selected row. */
