@@ -5,12 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bundle as bundleInto } from '../../scripts/bundle.js';
 import type { TmuxClient } from '../../src/tmux/client.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const created: string[] = [];
 
 /** Removes every temp dir this file's tests made (call after the sandboxes stopped). */

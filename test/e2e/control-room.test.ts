@@ -5,19 +5,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { execa } from 'execa';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Box } from '../helpers/box.js';
 import { buildBox, tempDir } from '../helpers/box.js';
+import type { BuiltCli } from '../helpers/built-cli.js';
+import { buildCli } from '../helpers/built-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const socket = `tower-e2e-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
 let box: Box;
 let home: string;
+let cli: BuiltCli;
 let tower: string;
 
 const tmux = async (...args: string[]) => (await execa('tmux', ['-L', socket, ...args], { timeout: 10_000 })).stdout;
@@ -38,28 +38,6 @@ const waitForScreen = (target: string, text: string | RegExp, timeoutMs = 15_000
     throw new Error(`${err.message}\n${await screen(target).catch(() => '')}`);
   });
 
-/** Bundles the CLI from the current source into a temp dir laid out like the repo (bin/ next to dist/). */
-async function buildTower(): Promise<string> {
-  const dir = tempDir('tower-e2e-build-');
-  await build({
-    entryPoints: { cli: path.join(REPO, 'src/cli.ts') },
-    outdir: path.join(dir, 'dist'),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'error',
-    define: { 'process.env.DEV': '"false"' },
-    banner: { js: "import { createRequire as __towerRequire } from 'node:module'; const require = __towerRequire(import.meta.url);" },
-    external: ['react-devtools-core'],
-  });
-  fs.mkdirSync(path.join(dir, 'bin'));
-  fs.copyFileSync(path.join(REPO, 'bin', 'tower.js'), path.join(dir, 'bin', 'tower.js'));
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
-  return path.join(dir, 'bin', 'tower.js');
-}
-
 /** Starts tower in a new session of `columns` × `rows`; returns its pane id. */
 async function startTower(name: string, columns: number, rows: number, extra: string[] = []): Promise<string> {
   const flags = [...box.roots.flatMap((r) => ['--root', r]), '--claude-dir', box.claudeDir, '-L', socket, ...extra];
@@ -72,7 +50,8 @@ async function startTower(name: string, columns: number, rows: number, extra: st
 }
 
 beforeAll(async () => {
-  tower = await buildTower();
+  cli = await buildCli();
+  tower = cli.bin;
   box = buildBox();
   home = tempDir('tower-e2e-home-');
 }, 60_000);
@@ -81,7 +60,7 @@ afterAll(async () => {
   await tmux('kill-server').catch(() => {});
   box?.remove();
   if (home) fs.rmSync(home, { recursive: true, force: true });
-  if (tower) fs.rmSync(path.dirname(path.dirname(tower)), { recursive: true, force: true });
+  cli?.remove();
 });
 
 describe('tower in a real terminal', () => {

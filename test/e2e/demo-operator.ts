@@ -162,14 +162,23 @@ export function cursorMember(screen: string): string | null {
   return null;
 }
 
-/** With the team pane focused, moves its cursor down to `member` (names are read from the screen). */
+/** The name on a team pane row (after the cursor mark and the lead star), or null for a header or blank row. */
+function rowMember(row: string): string | null {
+  return /^.[> ][ ★]+(\S+)/.exec(row)?.[1] ?? null;
+}
+
+/** With the team pane focused, moves its cursor to `member`, up or down, reading the rows from the screen. */
 export async function selectMember(stage: Stage, member: string): Promise<string> {
   let screen = await captureText(stage);
   for (let i = 0; i < 12; i++) {
-    if (cursorMember(screen) === member) return screen;
-    const before = cursorMember(screen);
-    await press(stage, 'down');
-    screen = await waitForScreen(stage, (now) => cursorMember(now) !== before, { timeoutMs: 2000, what: `the team cursor to move towards ${member}` });
+    const current = cursorMember(screen);
+    if (current === member) return screen;
+    const names = teamRows(screen).map(rowMember);
+    const target = names.indexOf(member);
+    const at = current === null ? -1 : names.indexOf(current);
+    if (target < 0) break;
+    await press(stage, at >= 0 && target < at ? 'up' : 'down');
+    screen = await waitForScreen(stage, (now) => cursorMember(now) !== current, { timeoutMs: 2000, what: `the team cursor to move towards ${member}` });
   }
   throw new Error(`could not put the team cursor on ${member}; the screen was:\n${screen}`);
 }

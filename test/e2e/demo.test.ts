@@ -15,6 +15,7 @@ import { shellQuote } from '../../src/demo/panes.js';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { TmuxClient } from '../../src/tmux/client.js';
+import { defaultBindings, keysLabel } from '../../src/ui/keymap.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import {
@@ -51,6 +52,14 @@ let startedAt: number;
 function screenShows(condition: string | RegExp | ((screen: string) => boolean), what: string, timeoutMs = 15_000): Promise<string> {
   if (!stage) throw new Error('tower is not running');
   return waitForScreen(stage, condition, { what, timeoutMs });
+}
+
+/** The confirm dialog's last line (its keys), painted after the effects above it. */
+const CONFIRM_KEYS = `${keysLabel(defaultBindings(), 'confirm')} run it`;
+
+/** Waits for a whole confirm dialog: its title, and its keys line below every effect. */
+function confirmDialog(title: string, what: string): Promise<string> {
+  return screenShows((s) => s.includes(title) && s.includes(CONFIRM_KEYS), what);
 }
 
 /** Waits for a file to exist; on timeout the error quotes tower's screen, to show what it saw meanwhile. */
@@ -152,7 +161,7 @@ describe('tower demo, used as an operator uses it', () => {
 
     await selectRun(stage, 'checkout-flow');
     await press(stage, 'checkpoint');
-    const dialog = await screenShows(`Checkpoint tina:checkout-flow (lead team-lead in ${lead})`, 'the checkpoint confirm dialog');
+    const dialog = await confirmDialog(`Checkpoint tina:checkout-flow (lead team-lead in ${lead})`, 'the checkpoint confirm dialog');
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /checkpoint`);
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} Enter`);
 
@@ -173,12 +182,13 @@ describe('tower demo, used as an operator uses it', () => {
     const signal = path.join(project('checkout-flow'), '.claude', 'tina', 'checkpoint-needed');
 
     await press(stage, 'rehydrate');
-    const dialog = await screenShows(`Rehydrate tina:checkout-flow (lead team-lead in ${lead})`, 'the rehydrate confirm dialog');
+    const dialog = await confirmDialog(`Rehydrate tina:checkout-flow (lead team-lead in ${lead})`, 'the rehydrate confirm dialog');
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /clear`);
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /rehydrate`);
 
     await press(stage, 'confirm');
-    await waitForAgentPane(agents, lead, 'REHYDRATE COMPLETE', 20_000);
+    const pane = await waitForAgentPane(agents, lead, 'REHYDRATE COMPLETE', 20_000);
+    expect(pane).toContain('❯ /rehydrate');
     // tower deletes the signal before it waits for the lead, so it is gone by now (and the lead's
     // context, back at 15%, takes ~15 s to reach the threshold again).
     expect(fs.existsSync(signal)).toBe(false);
@@ -197,7 +207,7 @@ describe('tower demo, used as an operator uses it', () => {
     await selectRun(stage, 'sheets-clone');
     await screenShows((s) => isRunSelected(s, 'sheets-clone') && PRE_DONE_PENDING.test(s), 'the pending pre-done gate');
     await press(stage, 'grant');
-    const dialog = await screenShows('Grant pre-done of harness:sheets-clone', 'the grant confirm dialog');
+    const dialog = await confirmDialog('Grant pre-done of harness:sheets-clone', 'the grant confirm dialog');
     expect(dialog).toContain('granted at');
 
     await press(stage, 'confirm');
@@ -219,7 +229,7 @@ describe('tower demo, used as an operator uses it', () => {
     await focusPane(stage, 'Team');
     await selectMember(stage, 'writer-1');
     await press(stage, 'terminate');
-    const dialog = await screenShows(`Force-terminate writer-1 (${writer1}) in claude-team:docs-refresh`, 'the terminate confirm dialog');
+    const dialog = await confirmDialog(`Force-terminate writer-1 (${writer1}) in claude-team:docs-refresh`, 'the terminate confirm dialog');
     expect(killsPane(dialog, socket, writer1)).toBe(true);
     for (const other of [lead, writer2]) expect(killsPane(dialog, socket, other), `kill-pane of ${other}`).toBe(false);
 
@@ -248,7 +258,7 @@ describe('tower demo, used as an operator uses it', () => {
     await screenShows('[> Runs', 'the runs list focused');
     await selectRun(stage, 'checkout-flow');
     await press(stage, 'terminate');
-    const dialog = await screenShows('Force-terminate worker-1', 'the terminate confirm dialog of checkout-flow');
+    const dialog = await confirmDialog('Force-terminate worker-1', 'the terminate confirm dialog of checkout-flow');
     for (const id of teammates) expect(killsPane(dialog, socket, id), `kill-pane of ${id}`).toBe(true);
     for (const id of leads) expect(killsPane(dialog, socket, id), `kill-pane of lead ${id}`).toBe(false);
 
