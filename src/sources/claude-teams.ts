@@ -27,25 +27,36 @@ export function readTeams(claudeDir: string): { teams: Team[]; problems: Problem
       problems.push({ file: sanitizeLine(teamDir), message: 'team folder name contains control characters; skipped' });
       continue;
     }
-    const configFile = path.join(teamDir, 'config.json');
-    const tasksDir = path.join(claudeDir, 'tasks', dirName);
-    const read = readJson(configFile);
-    let team: Team;
-    if (read.ok) {
-      const parsed = parseTeamConfig(read.value, configFile, tasksDir);
-      team = parsed.team ?? placeholderTeam(dirName, configFile, tasksDir);
-      team.problems.push(...parsed.problems);
-    } else {
-      // A half-written config must not hide the team: tina still merges it by name and shows the problem.
-      team = placeholderTeam(dirName, configFile, tasksDir);
-      team.problems.push(cleanProblem(read.problem));
-    }
-    const tasks = readTasks(tasksDir, team.name);
-    team.tasks = tasks.tasks;
-    team.problems.push(...tasks.problems);
-    teams.push(team);
+    const team = readTeam(claudeDir, dirName);
+    if (team) teams.push(team);
   }
   return { teams, problems };
+}
+
+/**
+ * Reads one team folder with its tasks (the live store re-reads only the team that changed).
+ * Null when the folder is gone or its name is unsafe (readTeams reports that).
+ */
+export function readTeam(claudeDir: string, dirName: string): Team | null {
+  const teamDir = path.join(claudeDir, 'teams', dirName);
+  if (!isDir(teamDir) || unsafeName(dirName)) return null;
+  const configFile = path.join(teamDir, 'config.json');
+  const tasksDir = path.join(claudeDir, 'tasks', dirName);
+  const read = readJson(configFile);
+  let team: Team;
+  if (read.ok) {
+    const parsed = parseTeamConfig(read.value, configFile, tasksDir);
+    team = parsed.team ?? placeholderTeam(dirName, configFile, tasksDir);
+    team.problems.push(...parsed.problems);
+  } else {
+    // A half-written config must not hide the team: tina still merges it by name and shows the problem.
+    team = placeholderTeam(dirName, configFile, tasksDir);
+    team.problems.push(cleanProblem(read.problem));
+  }
+  const tasks = readTasks(tasksDir, team.name);
+  team.tasks = tasks.tasks;
+  team.problems.push(...tasks.problems);
+  return team;
 }
 
 function placeholderTeam(dirName: string, configFile: string, tasksDir: string): Team {

@@ -6,10 +6,9 @@
 import path from 'node:path';
 import { emptyRun } from '../model.js';
 import type { Problem, Run } from '../model.js';
-import { cleanProblem, parseTeamConfig, readTasks, readTeams, teamRun, unsafeName } from '../sources/claude-teams.js';
+import { readTeam, readTeams, teamRun } from '../sources/claude-teams.js';
 import { readDotagentRun } from '../sources/dotagent.js';
 import { readHarnessRun } from '../sources/harness.js';
-import { isDir, readJson } from '../sources/read.js';
 import { readSageRun } from '../sources/sage.js';
 import { findTinaStateDirs, readTinaRun, readTinaSessions } from '../sources/tina.js';
 import type { ReadSettings, Team } from '../sources/types.js';
@@ -30,40 +29,10 @@ export interface SourceReaders {
   readDotagentRun(root: string, stateDir: string, settings: ReadSettings): Run;
 }
 
-/**
- * Reads one team folder the way readTeams does for each of them, so a change to one team's
- * files re-reads only that team (a machine may hold thousands of task files).
- */
-export function readTeamDir(claudeDir: string, dirName: string): Team | null {
-  const teamDir = path.join(claudeDir, 'teams', dirName);
-  // readTeams skips (and reports) unsafe names; the next full read reports it again.
-  if (!isDir(teamDir) || unsafeName(dirName)) return null;
-  const configFile = path.join(teamDir, 'config.json');
-  const tasksDir = path.join(claudeDir, 'tasks', dirName);
-  const read = readJson(configFile);
-  const parsed = read.ok ? parseTeamConfig(read.value, configFile, tasksDir) : { team: null, problems: [cleanProblem(read.problem)] };
-  const team: Team = parsed.team ?? {
-    name: sanitizeLine(dirName),
-    configFile,
-    tasksDir,
-    description: null,
-    createdAt: null,
-    cwd: null,
-    members: [],
-    tasks: [],
-    problems: [],
-  };
-  team.problems.push(...parsed.problems);
-  const tasks = readTasks(tasksDir, team.name);
-  team.tasks = tasks.tasks;
-  team.problems.push(...tasks.problems);
-  return team;
-}
-
 /** The real readers. */
 export const defaultReaders: SourceReaders = {
   readTeams,
-  readTeam: readTeamDir,
+  readTeam,
   teamRun,
   findTinaStateDirs,
   readTinaSessions,

@@ -4,25 +4,15 @@
  * the working tree can't fool the tests. Plus the harness, SAGE and dotagent projects they act on.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bundle as bundleInto } from '../../scripts/bundle.js';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { writeFile } from '../helpers/box.js';
+import { buildCli } from '../helpers/built-cli.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** Bundles src/cli.ts as scripts/build.js does, next to a copy of bin/tower.js; returns the launcher path. */
+/** The launcher of a bundle of the current source (see test/helpers/built-cli.ts). */
 export async function buildTower(): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-cli-build-'));
-  await bundleInto(path.join(dir, 'dist'), { cli: 'src/cli.ts' }, { logLevel: 'error' });
-  fs.mkdirSync(path.join(dir, 'bin'));
-  fs.copyFileSync(path.join(REPO, 'bin', 'tower.js'), path.join(dir, 'bin', 'tower.js'));
-  // The bundle imports packages at run time (none today, but keep resolution working): link node_modules.
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
-  return path.join(dir, 'bin', 'tower.js');
+  return (await buildCli()).bin;
 }
 
 export interface CliResult {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTeams } from '../../src/sources/claude-teams.js';
-import { readTeamDir } from '../../src/store/readers.js';
+import { readTeam as readTeamDir } from '../../src/sources/claude-teams.js';
 import { buildBox, writeFile } from '../helpers/box.js';
 import type { Box } from '../helpers/box.js';
 
@@ -18,7 +18,7 @@ beforeAll(() => {
 });
 afterAll(() => box.remove());
 
-describe('readTeamDir (one team, for the live store)', () => {
+describe('readTeam (one team, for the live store)', () => {
   it('reads each team exactly as readTeams does', () => {
     const all = readTeams(box.claudeDir).teams;
     expect(all.length).toBe(6);
