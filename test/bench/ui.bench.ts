@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildBigMachine } from '../helpers/big-machine.js';
@@ -114,4 +115,5 @@ try {
   bigMachine();
 } finally {
   tmux.kill();
+  fs.rmSync(xdg, { recursive: true, force: true });
 }

@@ -91,6 +91,9 @@ export function isRunSelected(screen: string, name: string): boolean {
   return row !== null && runRow(name).test(row);
 }
 
+/** Stages where a selection key was pressed: from then on the selected row is the chosen run. */
+const pinnedStages = new WeakSet<Stage>();
+
 /**
  * Moves the selection to run `name` one key at a time, reading the screen after each: the list
  * re-sorts as runs change, so no position is assumed. The first key pins the selection to a run
@@ -99,8 +102,8 @@ export function isRunSelected(screen: string, name: string): boolean {
 export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000): Promise<string> {
   const end = Date.now() + timeoutMs;
   let screen = await captureText(stage);
-  let pinned = false;
   while (Date.now() < end) {
+    const pinned = pinnedStages.has(stage);
     const lines = screen.split('\n');
     const target = lines.findIndex((line) => runRow(name).test(line));
     const selected = lines.findIndex((line) => /^.> \S/.test(line));
@@ -108,7 +111,7 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
     const down = target < 0 || selected < 0 || !pinned ? selected !== lines.length - 1 : target > selected;
     const before = selectedRunRow(screen);
     await press(stage, down ? 'down' : 'up');
-    pinned = true;
+    pinnedStages.add(stage);
     // Each key lands before the next is chosen, so keys never pile up.
     screen = await waitForScreen(stage, (now) => selectedRunRow(now) !== before, { timeoutMs: 2000, what: 'the selection to move' }).catch(() =>
       captureText(stage),

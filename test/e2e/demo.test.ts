@@ -45,7 +45,7 @@ let sandbox: DemoSandbox | undefined;
 let agents: TmuxClient;
 let stage: Stage | undefined;
 let stateHome: string;
-/** Wall-clock bounds of the run, to check the grant's timestamp against. */
+/** When the run began, to check the grant's timestamp against. */
 let startedAt: number;
 
 /** Waits for the screen; on timeout the error names the step and quotes the last screen. */
@@ -141,7 +141,8 @@ afterAll(async () => {
 
 describe('tower demo, used as an operator uses it', () => {
   it('shows every run, and the context gate once the checkout-flow lead raises checkpoint-needed', async () => {
-    await screenShows((s) => ['checkout-flow', 'search-index', 'docs-refresh', 'sheets-clone', 'EPIC-042'].every((n) => s.includes(n)), 'the runs list', 20_000);
+    const runs = [/tina\s+checkout-flow/, /tina\s+search-index/, /claude\s+docs-refresh/, /harness\s+sheets-clone/, /sage\s+EPIC-042/, /dotagent\s+wf-\d+-auth/];
+    await screenShows((s) => runs.every((r) => r.test(s)), 'every run of the sandbox in the runs list', 20_000);
     const signal = path.join(project('checkout-flow'), '.claude', 'tina', 'checkpoint-needed');
     await fileAppears(signal, `the lead to write ${signal}`);
     expect(JSON.parse(fs.readFileSync(signal, 'utf8'))).toMatchObject({ source: 'statusline' });
