@@ -21,7 +21,7 @@ export async function bundle(outdir, entryPoints = ENTRY_POINTS, extra = {}) {
     target: 'node20',
     legalComments: 'none',
     logLevel: 'warning',
-    define: { 'process.env.DEV': '"false"' },
+    define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
     // CommonJS dependencies call require() and read __filename, which ESM lacks.
     banner: {
       js: [

@@ -2,7 +2,6 @@
  * A control-room session on the real terminal: alternate screen, the painter, the live store, the
  * real actions, and every exit path (q, Ctrl-C, signals, crashes) restoring the terminal.
  */
-import { performance } from 'node:perf_hooks';
 import { render } from 'ink';
 import type { Instance } from 'ink';
 import { attachToPane, planAction, runAction } from '../actions/index.js';
@@ -95,14 +94,6 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     },
   });
   start.onStarted?.();
-  // React's development build records a User Timing measure for every component render, and Node
-  // keeps them all: about 1 MB per keypress on a big screen, without end. Nothing in tower reads
-  // them, so they are dropped every few seconds (a no-op with React's production build).
-  const timings = setInterval(() => {
-    performance.clearMeasures();
-    performance.clearMarks();
-  }, 5000);
-  timings.unref();
   // A terminal that went away (ssh dropped) fails writes: end the session instead of crashing on it.
   const onWriteError = () => instance?.unmount();
   stdout.on('error', onWriteError);
@@ -141,7 +132,6 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     code = 1;
     failure = err;
   } finally {
-    clearInterval(timings);
     uninstall();
     stdout.off('error', onWriteError);
     painter.stop();
