@@ -58,7 +58,8 @@ export function readHarnessRun(root: string, stateDir: string, settings: ReadSet
   const escalation = decision?.verb === 'ESCALATE' ? escalationGate(decision, logFile, logMtime, stateDir) : null;
 
   run.gates = escalation ? [escalation, ...checkpoints] : checkpoints;
-  run.phase = decision ? { current: decision.verb, total: null, status: 'decision' } : null;
+  // The harness has no phases: its last orchestrator decision is where it stands ("CONTINUE", "DONE").
+  run.phase = decision ? { current: decision.verb, total: null, status: decision.rest ? `last decision: ${decision.verb} ${decision.rest}` : `last decision: ${decision.verb}` } : null;
   run.status = harnessStatus(run.gates, decision, logMtime, settings.now);
   return run;
 }

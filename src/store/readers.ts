@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { emptyRun } from '../model.js';
-import type { Problem, Run } from '../model.js';
+import type { Gate, Problem, Run } from '../model.js';
 import { readTeam, readTeams, teamRun } from '../sources/claude-teams.js';
 import { readDotagentRun } from '../sources/dotagent.js';
 import { readHarnessRun } from '../sources/harness.js';
@@ -55,8 +55,26 @@ function failure(err: unknown): string {
   return sanitizeLine(msg).slice(0, 300);
 }
 
+const GATE_ORDER: Record<Gate['kind'], number> = { escalation: 0, context: 1, checkpoint: 2, approval: 2 };
+
+/** Gates in the order an operator wants them: pending before granted, escalations first; stable otherwise. */
+export function orderGates(run: Run): Run {
+  const rank = (g: Gate) => (g.state === 'pending' ? 0 : 10) + GATE_ORDER[g.kind];
+  run.gates = run.gates
+    .map((g, i) => ({ g, i }))
+    .sort((a, b) => rank(a.g) - rank(b.g) || a.i - b.i)
+    .map((x) => x.g);
+  return run;
+}
+
 /** Reads one state directory; a throwing reader gives a run of unknown status carrying the problem. */
 export function readSource(source: RunSource, teams: Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
+  const read = readSourceUnordered(source, teams, settings, readers);
+  orderGates(read.run);
+  return read;
+}
+
+function readSourceUnordered(source: RunSource, teams: Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
   try {
     switch (source.system) {
       case 'tina': {

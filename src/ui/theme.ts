@@ -14,6 +14,7 @@ export interface TextStyle {
   dimColor?: boolean;
   bold?: boolean;
   inverse?: boolean;
+  backgroundColor?: string;
 }
 
 const COLOURED: Record<Tone, TextStyle> = {
@@ -41,7 +42,8 @@ export function createTheme(color: boolean): Theme {
   return {
     color,
     style: (tone) => (color ? COLOURED[tone] : {}),
-    selected: color ? { inverse: true } : {},
+    // A background rather than inverse video: inverse turns the gauge's █ blocks into holes.
+    selected: color ? { backgroundColor: '#334155' } : {},
   };
 }
 

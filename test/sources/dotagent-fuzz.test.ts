@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GateSchema } from '../../src/model.js';
@@ -14,36 +11,10 @@ import {
   parsePhaseStateText,
   validateDotagent,
 } from '../../src/sources/dotagent.js';
+import { ESCAPES, hostileText, RUNS, truncated } from '../helpers/fuzz.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
-const RUNS = { numRuns: 1000 };
-// Every C0 control except newline, DEL and C1: none may reach the screen.
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
-
-/** Every string in a value, object keys included. */
-function strings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      strings(x, out);
-    }
-  }
-  return out;
-}
-
-function expectClean(r: unknown): void {
-  for (const s of strings(r)) expect(s).not.toMatch(CONTROL);
-}
-
-const read = (rel: string): string => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
-const truncated = (rel: string) => {
-  const full = read(rel);
-  return fc.nat({ max: full.length }).map((n) => full.slice(0, n));
-};
-const nasty = fc.constantFrom('\u001b', '\u001b[31m', '\u001b]0;t\u0007', '\r', '\n', '\t', '\u0000', '\u0085', '"', '{', '}', '[', ']', ':', ',');
-const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.array(fc.oneof(nasty, fc.string({ maxLength: 8 })), { maxLength: 40 }).map((a) => a.join('')));
+const text = hostileText([...ESCAPES, '\u0085', '"', '{', '}', '[', ']', ':', ','], 300);
 const any = fc.oneof(fc.anything(), text);
 const stampish = fc.oneof(any, fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.integer(), fc.constant('ISO-8601'));
 const phaseName = fc.oneof(fc.constantFrom(...DOTAGENT_PHASES), any);
@@ -89,7 +60,7 @@ describe('dotagent parsers never throw and print nothing unsafe', () => {
       fc.property(input, (t) => {
         const r = parsePhaseStateText(t, 'phase.json');
         expect(Array.isArray(r.problems)).toBe(true);
-        expectClean(r);
+        expectPrintable(r);
       }),
       RUNS,
     );
@@ -107,7 +78,7 @@ describe('dotagent parsers never throw and print nothing unsafe', () => {
       fc.property(input, (t) => {
         const r = parseExecutionStateText(t, 'execution.json');
         expect(Array.isArray(r.problems)).toBe(true);
-        expectClean(r);
+        expectPrintable(r);
       }),
       RUNS,
     );
@@ -117,7 +88,7 @@ describe('dotagent parsers never throw and print nothing unsafe', () => {
     fc.assert(
       fc.property(fc.oneof(fc.anything(), fc.jsonValue(), executionJson), (v) => {
         const r = parseExecutionState(v, 'execution.json');
-        expectClean(r);
+        expectPrintable(r);
         if (r.value) for (const t of r.value.tasks) expect(t.id.length).toBeGreaterThan(0);
       }),
       RUNS,
@@ -128,15 +99,15 @@ describe('dotagent parsers never throw and print nothing unsafe', () => {
     fc.assert(
       fc.property(fc.oneof(fc.anything(), fc.jsonValue(), phaseJson), executionJson, fc.integer({ min: 0, max: 4e12 }), fc.boolean(), (v, e, now, outputs) => {
         const phase = parsePhaseState(v, 'phase.json');
-        expectClean(phase);
+        expectPrintable(phase);
         const exec = parseExecutionState(e, 'execution.json').value;
         const checks = validateDotagent(phase.value, exec, { now, phaseFile: 'phase.json', executionFile: 'execution.json', outputExists: () => outputs });
-        expectClean(checks);
+        expectPrintable(checks);
         if (!phase.value) return;
         const gates = dotagentGates(phase.value, 'phase.json');
         for (const g of gates) GateSchema.parse(g);
         expect(new Set(gates.map((g) => g.id)).size).toBe(gates.length);
-        expectClean(gates);
+        expectPrintable(gates);
         expect(['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown']).toContain(dotagentStatus(phase.value, gates));
       }),
       RUNS,

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,41 +8,13 @@ import {
   parseHarnessConfigText,
   parseRunLog,
 } from '../../src/sources/harness.js';
+import { ESCAPES, expectCleanResult, hostileText, RUNS, truncated } from '../helpers/fuzz.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const SAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/samples/harness');
-const RUNS = { numRuns: 1000 };
-// Every C0 control except newline, DEL and C1: none may reach the screen.
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
-
-/** Every string in a value, object keys included. */
-function strings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      strings(x, out);
-    }
-  }
-  return out;
-}
-
-/** A parser result: a value (possibly null) and a list of problems, every string printable. */
-function expectClean(r: { value: unknown; problems: unknown[] }): void {
-  expect(r).toHaveProperty('value');
-  expect(Array.isArray(r.problems)).toBe(true);
-  for (const s of strings(r)) expect(s).not.toMatch(CONTROL);
-}
-
-const sample = (name: string): string => fs.readFileSync(path.join(SAMPLES, name), 'utf8');
-const nasty = fc.constantFrom('\u001b', '\u001b[31m', '\u001b]0;t\u0007', '\r', '\n', '\t', '\u0000', '\u009b', '#', ':', ' ', 'ORCH decision: ', 'ESCALATE', 'granted at ');
 /** Text mixing random characters with the escape sequences and keywords the parsers look for. */
-const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 400 }), fc.array(fc.oneof(nasty, fc.string({ maxLength: 8 })), { maxLength: 40 }).map((a) => a.join('')));
-/** Every prefix of a real sample: a file cut off mid-write. */
-const truncated = (name: string) => {
-  const full = sample(name);
-  return fc.nat({ max: full.length }).map((n) => full.slice(0, n));
-};
+const text = hostileText([...ESCAPES, '\u009b', '#', ':', ' ', 'ORCH decision: ', 'ESCALATE', 'granted at '], 400);
+/** A real sample (test/fixtures/samples/harness) cut off mid-write. */
+const sample = (name: string) => truncated(`samples/harness/${name}`);
 
 describe('harness parsers never throw and print nothing unsafe', () => {
   it('parseRunLog on random text and on decision lines with noise', () => {
@@ -54,7 +23,7 @@ describe('harness parsers never throw and print nothing unsafe', () => {
     fc.assert(
       fc.property(fc.oneof(text, log), (t) => {
         const r = parseRunLog(t, 'run.log');
-        expectClean(r);
+        expectCleanResult(r);
         if (r.value) expect(r.value.verb).toMatch(/^[A-Z_][A-Z0-9_-]*$/);
       }),
       RUNS,
@@ -62,16 +31,16 @@ describe('harness parsers never throw and print nothing unsafe', () => {
   });
 
   it('parseCheckpointDoc on random text and truncated samples', () => {
-    const input = fc.oneof(text, truncated('checkpoint-plan-approval.md'), truncated('checkpoint-pre-done.md'));
-    fc.assert(fc.property(input, (t) => expectClean(parseCheckpointDoc(t, 'checkpoint-x.md'))), RUNS);
+    const input = fc.oneof(text, sample('checkpoint-plan-approval.md'), sample('checkpoint-pre-done.md'));
+    fc.assert(fc.property(input, (t) => expectCleanResult(parseCheckpointDoc(t, 'checkpoint-x.md'))), RUNS);
   });
 
   it('parseGrantedFile on random text and truncated samples', () => {
-    const input = fc.oneof(text, truncated('checkpoint-plan-approval.md.granted'));
+    const input = fc.oneof(text, sample('checkpoint-plan-approval.md.granted'));
     fc.assert(
       fc.property(input, (t) => {
         const r = parseGrantedFile(t, 'g');
-        expectClean(r);
+        expectCleanResult(r);
         if (r.value !== null) expect(Number.isNaN(Date.parse(r.value))).toBe(false);
       }),
       RUNS,
@@ -79,8 +48,8 @@ describe('harness parsers never throw and print nothing unsafe', () => {
   });
 
   it('parseHarnessConfigText on random text, random JSON and truncated samples', () => {
-    const input = fc.oneof(text, fc.json(), truncated('config.with-checkpoints.json'), truncated('README.config-example.json'));
-    fc.assert(fc.property(input, (t) => expectClean(parseHarnessConfigText(t, 'config.json'))), RUNS);
+    const input = fc.oneof(text, fc.json(), sample('config.with-checkpoints.json'), sample('README.config-example.json'));
+    fc.assert(fc.property(input, (t) => expectCleanResult(parseHarnessConfigText(t, 'config.json'))), RUNS);
   });
 
   it('parseHarnessConfig on any value and on near-miss configs', () => {
@@ -95,7 +64,7 @@ describe('harness parsers never throw and print nothing unsafe', () => {
     fc.assert(
       fc.property(fc.oneof(fc.anything(), fc.jsonValue(), config), (v) => {
         const r = parseHarnessConfig(v, 'config.json');
-        expectClean(r);
+        expectCleanResult(r);
         expect(typeof r.value.enabled).toBe('boolean');
       }),
       RUNS,
@@ -107,7 +76,7 @@ describe('harness parsers never throw and print nothing unsafe', () => {
     fc.assert(
       fc.property(name, (n) => {
         const e = classifyStateEntry(n);
-        for (const s of strings(e)) expect(s).not.toMatch(CONTROL);
+        expectPrintable(e);
         if (e.kind === 'pending' || e.kind === 'granted' || e.kind === 'fired') expect(e.name).toMatch(/^[A-Za-z0-9_.-]+$/);
       }),
       RUNS,

@@ -1,41 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLastSignal, parseResumeSignal, parseSageSignals, parseSageState, parseSageStateText } from '../../src/sources/sage.js';
+import { ESCAPES, expectCleanResult, hostileText, RUNS, truncated } from '../helpers/fuzz.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
-const RUNS = { numRuns: 1000 };
-// Every C0 control except newline, DEL and C1: none may reach the screen.
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+const text = hostileText([...ESCAPES, '\u001b[1m', '\u009b', ':', '═══', '====', 'SAGE_SIGNAL:', 'HITL_REQUIRED', 'STATUS: ', 'APPROVED', 'KEY: '], 400);
 
-/** Every string in a value, object keys included. */
-function strings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      strings(x, out);
-    }
-  }
-  return out;
-}
-
-function expectClean(r: { value: unknown; problems: unknown[] }): void {
-  expect(r).toHaveProperty('value');
-  expect(Array.isArray(r.problems)).toBe(true);
-  for (const s of strings(r)) expect(s).not.toMatch(CONTROL);
-}
-
-const read = (rel: string): string => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
-const truncated = (rel: string) => {
-  const full = read(rel);
-  return fc.nat({ max: full.length }).map((n) => full.slice(0, n));
-};
-const nasty = fc.constantFrom('\u001b', '\u001b[1m', '\u001b]0;t\u0007', '\r', '\n', '\t', '\u0000', '\u009b', ':', '═══', '====', 'SAGE_SIGNAL:', 'HITL_REQUIRED', 'STATUS: ', 'APPROVED', 'KEY: ');
-const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 400 }), fc.array(fc.oneof(nasty, fc.string({ maxLength: 8 })), { maxLength: 40 }).map((a) => a.join('')));
 /** Captures made of signal-like lines: boxes, rules, fields, one-liners, noise. */
 const capture = fc
   .array(
@@ -65,21 +35,21 @@ describe('SAGE parsers never throw and print nothing unsafe', () => {
         const signals = parseSageSignals(t);
         expect(Array.isArray(signals)).toBe(true);
         for (const s of signals) expect(s.type).toMatch(/^[A-Z][A-Z0-9_]*$/);
-        for (const s of strings(signals)) expect(s).not.toMatch(CONTROL);
+        expectPrintable(signals);
       }),
       RUNS,
     );
   });
 
   it('parseLastSignal on random text and captures', () => {
-    fc.assert(fc.property(fc.oneof(text, capture), (t) => expectClean(parseLastSignal(t, '.last_signal'))), RUNS);
+    fc.assert(fc.property(fc.oneof(text, capture), (t) => expectCleanResult(parseLastSignal(t, '.last_signal'))), RUNS);
   });
 
   it('parseResumeSignal on random text', () => {
     fc.assert(
       fc.property(text, (t) => {
         const r = parseResumeSignal(t, '.resume-signal');
-        expectClean(r);
+        expectCleanResult(r);
         expect(r.value === null || ['APPROVED', 'REVISE', 'DISCUSS', 'HALT'].includes(r.value)).toBe(true);
       }),
       RUNS,
@@ -87,7 +57,7 @@ describe('SAGE parsers never throw and print nothing unsafe', () => {
   });
 
   it('parseSageStateText on random text, random JSON and truncated samples', () => {
-    fc.assert(fc.property(fc.oneof(text, fc.json(), samples), (t) => expectClean(parseSageStateText(t, 'state.json'))), RUNS);
+    fc.assert(fc.property(fc.oneof(text, fc.json(), samples), (t) => expectCleanResult(parseSageStateText(t, 'state.json'))), RUNS);
   });
 
   it('parseSageState on any value and on near-miss states of every shape', () => {
@@ -116,6 +86,6 @@ describe('SAGE parsers never throw and print nothing unsafe', () => {
       },
       { requiredKeys: ['current_story_index'] },
     );
-    fc.assert(fc.property(fc.oneof(fc.anything(), fc.jsonValue(), nested, flat, runEpic), (v) => expectClean(parseSageState(v, 'state.json'))), RUNS);
+    fc.assert(fc.property(fc.oneof(fc.anything(), fc.jsonValue(), nested, flat, runEpic), (v) => expectCleanResult(parseSageState(v, 'state.json'))), RUNS);
   });
 });

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model.js';
@@ -18,36 +16,15 @@ import {
 } from '../../src/sources/tina-state.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/sources/types.js';
 import type { Team } from '../../src/sources/types.js';
+import { HANDOFF_FIXTURES, readFixture } from '../helpers/fixtures.js';
+import { fieldString, fieldValue, RUNS, truncated, truncatedJson } from '../helpers/fuzz.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
-const RUNS = { numRuns: 1000 };
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
-
-function strings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      strings(x, out);
-    }
-  }
-  return out;
-}
-
-function clean(result: object): void {
-  for (const s of strings(result)) expect(s).not.toMatch(CONTROL);
-}
-
-const read = (rel: string): string => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
-const nastyString = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom(
-    'executing', 'blocked', 'complete', 'planning', 'hibernating', '2', '2.5', 'task-3', 'passed', 'rejected', 'gaps',
-    '2026-01-30T12:00:00Z', '\u001b[2J', 'a\u0007b', '\u009b1m', '/abs/path', 'rel/path', '',
-  ),
-);
-const value = fc.oneof(nastyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }));
+const nastyString = fieldString([
+  'executing', 'blocked', 'complete', 'planning', 'hibernating', '2', '2.5', 'task-3', 'passed', 'rejected', 'gaps',
+  '2026-01-30T12:00:00Z', '/abs/path', 'rel/path',
+]);
+const value = fieldValue(nastyString);
 const verdicts = fc.oneof(
   fc.dictionary(nastyString, fc.oneof(value, fc.record({ spec_review: value, quality_review: value, worker: value, reviewer: value }, { requiredKeys: [] }))),
   fc.array(fc.record({ taskId: value, task: value, kind: value, verdict: value, result: value, reviewer: value }, { requiredKeys: [] }), { maxLength: 5 }),
@@ -73,39 +50,26 @@ const signalText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.record({ triggered_at: value, context_pct: value, threshold: value, source: value }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
-  fc.double({ min: 0, max: 1, noNaN: true }).map((f) => {
-    const t = read('samples/tina/checkpoint-needed');
-    return t.slice(0, Math.floor(t.length * f));
-  }),
+  truncated('samples/tina/checkpoint-needed'),
 );
-/** A real JSON sample cut off, parsed when what is left is still JSON. */
-const truncated = (rel: string) =>
-  fc.double({ min: 0, max: 1, noNaN: true }).map((f) => {
-    const t = read(rel);
-    try {
-      return JSON.parse(t.slice(0, Math.floor(t.length * f))) as unknown;
-    } catch {
-      return t.slice(0, Math.floor(t.length * f));
-    }
-  });
 
 describe('tina JSON parsers never throw and return only printable text', () => {
-  const json = (shaped: fc.Arbitrary<unknown>, sample: string) => fc.oneof(fc.anything(), shaped, truncated(sample));
+  const json = (shaped: fc.Arbitrary<unknown>, sample: string) => fc.oneof(fc.anything(), shaped, truncatedJson(sample));
 
   it('parseSupervisorState', () => {
-    const sample = fc.oneof(json(supervisorShaped, 'samples/tina/supervisor-state.e2e.json'), truncated('samples/tina/supervisor-state.minimal.json'));
+    const sample = fc.oneof(json(supervisorShaped, 'samples/tina/supervisor-state.e2e.json'), truncatedJson('samples/tina/supervisor-state.minimal.json'));
     fc.assert(
       fc.property(sample, (v) => {
         const r = parseSupervisorState(v, '/s.json');
         if (r.state === null) expect(r.problems.length).toBeGreaterThan(0);
-        clean(r);
+        expectPrintable(r);
       }),
       RUNS,
     );
   });
 
   it('parsePhaseStatus', () => {
-    fc.assert(fc.property(json(phaseShaped, 'samples/tina/phase-status.blocked.json'), (v) => clean(parsePhaseStatus(v, '/p.json'))), RUNS);
+    fc.assert(fc.property(json(phaseShaped, 'samples/tina/phase-status.blocked.json'), (v) => expectPrintable(parsePhaseStatus(v, '/p.json'))), RUNS);
   });
 
   it('parseCheckpointSignal', () => {
@@ -113,7 +77,7 @@ describe('tina JSON parsers never throw and return only printable text', () => {
       fc.property(signalText, (t) => {
         const r = parseCheckpointSignal(t, '/c');
         expect(r.signal).toBeDefined();
-        clean(r);
+        expectPrintable(r);
       }),
       RUNS,
     );
@@ -121,7 +85,7 @@ describe('tina JSON parsers never throw and return only printable text', () => {
 
   it('parseContextMetrics', () => {
     const shaped = fc.record({ used_pct: value, tokens: value, max: value, timestamp: value }, { requiredKeys: [] });
-    fc.assert(fc.property(json(shaped, 'samples/tina/context-metrics.json'), (v) => clean(parseContextMetrics(v, '/m'))), RUNS);
+    fc.assert(fc.property(json(shaped, 'samples/tina/context-metrics.json'), (v) => expectPrintable(parseContextMetrics(v, '/m'))), RUNS);
   });
 
   it('parseSessionEntry returns only absolute, printable paths', () => {
@@ -131,14 +95,14 @@ describe('tina JSON parsers never throw and return only printable text', () => {
         const r = parseSessionEntry(v, '/s');
         if (r.root !== null) expect(path.isAbsolute(r.root)).toBe(true);
         else expect(r.problems.length).toBeGreaterThan(0);
-        clean(r);
+        expectPrintable(r);
       }),
       RUNS,
     );
   });
 
   it('parseReviewVerdicts', () => {
-    fc.assert(fc.property(verdicts, fc.option(nastyString), (v, phase) => clean(parseReviewVerdicts(v, '/s', phase))), RUNS);
+    fc.assert(fc.property(verdicts, fc.option(nastyString), (v, phase) => expectPrintable(parseReviewVerdicts(v, '/s', phase))), RUNS);
   });
 });
 
@@ -148,7 +112,7 @@ describe('assembling a tina run from any parsed files', () => {
     .map((json) => parseTeamConfig(json, '/c/teams/x/config.json', '/c/tasks/x').team)
     .filter((t): t is Team => t !== null);
   const handoffText = fc.oneof(
-    fc.constantFrom(read('samples/tina/handoff.skill-2026-01-26.md'), read('samples/tina/handoff.skill-head.md'), read('tina/handoff.seed-003.md')),
+    fc.constantFrom(...HANDOFF_FIXTURES.map(readFixture)),
     fc.string({ unit: 'binary', maxLength: 200 }),
   );
   const files = fc
@@ -184,7 +148,7 @@ describe('assembling a tina run from any parsed files', () => {
         RunSchema.parse(run);
         for (const name of teamNames) expect(teams.map((t) => t.name)).toContain(name);
         if (run.status === 'waiting') expect(run.gates.some((g) => g.id === 'context')).toBe(true);
-        clean(run);
+        expectPrintable(run);
       }),
       RUNS,
     );

@@ -7,12 +7,13 @@ import { fitColumns, headerRow, tableRow } from '../components/table.js';
 import type { Segment } from '../text/segments.js';
 import { memberStateCell } from './words.js';
 
-type Col = 'mark' | 'lead' | 'name' | 'role' | 'model' | 'pane' | 'state';
+type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'pane' | 'state';
 
 const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'mark', header: '', width: 1 },
   { key: 'lead', header: '', width: 1 },
   { key: 'name', header: 'NAME', width: 'flex', min: 12 },
+  { key: 'team', header: 'TEAM', width: 13, drop: 3 },
   { key: 'role', header: 'ROLE', width: 16, drop: 2 },
   { key: 'model', header: 'MODEL', width: 12, drop: 1 },
   { key: 'pane', header: 'PANE', width: 5 },
@@ -21,9 +22,10 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
 
 /** The team pane's content lines. */
 export function teamLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
-  const cols = fitColumns(COLUMNS, width);
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
+  // A tina run merges several teams: show which one when there is more than one.
+  const cols = fitColumns(teams.size > 1 ? COLUMNS : COLUMNS.filter((c) => c.key !== 'team'), width);
   return listLines({
     top: members.length > 0 ? [headerRow(cols)] : [],
     count: members.length,
@@ -34,12 +36,12 @@ export function teamLines(run: Run | null, cursor: number, focused: boolean, wid
     row: (i, selected) => {
       const m = members[i];
       if (!m) return [];
-      // A tina run merges several teams: name the team when there is more than one.
-      const name = teams.size > 1 && m.team ? `${sanitizeLine(m.name)} (${sanitizeLine(m.team)})` : sanitizeLine(m.name);
+      const name = sanitizeLine(m.name);
       return tableRow(cols, {
         mark: mark(selected),
         lead: m.lead ? { text: '★', tone: 'amber' } : { text: '' },
         name: { text: m.lead ? `${name} lead` : name, tone: m.lead ? 'title' : 'plain' },
+        team: { text: m.team ? teamLabel(m.team, run?.name ?? '') : '', tone: 'dim' },
         role: { text: sanitizeLine(m.role), tone: 'dim' },
         model: { text: sanitizeLine(m.model), tone: 'dim' },
         pane: { text: m.paneId ? sanitizeLine(m.paneId) : '-' },
@@ -47,4 +49,10 @@ export function teamLines(run: Run | null, cursor: number, focused: boolean, wid
       });
     },
   });
+}
+
+/** A team's name without the run's own name in front: `checkout-flow-phase-2` → `phase-2`. */
+export function teamLabel(team: string, runName: string): string {
+  const label = runName && team.startsWith(`${runName}-`) ? team.slice(runName.length + 1) : team;
+  return sanitizeLine(label);
 }
