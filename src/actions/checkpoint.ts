@@ -32,7 +32,7 @@ export function signalBody(at: Date): string {
 
 /** The escalation tower marks when the handoff never comes (tina's own status files are left alone). */
 export function escalationBody(reason: string, at: Date): string {
-  return `${JSON.stringify({ reason, at: at.toISOString(), action: 'checkpoint' }, null, 2)}\n`;
+  return `${JSON.stringify({ reason, at: at.toISOString(), action: 'checkpoint' })}\n`;
 }
 
 /** `<stateDir>/phase-<N>/handoff.md` for the run's current phase, or null when the phase is unknown or not a plain name. */

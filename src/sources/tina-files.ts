@@ -4,7 +4,8 @@ import type { Problem } from '../model.js';
 import { parseHandoff } from './handoff.js';
 import type { ParsedHandoff } from './handoff.js';
 import { cleanProblem } from './claude-teams.js';
-import { exists, listDir, mtimeMs, readJson, readText } from './read.js';
+import { exists, listDir, mtimeMs, readJson, readText, toIso } from './read.js';
+import { sanitizeLine } from '../text.js';
 import { parseCheckpointSignal, parseContextMetrics, parsePhaseStatus, parseSupervisorState } from './tina-state.js';
 import type { CheckpointSignal, ContextMetrics, PhaseStatus, SupervisorState } from './tina-state.js';
 
@@ -23,6 +24,8 @@ export interface TinaFiles {
   metrics: ContextMetrics | null;
   /** The handoff of the current phase, else the newest of any phase. */
   handoff: { file: string; mtimeMs: number; value: ParsedHandoff | null } | null;
+  /** `tower-escalation.json`: a checkpoint tower ran timed out (only while no newer handoff exists). */
+  towerEscalation?: { file: string; reason: string; at: string | null } | null;
   problems: Problem[];
 }
 
@@ -91,7 +94,9 @@ export function readTinaFiles(stateDir: string): TinaFiles {
   }
 
   const handoff = readHandoff(stateDir, currentPhase, phaseDirs, problems);
+  const towerEscalation = readTowerEscalation(stateDir, handoff?.mtimeMs ?? null, problems);
   return {
+    towerEscalation,
     stateDir,
     supervisorFile,
     supervisorPresent,
@@ -104,6 +109,21 @@ export function readTinaFiles(stateDir: string): TinaFiles {
     handoff,
     problems,
   };
+}
+
+/** The escalation tower writes when a checkpoint times out; a handoff written since resolves it. */
+function readTowerEscalation(stateDir: string, handoffMtime: number | null, problems: Problem[]): TinaFiles['towerEscalation'] {
+  const file = path.join(stateDir, 'tower-escalation.json');
+  const mtime = mtimeMs(file);
+  if (mtime === null || (handoffMtime !== null && handoffMtime > mtime)) return null;
+  const read = readJson(file);
+  if (!read.ok) {
+    problems.push(cleanProblem(read.problem));
+    return { file, reason: 'checkpoint timed out', at: new Date(mtime).toISOString() };
+  }
+  const v = read.value as { reason?: unknown; at?: unknown } | null;
+  const reason = v && typeof v.reason === 'string' ? sanitizeLine(v.reason) : 'checkpoint timed out';
+  return { file, reason, at: toIso(v?.at) ?? new Date(mtime).toISOString() };
 }
 
 // Parsing Markdown costs milliseconds per handoff and the live store re-reads a run on every change

@@ -95,10 +95,23 @@ export function assembleTinaRun(
   }
   const blocked = blockedGate(files);
   if (blocked) run.gates.push(blocked);
+  const esc = files.towerEscalation;
+  if (esc) {
+    run.gates.push({
+      id: 'checkpoint-timeout',
+      kind: 'escalation',
+      state: 'pending',
+      since: esc.at,
+      grantable: false,
+      title: `Checkpoint timed out: ${esc.reason}`,
+      file: esc.file,
+      body: `${esc.reason}\nA new handoff resolves it; \`tower checkpoint\` tries again.`,
+    });
+  }
 
   // Status.
   if (!files.supervisorPresent || sup === null) run.status = 'unknown';
-  else if (blocked) run.status = 'blocked';
+  else if (blocked || esc) run.status = 'blocked';
   else {
     const word = sup.status ?? phaseWord;
     const status = statusOfWord(word);
