@@ -40,7 +40,8 @@ export function teamLines(run: Run | null, cursor: number, focused: boolean, wid
       return tableRow(cols, {
         mark: mark(selected),
         lead: m.lead ? { text: '★', tone: 'amber' } : { text: '' },
-        name: { text: m.lead ? `${name} lead` : name, tone: m.lead ? 'title' : 'plain' },
+        // The ★ marks the lead; the word says it too (for screens without symbols) unless the name does.
+        name: { text: m.lead && !/lead/i.test(name) ? `${name} (lead)` : name, tone: m.lead ? 'title' : 'plain' },
         team: { text: m.team ? teamLabel(m.team, run?.name ?? '') : '', tone: 'dim' },
         role: { text: sanitizeLine(m.role), tone: 'dim' },
         model: { text: sanitizeLine(m.model), tone: 'dim' },
