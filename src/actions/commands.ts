@@ -7,6 +7,7 @@ import { buildSnapshot } from '../store/snapshot.js';
 import { seconds } from './effects.js';
 import { planAction, runAction } from './index.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from './types.js';
+import { cancellable } from './wait.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -26,20 +27,6 @@ function progressPrinter(ctx: AppContext): (p: ActionProgress) => void {
     const clock = p.elapsedMs !== undefined && p.timeoutMs !== undefined ? ` (${seconds(Math.round(p.elapsedMs / 1000) * 1000)} of ${seconds(p.timeoutMs)})` : '';
     ctx.err.write(`tower: ${p.message}${clock}${p.waitingFor ? `: ${p.waitingFor}` : ''}\n`);
   };
-}
-
-/** Runs `fn` with an AbortSignal that SIGINT/SIGTERM abort (the action ends as cancelled). */
-async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ac = new AbortController();
-  const stop = (): void => ac.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  try {
-    return await fn(ac.signal);
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
 }
 
 function printOutcome(ctx: AppContext, outcome: ActionOutcome): void {

@@ -16,6 +16,25 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
   });
 }
 
+/**
+ * Runs `fn` with an AbortSignal that SIGINT or SIGTERM aborts (an action then ends as cancelled), as
+ * does an 'error' on any of `stopOnError`; the handlers are removed when `fn` settles.
+ */
+export async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>, stopOnError: NodeJS.EventEmitter[] = []): Promise<T> {
+  const ac = new AbortController();
+  const stop = (): void => ac.abort();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  for (const e of stopOnError) e.on('error', stop);
+  try {
+    return await fn(ac.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    for (const e of stopOnError) e.off('error', stop);
+  }
+}
+
 /** How a wait ended: with a value, by timeout, or cancelled. */
 export type WaitResult<T> = { status: 'ok'; value: T } | { status: 'timeout'; elapsedMs: number } | { status: 'cancelled'; elapsedMs: number };
 

@@ -9,6 +9,7 @@ import { createLiveStore } from '../store/live-store.js';
 import type { SnapshotStore } from '../store/types.js';
 import { planAction, runAction } from './index.js';
 import type { ActionEnv, ActionKind } from './types.js';
+import { cancellable } from './wait.js';
 import type { WatchEvent } from './watch-events.js';
 import { diffSnapshots } from './watch-events.js';
 
@@ -77,18 +78,7 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
 
 /** `tower watch [--auto-checkpoint]`: one JSON line per event until SIGINT/SIGTERM. */
 export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: boolean }): Promise<number> {
-  const ac = new AbortController();
-  const stop = (): void => ac.abort();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  // `tower watch | head -1`: the reader went away (EPIPE), so there is no one left to tell.
-  ctx.out.on('error', stop);
-  try {
-    await runWatch(ctx, { autoCheckpoint: opts.autoCheckpoint, signal: ac.signal, emit: (e) => ctx.out.write(`${JSON.stringify(e)}\n`) });
-    return 0;
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    ctx.out.off('error', stop);
-  }
+  // An error on stdout stops it too: `tower watch | head -1`, the reader went away (EPIPE), so there is no one left to tell.
+  await cancellable((signal) => runWatch(ctx, { autoCheckpoint: opts.autoCheckpoint, signal, emit: (e) => ctx.out.write(`${JSON.stringify(e)}\n`) }), [ctx.out]);
+  return 0;
 }

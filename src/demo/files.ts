@@ -1,4 +1,4 @@
-/** File writing shared by the sandbox builder and the fake agents: atomic, like the real systems. */
+/** File writing (atomic, like the real systems) and reading shared by the sandbox builder and the fake agents. */
 import fs from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -12,6 +12,16 @@ export function writeTextAtomic(file: string, text: string): void {
 /** Writes pretty JSON atomically (two-space indent and a final newline, as the real tools do). */
 export function writeJsonAtomic(file: string, value: unknown): void {
   writeTextAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A JSON object from a file, or null when it is missing, empty, garbled or not an object (an agent may be mid-write). */
+export function readJsonObject(file: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** An ISO timestamp without milliseconds (`2026-01-30T10:00:00Z`), the form tina writes. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { emptyRun } from '../model.js';
 import type { Member, MemberState, Problem, Run, Task } from '../model.js';
 import { sanitizeLine } from '../text.js';
-import { isDir, isObject, listDir, readJson, toIso } from './read.js';
+import { cleanProblem, isDir, isObject, listDir, readJson, readJsonFiles, toIso, unsafeName } from './read.js';
 import type { ReadSettings, Team } from './types.js';
 
 /** A tmux pane id as tmux prints it; anything else is not passed on to tmux as a target. */
@@ -75,24 +75,10 @@ function placeholderTeam(dirName: string, configFile: string, tasksDir: string):
 
 /** Reads `<tasksDir>/<id>.json`, sorted by id; lock and high-water-mark files are skipped. */
 export function readTasks(tasksDir: string, team: string): { tasks: Task[]; problems: Problem[] } {
-  const tasks: Task[] = [];
   const problems: Problem[] = [];
-  for (const name of listDir(tasksDir)) {
-    if (!name.endsWith('.json') || name.startsWith('.')) continue;
-    const file = path.join(tasksDir, name);
-    if (unsafeName(name)) {
-      problems.push({ file: sanitizeLine(file), message: 'task file name contains control characters; skipped' });
-      continue;
-    }
-    const read = readJson(file);
-    if (!read.ok) {
-      problems.push(cleanProblem(read.problem));
-      continue;
-    }
-    const parsed = parseTask(read.value, file, team);
-    problems.push(...parsed.problems);
-    if (parsed.task) tasks.push(parsed.task);
-  }
+  const tasks = readJsonFiles(tasksDir, 'task', (value, file) => parseTask(value, file, team), problems)
+    .map((parsed) => parsed.task)
+    .filter((task): task is Task => task !== null);
   tasks.sort((a, b) => compareIds(a.id, b.id));
   return { tasks, problems };
 }
@@ -222,14 +208,4 @@ function text(v: unknown): string {
 function idText(v: unknown): string {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   return text(v);
-}
-
-/** Whether a file name holds characters that must never reach the screen (it is skipped, not renamed). */
-export function unsafeName(name: string): boolean {
-  return sanitizeLine(name) !== name;
-}
-
-/** A problem from the shared readers with its message made safe to print (JSON errors quote the file). */
-export function cleanProblem(problem: Problem): Problem {
-  return { file: problem.file === null ? null : sanitizeLine(problem.file), message: sanitizeLine(problem.message) };
 }

@@ -3,8 +3,8 @@
  * `memory/state/execution.json`. Validation against the disk and the clock is dotagent-validate.ts.
  */
 import type { Problem } from '../model.js';
-import { asText, sanitizeLine } from '../text.js';
-import { isObject, parseJson, toMs } from './read.js';
+import { asText } from '../text.js';
+import { cleanProblem, isObject, parseJson, toMs } from './read.js';
 
 /** The workflow's phases, in the order they run. */
 export const DOTAGENT_PHASES = ['REQUIREMENTS', 'ARCHITECTURE', 'IMPLEMENTATION', 'VERIFICATION', 'REFLECTION'] as const;
@@ -50,9 +50,6 @@ export interface DotagentExecution {
   tasks: DotagentTask[];
 }
 
-// JSON.parse messages quote the input, which is untrusted.
-const cleanProblem = (p: Problem): Problem => ({ file: p.file, message: sanitizeLine(p.message) });
-
 function text(v: unknown): string | null {
   const t = asText(v);
   return t === null || t.trim() === '' ? null : t.trim();
@@ -78,28 +75,23 @@ function list(v: unknown, key: string, file: string, problems: Problem[]): unkno
   return [];
 }
 
+/** The entries of the list `value[key]` that are objects naming a phase, with that phase; any other entry is a problem. */
+function phaseEntries(value: Record<string, unknown>, key: string, file: string, problems: Problem[]): [string, Record<string, unknown>][] {
+  const entries: [string, Record<string, unknown>][] = [];
+  list(value[key], key, file, problems).forEach((c, i) => {
+    const phase = isObject(c) ? text(c.phase) : null;
+    if (isObject(c) && phase !== null) entries.push([phase, c]);
+    else problems.push({ file, message: `${key}[${i}] names no phase` });
+  });
+  return entries;
+}
+
 /** Reads the parsed JSON of `phase.json`. */
 export function parsePhaseState(value: unknown, file: string): { value: DotagentPhase | null; problems: Problem[] } {
   if (!isObject(value)) return { value: null, problems: [{ file, message: 'expected a JSON object' }] };
   const problems: Problem[] = [];
-  const completed: DotagentPhase['completed'] = [];
-  list(value.completed_phases, 'completed_phases', file, problems).forEach((c, i) => {
-    const phase = isObject(c) ? text(c.phase) : null;
-    if (!isObject(c) || phase === null) {
-      problems.push({ file, message: `completed_phases[${i}] names no phase` });
-      return;
-    }
-    completed.push({ phase, completedAt: stamp(c.completed_at), output: text(c.output) });
-  });
-  const approvals: DotagentPhase['approvals'] = [];
-  list(value.user_checkpoints, 'user_checkpoints', file, problems).forEach((c, i) => {
-    const phase = isObject(c) ? text(c.phase) : null;
-    if (!isObject(c) || phase === null) {
-      problems.push({ file, message: `user_checkpoints[${i}] names no phase` });
-      return;
-    }
-    approvals.push({ phase, approvedAt: stamp(c.approved_at) });
-  });
+  const completed = phaseEntries(value, 'completed_phases', file, problems).map(([phase, c]) => ({ phase, completedAt: stamp(c.completed_at), output: text(c.output) }));
+  const approvals = phaseEntries(value, 'user_checkpoints', file, problems).map(([phase, c]) => ({ phase, approvedAt: stamp(c.approved_at) }));
   const safe = value.interruption_safe;
   return {
     value: {

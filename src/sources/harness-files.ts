@@ -4,7 +4,7 @@
  */
 import type { Problem } from '../model.js';
 import { sanitize, sanitizeLine } from '../text.js';
-import { isObject, parseJson, toIso } from './read.js';
+import { cleanProblem, isObject, parseJson, toIso } from './read.js';
 
 /** A checkpoint name as the harness accepts it (`checkpoint-<name>.md`). */
 export const CHECKPOINT_NAME = /^[A-Za-z0-9_.-]+$/;
@@ -77,11 +77,6 @@ export function parseHarnessConfigText(raw: string, file: string): { value: Harn
   const json = parseJson(file, raw);
   if (!json.ok) return { value: EMPTY_HARNESS_CONFIG, problems: [cleanProblem(json.problem)] };
   return parseHarnessConfig(json.value, file);
-}
-
-/** A problem whose message may quote file content (JSON.parse does): made safe to print. */
-export function cleanProblem(p: Problem): Problem {
-  return { file: p.file === null ? null : sanitizeLine(p.file), message: sanitizeLine(p.message) };
 }
 
 /** What a checkpoint file says about itself. */

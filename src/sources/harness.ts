@@ -8,17 +8,16 @@ import type { Gate, Problem, Run, RunStatus } from '../model.js';
 import { sanitize, sanitizeLine } from '../text.js';
 import {
   classifyStateEntry,
-  cleanProblem,
   describeHeading,
   EMPTY_HARNESS_CONFIG,
   parseCheckpointDoc,
   parseGrantedFile,
-  parseHarnessConfigText,
+  parseHarnessConfig,
 } from './harness-files.js';
 import type { HarnessConfig } from './harness-files.js';
 import { parseRunLog, readLogTail } from './harness-log.js';
 import type { Decision } from './harness-log.js';
-import { exists, isDir, listDir, mtimeMs, readText } from './read.js';
+import { cleanProblem, exists, isDir, listDir, mtimeMs, readJsonWith, readText } from './read.js';
 import type { ReadSettings } from './types.js';
 
 export { CHECKPOINT_NAME } from './harness-files.js';
@@ -75,14 +74,7 @@ export function harnessStatus(gates: Gate[], decision: Decision | null, logMtime
 
 function readConfig(file: string, problems: Problem[]): HarnessConfig {
   if (!exists(file)) return EMPTY_HARNESS_CONFIG;
-  const raw = readText(file);
-  if (!raw.ok) {
-    problems.push(cleanProblem(raw.problem));
-    return EMPTY_HARNESS_CONFIG;
-  }
-  const parsed = parseHarnessConfigText(raw.value, file);
-  problems.push(...parsed.problems);
-  return parsed.value;
+  return readJsonWith(file, parseHarnessConfig, problems)?.value ?? EMPTY_HARNESS_CONFIG;
 }
 
 interface CheckpointFiles {

@@ -3,6 +3,7 @@
  * Sources use these so that a missing, empty, truncated, binary or huge file reads the same way everywhere.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Problem } from '../model.js';
 import { sanitizeLine } from '../text.js';
 
@@ -139,4 +140,48 @@ export function toMs(v: unknown): number | null {
     return Number.isNaN(t) ? null : t;
   }
   return null;
+}
+
+/** A problem from these readers with its text made safe to print (JSON errors quote the file). */
+export function cleanProblem(problem: Problem): Problem {
+  return { file: problem.file === null ? null : sanitizeLine(problem.file), message: sanitizeLine(problem.message) };
+}
+
+/** Whether a file name holds characters that must never reach the screen (it is skipped, not renamed). */
+export function unsafeName(name: string): boolean {
+  return sanitizeLine(name) !== name;
+}
+
+/**
+ * Reads a JSON file and parses its value with `parse`, adding every problem (of the read or of the
+ * parse) to `problems`; null when the file can't be read as JSON.
+ */
+export function readJsonWith<R extends { problems: Problem[] }>(file: string, parse: (value: unknown, file: string) => R, problems: Problem[]): R | null {
+  const read = readJson(file);
+  if (!read.ok) {
+    problems.push(cleanProblem(read.problem));
+    return null;
+  }
+  const parsed = parse(read.value, file);
+  problems.push(...parsed.problems);
+  return parsed;
+}
+
+/**
+ * `readJsonWith` on every `*.json` file of a directory, by name; dotfiles are passed over and a name
+ * with control characters is skipped as a problem (`what` names the kind of file in its message).
+ */
+export function readJsonFiles<R extends { problems: Problem[] }>(dir: string, what: string, parse: (value: unknown, file: string) => R, problems: Problem[]): R[] {
+  const results: R[] = [];
+  for (const name of listDir(dir)) {
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    const file = path.join(dir, name);
+    if (unsafeName(name)) {
+      problems.push({ file: sanitizeLine(file), message: `${what} file name contains control characters; skipped` });
+      continue;
+    }
+    const parsed = readJsonWith(file, parse, problems);
+    if (parsed) results.push(parsed);
+  }
+  return results;
 }

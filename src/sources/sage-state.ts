@@ -5,7 +5,7 @@
  */
 import type { Problem } from '../model.js';
 import { asText, sanitizeLine } from '../text.js';
-import { isObject, parseJson, toMs } from './read.js';
+import { cleanProblem, isObject, parseJson, toMs } from './read.js';
 
 export type SageShape = 'nested' | 'flat' | 'run-epic';
 
@@ -42,9 +42,6 @@ export interface SageState {
   /** run-epic's `error`, when set. */
   error: string | null;
 }
-
-// JSON.parse messages quote the input, which is untrusted.
-const cleanProblem = (p: Problem): Problem => ({ file: p.file, message: sanitizeLine(p.message) });
 
 function text(v: unknown): string | null {
   const t = asText(v);

@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { Problem } from '../model.js';
 import { parseHandoff } from './handoff.js';
 import type { ParsedHandoff } from './handoff.js';
-import { cleanProblem } from './claude-teams.js';
-import { exists, listDir, mtimeMs, readJson, readText, toIso } from './read.js';
+import { cleanProblem, exists, listDir, mtimeMs, readJson, readJsonWith, readText, toIso } from './read.js';
 import { sanitizeLine } from '../text.js';
 import { parseCheckpointSignal, parseContextMetrics, parsePhaseStatus, parseSupervisorState } from './tina-state.js';
 import type { CheckpointSignal, ContextMetrics, PhaseStatus, SupervisorState } from './tina-state.js';
@@ -43,16 +42,8 @@ export function readTinaFiles(stateDir: string): TinaFiles {
   const supervisorFile = path.join(stateDir, 'supervisor-state.json');
   const supervisorPresent = exists(supervisorFile);
   let supervisor: SupervisorState | null = null;
-  if (supervisorPresent) {
-    const read = readJson(supervisorFile);
-    if (read.ok) {
-      const parsed = parseSupervisorState(read.value, supervisorFile);
-      supervisor = parsed.state;
-      problems.push(...parsed.problems);
-    } else problems.push(cleanProblem(read.problem));
-  } else {
-    problems.push({ file: supervisorFile, message: 'no supervisor-state.json in the tina state directory' });
-  }
+  if (supervisorPresent) supervisor = readJsonWith(supervisorFile, parseSupervisorState, problems)?.state ?? null;
+  else problems.push({ file: supervisorFile, message: 'no supervisor-state.json in the tina state directory' });
 
   const currentPhase = supervisor?.currentPhase ?? phaseDirs[phaseDirs.length - 1] ?? null;
 
@@ -62,12 +53,7 @@ export function readTinaFiles(stateDir: string): TinaFiles {
     const file = path.join(stateDir, `phase-${currentPhase}`, 'status.json');
     if (exists(file)) {
       phaseStatusFile = file;
-      const read = readJson(file);
-      if (read.ok) {
-        const parsed = parsePhaseStatus(read.value, file);
-        phaseStatus = parsed.status;
-        problems.push(...parsed.problems);
-      } else problems.push(cleanProblem(read.problem));
+      phaseStatus = readJsonWith(file, parsePhaseStatus, problems)?.status ?? null;
     }
   }
 
@@ -82,16 +68,8 @@ export function readTinaFiles(stateDir: string): TinaFiles {
     signal = { file: signalFile, mtimeMs: mtimeMs(signalFile), value: parsed.signal };
   }
 
-  let metrics: ContextMetrics | null = null;
   const metricsFile = path.join(stateDir, 'context-metrics.json');
-  if (exists(metricsFile)) {
-    const read = readJson(metricsFile);
-    if (read.ok) {
-      const parsed = parseContextMetrics(read.value, metricsFile);
-      metrics = parsed.metrics;
-      problems.push(...parsed.problems);
-    } else problems.push(cleanProblem(read.problem));
-  }
+  const metrics = exists(metricsFile) ? (readJsonWith(metricsFile, parseContextMetrics, problems)?.metrics ?? null) : null;
 
   const handoff = readHandoff(stateDir, currentPhase, phaseDirs, problems);
   const towerEscalation = readTowerEscalation(stateDir, handoff?.mtimeMs ?? null, problems);

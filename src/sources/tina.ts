@@ -5,9 +5,7 @@
  */
 import path from 'node:path';
 import type { Problem, Run } from '../model.js';
-import { sanitizeLine } from '../text.js';
-import { cleanProblem, unsafeName } from './claude-teams.js';
-import { isDir, listDir, readJson } from './read.js';
+import { isDir, readJsonFiles } from './read.js';
 import { readTinaFiles } from './tina-files.js';
 import { assembleTinaRun } from './tina-run.js';
 import { parseSessionEntry } from './tina-state.js';
@@ -23,21 +21,8 @@ export function readTinaSessions(claudeDir: string): { roots: string[]; problems
   const dir = path.join(claudeDir, 'tina-sessions');
   const roots: string[] = [];
   const problems: Problem[] = [];
-  for (const name of listDir(dir)) {
-    if (!name.endsWith('.json') || name.startsWith('.')) continue;
-    const file = path.join(dir, name);
-    if (unsafeName(name)) {
-      problems.push({ file: sanitizeLine(file), message: 'session file name contains control characters; skipped' });
-      continue;
-    }
-    const read = readJson(file);
-    if (!read.ok) {
-      problems.push(cleanProblem(read.problem));
-      continue;
-    }
-    const parsed = parseSessionEntry(read.value, file);
-    problems.push(...parsed.problems);
-    if (parsed.root !== null && !roots.includes(parsed.root)) roots.push(parsed.root);
+  for (const { root } of readJsonFiles(dir, 'session', parseSessionEntry, problems)) {
+    if (root !== null && !roots.includes(root)) roots.push(root);
   }
   return { roots, problems };
 }

@@ -9,6 +9,7 @@ import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { writeFile } from '../helpers/box.js';
 import { buildCli } from '../helpers/built-cli.js';
+import { jsonLines } from './kit.js';
 
 /** The launcher of a bundle of the current source (see test/helpers/built-cli.ts). */
 export async function buildTower(): Promise<string> {
@@ -42,6 +43,13 @@ export async function tower(s: CliSetup, args: string[]): Promise<CliResult> {
 /** Starts `tower <args> <flags>` and returns the running process (for watch). */
 export function spawnTower(s: CliSetup, args: string[]): ResultPromise<{ reject: false; stdin: 'ignore'; extendEnv: true; env: NodeJS.ProcessEnv }> {
   return execa('node', [s.tower, ...args, ...s.flags], { reject: false, stdin: 'ignore', extendEnv: true, env: env(s.home) });
+}
+
+/** The events a running `tower watch` has printed so far, parsed (call the getter again for more). */
+export function watchEvents(proc: ReturnType<typeof spawnTower>): () => Record<string, unknown>[] {
+  let out = '';
+  proc.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
+  return () => jsonLines(out);
 }
 
 /** A config file with short waits. */

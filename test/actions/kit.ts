@@ -142,9 +142,12 @@ export function actionWorld(socketName: string, home: string, opts: { config?: P
 /** The parsed lines of the audit log under `<home>/state/tower/audit.jsonl`. */
 export function readAudit(home: string): Record<string, unknown>[] {
   const file = path.join(home, 'state', 'tower', 'audit.jsonl');
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
+  return fs.existsSync(file) ? jsonLines(fs.readFileSync(file, 'utf8')) : [];
+}
+
+/** Each non-blank line of JSON Lines text, parsed. */
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);

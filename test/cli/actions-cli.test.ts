@@ -8,7 +8,7 @@ import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import type { CliSetup } from '../actions/cli-kit.js';
-import { buildTower, dotagentProject, fastConfig, harnessProject, sageProject, spawnTower, tower } from '../actions/cli-kit.js';
+import { buildTower, dotagentProject, fastConfig, harnessProject, sageProject, spawnTower, tower, watchEvents } from '../actions/cli-kit.js';
 import type { TinaFixture } from '../actions/kit.js';
 import { listing, processAlive, readAudit, tinaFixture } from '../actions/kit.js';
 
@@ -208,13 +208,7 @@ describe('tower watch', () => {
   it('prints gate-opened when a checkpoint file appears, and exits 0 on SIGTERM', async () => {
     await setup();
     const proc = spawnTower(s, ['watch']);
-    let out = '';
-    proc.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
-    const events = (): Record<string, unknown>[] =>
-      out
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = watchEvents(proc);
     await waitFor(() => events().some((e) => e.event === 'run-added' && e.run === 'harness:shop'), 10_000, { what: 'run-added' });
     fs.writeFileSync(path.join(projects, 'shop', '.harness', 'checkpoint-db-migration.md'), '# Checkpoint: db-migration (manual request)\n');
     const opened = await waitFor(() => events().find((e) => e.event === 'gate-opened' && e.gate === 'db-migration'), 10_000, { what: 'gate-opened' });
@@ -227,13 +221,7 @@ describe('tower watch', () => {
   it('--auto-checkpoint runs checkpoint then rehydrate when the signal appears', async () => {
     await setup();
     const proc = spawnTower(s, ['watch', '--auto-checkpoint']);
-    let out = '';
-    proc.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
-    const events = (): Record<string, unknown>[] =>
-      out
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = watchEvents(proc);
     await waitFor(() => events().some((e) => e.event === 'run-added' && e.run === 'tina:auth'), 10_000);
     fs.writeFileSync(fx.signal, '{"triggered_at": "2026-01-26T14:37:07Z", "context_pct": 72, "threshold": 70, "source": "statusline"}\n');
     await waitFor(() => events().some((e) => e.event === 'action-finished' && e.action === 'rehydrate'), 15_000, { what: 'the cycle to finish' });

@@ -3,10 +3,11 @@
  * can't fool them), the CLI bundle for end-to-end runs, and pane reading.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { bundle as bundleInto } from '../../scripts/bundle.js';
+import { readJsonObject } from '../../src/demo/files.js';
 import type { TmuxClient } from '../../src/tmux/client.js';
+import { tempDir as freshDir } from '../helpers/box.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const created: string[] = [];
@@ -18,8 +19,7 @@ export function removeTempDirs(): void {
 
 /** Bundles entry points the way scripts/build.js does, into a fresh temp dir; returns the dir. */
 export async function bundle(entryPoints: Record<string, string>): Promise<string> {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-demo-build-'));
-  created.push(outdir);
+  const outdir = tempDir('tower-demo-build-');
   await bundleInto(outdir, entryPoints, { logLevel: 'error' });
   return outdir;
 }
@@ -29,27 +29,15 @@ export async function buildAgentScript(): Promise<string> {
   return path.join(await bundle({ 'demo-agent': 'src/demo/agent.ts' }), 'demo-agent.js');
 }
 
-/** A fresh temp dir. */
+/** A fresh temp dir, removed by removeTempDirs(). */
 export function tempDir(prefix = 'tower-demo-test-'): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const dir = freshDir(prefix);
   created.push(dir);
   return dir;
 }
 
-/** A JSON file's content, or null while it is missing or half-written. */
-export function readJson(file: string): unknown {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-/** A JSON object file, or null. */
-export function readObject(file: string): Record<string, unknown> | null {
-  const v = readJson(file);
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
+/** A JSON object file, or null while it is missing or half-written. */
+export const readObject = readJsonObject;
 
 /** Waits until the pane's text (screen and scrollback) contains `text`; returns the capture. */
 export async function waitForPane(tmux: TmuxClient, paneId: string, text: string | RegExp, timeoutMs = 10_000): Promise<string> {

@@ -1,30 +1,17 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model.js';
 import { compareIds, parseTask, parseTeamConfig, readTeams, teamRun } from '../../src/sources/claude-teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/sources/types.js';
 import type { Team } from '../../src/sources/types.js';
+import { copyFixtureTree, readFixture, tempDirsPerTest } from '../helpers/fixtures.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SAMPLES = path.join(HERE, '../fixtures/samples/claude-teams');
-const CLAUDE_TREE = path.join(HERE, '../fixtures/claude');
 const SETTINGS = { ...DEFAULT_READ_SETTINGS, now: Date.parse('2026-02-01T12:00:00Z') };
 
-/** Every string in a value (keys included) that holds a control character other than newline. */
-function unsafeStrings(value: unknown): string[] {
-  if (typeof value === 'string') return /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(value) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap(unsafeStrings);
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) => [...unsafeStrings(k), ...unsafeStrings(v)]);
-  }
-  return [];
-}
-
 function sample(name: string): unknown {
-  return JSON.parse(fs.readFileSync(path.join(SAMPLES, name), 'utf8'));
+  return JSON.parse(readFixture(`samples/claude-teams/${name}`));
 }
 
 function config(name: string): Team {
@@ -33,17 +20,6 @@ function config(name: string): Team {
   expect(problems).toEqual([]);
   if (!team) throw new Error('expected a team');
   return team;
-}
-
-/** Copies a fixture tree, putting the real temp path where the files say FIXTURE_ROOT. */
-function copyTree(src: string, dest: string, root: string): void {
-  fs.mkdirSync(dest, { recursive: true });
-  for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
-    const from = path.join(src, entry.name);
-    const to = path.join(dest, entry.name);
-    if (entry.isDirectory()) copyTree(from, to, root);
-    else fs.writeFileSync(to, fs.readFileSync(from, 'utf8').replaceAll('FIXTURE_ROOT', root));
-  }
 }
 
 describe('parseTeamConfig on the real samples', () => {
@@ -149,7 +125,7 @@ describe('parseTeamConfig on odd input', () => {
       '/f',
       '/t',
     );
-    expect(unsafeStrings(team)).toEqual([]);
+    expectPrintable(team);
     expect(team?.name).toBe('evil-team');
     expect(team?.members[0]?.name).toBe('wred');
   });
@@ -187,14 +163,14 @@ describe('parseTask', () => {
 });
 
 describe('readTeams and teamRun on a real directory', () => {
+  const tempDir = tempDirsPerTest('tower-teams-');
   let tmp: string;
   let claude: string;
   beforeEach(() => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-teams-'));
+    tmp = tempDir();
     claude = path.join(tmp, 'claude');
-    copyTree(CLAUDE_TREE, claude, tmp);
+    copyFixtureTree('claude', claude, tmp);
   });
-  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('reads every team with its tasks, sorted numerically, skipping lock files', () => {
     const { teams, problems } = readTeams(claude);
@@ -254,7 +230,7 @@ describe('readTeams and teamRun on a real directory', () => {
     expect(problems.map((p) => p.message)).toEqual(['team folder name contains control characters; skipped']);
     const solo = teams.find((t) => t.name === 'solo-team');
     expect(solo?.problems.map((p) => p.message)).toEqual(['task file name contains control characters; skipped']);
-    expect(unsafeStrings({ teams, problems })).toEqual([]);
+    expectPrintable({ teams, problems });
   });
 
   it('returns nothing, and no problem, for a config dir without teams', () => {

@@ -54,33 +54,28 @@ const executionJson = fc.record(
 );
 
 describe('dotagent parsers never throw and print nothing unsafe', () => {
-  it('parsePhaseStateText on random text, random JSON and truncated files', () => {
-    const input = fc.oneof(text, fc.json(), truncated('samples/dotagent/rendered.phase.json'), truncated('samples/dotagent/phase.json.schema-by-example.json'), truncated('dotagent/invalid/memory/state/phase.json'));
+  /** `parse` on random text, random JSON and the fixture files cut off: a list of problems, nothing unsafe. */
+  const checkText = (parse: (raw: string, file: string) => { problems: unknown[] }, file: string, ...fixtures: string[]) =>
     fc.assert(
-      fc.property(input, (t) => {
-        const r = parsePhaseStateText(t, 'phase.json');
+      fc.property(fc.oneof(text, fc.json(), ...fixtures.map((f) => truncated(f))), (t) => {
+        const r = parse(t, file);
         expect(Array.isArray(r.problems)).toBe(true);
         expectPrintable(r);
       }),
       RUNS,
     );
+
+  it('parsePhaseStateText on random text, random JSON and truncated files', () => {
+    checkText(parsePhaseStateText, 'phase.json', 'samples/dotagent/rendered.phase.json', 'samples/dotagent/phase.json.schema-by-example.json', 'dotagent/invalid/memory/state/phase.json');
   });
 
   it('parseExecutionStateText on random text, random JSON and truncated files', () => {
-    const input = fc.oneof(
-      text,
-      fc.json(),
-      truncated('samples/dotagent/rendered.execution.json'),
-      truncated('samples/dotagent/execution.json.retry-state.example.json'),
-      truncated('samples/dotagent/execution.json.abort-report.example.json'),
-    );
-    fc.assert(
-      fc.property(input, (t) => {
-        const r = parseExecutionStateText(t, 'execution.json');
-        expect(Array.isArray(r.problems)).toBe(true);
-        expectPrintable(r);
-      }),
-      RUNS,
+    checkText(
+      parseExecutionStateText,
+      'execution.json',
+      'samples/dotagent/rendered.execution.json',
+      'samples/dotagent/execution.json.retry-state.example.json',
+      'samples/dotagent/execution.json.abort-report.example.json',
     );
   });
 

@@ -1,35 +1,23 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
 import { parseExecutionState, parsePhaseState, readDotagentRun, validateDotagent } from '../../src/sources/dotagent.js';
 import type { DotagentPhase } from '../../src/sources/dotagent.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/sources/types.js';
+import { copyFixture, FIXTURES, tempDirsPerTest } from '../helpers/fixtures.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const SAMPLES = path.join(FIXTURES, 'samples/dotagent');
 /** A day after the rendered samples: nothing stale, nothing in the future. */
 const NOW = Date.parse('2026-01-17T00:00:00Z');
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const t of temps.splice(0)) fs.rmSync(t, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-dotagent-'));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = tempDirsPerTest('tower-dotagent-');
 
 /** A copy of a fixture project; returns its root and state dir (created when the fixture has none). */
 function project(fixture: string): { root: string; stateDir: string } {
-  const root = path.join(tempDir(), fixture);
-  fs.cpSync(path.join(FIXTURES, 'dotagent', fixture), root, { recursive: true });
+  const root = copyFixture(`dotagent/${fixture}`, tempDir());
   const stateDir = path.join(root, 'memory', 'state');
   fs.mkdirSync(stateDir, { recursive: true });
   return { root, stateDir };
@@ -56,13 +44,6 @@ function editPhase(p: { stateDir: string }, change: (v: Record<string, unknown>)
 
 function messages(run: Run): string[] {
   return run.problems.map((x) => x.message);
-}
-
-function allStrings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => allStrings(x, out));
-  else if (v && typeof v === 'object') Object.values(v).forEach((x) => allStrings(x, out));
-  return out;
 }
 
 describe('readDotagentRun on the real samples', () => {
@@ -267,7 +248,7 @@ describe('readDotagentRun: bad files', () => {
 
   it('strips escape sequences from every string it returns', () => {
     const run = read(project('escapes'));
-    for (const s of allStrings(run)) expect(s).not.toMatch(CONTROL);
+    expectPrintable(run);
     expect(run.name).toBe('wf-x');
     expect(run.tasks[0]).toMatchObject({ id: 't1', status: 'pending', subject: 'boom bold' });
     expect(run.gates[0]?.id).toBe('REQUIREMENTS');

@@ -1,24 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/sources/handoff.js';
+import { readFixture } from '../helpers/fixtures.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const read = (rel: string): string => fs.readFileSync(path.join(HERE, '../fixtures', rel), 'utf8');
-const JANUARY = read('samples/tina/handoff.skill-2026-01-26.md');
-const CURRENT = read('samples/tina/handoff.skill-head.md');
-const PLAN = read('tina/handoff.seed-003.md');
-
-/** Every string in a value (keys included) that holds a control character other than newline. */
-function unsafeStrings(value: unknown): string[] {
-  if (typeof value === 'string') return /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(value) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap(unsafeStrings);
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) => [...unsafeStrings(k), ...unsafeStrings(v)]);
-  }
-  return [];
-}
+const JANUARY = readFixture('samples/tina/handoff.skill-2026-01-26.md');
+const CURRENT = readFixture('samples/tina/handoff.skill-head.md');
+const PLAN = readFixture('tina/handoff.seed-003.md');
 
 describe('parseHandoff: the January shape (seed 000)', () => {
   const { handoff, problems } = parseHandoff(JANUARY, '/h.md');
@@ -202,7 +189,7 @@ describe('parseHandoff: variants and damage', () => {
       '- note \u001b[5mblink\tTab',
     ].join('\n');
     const { handoff } = parseHandoff(text, '/h.md');
-    expect(unsafeStrings(handoff)).toEqual([]);
+    expectPrintable(handoff);
     expect(handoff.reason).toBe('Context threshold exceeded');
     expect(handoff.members).toEqual([{ name: 'worker-1', role: 'tina:implementer' }]);
     expect(handoff.tasks[0]).toMatchObject({ subject: 'Clear screen', status: 'in_progress', owner: 'w' });

@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
 import {
@@ -20,31 +18,21 @@ import {
 import { describeHeading } from '../../src/sources/harness-files.js';
 import { LOG_TAIL_BYTES } from '../../src/sources/harness-log.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/sources/types.js';
+import { copyFixture, FIXTURES, setMtime, tempDirsPerTest } from '../helpers/fixtures.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const SAMPLES = path.join(FIXTURES, 'samples/harness');
 const NOW = Date.parse('2026-05-08T14:00:00Z');
 const settings = { ...DEFAULT_READ_SETTINGS, now: NOW };
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const t of temps.splice(0)) fs.rmSync(t, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-harness-'));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = tempDirsPerTest('tower-harness-');
 
 /**
  * A copy of a fixture project in a temp dir (so mtimes can be set); returns the project root.
  * Logs are stored as `*.log.fixture` because the repository ignores `*.log`.
  */
 function project(fixture: string): string {
-  const root = path.join(tempDir(), fixture);
-  fs.cpSync(path.join(FIXTURES, 'harness', fixture), root, { recursive: true });
+  const root = copyFixture(`harness/${fixture}`, tempDir());
   for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
     if (rel.endsWith('.log.fixture')) fs.renameSync(path.join(root, rel), path.join(root, rel.slice(0, -'.fixture'.length)));
   }
@@ -65,10 +53,6 @@ function sampleProject(stateName: '.papercusp' | '.harness', withConfig = true):
   return { root, stateDir };
 }
 
-function setMtime(file: string, ms: number): void {
-  fs.utimesSync(file, new Date(ms), new Date(ms));
-}
-
 function writeLog(stateDir: string, text: string, mtime: number): string {
   const file = path.join(stateDir, 'logs', 'run.log');
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -81,13 +65,6 @@ function gate(run: Run, id: string) {
   const g = run.gates.find((x) => x.id === id);
   if (!g) throw new Error(`no gate ${id} in ${JSON.stringify(run.gates.map((x) => x.id))}`);
   return g;
-}
-
-function allStrings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => allStrings(x, out));
-  else if (v && typeof v === 'object') Object.values(v).forEach((x) => allStrings(x, out));
-  return out;
 }
 
 describe('readHarnessRun on the real samples', () => {
@@ -197,7 +174,7 @@ describe('readHarnessRun: checkpoint files', () => {
     expect(g.title).toBe('esc: Look here');
     expect(g.body).toContain('By: mallory');
     expect(g.body).toContain('Please review');
-    for (const s of allStrings(run)) expect(s).not.toMatch(CONTROL);
+    expectPrintable(run);
   });
 
   it('keeps the gate when config.json is half-written, and reports the config', () => {
@@ -348,7 +325,7 @@ describe('readHarnessRun: run.log', () => {
     writeLog(stateDir, '\u0000\u0001garbage\n\u001b[31mORCH decision: ESCALATE \u001b]0;x\u0007bad\u0000 news\r\n', NOW);
     const run = readHarnessRun(root, stateDir, settings);
     expect(gate(run, 'escalation').title).toBe('Escalated: bad news');
-    for (const s of allStrings(run)) expect(s).not.toMatch(CONTROL);
+    expectPrintable(run);
   });
 });
 

@@ -1,34 +1,22 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
 import { parseLastSignal, parseResumeSignal, parseSageSignals, parseSageState, readSageRun } from '../../src/sources/sage.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/sources/types.js';
+import { copyFixture, FIXTURES, setMtime, tempDirsPerTest } from '../helpers/fixtures.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const SAMPLES = path.join(FIXTURES, 'samples/sage');
 const settings = { ...DEFAULT_READ_SETTINGS, now: Date.parse('2026-05-08T14:00:00Z') };
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 const T = (iso: string): number => Date.parse(iso);
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const t of temps.splice(0)) fs.rmSync(t, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-sage-'));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = tempDirsPerTest('tower-sage-');
 
 /** A copy of a fixture project; returns its root and state dir. */
 function project(fixture: string): { root: string; stateDir: string } {
-  const root = path.join(tempDir(), fixture);
-  fs.cpSync(path.join(FIXTURES, 'sage', fixture), root, { recursive: true });
+  const root = copyFixture(`sage/${fixture}`, tempDir());
   return { root, stateDir: path.join(root, '.sage', 'state') };
 }
 
@@ -42,24 +30,13 @@ function bare(): { root: string; stateDir: string } {
 
 function write(file: string, content: string | Buffer, mtime: number): void {
   fs.writeFileSync(file, content);
-  fs.utimesSync(file, new Date(mtime), new Date(mtime));
-}
-
-function touch(file: string, mtime: number): void {
-  fs.utimesSync(file, new Date(mtime), new Date(mtime));
+  setMtime(file, mtime);
 }
 
 function read(p: { root: string; stateDir: string }): Run {
   const run = readSageRun(p.root, p.stateDir, settings);
   RunSchema.parse(run);
   return run;
-}
-
-function allStrings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => allStrings(x, out));
-  else if (v && typeof v === 'object') Object.values(v).forEach((x) => allStrings(x, out));
-  return out;
 }
 
 describe('readSageRun on the real samples', () => {
@@ -181,7 +158,7 @@ describe('readSageRun: the three shapes', () => {
     write(path.join(p.stateDir, 'a.json'), JSON.stringify({ epic_id: 'old', story_id: '1' }), T('2026-05-08T10:00:00Z'));
     write(path.join(p.stateDir, 'b.json'), JSON.stringify({ epic_id: 'new', story_id: '2' }), T('2026-05-08T11:00:00Z'));
     expect(read(p).name).toBe('new');
-    touch(path.join(p.stateDir, 'a.json'), T('2026-05-08T12:00:00Z'));
+    setMtime(path.join(p.stateDir, 'a.json'), T('2026-05-08T12:00:00Z'));
     expect(read(p).name).toBe('old');
   });
 });
@@ -209,7 +186,7 @@ describe('readSageRun: the human gate', () => {
     const p = project('nested-hitl');
     const stateFile = path.join(p.stateDir, 'EPIC-7.json');
     const resume = path.join(p.stateDir, '.resume-signal');
-    touch(stateFile, T('2026-05-08T12:00:00Z'));
+    setMtime(stateFile, T('2026-05-08T12:00:00Z'));
 
     write(resume, 'STATUS: APPROVED\n', T('2026-05-08T12:05:00Z'));
     let run = read(p);
@@ -231,7 +208,7 @@ describe('readSageRun: the human gate', () => {
 
   it('a HITL_REQUIRED signal raises the gate too, dated by the signal, naming the state file', () => {
     const p = project('signal-hitl');
-    touch(path.join(p.stateDir, '.last_signal'), T('2026-05-08T12:10:00Z'));
+    setMtime(path.join(p.stateDir, '.last_signal'), T('2026-05-08T12:10:00Z'));
     const run = read(p);
     expect(run.status).toBe('waiting');
     const g = run.gates[0];
@@ -294,7 +271,7 @@ describe('readSageRun: the human gate', () => {
 describe('readSageRun: bad files', () => {
   it('strips escape sequences from every string it returns', () => {
     const run = read(project('escapes'));
-    for (const s of allStrings(run)) expect(s).not.toMatch(CONTROL);
+    expectPrintable(run);
     expect(run.name).toBe('EPIC-X');
     expect(run.gates[0]?.title).toBe('Approve  please');
     expect(run.gates[0]?.body).toContain('SAGE_SIGNAL:HITL_REQUIRED:issue:9');

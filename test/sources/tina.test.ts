@@ -1,44 +1,19 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
 import { readTeams } from '../../src/sources/claude-teams.js';
 import { findTinaStateDirs, readTinaRun, readTinaSessions } from '../../src/sources/tina.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/sources/types.js';
 import type { ReadSettings, Team } from '../../src/sources/types.js';
+import { copyFixtureTree, setMtime, tempDirsPerTest } from '../helpers/fixtures.js';
+import { expectPrintable } from '../helpers/printable.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURES = path.join(HERE, '../fixtures');
 /** The e2e sample's phase 2 heartbeat is 12:00; three minutes later it is fresh. */
 const NOW = Date.parse('2026-01-30T12:03:00Z');
 
-function copyTree(src: string, dest: string, root: string): void {
-  fs.mkdirSync(dest, { recursive: true });
-  for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
-    const from = path.join(src, entry.name);
-    const to = path.join(dest, entry.name);
-    if (entry.isDirectory()) copyTree(from, to, root);
-    else fs.writeFileSync(to, fs.readFileSync(from, 'utf8').replaceAll('FIXTURE_ROOT', root));
-  }
-}
-
-/** Every string in a value (keys included) that holds a control character other than newline. */
-function unsafeStrings(value: unknown): string[] {
-  if (typeof value === 'string') return /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(value) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap(unsafeStrings);
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) => [...unsafeStrings(k), ...unsafeStrings(v)]);
-  }
-  return [];
-}
-
-function setMtime(file: string, ms: number): void {
-  fs.utimesSync(file, ms / 1000, ms / 1000);
-}
-
+const tempDir = tempDirsPerTest('tower-tina-');
 let tmp: string;
 let claude: string;
 let teams: Team[];
@@ -49,10 +24,10 @@ let oldFeature: string;
 let oldState: string;
 
 beforeEach(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-tina-'));
+  tmp = tempDir();
   claude = path.join(tmp, 'claude');
-  copyTree(path.join(FIXTURES, 'claude'), claude, tmp);
-  copyTree(path.join(FIXTURES, 'tina/worktrees'), path.join(tmp, 'worktrees'), tmp);
+  copyFixtureTree('claude', claude, tmp);
+  copyFixtureTree('tina/worktrees', path.join(tmp, 'worktrees'), tmp);
   teams = readTeams(claude).teams;
   settings = { ...DEFAULT_READ_SETTINGS, now: NOW };
   myFeature = path.join(tmp, 'worktrees/my-feature');
@@ -64,7 +39,6 @@ beforeEach(() => {
   setMtime(path.join(myState, 'phase-1/handoff.md'), NOW - 5 * 60_000);
   for (const f of ['phase-1/handoff.md', 'checkpoint-needed']) setMtime(path.join(oldState, f), NOW - 10 * 60_000);
 });
-afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function read(root: string, stateDir: string, withTeams: Team[] = teams, s: ReadSettings = settings): { run: Run; teamNames: string[] } {
   const result = readTinaRun(root, stateDir, withTeams, s);
@@ -348,7 +322,7 @@ describe('damaged tina state', () => {
     const gate = run.gates.find((g) => g.id === 'blocked');
     expect(gate?.title).toBe('Phase 2 blocked: red alert');
     expect(gate?.body).toBe('red alert\nk: v');
-    expect(unsafeStrings(run)).toEqual([]);
+    expectPrintable(run);
   });
 
   it('keeps a binary checkpoint-needed as a signal, and reports a truncated status file and an unreadable handoff', () => {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isInside, writeJsonAtomic, writeTextAtomic } from '../files.js';
+import { isInside, readJsonObject, writeJsonAtomic, writeTextAtomic } from '../files.js';
 
 /** The command-line options an agent is started with (each role uses the ones it needs). */
 export interface AgentOptions {
@@ -217,19 +217,9 @@ export class AgentRuntime {
     return file;
   }
 
-  /** Parsed JSON of a file, or null when it is missing, empty or garbled. */
-  readJson(file: string): unknown {
-    try {
-      return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-    } catch {
-      return null;
-    }
-  }
-
-  /** A JSON object from a file, or null. */
+  /** A JSON object from a file, or null when it is missing, empty, garbled or not an object. */
   readObject(file: string): Record<string, unknown> | null {
-    const v = this.readJson(file);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    return readJsonObject(file);
   }
 
   /** Text of a file, or null. */

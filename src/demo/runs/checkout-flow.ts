@@ -8,8 +8,8 @@ import path from 'node:path';
 import { renderHandoff } from '../agents/handoff.js';
 import { isoSeconds, minutesAgo, writeJsonAtomic, writeTextAtomic } from '../files.js';
 import type { DemoRun, SandboxLayout, TaskSeed } from '../plan.js';
-import { MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-teams.js';
-import { gitRange, orchestrationSession, phaseSession, tinaStateDir, writeSessionRegistry } from './tina-files.js';
+import { membersIn, MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-teams.js';
+import { gitRange, orchestrationSession, phaseSession, supervisorHeader, tinaStateDir, writeSessionRegistry } from './tina-files.js';
 
 const FEATURE = 'checkout-flow';
 
@@ -49,11 +49,7 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
   const write = () => {
     const ago = (m: number) => minutesAgo(l.now, m);
     writeJsonAtomic(path.join(state, 'supervisor-state.json'), {
-      version: 1,
-      feature: FEATURE,
-      spec_doc: 'docs/plans/2026-checkout-flow-design.md',
-      worktree_path: project,
-      branch: `tina/${FEATURE}`,
+      ...supervisorHeader(FEATURE, project),
       total_phases: 3,
       current_phase: 2,
       status: 'executing',
@@ -113,7 +109,8 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
     writeTasks(l.claudeDir, phaseTeam, PHASE_2_TASKS);
   };
 
-  const member = (name: string, agentType: string, model: string, inSession = session) => ({ name, agentType, model, cwd: project, pane: { session: inSession, member: name } });
+  const member = membersIn(project, session);
+  const orchMember = membersIn(project, orch);
 
   return {
     summary: 'tina checkout-flow: phase 2 of 3, team of five; the lead raises checkpoint-needed in ~20 s',
@@ -133,7 +130,7 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
       },
     ],
     teams: [
-      { name: orchTeam, description: `Orchestrating ${FEATURE} from docs/plans/2026-checkout-flow-design.md`, createdAt: l.now - 95 * 60_000, leadSessionId: 'demo-session-checkout-orch', members: [member('team-lead', 'orchestrator', MODELS.opus, orch)] },
+      { name: orchTeam, description: `Orchestrating ${FEATURE} from docs/plans/2026-checkout-flow-design.md`, createdAt: l.now - 95 * 60_000, leadSessionId: 'demo-session-checkout-orch', members: [orchMember('team-lead', 'orchestrator', MODELS.opus)] },
       {
         name: phaseTeam,
         description: `Phase 2 execution team for ${FEATURE}`,

@@ -1,11 +1,16 @@
 /** Claude Code team files as Claude Code writes them: `teams/<team>/config.json` and `tasks/<team>/<id>.json`. */
 import path from 'node:path';
 import { writeJsonAtomic } from '../files.js';
-import type { TaskSeed, TeamSpec } from '../plan.js';
+import type { MemberSpec, TaskSeed, TeamSpec } from '../plan.js';
 import { paneKey } from '../plan.js';
 
 /** Model ids as they appear in real team configs. */
 export const MODELS = { opus: 'claude-opus-4-5-20251101', sonnet: 'claude-sonnet-4-5-20250929' } as const;
+
+/** Members of a team that work in `cwd`, each in the pane named after it in `session`. */
+export function membersIn(cwd: string, session: string): (name: string, agentType: string, model: string) => MemberSpec {
+  return (name, agentType, model) => ({ name, agentType, model, cwd, pane: { session, member: name } });
+}
 
 /** The task folder of a team. */
 export function tasksDirOf(claudeDir: string, team: string): string {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { writeTextAtomic } from '../files.js';
 import type { DemoRun, SandboxLayout, TaskSeed } from '../plan.js';
-import { MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-teams.js';
+import { membersIn, MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-teams.js';
 
 const TEAM = 'docs-refresh';
 const SESSION = 'docs-refresh';
@@ -23,7 +23,7 @@ export function docsRefresh(l: SandboxLayout): DemoRun {
   const project = path.join(l.projectsDir, 'docs-site');
   const tasks = tasksDirOf(l.claudeDir, TEAM);
   const agent = { sandbox: l.dir, speed: l.speed };
-  const member = (name: string, agentType: string, model: string) => ({ name, agentType, model, cwd: project, pane: { session: SESSION, member: name } });
+  const member = membersIn(project, SESSION);
 
   return {
     summary: 'claude-team docs-refresh: a team of its own, two writers and an in-process researcher',

@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { isoSeconds, minutesAgo, writeJsonAtomic } from '../files.js';
 import type { DemoRun, SandboxLayout, TaskSeed } from '../plan.js';
-import { MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-teams.js';
-import { phaseSession, tinaStateDir, writeSessionRegistry } from './tina-files.js';
+import { membersIn, MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-teams.js';
+import { phaseSession, supervisorHeader, tinaStateDir, writeSessionRegistry } from './tina-files.js';
 
 const FEATURE = 'search-index';
 
@@ -30,11 +30,7 @@ export function searchIndex(l: SandboxLayout, blockAfterSec: number): DemoRun {
   const write = () => {
     const ago = (m: number) => minutesAgo(l.now, m);
     writeJsonAtomic(path.join(state, 'supervisor-state.json'), {
-      version: 1,
-      feature: FEATURE,
-      spec_doc: 'docs/plans/2026-search-index-design.md',
-      worktree_path: project,
-      branch: `tina/${FEATURE}`,
+      ...supervisorHeader(FEATURE, project),
       total_phases: 2,
       current_phase: 1,
       status: 'executing',
@@ -57,7 +53,7 @@ export function searchIndex(l: SandboxLayout, blockAfterSec: number): DemoRun {
     writeTasks(l.claudeDir, team, TASKS);
   };
 
-  const member = (name: string, agentType: string, model: string) => ({ name, agentType, model, cwd: project, pane: { session, member: name } });
+  const member = membersIn(project, session);
 
   return {
     summary: `tina search-index: phase 1 of 2; a worker is stuck and the phase escalates (blocked) after ~${blockAfterSec} s`,

@@ -17,6 +17,11 @@ export function orchestrationSession(feature: string): string {
   return `tina-${feature.replace(/\./g, '_')}-orchestration`;
 }
 
+/** The fields that open every supervisor-state.json: version, feature, design doc, worktree and branch. */
+export function supervisorHeader(feature: string, project: string): Record<string, unknown> {
+  return { version: 1, feature, spec_doc: `docs/plans/2026-${feature}-design.md`, worktree_path: project, branch: `tina/${feature}` };
+}
+
 /** Registers the orchestration in `<claude>/tina-sessions/<feature>.json`, as tina does. */
 export function writeSessionRegistry(claudeDir: string, feature: string, project: string, createdAt: number): void {
   writeJsonAtomic(path.join(claudeDir, 'tina-sessions', `${feature}.json`), {
