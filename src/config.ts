@@ -51,8 +51,8 @@ export const ConfigSchema = z
     heartbeatStaleSec: z.number().positive().default(300),
     /** Context threshold used when a run names none (tina: 70). */
     contextThresholdPct: z.number().min(1).max(100).default(70),
-    /** Milliseconds between tmux polls. */
-    pollIntervalMs: z.number().int().min(100).default(1000),
+    /** Milliseconds between tmux polls (one `list-panes -a` each): how soon a dead pane shows. */
+    pollIntervalMs: z.number().int().min(100).default(2000),
     /** Refuse every action. */
     readonly: z.boolean().default(false),
     /** Key overrides: command name → list of keys (see the README's key table). */
