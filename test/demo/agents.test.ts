@@ -68,7 +68,9 @@ describe('the agents', () => {
     await waitForPane(tmux, lead, '/checkpoint (or /tina:checkpoint)');
     fs.writeFileSync(status, original);
     const before = Date.parse(JSON.parse(original).heartbeat_at as string);
-    await waitFor(() => Date.parse(String(readObject(status)?.heartbeat_at)) > before, 10_000, { what: 'a fresh heartbeat' });
+    try { await waitFor(() => Date.parse(String(readObject(status)?.heartbeat_at)) > before, 10_000, { what: 'a fresh heartbeat' }); } catch (e) {
+      throw new Error(`DIAG ${(e as Error).message} file=${fs.readFileSync(status, 'utf8')} before=${before} pane=${await tmux.capturePane(lead, 60)} ps=${JSON.stringify((await tmux.listPanes()).find((p) => p.paneId === lead))}`);
+    }
 
     const sup = path.join(tinaState('checkout-flow'), 'supervisor-state.json');
     const saved = fs.readFileSync(sup, 'utf8');
@@ -170,13 +172,20 @@ describe('the agents', () => {
       expect(pid).toBeGreaterThan(0);
       process.kill(pid, signals[i]);
     }
+    const server = Number((await tmux.run(['display-message', '-p', '#{pid}'])).trim());
     for (const id of victims) {
       const status = await waitFor(
         async () => {
-          const [dead, code] = (await tmux.run(['display-message', '-p', '-t', id, '#{pane_dead} #{pane_dead_status}'])).trim().split(' ');
-          return dead === '1' ? code : null;
+          const [dead, code, signal] = (await tmux.run(['display-message', '-p', '-t', id, '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}'])).trim().split('|');
+          if (dead !== '1') return null;
+          if (code || signal) return signal ? `signal ${signal}` : code;
+          // Dead but no status yet: tmux built with libutempter can lose the SIGCHLD of an agent that
+          // exits while utempter's helper runs (tmux issue #311), leaving the agent unreaped until
+          // the next SIGCHLD. Send that one, as the tmux author advises, so tmux reaps and records it.
+          process.kill(server, 'SIGCHLD');
+          return null;
         },
-        5000,
+        10_000,
         { what: `pane ${id} to exit` },
       );
       expect(status).toBe('0');

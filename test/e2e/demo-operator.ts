@@ -85,6 +85,17 @@ export function selectedRunRow(screen: string): string | null {
   return screen.split('\n').find((line) => /^.> \S/.test(line)) ?? null;
 }
 
+/** The name of the run the runs list marks selected, or null. */
+function selectedRunName(screen: string): string | null {
+  return /^.> \S+\s+(\S+)/.exec(selectedRunRow(screen) ?? '')?.[1] ?? null;
+}
+
+/**
+ * How long a key may take to show on a loaded machine before it counts as lost. Waits are polls,
+ * so a key that lands at once costs nothing; a short wait would press again and overshoot.
+ */
+const KEY_LANDS_MS = 8000;
+
 /** Whether the runs list shows `name` as the selected run. */
 export function isRunSelected(screen: string, name: string): boolean {
   const row = selectedRunRow(screen);
@@ -99,7 +110,7 @@ const pinnedStages = new WeakSet<Stage>();
  * re-sorts as runs change, so no position is assumed. The first key pins the selection to a run
  * (until one is pressed the first row shows as selected, whichever run it is).
  */
-export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000): Promise<string> {
+export async function selectRun(stage: Stage, name: string, timeoutMs = 30_000): Promise<string> {
   const end = Date.now() + timeoutMs;
   let screen = await captureText(stage);
   while (Date.now() < end) {
@@ -109,11 +120,13 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
     const selected = lines.findIndex((line) => /^.> \S/.test(line));
     if (pinned && target >= 0 && target === selected) return screen;
     const down = target < 0 || selected < 0 || !pinned ? selected !== lines.length - 1 : target > selected;
-    const before = selectedRunRow(screen);
+    const before = selectedRunName(screen);
     await press(stage, down ? 'down' : 'up');
     pinnedStages.add(stage);
-    // Each key lands before the next is chosen, so keys never pile up.
-    screen = await waitForScreen(stage, (now) => selectedRunRow(now) !== before, { timeoutMs: 2000, what: 'the selection to move' }).catch(() =>
+    // Each key lands before the next is chosen, so keys never pile up. The selected run's name is
+    // compared, not its row: a row also changes when its run does (a status, a context figure),
+    // and taking that for the key would press a second key while the first is still on its way.
+    screen = await waitForScreen(stage, (now) => selectedRunName(now) !== before, { timeoutMs: KEY_LANDS_MS, what: 'the selection to move' }).catch(() =>
       captureText(stage),
     );
   }
@@ -127,7 +140,7 @@ export async function focusPane(stage: Stage, title: string): Promise<string> {
   for (let i = 0; i < 8 && !screen.includes(focused); i++) {
     const before = screen.match(/\[> [A-Z][a-z]+/)?.[0];
     await press(stage, 'focus-next');
-    screen = await waitForScreen(stage, (now) => now.match(/\[> [A-Z][a-z]+/)?.[0] !== before, { timeoutMs: 2000, what: 'the focus to move' });
+    screen = await waitForScreen(stage, (now) => now.match(/\[> [A-Z][a-z]+/)?.[0] !== before, { timeoutMs: KEY_LANDS_MS, what: 'the focus to move' });
   }
   if (!screen.includes(focused)) throw new Error(`could not focus the ${title} pane; the screen was:\n${screen}`);
   return screen;
@@ -181,7 +194,7 @@ export async function selectMember(stage: Stage, member: string): Promise<string
     const at = current === null ? -1 : names.indexOf(current);
     if (target < 0) break;
     await press(stage, at >= 0 && target < at ? 'up' : 'down');
-    screen = await waitForScreen(stage, (now) => cursorMember(now) !== current, { timeoutMs: 2000, what: `the team cursor to move towards ${member}` });
+    screen = await waitForScreen(stage, (now) => cursorMember(now) !== current, { timeoutMs: KEY_LANDS_MS, what: `the team cursor to move towards ${member}` });
   }
   throw new Error(`could not put the team cursor on ${member}; the screen was:\n${screen}`);
 }

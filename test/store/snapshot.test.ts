@@ -221,8 +221,17 @@ describe('buildSnapshot with a real tmux server', () => {
 
   it('a tmux timeout is one snapshot problem, and liveness is unknown', async () => {
     const ctx = testContext({ claudeDir: box.claudeDir, roots: [box.project('sheets-clone')], socketName: tmux.name, home: box.dir });
-    ctx.tmux = new TmuxClient({ name: tmux.name }, 1);
-    const s = await buildSnapshot(ctx, { now: NOW });
+    // A stopped server takes the connection and never answers, so the call times out however fast
+    // or loaded the machine is (a tiny timeout alone loses the race to a quick tmux now and then).
+    const server = Number((await tmux.client.run(['display-message', '-p', '#{pid}'])).trim());
+    ctx.tmux = new TmuxClient({ name: tmux.name }, 300);
+    process.kill(server, 'SIGSTOP');
+    let s: Snapshot;
+    try {
+      s = await buildSnapshot(ctx, { now: NOW });
+    } finally {
+      process.kill(server, 'SIGCONT');
+    }
     expect(s.problems).toHaveLength(1);
     expect(s.problems[0]?.message).toMatch(/^tmux: .*timed out/);
     expect(ids(s)).toContain('harness:sheets-clone');
