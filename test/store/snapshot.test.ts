@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyRun, SnapshotSchema } from '../../src/model.js';
@@ -221,16 +222,24 @@ describe('buildSnapshot with a real tmux server', () => {
 
   it('a tmux timeout is one snapshot problem, and liveness is unknown', async () => {
     const ctx = testContext({ claudeDir: box.claudeDir, roots: [box.project('sheets-clone')], socketName: tmux.name, home: box.dir });
-    // A stopped server takes the connection and never answers, so the call times out however fast
-    // or loaded the machine is (a tiny timeout alone loses the race to a quick tmux now and then).
-    const server = Number((await tmux.client.run(['display-message', '-p', '#{pid}'])).trim());
-    ctx.tmux = new TmuxClient({ name: tmux.name }, 300);
-    process.kill(server, 'SIGSTOP');
+    // A server that takes the connection and never answers: the real tmux client waits on it until
+    // the timeout, however fast or loaded the machine is (a tiny timeout against a live server loses
+    // the race to a quick tmux now and then). It reads and drops what the client sends, file
+    // descriptors included, so the killed client leaves no pipe open behind it.
+    const dir = tempDir('tower-hung-');
+    const held: net.Socket[] = [];
+    const hung = net.createServer((conn) => {
+      held.push(conn.resume());
+    });
+    await new Promise<void>((resolve) => hung.listen(path.join(dir, 'tmux.sock'), resolve));
+    ctx.tmux = new TmuxClient({ path: path.join(dir, 'tmux.sock') }, 300);
     let s: Snapshot;
     try {
       s = await buildSnapshot(ctx, { now: NOW });
     } finally {
-      process.kill(server, 'SIGCONT');
+      for (const conn of held) conn.destroy();
+      await new Promise((resolve) => hung.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
     }
     expect(s.problems).toHaveLength(1);
     expect(s.problems[0]?.message).toMatch(/^tmux: .*timed out/);
