@@ -54,6 +54,17 @@ function selectedRow(screen: string): string | null {
   return screen.split('\n').find((line) => SELECTED_ROW.test(line)) ?? null;
 }
 
+/** The name on the selected row of the runs list, or null. */
+function selectedName(screen: string): string | null {
+  return /^.> \S+\s+(\S+)/.exec(selectedRow(screen) ?? '')?.[1] ?? null;
+}
+
+/** Whether the selection mark is off the list's first row (the column header is not a row). */
+function offFirstRow(screen: string): boolean {
+  const rows = screen.split('\n').filter((line) => /^.[> ] \S+\s+\S/.test(line) && !/\bSYSTEM\s+RUN\b/.test(line));
+  return rows.findIndex((line) => SELECTED_ROW.test(line)) > 0;
+}
+
 /** Whether the screen shows `name` as the selected run. */
 export function isSelected(screen: string, name: string): boolean {
   const row = selectedRow(screen);
@@ -77,13 +88,14 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
     if (pinned && target >= 0 && target === selected) return screen;
     // Off screen (a short list scrolls) or not pinned yet: step down; else step towards it.
     const key = target < 0 || selected < 0 || !pinned ? (selected === lines.length - 1 ? 'Up' : 'Down') : target > selected ? 'Down' : 'Up';
-    const before = selectedRow(screen);
+    const before = selectedName(screen);
+    const landed = pinned ? (now: string) => selectedName(now) !== before : offFirstRow;
     await pressKeys(stage, key);
     pinned = true;
-    // Wait for this key to land before reading the next step, so keys never pile up.
-    screen = await waitForScreen(stage, (now) => selectedRow(now) !== before, { timeoutMs: 2000, what: 'the selection to move' }).catch(() =>
-      captureText(stage),
-    );
+    // Wait for this key to land before reading the next step, so keys never pile up. Once pinned,
+    // only a key changes the selected run (its row also changes with its state, so the name is
+    // compared); before that the first row shows as selected, whichever run a re-sort puts there.
+    screen = await waitForScreen(stage, landed, { timeoutMs: 2000, what: 'the selection to move' }).catch(() => captureText(stage));
   }
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }

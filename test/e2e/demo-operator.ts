@@ -85,6 +85,19 @@ export function selectedRunRow(screen: string): string | null {
   return screen.split('\n').find((line) => /^.> \S/.test(line)) ?? null;
 }
 
+/** The rows of the runs list, below its title and column header; [] when it is not on screen. */
+function runRows(screen: string): string[] {
+  const lines = screen.split('\n');
+  const top = lines.findIndex((line) => /^[╭┏].*\bRuns · \d+/.test(line));
+  if (top < 0) return [];
+  const rows: string[] = [];
+  for (const line of lines.slice(top + 2)) {
+    if (/^[╰┗]/.test(line)) break;
+    rows.push(line);
+  }
+  return rows;
+}
+
 /** The name of the run the runs list marks selected, or null. */
 function selectedRunName(screen: string): string | null {
   return /^.> \S+\s+(\S+)/.exec(selectedRunRow(screen) ?? '')?.[1] ?? null;
@@ -123,12 +136,13 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 30_000):
     const before = selectedRunName(screen);
     await press(stage, down ? 'down' : 'up');
     pinnedStages.add(stage);
-    // Each key lands before the next is chosen, so keys never pile up. The selected run's name is
-    // compared, not its row: a row also changes when its run does (a status, a context figure),
-    // and taking that for the key would press a second key while the first is still on its way.
-    screen = await waitForScreen(stage, (now) => selectedRunName(now) !== before, { timeoutMs: KEY_LANDS_MS, what: 'the selection to move' }).catch(() =>
-      captureText(stage),
-    );
+    // Each key lands before the next is chosen, so keys never pile up: a key taken for landed
+    // while it is still on its way is pressed again, and the selection overshoots. Once pinned,
+    // the selected run changes only by a key (its row also changes with its run: a status, a
+    // context figure, so the name is compared). Before that, the first row shows as selected and
+    // a re-sort changes it, so the first key has landed once the mark is off the first row.
+    const landed = pinned ? (now: string) => selectedRunName(now) !== before : (now: string) => runRows(now).findIndex((row) => /^.>/.test(row)) > 0;
+    screen = await waitForScreen(stage, landed, { timeoutMs: KEY_LANDS_MS, what: 'the selection to move' }).catch(() => captureText(stage));
   }
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }

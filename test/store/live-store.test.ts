@@ -92,9 +92,9 @@ describe('live store', () => {
     const harnessReads = reads.harness;
     const config = path.join(box.project('sheets-clone'), '.papercusp', 'config.json');
     fs.writeFileSync(config, fs.readFileSync(config));
-    await waitFor(() => reads.harness > harnessReads, 2000, { what: 'the harness run to be re-read' });
+    await waitFor(() => reads.harness > harnessReads, 5000, { what: 'the harness run to be re-read' });
     const polls = (ctx.tmux as CountingTmux).polls;
-    await waitFor(() => (ctx.tmux as CountingTmux).polls >= polls + 2, 3000, { what: 'two more polls' });
+    await waitFor(() => (ctx.tmux as CountingTmux).polls >= polls + 2, 5000, { what: 'two more polls' });
     expect(snap()).toBe(before);
     expect(emits).toBe(emitted);
   });
@@ -103,7 +103,7 @@ describe('live store', () => {
     const tinaReads = reads.tina;
     const harnessReads = reads.harness;
     writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'checkpoint-x.md'), '# Checkpoint: x (manual request)\n');
-    await waitFor(() => byId(snap(), 'harness:sheets-clone')?.gates.some((g) => g.id === 'x'), 1000, { what: 'gate x' });
+    await waitFor(() => byId(snap(), 'harness:sheets-clone')?.gates.some((g) => g.id === 'x'), 5000, { what: 'gate x' });
     expect(reads.harness).toBeGreaterThan(harnessReads);
     expect(reads.tina).toBe(tinaReads);
   });
@@ -113,7 +113,7 @@ describe('live store', () => {
     // Making the hook log folders is a change to the harness state dir itself: let it settle first.
     fs.mkdirSync(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', 'deep'), { recursive: true });
     let polls = tmuxPolls();
-    await waitFor(() => tmuxPolls() >= polls + 2, 3000, { what: 'two more polls' });
+    await waitFor(() => tmuxPolls() >= polls + 2, 5000, { what: 'two more polls' });
     const before = { ...reads };
     const snapshot = snap();
     writeFile(path.join(box.project('auth-flow'), 'NOTES.md'), 'a file next to the state dir\n');
@@ -121,7 +121,7 @@ describe('live store', () => {
     writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', '20260126-hook.log'), 'hook output\n');
     writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', 'deep', 'x.log'), 'too deep\n');
     polls = tmuxPolls();
-    await waitFor(() => tmuxPolls() >= polls + 2, 3000, { what: 'two more polls' });
+    await waitFor(() => tmuxPolls() >= polls + 2, 5000, { what: 'two more polls' });
     expect(reads).toEqual(before);
     expect(snap()).toBe(snapshot);
   });
@@ -129,7 +129,7 @@ describe('live store', () => {
   it('a task written to a team tina merged updates the tina run', async () => {
     const before = snap();
     writeFile(path.join(box.claudeDir, 'tasks', 'auth-flow-phase-2', '5.json'), { id: '5', subject: 'Audit log', status: 'pending', owner: '', blockedBy: [] });
-    await waitFor(() => byId(snap(), 'tina:auth-flow')?.tasks.some((t) => t.subject === 'Audit log'), 1000, { what: 'task 5 in the tina run' });
+    await waitFor(() => byId(snap(), 'tina:auth-flow')?.tasks.some((t) => t.subject === 'Audit log'), 5000, { what: 'task 5 in the tina run' });
     expect(byId(snap(), 'claude-team:docs-sweep')).toBe(byId(before, 'claude-team:docs-sweep'));
     expect(snap().runs.some((r) => r.id === 'claude-team:auth-flow-phase-2')).toBe(false);
   });
@@ -138,9 +138,9 @@ describe('live store', () => {
     const cfg = { name: 'hotfix', leadAgentId: 'lead', members: [{ name: 'lead', agentType: 'team-lead', model: 'm', tmuxPaneId: 'in-process' }] };
     writeFile(path.join(box.claudeDir, 'tasks', 'hotfix', '1.json'), { id: '1', subject: 'Patch', status: 'in_progress', blockedBy: [] });
     writeFile(path.join(box.claudeDir, 'teams', 'hotfix', 'config.json'), cfg);
-    await waitFor(() => byId(snap(), 'claude-team:hotfix')?.tasks.length === 1, 1000, { what: 'the hotfix team run' });
+    await waitFor(() => byId(snap(), 'claude-team:hotfix')?.tasks.length === 1, 5000, { what: 'the hotfix team run' });
     writeFile(path.join(box.claudeDir, 'tasks', 'hotfix', '2.json'), { id: '2', subject: 'Verify', status: 'pending', blockedBy: ['1'] });
-    await waitFor(() => byId(snap(), 'claude-team:hotfix')?.tasks.length === 2, 1000, { what: 'the second hotfix task' });
+    await waitFor(() => byId(snap(), 'claude-team:hotfix')?.tasks.length === 2, 5000, { what: 'the second hotfix task' });
   });
 
   it('an atomic write (temp file, then rename) is seen', async () => {
@@ -148,7 +148,7 @@ describe('live store', () => {
     const tmp = `${file}.tmp-123`;
     fs.writeFileSync(tmp, JSON.stringify({ status: 'executing', started_at: '2026-01-20T10:00:00Z' }));
     fs.renameSync(tmp, file);
-    await waitFor(() => byId(snap(), 'tina:legacy-search')?.status === 'running', 1000, { what: 'legacy-search to run again' });
+    await waitFor(() => byId(snap(), 'tina:legacy-search')?.status === 'running', 5000, { what: 'legacy-search to run again' });
     expect(byId(snap(), 'tina:legacy-search')?.gates).toEqual([]);
   });
 
@@ -159,7 +159,7 @@ describe('live store', () => {
     await store.start();
     expect(snap().problems.map((p) => p.file)).toContain(box.project('docs-site'));
     writeFile(path.join(box.project('docs-site'), '.harness', 'checkpoint-review.md'), '# Checkpoint: review (manual request)\n');
-    await waitFor(() => byId(snap(), 'harness:docs-site')?.gates[0]?.id === 'review', 1000, { what: 'the docs-site harness run' });
+    await waitFor(() => byId(snap(), 'harness:docs-site')?.gates[0]?.id === 'review', 5000, { what: 'the docs-site harness run' });
     expect(snap().problems.map((p) => p.file)).not.toContain(box.project('docs-site'));
   });
 
@@ -173,9 +173,9 @@ describe('live store', () => {
     writeFile(path.join(late, 'teams', 'first', 'config.json'), { name: 'first', members: [{ name: 'lead', agentType: 'team-lead', tmuxPaneId: 'in-process' }] });
     fs.mkdirSync(path.join(late, 'tasks', 'first'), { recursive: true });
     store.refresh();
-    await waitFor(() => byId(snap(), 'claude-team:first'), 1000, { what: 'the first team' });
+    await waitFor(() => byId(snap(), 'claude-team:first'), 5000, { what: 'the first team' });
     writeFile(path.join(late, 'tasks', 'first', '1.json'), { id: '1', subject: 'Start', status: 'pending', blockedBy: [] });
-    await waitFor(() => byId(snap(), 'claude-team:first')?.tasks.length === 1, 2000, { what: 'its task, seen by watching' });
+    await waitFor(() => byId(snap(), 'claude-team:first')?.tasks.length === 1, 5000, { what: 'its task, seen by watching' });
   });
 
   it('bursts of writes are batched into few emits', async () => {
@@ -183,7 +183,7 @@ describe('live store', () => {
     for (let i = 10; i < 30; i++) {
       writeFile(path.join(box.claudeDir, 'tasks', 'docs-sweep', `${i}.json`), { id: String(i), subject: `t${i}`, status: 'pending', blockedBy: [] });
     }
-    await waitFor(() => byId(snap(), 'claude-team:docs-sweep')?.tasks.length === 22, 2000, { what: 'all 20 new tasks' });
+    await waitFor(() => byId(snap(), 'claude-team:docs-sweep')?.tasks.length === 22, 5000, { what: 'all 20 new tasks' });
     expect(emits - emitted).toBeLessThan(10);
   });
 
@@ -191,7 +191,7 @@ describe('live store', () => {
     const project = path.join(box.dir, 'projects', 'late-comer');
     writeFile(path.join(project, 'memory', 'state', 'phase.json'), { workflow_id: 'wf-late', current_phase: 'REQUIREMENTS', phase_status: 'in_progress' });
     const paneId = await tmux.newSession('late', project);
-    await waitFor(() => byId(snap(), 'dotagent:wf-late'), 2000, { what: 'the root found from the pane cwd' });
+    await waitFor(() => byId(snap(), 'dotagent:wf-late'), 5000, { what: 'the root found from the pane cwd' });
 
     // A team whose member sits in a real pane: alive, then dead when the pane is killed.
     const worker = await tmux.newSession('worker', box.project('docs-site'));
@@ -200,18 +200,18 @@ describe('live store', () => {
       leadAgentId: 'w',
       members: [{ name: 'w', agentType: 'team-lead', model: 'm', tmuxPaneId: worker }],
     });
-    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'alive', 2000, { what: 'the worker alive' });
+    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'alive', 5000, { what: 'the worker alive' });
     await tmux.client.killPane(worker);
-    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'dead', 2000, { what: 'the worker dead' });
+    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'dead', 5000, { what: 'the worker dead' });
 
     await tmux.client.killPane(paneId);
-    await waitFor(() => !byId(snap(), 'dotagent:wf-late'), 2000, { what: 'the root to be dropped' });
+    await waitFor(() => !byId(snap(), 'dotagent:wf-late'), 5000, { what: 'the root to be dropped' });
   });
 
   it('refresh(id) re-reads that run', async () => {
     const harnessReads = reads.harness;
     store.refresh('harness:sheets-clone');
-    await waitFor(() => reads.harness === harnessReads + 1, 1000, { what: 'one harness re-read' });
+    await waitFor(() => reads.harness === harnessReads + 1, 5000, { what: 'one harness re-read' });
   });
 });
 
