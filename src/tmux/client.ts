@@ -91,14 +91,27 @@ export class TmuxClient {
   /** Runs one tmux command and returns its stdout. */
   async run(args: readonly string[], opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string> {
     const argv = this.argv(args);
-    const r = await execa('tmux', argv, {
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const child = execa('tmux', argv, {
       reject: false,
-      timeout: opts.timeoutMs ?? this.timeoutMs,
+      timeout: timeoutMs,
       cancelSignal: opts.signal,
       stdin: 'ignore',
       env: { TMUX: '' },
       extendEnv: true,
     });
+    // A tmux client hands its pipes to the server, so a server that stops answering keeps them open
+    // after the client is killed: execa's own timeout would then wait forever for them to close.
+    let guard: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      guard = setTimeout(() => {
+        child.kill('SIGKILL');
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        reject(new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${timeoutMs} ms (no answer)`, argv));
+      }, timeoutMs + 500);
+    });
+    const r = await Promise.race([child, hung]).finally(() => clearTimeout(guard));
     if (r.timedOut) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${opts.timeoutMs ?? this.timeoutMs} ms`, argv);
     const code = (r as { code?: string }).code;
     if (code === 'ENOENT' || (r.failed && r.exitCode === undefined && /ENOENT/.test(String(r.message)))) {
