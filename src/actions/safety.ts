@@ -63,3 +63,19 @@ export function assertInsideStateDir(stateDir: string, file: string): void {
 export class UnsafePathError extends Error {
   override readonly name = 'UnsafePathError';
 }
+
+/** Why tower won't write or create `file`: it is a symlink (dangling or not). Null when it is not one. */
+export function linkRefusal(file: string): string | null {
+  try {
+    if (!fs.lstatSync(file).isSymbolicLink()) return null;
+  } catch {
+    return null;
+  }
+  let to = '?';
+  try {
+    to = fs.readlinkSync(file);
+  } catch {
+    // Unreadable link: still refused, shown with "?".
+  }
+  return `refusing to write ${file}: it is a symlink (to ${to}); tower never writes through a link`;
+}
