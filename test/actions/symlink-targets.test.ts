@@ -73,6 +73,30 @@ describe('grants never write through a symlinked target', () => {
     expect(w.audit()[0]).toMatchObject({ action: 'grant', outcome: 'refused' });
   });
 
+  it('SAGE and dotagent: a link made between the plan and the run is still refused', async () => {
+    const sageDir = path.join(root, '.sage', 'state');
+    writeFile(path.join(sageDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl' } });
+    const sage = emptyRun('sage', 'epic-1', root, sageDir);
+    sage.gates = [gate('hitl', path.join(sageDir, 'epic-1.json'), { kind: 'approval' })];
+    const dotDir = path.join(root, 'memory', 'state');
+    writeFile(path.join(dotDir, 'phase.json'), '{"completed_phases":[{"phase":"REQUIREMENTS"}],"user_checkpoints":[]}\n');
+    const dot = emptyRun('dotagent', 'wf-1', root, dotDir);
+    dot.gates = [gate('REQUIREMENTS', path.join(dotDir, 'phase.json'), { kind: 'approval' })];
+    w.setSnapshot(snapshotOf(sage, dot));
+    const sagePlan = planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' });
+    const dotPlan = planAction(w.env, { kind: 'grant', run: 'dotagent:wf-1', gate: 'REQUIREMENTS' });
+    expect([sagePlan.refusal, dotPlan.refusal]).toEqual([null, null]);
+    fs.symlinkSync(victim, path.join(sageDir, '.resume-signal'));
+    fs.copyFileSync(path.join(dotDir, 'phase.json'), path.join(outside, 'phase.json'));
+    fs.rmSync(path.join(dotDir, 'phase.json'));
+    fs.symlinkSync(path.join(outside, 'phase.json'), path.join(dotDir, 'phase.json'));
+    const before = fs.readFileSync(path.join(outside, 'phase.json'), 'utf8');
+    expect(await runAction(w.env, sagePlan, {})).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
+    expect(await runAction(w.env, dotPlan, {})).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
+    expect(fs.readFileSync(victim, 'utf8')).toBe(PRECIOUS);
+    expect(fs.readFileSync(path.join(outside, 'phase.json'), 'utf8')).toBe(before);
+  });
+
   it('SAGE: a grant lock that is a link is refused, never followed', async () => {
     const stateDir = path.join(root, '.sage', 'state');
     writeFile(path.join(stateDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl' } });
