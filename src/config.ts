@@ -5,7 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { readText, parseJson } from './sources/read.js';
+import { readText, parseJson } from './files/read.js';
 
 /** The text typed into a lead's pane for each step of the checkpoint cycle. */
 export const CommandsSchema = z

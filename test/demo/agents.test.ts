@@ -11,7 +11,7 @@ import { writeTextAtomic } from '../../src/demo/files.js';
 import { writeTasks } from '../../src/demo/runs/claude-teams.js';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
-import { parseRunLog } from '../../src/sources/harness-log.js';
+import { parseRunLog } from '../../src/systems/harness/log.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';

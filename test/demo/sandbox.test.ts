@@ -9,7 +9,7 @@ import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { isRunning } from '../../src/demo/processes.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { SANDBOX_MARKER } from '../../src/demo/sandbox-dir.js';
-import { parseHandoff } from '../../src/sources/handoff.js';
+import { parseHandoff } from '../../src/systems/tina/handoff.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { testContext } from '../helpers/context.js';
