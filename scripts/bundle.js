@@ -11,7 +11,7 @@ export const ENTRY_POINTS = { cli: 'src/cli.ts', 'demo-agent': 'src/demo/agent.t
 
 /** Bundles `entryPoints` (name → path relative to the repo) into `outdir`. */
 export async function bundle(outdir, entryPoints = ENTRY_POINTS, extra = {}) {
-  await build({
+  return build({
     entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([k, v]) => [k, path.resolve(REPO, v)])),
     outdir,
     bundle: true,
