@@ -7,10 +7,12 @@ import type { Instance } from 'ink';
 import { attachToPane, planAction, runAction } from '../actions/index.js';
 import type { ActionEnv } from '../actions/types.js';
 import type { AppContext } from '../context.js';
+import type { Snapshot } from '../model.js';
 import { ActivityStore } from '../store/activity.js';
 import { createLiveStore } from '../store/live-store.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
+import { seededStore } from './first-frame/seeded-store.js';
 import type { Bindings } from './keymap.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
@@ -57,6 +59,10 @@ export interface SessionStart {
   bindings: Bindings;
   /** Already in the alternate screen, showing the first frame. */
   terminal: Terminal;
+  /** The painter that drew the opening screen (it knows what is on screen). */
+  painter?: ScreenPainter | undefined;
+  /** The snapshot the opening screen was drawn from, shown until the live store has its own. */
+  first?: Snapshot | null | undefined;
   /** Called once this session's own exit handlers are in place. */
   onStarted?: () => void;
 }
@@ -66,10 +72,11 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const { terminal, bindings } = start;
   const stdout = process.stdout;
   const stdin = process.stdin;
-  const store = createLiveStore(ctx);
+  const live = createLiveStore(ctx);
+  const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
-  const session = createSessionStore({ loading: true });
-  const painter = new ScreenPainter(stdout);
+  const session = createSessionStore({ loading: !start.first });
+  const painter = start.painter ?? new ScreenPainter(stdout);
   const sink = new FrameSink(stdout, painter);
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
   // actions get no activity store of their own: one entry per action, not two.
