@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
+import { snapshotWithActivity } from '../store/captures.js';
 import { buildSnapshot } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
 import { formatStatus } from './status-text.js';
@@ -9,7 +10,7 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   const now = Date.now();
   let snapshot: Snapshot;
   try {
-    snapshot = await buildSnapshot(ctx, { now });
+    snapshot = await snapshotWithActivity(ctx.tmux, await buildSnapshot(ctx, { now }));
   } catch (err) {
     // Only a bug gets here: bad files are problems inside the snapshot.
     const msg = err instanceof Error ? (err.stack ?? err.message) : String(err);
