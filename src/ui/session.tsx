@@ -8,7 +8,7 @@ import { attachToPane, planAction, runAction } from '../actions/index.js';
 import type { ActionEnv } from '../actions/types.js';
 import type { AppContext } from '../context.js';
 import { ActivityStore } from '../store/activity.js';
-import { createLiveStore } from '../store/live-store.js';
+import { createWatchedStore } from '../store/live-activity.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import type { Bindings } from './keymap.js';
@@ -66,7 +66,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const { terminal, bindings } = start;
   const stdout = process.stdout;
   const stdin = process.stdin;
-  const store = createLiveStore(ctx);
+  const { store, watch } = createWatchedStore(ctx);
   const activity = new ActivityStore();
   const session = createSessionStore({ loading: true });
   const painter = new ScreenPainter(stdout);
@@ -110,6 +110,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         readonly={ctx.readonly}
         contextThreshold={ctx.config.contextThresholdPct}
         session={session}
+        watch={watch}
       />,
       { stdout: sink as unknown as NodeJS.WriteStream, stdin, stderr: process.stderr, debug: true, exitOnCtrlC: false, patchConsole: false },
     );
