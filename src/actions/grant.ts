@@ -8,7 +8,7 @@ import { systemOf } from '../systems/registry.js';
 import type { GrantDetail } from './detail.js';
 import type { Execution, PlanParts } from './execution.js';
 import { refuse } from './execution.js';
-import { writableStateDir } from './safety.js';
+import { linkRefusal, writableStateDir } from './safety.js';
 import type { ActionOutcome, ActionRequest } from './types.js';
 
 function whyNotGrantable(run: Run, gate: Gate): string {
@@ -35,6 +35,8 @@ export function planGrant(_ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const planned = way.plan(run, gate, w.dir, new Date());
   if ('refusal' in planned) return refuse(planned.refusal, title, id);
   const detail: GrantDetail = { kind: 'grant', via: run.system, gate, stateDir: w.dir, ...planned.detail };
+  const linked = linkRefusal(detail.file) ?? (detail.lockFile ? linkRefusal(detail.lockFile) : null);
+  if (linked) return refuse(linked, title, id);
   return { refusal: null, title, target: id, effects: planned.effects, detail, destructive: true };
 }
 

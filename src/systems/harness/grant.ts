@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createEffect } from '../../actions/effects.js';
 import { ActionStop } from '../../actions/execution.js';
 import { createExclusive } from '../../actions/files.js';
+import { checkpointNameRefusal } from '../../actions/safety.js';
 import { exists } from '../../files/read.js';
 import type { GrantWay } from '../module.js';
 import { CHECKPOINT_NAME } from './files.js';
@@ -15,6 +16,8 @@ export function grantedBody(at: Date): string {
 export const harnessGrant: GrantWay = {
   plan(_run, gate, dir, now) {
     if (!CHECKPOINT_NAME.test(gate.id)) return { refusal: `"${gate.id}" is not a checkpoint name (letters, digits, _ . - only)` };
+    const badName = checkpointNameRefusal(gate.id);
+    if (badName) return { refusal: badName };
     const pendingFile = path.join(dir, `checkpoint-${gate.id}.md`);
     const file = `${pendingFile}.granted`;
     return { detail: { file, pendingFile, lockFile: null, raisedBy: [] }, effects: [createEffect(file, grantedBody(now))] };
