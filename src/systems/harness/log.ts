@@ -6,16 +6,21 @@ import fs from 'node:fs';
 import type { Problem } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
 import { toIso } from '../../files/read.js';
+import { parseDecisionLine } from './decision.js';
 
 /** How much of the end of run.log is read. */
 export const LOG_TAIL_BYTES = 64 * 1024;
 
 /** The last orchestrator decision found in the log. */
 export interface Decision {
-  /** The decision verb, upper-cased: ESCALATE, CHECKPOINT, DONE, ... */
+  /** The decision verb, upper-cased: ESCALATE, CHECKPOINT, DONE, ... (a batch: its first verb). */
   verb: string;
-  /** What follows the verb on the line (sanitized, may be empty). */
+  /** What follows the verb on the line, without the `(role=…)` suffix (sanitized, may be empty). */
   rest: string;
+  /** The role that decided (`orchestrator`), when the line names one. */
+  role: string | null;
+  /** The decisions of an `ORCH batch` line; null for a single decision. */
+  batch: string[] | null;
   /** The line's own timestamp (ISO), when it starts with one. */
   at: string | null;
 }
@@ -70,23 +75,19 @@ export function readLogTail(file: string, maxBytes = LOG_TAIL_BYTES): TailRead {
   }
 }
 
-const DECISION = /ORCH decision:\s*([A-Za-z_][A-Za-z0-9_-]*)(.*)$/s;
 // A timestamp at the start of the line, bare or in brackets: 2026-05-08T12:00:00Z, [2026-05-08 12:00:00.123+02:00].
 const LEADING_TIME = /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)\]?/;
 
-/** Finds the last `ORCH decision:` line in log text (whole lines, as readLogTail returns them). */
+/** Finds the last `ORCH decision:` or `ORCH batch` line in log text (whole lines, as readLogTail returns them). */
 export function parseRunLog(text: string, _file: string): { value: Decision | null; problems: Problem[] } {
   const lines = text.split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     // Colour codes must not hide a decision, and CRLF logs end their lines in \r.
     const line = sanitizeLine(lines[i] ?? '');
-    const m = DECISION.exec(line);
-    if (!m) continue;
-    const verb = (m[1] ?? '').toUpperCase();
-    // Separators people put between verb and reason: "ESCALATE: x", "ESCALATE — x", "ESCALATE - x".
-    const rest = (m[2] ?? '').replace(/^[\s:—–-]+/, '').trim();
+    const d = parseDecisionLine(line);
+    if (!d) continue;
     const t = LEADING_TIME.exec(line);
-    return { value: { verb, rest, at: t ? toIso(t[1]) : null }, problems: [] };
+    return { value: { ...d, at: t ? toIso(t[1]) : null }, problems: [] };
   }
   return { value: null, problems: [] };
 }
