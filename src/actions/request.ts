@@ -20,7 +20,7 @@ import { createEffect, runEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';
 import { ActionStop, refuse } from './execution.js';
 import { createExclusive, makeDirInside, writeAtomic } from './files.js';
-import { writableStateDir } from './safety.js';
+import { checkpointNameRefusal, linkRefusal, writableStateDir } from './safety.js';
 import type { ActionOutcome, ActionRequest } from './types.js';
 
 /** The harness hook run when a checkpoint is created (in `<stateDir>/hooks/`, where the harness keeps its hooks). */
@@ -77,10 +77,14 @@ export function planRequest(ctx: AppContext, run: Run, req: ActionRequest): Plan
   const title = `Request checkpoint ${name} on ${run.id}`;
   if (run.system !== 'harness') return refuse(`${run.id} is a ${run.system} run: named checkpoints are requested on harness runs`, title, name);
   if (!CHECKPOINT_NAME.test(name)) return refuse(`bad checkpoint name "${name}": use letters, digits, _ . - only`, title, name);
+  const badName = checkpointNameRefusal(name);
+  if (badName) return refuse(badName, title, name);
   const w = writableStateDir(run);
   if ('refusal' in w) return refuse(w.refusal, title, name);
   if (!run.root) return refuse(`${run.id} has no project root`, title, name);
   const file = path.join(w.dir, `checkpoint-${name}.md`);
+  const linked = linkRefusal(file) ?? linkRefusal(`${file}.granted`);
+  if (linked) return refuse(linked, title, name);
   if (exists(file)) {
     return refuse(
       exists(`${file}.granted`)
