@@ -57,24 +57,31 @@ export function discoverSources(
   problems: Problem[],
 ): { discovery: Discovery; sources: RunSource[] } {
   const discover = input.discover !== false;
-  const sessions = discover
-    ? guarded('tina sessions', path.join(input.claudeDir, 'tina-sessions'), { roots: [], problems: [] }, () => readers.readTinaSessions(input.claudeDir), problems)
-    : { roots: [], problems: [] };
-  problems.push(...sessions.problems);
+  const sessionRoots: string[] = [];
+  if (discover) {
+    for (const m of readers.systems) {
+      const registry = m.rootRegistry;
+      if (!registry) continue;
+      const none = { roots: [], problems: [] };
+      const r = guarded(`${m.label} root registry`, path.join(input.claudeDir, registry.dir), none, () => registry.read(input.claudeDir), problems);
+      problems.push(...r.problems);
+      sessionRoots.push(...r.roots);
+    }
+  }
   const discovery = discoverRoots({
     explicitRoots: input.roots,
-    sessionRoots: sessions.roots,
+    sessionRoots,
     cwds: discover ? [...input.paneCwds, ...input.teams.map((t) => t.cwd)] : [],
     home: input.home,
   });
   problems.push(...discovery.problems);
   const sources = discovery.roots.flatMap((root) =>
-    guarded('state directories', root, [] as RunSource[], () => sourcesOfRoot(root, readers.findTinaStateDirs), problems),
+    guarded('state directories', root, [] as RunSource[], () => sourcesOfRoot(root, readers.systems), problems),
   );
   return { discovery, sources };
 }
 
-/** Teams merged into a run (by tina) are not runs of their own; every other team is. */
+/** Teams another system's run took in are not runs of their own; every other team is. */
 export function unclaimedTeams(reads: readonly SourceRead[], teams: readonly Team[]): Team[] {
   const claimed = new Set(reads.flatMap((r) => r.teamNames));
   return teams.filter((t) => !claimed.has(t.name));

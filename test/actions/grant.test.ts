@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { formatLike } from '../../src/actions/grant.js';
+import { formatLike } from '../../src/systems/grant-kit.js';
 import { planAction, runAction } from '../../src/actions/index.js';
 import type { Gate, Run } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';

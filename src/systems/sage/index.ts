@@ -1,0 +1,20 @@
+/** SAGE: `.sage/state/` with its signal files; the human gate is answered in `.resume-signal`. */
+import type { SystemModule } from '../module.js';
+import { sageGrant } from './grant.js';
+import { readSageRun } from './read.js';
+
+export const sage: SystemModule = {
+  system: 'sage',
+  badge: 'sage',
+  label: 'SAGE',
+  plural: 'SAGE runs',
+  markers: ['.sage/state'],
+  readRun: (root, stateDir, _teams, settings) => ({ run: readSageRun(root, stateDir, settings), teamNames: [] }),
+  mergesTeams: false,
+  watchFiles: [],
+  rootRegistry: null,
+  teams: null,
+  cycle: null,
+  grant: sageGrant,
+  requests: false,
+};
