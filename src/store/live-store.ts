@@ -261,7 +261,8 @@ class LiveStore implements SnapshotStore {
   // ---- reading ----
 
   private settings(): ReadSettings {
-    return settingsFrom(this.ctx.config, this.now());
+    // A change of pane cwds rediscovers, and so re-reads, every source with these.
+    return { ...settingsFrom(this.ctx.config, this.now()), paneCwds: (this.panes ?? []).map((p) => p.cwd) };
   }
 
   private readTeamsFully(): void {

@@ -105,7 +105,8 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   const readers = input.readers ?? defaultReaders;
   const paneCwds = (input.panes ?? []).map((p) => p.cwd);
   const { sources } = discoverSources({ ...input, paneCwds, teams }, readers, problems);
-  const reads = sources.map((s) => readSource(s, teams, input.settings, readers));
+  // Readers never run tmux: what the panes say about a project's liveness comes in with the settings.
+  const reads = sources.map((s) => readSource(s, teams, { ...input.settings, paneCwds }, readers));
   const teamRuns = unclaimedTeams(reads, teams).map((t) => readTeamRun(t, input.settings, readers));
   return {
     version: 1,
