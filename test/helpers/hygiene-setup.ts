@@ -10,11 +10,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { tmuxSocketDir } from './leftovers.js';
 
-/** Where tmux keeps `-L` sockets: $TMUX_TMPDIR (default /tmp)/tmux-<uid>/. */
-function tmuxSocketDir(): string {
-  return path.join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`);
-}
 
 function ownSockets(runId: string): string[] {
   try {
@@ -31,7 +28,8 @@ export default function setup(): () => void {
   process.env.TMPDIR = parent;
   process.env.TOWER_TEST_RUN = runId;
   return () => {
-    const leftFiles = fs.readdirSync(parent);
+    // Tools' own caches (tsx keeps one under TMPDIR) are not a test's leftovers; they go with the parent.
+    const leftFiles = fs.readdirSync(parent).filter((n) => n.startsWith('tower-'));
     const leftSockets = ownSockets(runId);
     // Servers still running on those sockets are stopped, so a failed check does not leave them too.
     for (const name of leftSockets) {

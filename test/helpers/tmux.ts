@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { TmuxClient } from '../../src/tmux/client.js';
-import { stopAfterFile } from './leftovers.js';
+import { closeSocketAfterFile, stopAfterFile } from './leftovers.js';
 
 export interface TmuxFixture {
   /** The socket name (`-L`). */
@@ -25,7 +25,7 @@ export function testRunId(): string {
 
 /** A socket name no other test (or person) uses; it carries the run id (see hygiene-setup.ts). */
 export function uniqueSocketName(prefix = 'tower-test'): string {
-  return `${prefix}-${testRunId()}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  return closeSocketAfterFile(`${prefix}-${testRunId()}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
 }
 
 /** Starts a server with one session `base` (in the temp dir, which holds no project) and returns it. */
