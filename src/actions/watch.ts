@@ -56,7 +56,7 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const handle = (events: WatchEvent[]): void => {
     for (const e of events) {
       opts.emit(e);
-      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || cycles.has(e.run)) continue;
+      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || e.run === null || cycles.has(e.run)) continue;
       const run = store.getSnapshot().runs.find((r) => r.id === e.run);
       if (!run || !systemOf(run.system).cycle?.autoOnContext) continue;
       const p = cycle(run).finally(() => cycles.delete(run.id));
