@@ -12,6 +12,7 @@ import { createWatchedStore } from '../store/live-activity.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import type { Bindings } from './keymap.js';
+import { startNotifications } from './notifications.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
 import { FrameSink } from './terminal/frame-sink.js';
@@ -75,6 +76,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
   const actions = realActions(env, handOver(session, painter, terminal, stdin));
+  const notifications = startNotifications(ctx, store, activity, session, stdout);
 
   let code = 0;
   let failure: unknown;
@@ -120,6 +122,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       () => {
         firstSnapshot();
         session.set({ loading: false });
+        notifications.follow();
       },
       (err: unknown) => {
         firstSnapshot();
@@ -138,6 +141,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     painter.stop();
     sink.dispose();
     terminal.restore();
+    await notifications.stop().catch(() => {});
     held.release((t) => process.stderr.write(t));
     await store.stop().catch(() => {});
   }
