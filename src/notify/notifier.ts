@@ -43,14 +43,15 @@ export class Notifier {
 
   /** Looks at a snapshot: the first one is the baseline; later ones tell what is new. Returns what was new. */
   observe(snapshot: Snapshot): Notice[] {
-    this.updateTitle(snapshot);
     if (!this.started) {
       this.started = true;
       this.log.baseline(snapshot);
+      this.updateTitle(snapshot);
       return [];
     }
     const news = this.log.news(snapshot).filter((n) => this.d.config.events.includes(n.event));
     if (news.length > 0 && !this.muted) this.tell(news);
+    this.updateTitle(snapshot);
     return news;
   }
 
