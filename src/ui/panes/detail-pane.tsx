@@ -11,11 +11,14 @@ import type { DetailPane } from '../state/ui-state.js';
 import type { Segment } from '../text/segments.js';
 import { activityLines } from './activity-pane.js';
 import { gatesLines } from './gates-pane.js';
-import { notes, problemsLines } from './problems-pane.js';
+import { paneTitle } from './pane-title.js';
+import { problemsLines } from './problems-pane.js';
 import { reviewsLines } from './reviews-pane.js';
 import { taskStats, tasksLines } from './tasks-pane.js';
 import { PreviewPane } from './preview-pane.js';
 import { teamLines } from './team-pane.js';
+
+export { paneTitle } from './pane-title.js';
 
 /** What a detail pane draws. */
 export interface DetailPaneProps {
@@ -30,28 +33,6 @@ export interface DetailPaneProps {
   watch?: PaneWatch | null | undefined;
   /** Whose pane the preview shows. */
   previewMember?: Member | null | undefined;
-}
-
-/** The pane's title: its name and a count. */
-export function paneTitle(pane: DetailPane, run: Run | null, snapshot: Snapshot, activity: readonly ActivityEntry[]): string {
-  switch (pane) {
-    case 'team':
-      return `Team · ${run?.members.length ?? 0}`;
-    case 'preview':
-      return 'Preview';
-    case 'tasks':
-      return `Tasks · ${run?.tasks.length ?? 0}`;
-    case 'reviews':
-      return `Reviews · ${run?.reviews.length ?? 0}`;
-    case 'gates': {
-      const pending = run?.gates.filter((g) => g.state === 'pending').length ?? 0;
-      return `Gates · ${pending} pending`;
-    }
-    case 'problems':
-      return `Problems · ${notes(run, snapshot).length}`;
-    case 'activity':
-      return `Activity · ${activity.length}`;
-  }
 }
 
 function Framed({ title, focused, rect, content }: { title: string; focused: boolean; rect: Rect; content: Segment[][] }) {
