@@ -9,7 +9,6 @@ import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, tableRow } from '../components/table.js';
 import { age } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
-import { wrapText } from '../text/width.js';
 import { gateBody } from '../text/gate-body.js';
 import { gateTagCell } from './words.js';
 
