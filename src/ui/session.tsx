@@ -15,6 +15,7 @@ import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import { seededStore } from './first-frame/seeded-store.js';
 import type { Bindings } from './keymap.js';
+import { startNotifications } from './notifications.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
 import { FrameSink } from './terminal/frame-sink.js';
@@ -80,6 +81,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
   const actions = realActions(env, store, handOver(session, painter, terminal, stdin));
+  const notifications = startNotifications(ctx, store, activity, session, stdout);
 
   let code = 0;
   let failure: unknown;
@@ -125,6 +127,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       () => {
         firstSnapshot();
         session.set({ loading: false });
+        notifications.follow();
       },
       (err: unknown) => {
         firstSnapshot();
@@ -143,6 +146,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     painter.stop();
     sink.dispose();
     terminal.restore();
+    await notifications.stop().catch(() => {});
     held.release((t) => process.stderr.write(t));
     await store.stop().catch(() => {});
   }
