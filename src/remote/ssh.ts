@@ -22,10 +22,13 @@ export class ControlDir {
     const root = base.length > 40 ? '/tmp' : base;
     this.path = fs.mkdtempSync(path.join(root, 'tower-ssh-'));
     fs.chmodSync(this.path, 0o700);
+    // A signal or crash may end the process before stop(): the directory goes anyway.
+    process.once('exit', this.dispose);
   }
-  dispose(): void {
+  dispose = (): void => {
+    process.off('exit', this.dispose);
     fs.rmSync(this.path, { recursive: true, force: true });
-  }
+  };
 }
 
 /** The ssh options tower always passes; the host's own sshArgs come first, so they win. */
