@@ -96,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<run>', 'run id or a unique prefix of one')
     .option('--timeout <seconds>', 'seconds to wait for the handoff', (v) => {
       const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0) throw new CommanderError(EXIT.usage, 'tower.usage', `--timeout must be a positive number of seconds, got "${v}"`);
+      if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new CommanderError(EXIT.usage, 'tower.usage', `--timeout must be a number of seconds above 0 and at most 86400 (a day), got "${v}"`);
       return n;
     })
     .action(async (runId: string, o: { timeout?: number }, cmd: Command) =>

@@ -5,7 +5,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { readText, parseJson } from './sources/read.js';
+import { readText, parseJson } from './files/read.js';
+import { resolveBindings } from './ui/keymap.js';
 
 /** The text typed into a lead's pane for each step of the checkpoint cycle. */
 export const CommandsSchema = z
@@ -16,6 +17,22 @@ export const CommandsSchema = z
   })
   .strict();
 export type Commands = z.infer<typeof CommandsSchema>;
+
+/**
+ * A duration in the config: a finite number between sane bounds. The upper bounds keep every
+ * timer below what setTimeout holds (2^31-1 ms, else it fires after 1 ms: a busy loop).
+ */
+function duration(unit: 'ms' | 's' | 'min', min: number, max: number, fallback: number, opts: { int?: boolean } = {}) {
+  const words = { ms: 'ms', s: 's', min: 'minutes' }[unit];
+  let n = z.number({ error: `must be a number of ${words}` });
+  if (opts.int) n = n.int({ error: `must be a whole number of ${words}` });
+  return n
+    .min(min, { error: `at least ${min} ${words}` })
+    .max(max, { error: `at most ${max} ${words}${unit === 'ms' ? ` (${max / 1000} s)` : ''}` })
+    .default(fallback);
+}
+
+const DAY_SEC = 86_400;
 
 /** Another build box reached over OpenSSH. */
 export const HostSchema = z
@@ -59,21 +76,21 @@ export const ConfigSchema = z
         'claude-team': { checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' },
       }),
     /** Seconds the checkpoint cycle waits for the handoff before it escalates (tina: 5 min). */
-    checkpointTimeoutSec: z.number().positive().default(300),
+    checkpointTimeoutSec: duration('s', 0.1, DAY_SEC, 300),
     /** Seconds after which teammates still alive during a checkpoint are offered for force-terminate. */
-    stragglerAfterSec: z.number().positive().default(30),
+    stragglerAfterSec: duration('s', 0.1, 3600, 30),
     /** Seconds between SIGTERM and SIGKILL when force-terminating. */
-    killGraceSec: z.number().positive().default(2),
+    killGraceSec: duration('s', 0.1, 300, 2),
     /** Seconds the rehydrate step waits for REHYDRATE COMPLETE. */
-    rehydrateTimeoutSec: z.number().positive().default(120),
+    rehydrateTimeoutSec: duration('s', 0.1, 3600, 120),
     /** Minutes after which a handoff is stale (tina: 60). */
-    staleHandoffMinutes: z.number().positive().default(60),
+    staleHandoffMinutes: duration('min', 1, 7 * 24 * 60, 60),
     /** Seconds after which a phase heartbeat looks stuck (tina: 300). */
-    heartbeatStaleSec: z.number().positive().default(300),
+    heartbeatStaleSec: duration('s', 1, 7 * DAY_SEC, 300),
     /** Context threshold used when a run names none (tina: 70). */
     contextThresholdPct: z.number().min(1).max(100).default(70),
     /** Milliseconds between tmux polls (one `list-panes -a` each): how soon a dead pane shows. */
-    pollIntervalMs: z.number().int().min(100).default(2000),
+    pollIntervalMs: duration('ms', 100, 60_000, 2000, { int: true }),
     /** Refuse every action. */
     readonly: z.boolean().default(false),
     /** Key overrides: command name → list of keys (see the README's key table). */
@@ -130,5 +147,8 @@ export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = pr
     });
     throw new ConfigError(`config ${target}: ${issues.join('; ')}`);
   }
+  // Checked here, not only by the screen: every command refuses a config it would misread.
+  const keys = resolveBindings(parsed.data.keys);
+  if (!keys.ok) throw new ConfigError(`config ${target}: ${keys.errors.join('; ')}`);
   return { config: parsed.data, file: target };
 }

@@ -10,7 +10,7 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   let snapshot: Snapshot;
   try {
     // Beside hosts, every box is read at once; each host has its own timeout.
-    const boxes = await openBoxes(ctx);
+    const boxes = await openBoxes(ctx, { activity: true });
     snapshot = boxes.snapshot;
     await boxes.close();
   } catch (err) {

@@ -11,8 +11,8 @@ import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { AppContext } from '../context.js';
 import type { Problem, Snapshot } from '../model.js';
-import { isDir } from '../sources/read.js';
-import type { ReadSettings, Team } from '../sources/types.js';
+import { isDir } from '../files/read.js';
+import type { ReadSettings, Team } from '../systems/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
@@ -41,6 +41,8 @@ export interface LiveStoreOptions {
   readers?: SourceReaders;
   /** $HOME for the walk up from pane cwds. */
   home?: string;
+  /** Called after each tmux poll (and the first read) with its pane list; the next tick waits for it. */
+  onPoll?: (panes: PaneInfo[] | null, signal: AbortSignal) => Promise<void>;
 }
 
 /** Creates the live store; `start()` reads once and begins watching and polling. */
@@ -64,6 +66,7 @@ class LiveStore implements SnapshotStore {
   private readonly now: () => number;
   private readonly readers: SourceReaders;
   private readonly home: string | undefined;
+  private readonly onPoll: LiveStoreOptions['onPoll'];
   private readonly listeners = new Set<() => void>();
 
   private panes: PaneInfo[] | null = null;
@@ -105,6 +108,7 @@ class LiveStore implements SnapshotStore {
     this.now = opts.now ?? Date.now;
     this.readers = opts.readers ?? defaultReaders;
     this.home = opts.home ?? (ctx.env.HOME || undefined);
+    this.onPoll = opts.onPoll;
     this.publisher = new SnapshotPublisher(this.readers, this.now);
     this.scope = new WatchScope(ctx.claudeDir, (dirName) => this.teams.has(dirName));
   }
@@ -139,7 +143,13 @@ class LiveStore implements SnapshotStore {
     this.ready = true;
     // Changes seen while the first read ran are applied in the first frame.
     if (hasWork(this.dirty)) this.schedule();
+    await this.afterPoll();
     this.pollLater();
+  }
+
+  /** The poll hook (pane captures); its failure must not stop polling. */
+  private async afterPoll(): Promise<void> {
+    if (this.onPoll && !this.stopped) await this.onPoll(this.panes, this.abort.signal).catch(() => {});
   }
 
   async stop(): Promise<void> {
@@ -179,6 +189,7 @@ class LiveStore implements SnapshotStore {
     for (const k of this.recheck.sources) this.dirty.sources.add(k);
     this.recheck = cleanDirty();
     if (hasWork(this.dirty)) this.schedule();
+    await this.afterPoll();
     this.pollLater();
   }
 

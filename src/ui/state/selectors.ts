@@ -52,3 +52,10 @@ export function taskCounts(run: Run): [string, number][] {
   for (const t of run.tasks) counts.set(t.status, (counts.get(t.status) ?? 0) + 1);
   return [...counts];
 }
+
+/** Whose pane the preview shows: the member selected in the team pane (while team or preview has focus), else the lead. */
+export function previewMember(run: Run | null, selected: Member | null, focus: string): Member | null {
+  if (!run) return null;
+  if ((focus === 'team' || focus === 'preview') && selected?.paneId) return selected;
+  return leadWithPane(run) ?? run.members.find((m) => m.paneId) ?? null;
+}
