@@ -29,6 +29,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
   for (const f of ['package.json', 'README.md', 'bin/tower.js']) fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
   await bundle(path.join(pkg, 'dist'), undefined, { logLevel: 'error', sourcemap: true });
+  await bundle(path.join(pkg, 'dist'), { 'tower-reader': 'src/remote/reader-main.ts' }, { logLevel: 'error', splitting: false, minify: true });
   fs.mkdirSync(path.join(pkg, 'test'));
   fs.writeFileSync(path.join(pkg, 'test', 'left-out.test.ts'), '');
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -52,6 +53,8 @@ describe('the packed tower', () => {
     const files = execFileSync('tar', ['tzf', tgz], { encoding: 'utf8' }).trim().split('\n');
     expect(files).toContain('package/bin/tower.js');
     expect(files).toContain('package/dist/cli.js');
+    // The reader a box without tower is sent over ssh.
+    expect(files).toContain('package/dist/tower-reader.js');
     expect(files.filter((f) => /^package\/(test|src|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies?: object };
     // Everything is in the bundle: installing downloads nothing.
