@@ -5,9 +5,8 @@
  */
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
-import { createLiveStore } from '../store/live-store.js';
+import { actionsFor, createBoxesStore } from '../remote/boxes.js';
 import type { SnapshotStore } from '../store/types.js';
-import { planAction, runAction } from './index.js';
 import type { ActionEnv, ActionKind } from './types.js';
 import { cancellable } from './wait.js';
 import type { WatchEvent } from './watch-events.js';
@@ -19,7 +18,7 @@ export interface WatchOptions {
   /** Ends the watch: running cycles are cancelled (and audited as such). */
   signal: AbortSignal;
   emit: (event: WatchEvent) => void;
-  /** The snapshot to follow (default the live store: file watching plus tmux polling). */
+  /** The snapshot to follow (default the live store of every box: file watching plus tmux polling, and each host's stream). */
   store?: SnapshotStore | undefined;
 }
 
@@ -28,8 +27,10 @@ const CYCLE: readonly ActionKind[] = ['checkpoint', 'rehydrate'];
 
 /** Follows the snapshot until the signal aborts. */
 export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<void> {
-  const store = opts.store ?? createLiveStore(ctx);
+  const store = opts.store ?? createBoxesStore(ctx);
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
+  // A run of another box gets its cycle on that box.
+  const actions = actionsFor(env, store, { suspend: () => {}, resume: () => {} });
   const cycles = new Map<string, Promise<void>>();
   const now = (): string => new Date().toISOString();
 
@@ -37,8 +38,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
     for (const kind of CYCLE) {
       if (opts.signal.aborted) return;
       opts.emit({ time: now(), event: 'action-started', run: run.id, action: kind });
-      const plan = planAction(env, { kind, run: run.id });
-      const outcome = await runAction(env, plan, { signal: opts.signal });
+      const plan = await actions.plan({ kind, run: run.id });
+      const outcome = await actions.run(plan, { signal: opts.signal });
       opts.emit({ time: now(), event: 'action-finished', run: run.id, action: kind, status: outcome.status, message: outcome.message, details: outcome.details ?? [] });
       if (outcome.status !== 'done') return;
     }

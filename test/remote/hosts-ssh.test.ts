@@ -158,6 +158,24 @@ describe('every box in one tower, over ssh', () => {
     }
   });
 
+  it('tower watch follows every box, with the runs of a host under its name', async () => {
+    const home = tempDir('tower-ssh-home-');
+    const proc = execa(process.execPath, [cli.bin, 'watch', '--config', configFile(home), '--no-local'], { reject: false, env: localEnv(home), extendEnv: true, stdin: 'ignore' });
+    let out = '';
+    proc.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    try {
+      const events = () => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      await waitFor(() => events().some((e) => e.event === 'gate-opened' && e.run === 'b/harness:beta'), 20_000, { what: 'the first events of box b' });
+      boxA.openCheckpoint('watched');
+      await waitFor(() => events().some((e) => e.event === 'gate-opened' && e.run === 'a/harness:alpha' && e.gate === 'watched'), 10_000, { what: 'a new gate on box a' });
+    } finally {
+      proc.kill('SIGTERM');
+      await proc;
+      fs.rmSync(path.join(boxA.stateDir, 'checkpoint-watched.md'), { force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('a box that goes down is unreachable with its runs kept stale, and recovers when it is back', async () => {
     const s = store();
     await s.start();
