@@ -4,6 +4,8 @@
 //   without end. The rewrite starts the cache afresh once it holds TEXT_CACHE_LIMIT entries.
 // - yoga-layout's wasm loader asks `typeof fetch`, which makes Node load its whole fetch implementation
 //   (~25 ms of start-up) although the wasm is inlined as base64: the rewrite answers "undefined".
+// - zod bundles the error messages of every language it speaks (~400 KB of the ~730 KB it adds to every
+//   start); tower speaks English, zod's default, so only that locale is kept.
 // Each rewrite fails the build when its target code is not found, so a dependency update that moves
 // the code is noticed rather than silently unpatched.
 import fs from 'node:fs';
@@ -45,7 +47,14 @@ export function noFetchProbe(source) {
   return source.replace(/typeof fetch\b/g, '"undefined"');
 }
 
+/** zod's locale index with English only (the locale zod configures itself with). */
+export function englishOnly(source) {
+  if (!/export \{ default as en \} from "\.\/en\.js";/.test(source)) throw new Error('zod locales: expected the English locale export');
+  return 'export { default as en } from "./en.js";\n';
+}
+
 const PATCHES = [
+  { filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/, rewrite: englishOnly },
   { filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/, rewrite: boundMeasureText },
   { filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/, rewrite: boundWrapText },
   { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/, rewrite: noFetchProbe },
