@@ -121,14 +121,34 @@ export const RunSchema = z.object({
   stateDir: z.string().nullable().optional(),
   /** Warnings worth a glance (stale handoff, stuck heartbeat, context over threshold). Extra to the v1 contract. */
   warnings: z.array(z.string()).optional(),
+  /** The build box the run lives on (a configured host's name); null or absent: this box. */
+  host: z.string().nullable().optional(),
+  /** True when the run is the last known state of a host that is unreachable now. */
+  stale: z.boolean().optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
+
+export const HOST_STATES = ['ok', 'connecting', 'unreachable'] as const;
+export type HostStateName = (typeof HOST_STATES)[number];
+
+/** How a configured host is doing: connected, still connecting, or unreachable since a time and why. */
+export const HostStateSchema = z.object({
+  name: z.string(),
+  state: z.enum(HOST_STATES),
+  /** ISO time the host entered this state. */
+  since: z.string().nullable(),
+  /** What went wrong, in words (the ssh error); null when ok. */
+  error: z.string().nullable(),
+});
+export type HostState = z.infer<typeof HostStateSchema>;
 
 export const SnapshotSchema = z.object({
   version: z.literal(1),
   generatedAt: z.string(),
   runs: z.array(RunSchema),
   problems: z.array(ProblemSchema),
+  /** Present when hosts are configured: every host and its state. */
+  hosts: z.array(HostStateSchema).optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -150,6 +170,7 @@ export function emptyRun(system: System, name: string, root: string | null, stat
     problems: [],
     stateDir,
     warnings: [],
+    host: null,
   };
 }
 

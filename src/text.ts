@@ -4,9 +4,21 @@
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** Strips escape sequences and control characters; keeps newlines and turns tabs into spaces. */
+// Characters that reorder or hide text without showing themselves: bidi embeddings, overrides and
+// isolates, the directional marks, and zero-width spaces, joiners and invisible operators.
+const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** `<U+202E>`: how an invisible character is shown. */
+function visibleCode(ch: string): string {
+  return `<U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/**
+ * Strips escape sequences and control characters, shows bidi controls and zero-width characters
+ * escaped (`<U+202E>`) so they are seen and never obeyed; keeps newlines and turns tabs into spaces.
+ */
 export function sanitize(text: string): string {
-  return text.replace(ESCAPES, '').replace(/\t/g, '  ').replace(CONTROLS, '');
+  return text.replace(ESCAPES, '').replace(/\t/g, '  ').replace(CONTROLS, '').replace(INVISIBLE, visibleCode);
 }
 
 /** One line of untrusted text: sanitized, newlines folded to spaces. */

@@ -6,14 +6,14 @@
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
-import { exists, mtimeMs } from '../sources/read.js';
+import { exists, mtimeMs } from '../files/read.js';
 import type { CheckpointDetail, TerminateTarget } from './detail.js';
 import { seconds, sendLineEffects, waitEffect, writeEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';
 import { refuse, toActionPlan } from './execution.js';
 import { writeAtomic } from './files.js';
 import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js';
-import { writableStateDir } from './safety.js';
+import { UnsafePathError, linkRefusal, writableStateDir } from './safety.js';
 import { findLead, workingTeammates } from './targets.js';
 import { liveTargets, planTerminateTargets } from './terminate.js';
 import type { ActionOutcome, ActionRequest, Effect } from './types.js';
@@ -74,6 +74,8 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
     detail.writeSignal = !exists(detail.signalFile);
     detail.handoffFile = handoffPathFor(w.dir, run);
     detail.escalationFile = path.join(w.dir, 'tower-escalation.json');
+    const linked = linkRefusal(detail.signalFile) ?? linkRefusal(detail.escalationFile);
+    if (linked) return refuse(linked, `Checkpoint ${run.id}`, lead.target);
   }
   const now = new Date();
   const effects = [
@@ -111,6 +113,8 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   const details: string[] = [];
   let signalMtime: number | null = null;
   if (d.signalFile && d.stateDir) {
+    const linked = linkRefusal(d.signalFile);
+    if (linked) throw new UnsafePathError(linked);
     if (!exists(d.signalFile)) {
       await writeAtomic(d.stateDir, d.signalFile, signalBody(new Date()));
       details.push(`wrote ${d.signalFile}`);

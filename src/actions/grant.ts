@@ -6,14 +6,14 @@
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Gate, Run } from '../model.js';
-import { CHECKPOINT_NAME } from '../sources/harness.js';
-import { exists, isObject, mtimeMs, readJsonObject, readText } from '../sources/read.js';
+import { CHECKPOINT_NAME } from '../systems/harness/read.js';
+import { exists, isObject, mtimeMs, readJsonObject, readText } from '../files/read.js';
 import type { GrantDetail } from './detail.js';
 import { createEffect, deleteEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';
 import { ActionStop, refuse } from './execution.js';
 import { createExclusive, withLock, writeAtomic } from './files.js';
-import { writableStateDir } from './safety.js';
+import { checkpointNameRefusal, linkRefusal, writableStateDir } from './safety.js';
 import type { ActionOutcome, ActionRequest, Effect } from './types.js';
 
 const LOCK_NAME = '.tower-grant.lock';
@@ -52,6 +52,8 @@ export function planGrant(ctx: AppContext, run: Run, req: ActionRequest): PlanPa
   switch (run.system) {
     case 'harness': {
       if (!CHECKPOINT_NAME.test(id)) return refuse(`"${id}" is not a checkpoint name (letters, digits, _ . - only)`, title, id);
+      const badName = checkpointNameRefusal(id);
+      if (badName) return refuse(badName, title, id);
       const pendingFile = path.join(dir, `checkpoint-${id}.md`);
       const file = `${pendingFile}.granted`;
       detail = { ...base, via: 'harness', file, pendingFile, lockFile: null, raisedBy: [] };
@@ -82,6 +84,8 @@ export function planGrant(ctx: AppContext, run: Run, req: ActionRequest): PlanPa
     default:
       return refuse(`tower can't grant ${run.system} gates`, title, id);
   }
+  const linked = linkRefusal(detail.file) ?? (detail.lockFile ? linkRefusal(detail.lockFile) : null);
+  if (linked) return refuse(linked, title, id);
   return { refusal: null, title, target: id, effects, detail, destructive: true };
 }
 

@@ -112,3 +112,21 @@ export function sendSignal(p: ProcInfo, sig: 'SIGTERM' | 'SIGKILL'): boolean {
     throw err;
   }
 }
+
+/**
+ * Whether a process with this pid is running on this machine now (a zombie counts as gone: it
+ * has exited and only waits to be reaped).
+ */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (fs.existsSync('/proc/self/stat')) {
+    const p = readProc(pid);
+    return p !== null && p.state !== 'Z';
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -63,3 +63,38 @@ export function assertInsideStateDir(stateDir: string, file: string): void {
 export class UnsafePathError extends Error {
   override readonly name = 'UnsafePathError';
 }
+
+/** Why tower won't write or create `file`: it is a symlink (dangling or not). Null when it is not one. */
+export function linkRefusal(file: string): string | null {
+  try {
+    if (!fs.lstatSync(file).isSymbolicLink()) return null;
+  } catch {
+    return null;
+  }
+  let to = '?';
+  try {
+    to = fs.readlinkSync(file);
+  } catch {
+    // Unreadable link: still refused, shown with "?".
+  }
+  return `refusing to write ${file}: it is a symlink (to ${to}); tower never writes through a link`;
+}
+
+/** What a temp file adds to a name: `.<name>.tower-<host tag>-<pid>-<hex>.tmp` (see files.ts). */
+const TEMP_NAME_OVERHEAD = 1 + '.tower-'.length + 8 + 1 + 7 + 1 + 8 + '.tmp'.length;
+/** The longest file tower writes for a checkpoint: `checkpoint-<name>.md.granted`. */
+const CHECKPOINT_FILE_OVERHEAD = 'checkpoint-'.length + '.md.granted'.length;
+/** Most file systems hold names of at most 255 bytes. */
+const NAME_MAX = 255;
+
+/**
+ * Why `name` can't name a harness checkpoint file beyond its character set: `.` and `..` are
+ * directories, and a name whose files (with their temp file) pass 255 bytes can't be created.
+ */
+export function checkpointNameRefusal(name: string): string | null {
+  if (name === '.' || name === '..') return `"${name}" is not a checkpoint name`;
+  const most = NAME_MAX - CHECKPOINT_FILE_OVERHEAD - TEMP_NAME_OVERHEAD;
+  const bytes = Buffer.byteLength(name, 'utf8');
+  if (bytes > most) return `checkpoint name is too long: ${bytes} bytes (at most ${most})`;
+  return null;
+}

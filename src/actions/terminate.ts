@@ -86,7 +86,18 @@ async function terminatePane(ctx: AppContext, t: TerminateTarget, panes: PaneInf
   const who = `${t.name} (${t.paneId})`;
   const pane = panes.find((p) => p.paneId === t.paneId);
   if (!pane) return { ok: true, gone: true, line: `${who}: already gone` };
+  // Asked again about this one pane right before any signal: the pid must be the pane's own
+  // process now, a child of this tmux server, or nothing is signalled.
+  const owner = await ctx.tmux.paneOwner(t.paneId);
+  if (!owner) return { ok: true, gone: true, line: `${who}: already gone` };
   const procs = listProcesses();
+  if (owner.pid !== pane.pid || procs.get(owner.pid)?.ppid !== owner.serverPid) {
+    const parent = procs.get(pane.pid)?.ppid;
+    return {
+      ok: false,
+      line: `${who}: refused, pid ${pane.pid} is not that pane's process now (tmux says ${owner.pid}, its parent is ${parent ?? 'none'}, the tmux server is ${owner.serverPid}); nothing was signalled`,
+    };
+  }
   const keep = protectedPids(procs);
   if (keep.has(pane.pid)) return { ok: false, line: `${who}: refused, its pane runs tower itself (pid ${pane.pid})` };
   const tree = processTree(pane.pid, procs).filter((p) => !keep.has(p.pid));

@@ -2,6 +2,7 @@
  * The only code that runs tmux. Every call carries the socket flags and a timeout, and fails
  * with a typed TmuxError. Panes are targeted by pane id (`%3`), never by a name that could match twice.
  */
+import crypto from 'node:crypto';
 import { execa } from 'execa';
 import { TmuxError, classifyTmuxFailure } from './errors.js';
 
@@ -26,7 +27,7 @@ export interface PaneInfo {
 
 export const DEFAULT_TMUX_TIMEOUT_MS = 3000;
 
-const PANE_FORMAT = [
+const PANE_FIELDS = [
   '#{pane_id}',
   '#{pane_pid}',
   '#{session_name}',
@@ -36,35 +37,77 @@ const PANE_FORMAT = [
   '#{pane_current_command}',
   '#{pane_current_path}',
   '#{pane_title}',
-].join('\t');
+] as const;
 
-/** The socket flags for a tmux command line. */
+/**
+ * The markers of one `list-panes` call. tmux prints pane paths and titles raw (newlines and tabs
+ * included, and `#{q:}` does not escape them), so records and fields are delimited by a random
+ * nonce no pane can know in advance: no field value can forge a record or a field.
+ */
+export interface PaneListMarkers {
+  open: string;
+  sep: string;
+  close: string;
+}
+
+/** Fresh markers for one call. */
+export function paneListMarkers(): PaneListMarkers {
+  const nonce = crypto.randomBytes(12).toString('hex');
+  return { open: `<${nonce}<`, sep: `|${nonce}|`, close: `>${nonce}>` };
+}
+
+/** The `-F` format that wraps every record and field in the call's markers. */
+export function paneFormat(m: PaneListMarkers): string {
+  return `${m.open}${PANE_FIELDS.join(m.sep)}${m.close}`;
+}
+
+/** Socket flags for a tmux command line. */
 export function socketArgs(socket: TmuxSocket): string[] {
   if (socket.path) return ['-S', socket.path];
   if (socket.name) return ['-L', socket.name];
   return [];
 }
 
-/** Parses `list-panes -a -F PANE_FORMAT` output; malformed lines are skipped. */
-export function parsePaneList(stdout: string): PaneInfo[] {
+/**
+ * Parses `list-panes -a -F paneFormat(markers)` output: only text between the call's own markers
+ * counts, so a pane path holding newlines, tabs or a whole fake line is just that pane's path.
+ * Records that do not have every field, or whose id or pid is malformed, are skipped.
+ */
+export function parsePaneList(stdout: string, m: PaneListMarkers): PaneInfo[] {
   const panes: PaneInfo[] = [];
-  for (const line of stdout.split('\n')) {
-    if (!line) continue;
-    const [paneId, pid, session, window, index, dead, command, cwd, ...title] = line.split('\t');
-    if (!paneId || !paneId.startsWith('%')) continue;
+  let at = 0;
+  for (;;) {
+    const start = stdout.indexOf(m.open, at);
+    if (start < 0) break;
+    const end = stdout.indexOf(m.close, start + m.open.length);
+    if (end < 0) break;
+    at = end + m.close.length;
+    const fields = stdout.slice(start + m.open.length, end).split(m.sep);
+    if (fields.length !== PANE_FIELDS.length) continue;
+    const [paneId = '', pid = '', session = '', window = '', index = '', dead = '', command = '', cwd = '', title = ''] = fields;
+    if (!/^%\d+$/.test(paneId) || !/^\d+$/.test(pid)) continue;
     panes.push({
       paneId,
-      pid: Number(pid) || 0,
-      session: session ?? '',
+      pid: Number(pid),
+      session,
       window: Number(window) || 0,
       index: Number(index) || 0,
       dead: dead === '1',
-      command: command ?? '',
-      cwd: cwd ?? '',
-      title: title.join('\t'),
+      command,
+      cwd,
+      title,
     });
   }
   return panes;
+}
+
+/** Who runs a pane right now, as tmux says when asked about that one pane. */
+export interface PaneOwner {
+  paneId: string;
+  /** The pane's first process. */
+  pid: number;
+  /** The tmux server's pid: a pane's first process is its child. */
+  serverPid: number;
 }
 
 /** One client attached to the server (`list-clients`). */
@@ -127,7 +170,26 @@ export class TmuxClient {
 
   /** Every pane of the server in one call. */
   async listPanes(opts: { signal?: AbortSignal } = {}): Promise<PaneInfo[]> {
-    return parsePaneList(await this.run(['list-panes', '-a', '-F', PANE_FORMAT], opts));
+    const markers = paneListMarkers();
+    return parsePaneList(await this.run(['list-panes', '-a', '-F', paneFormat(markers)], opts), markers);
+  }
+
+  /** Asks tmux about one pane (by id) now: its first process and the server's pid; null when the pane is gone. */
+  async paneOwner(paneId: string): Promise<PaneOwner | null> {
+    const m = paneListMarkers();
+    let out: string;
+    try {
+      out = await this.run(['display-message', '-p', '-t', paneId, `${m.open}#{pane_id}${m.sep}#{pane_pid}${m.sep}#{pid}${m.close}`]);
+    } catch (err) {
+      if (err instanceof TmuxError && (err.kind === 'no-such-pane' || err.kind === 'no-server')) return null;
+      throw err;
+    }
+    const start = out.indexOf(m.open);
+    const end = out.indexOf(m.close);
+    if (start < 0 || end < start) return null;
+    const [id = '', pid = '', server = ''] = out.slice(start + m.open.length, end).split(m.sep);
+    if (id !== paneId || !/^\d+$/.test(pid) || !/^\d+$/.test(server)) return null;
+    return { paneId: id, pid: Number(pid), serverPid: Number(server) };
   }
 
   /** Every pane, or null when there is no server (not an error for a reader). */

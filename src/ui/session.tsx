@@ -4,12 +4,12 @@
  */
 import { render } from 'ink';
 import type { Instance } from 'ink';
-import { attachToPane, planAction, runAction } from '../actions/index.js';
 import type { ActionEnv } from '../actions/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { ActivityStore } from '../store/activity.js';
-import { createLiveStore } from '../store/live-store.js';
+import { actionsFor, createBoxesStore } from '../remote/boxes.js';
+import type { SnapshotStore } from '../store/types.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import { seededStore } from './first-frame/seeded-store.js';
@@ -28,12 +28,8 @@ async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> 
 }
 
 /** The real actions; the terminal is handed over around `tmux attach`. */
-function realActions(env: ActionEnv, handOver: { suspend(): Promise<void>; resume(): void }): ControlRoomActions {
-  return {
-    plan: (req) => planAction(env, req),
-    run: (plan, hooks) => runAction(env, plan, hooks),
-    attach: (paneId) => attachToPane(env, paneId, handOver),
-  };
+function realActions(env: ActionEnv, store: SnapshotStore, handOver: { suspend(): Promise<void>; resume(): void }): ControlRoomActions {
+  return actionsFor(env, store, handOver);
 }
 
 function handOver(session: SessionStore, painter: ScreenPainter, terminal: Terminal, stdin: NodeJS.ReadStream) {
@@ -72,7 +68,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const { terminal, bindings } = start;
   const stdout = process.stdout;
   const stdin = process.stdin;
-  const live = createLiveStore(ctx);
+  const live = createBoxesStore(ctx);
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
   const session = createSessionStore({ loading: !start.first });
@@ -81,7 +77,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
-  const actions = realActions(env, handOver(session, painter, terminal, stdin));
+  const actions = realActions(env, store, handOver(session, painter, terminal, stdin));
 
   let code = 0;
   let failure: unknown;

@@ -1,11 +1,11 @@
 /** What the screen derives from a run: counts, who can be acted on, which keys make sense. Pure. */
 import type { Gate, Member, Run } from '../../model.js';
 
-/** Whether a run matches the filter text (case-insensitive, any of id, name, system, status, phase). */
+/** Whether a run matches the filter text (case-insensitive, any of id, name, system, status, phase, host). */
 export function matchesFilter(run: Run, filter: string): boolean {
   const f = filter.trim().toLowerCase();
   if (f === '') return true;
-  return [run.id, run.name, run.system, run.status, run.phase?.status ?? ''].some((s) => s.toLowerCase().includes(f));
+  return [run.id, run.name, run.system, run.status, run.phase?.status ?? '', run.host ?? ''].some((s) => s.toLowerCase().includes(f));
 }
 
 /** The runs the list shows, in the store's order (what needs a human first). */

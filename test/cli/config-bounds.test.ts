@@ -1,0 +1,97 @@
+/**
+ * Every duration in the config is bounded to what timers hold and what makes sense, and an invalid
+ * `keys` section is refused by every command, each with exit 2 and a message naming the key.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli.js';
+import { ConfigError, defaultConfig, loadConfig } from '../../src/config.js';
+import { tempDir, writeFile } from '../helpers/box.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = tempDir('tower-config-');
+  file = path.join(dir, 'config.json');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function problemOf(config: object): string {
+  writeFile(file, config);
+  try {
+    loadConfig(file);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  return '';
+}
+
+const DURATIONS = ['checkpointTimeoutSec', 'stragglerAfterSec', 'killGraceSec', 'rehydrateTimeoutSec', 'staleHandoffMinutes', 'heartbeatStaleSec', 'pollIntervalMs'] as const;
+
+describe('config durations', () => {
+  it('refuses a value timers cannot hold, naming the key and the bound', () => {
+    expect(problemOf({ pollIntervalMs: 3e9 })).toMatch(/pollIntervalMs: at most 60000 ms/);
+    for (const key of DURATIONS) {
+      const msg = problemOf({ [key]: 3e9 });
+      expect(msg, key).toContain(`${key}: at most`);
+      expect(problemOf({ [key]: 0 }), key).toContain(`${key}: at least`);
+      expect(problemOf({ [key]: -5 }), key).toContain(key);
+    }
+    expect(problemOf({ pollIntervalMs: 50 })).toContain('pollIntervalMs: at least 100 ms');
+  });
+
+  it('accepts the defaults and the bounds themselves', () => {
+    const d = defaultConfig();
+    writeFile(file, Object.fromEntries(DURATIONS.map((k) => [k, d[k]])));
+    expect(loadConfig(file).config.pollIntervalMs).toBe(2000);
+    writeFile(file, { pollIntervalMs: 60_000, checkpointTimeoutSec: 86_400, killGraceSec: 0.1 });
+    expect(loadConfig(file).config.checkpointTimeoutSec).toBe(86_400);
+  });
+});
+
+describe('an invalid keys section', () => {
+  let stderr: string;
+  beforeEach(() => {
+    stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is refused by loadConfig itself, naming the key', () => {
+    expect(problemOf({ keys: { 'no-such-command': ['x'] } })).toContain('keys');
+    expect(problemOf({ keys: { grant: ['j'] } })).toMatch(/keys: "j" would mean both/);
+  });
+
+  it('makes every command exit 2 with the key named', async () => {
+    writeFile(file, { keys: { grant: ['j'] } });
+    const common = ['--config', file, '-L', uniqueSocketName(), '--claude-dir', dir];
+    for (const argv of [['status'], ['status', '--json'], ['grant', 'x', 'y'], ['request', 'x', 'y'], ['checkpoint', 'x'], ['rehydrate', 'x'], ['terminate', 'x'], ['watch']]) {
+      stderr = '';
+      expect(await main([...argv, ...common]), argv.join(' ')).toBe(2);
+      expect(stderr, argv.join(' ')).toMatch(/^tower: config .*keys: "j" would mean both/);
+    }
+  });
+});
+
+describe('checkpoint --timeout', () => {
+  it('is bounded like the config key', async () => {
+    let stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+    try {
+      writeFile(file, {});
+      expect(await main(['checkpoint', 'x', '--timeout', '3e9', '--config', file, '-L', uniqueSocketName()])).toBe(2);
+      expect(stderr).toContain('--timeout must be a number of seconds above 0 and at most 86400');
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
