@@ -17,8 +17,15 @@ import { createTheme } from './theme.js';
 /** The message when stdout is no terminal. */
 export const NOT_A_TTY = 'tower: the control room needs a terminal (stdout is not a TTY); try `tower status`';
 
-/** Reads the snapshot and paints the opening screen; null (nothing painted) when the read failed. */
+/**
+ * Reads the snapshot and paints the opening screen; null (nothing painted) when the read failed or
+ * other boxes are involved (their runs arrive over ssh, later than this box's files can be read).
+ */
 async function paintOpening(ctx: AppContext, bindings: Bindings, terminal: Terminal, painter: ScreenPainter): Promise<Snapshot | null> {
+  if (ctx.hosts.length > 0 || !ctx.local) {
+    terminal.enter();
+    return null;
+  }
   const now = Date.now();
   let snapshot: Snapshot;
   try {

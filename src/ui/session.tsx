@@ -77,7 +77,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
-  const actions = realActions(env, store, handOver(session, painter, terminal, stdin));
+  const actions = realActions(env, live, handOver(session, painter, terminal, stdin));
 
   let code = 0;
   let failure: unknown;
