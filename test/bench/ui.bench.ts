@@ -103,8 +103,11 @@ try {
   } finally {
     box.remove();
   }
-  keysInProcess();
-  bigMachine();
+  // BENCH_QUICK=1: the first-frame figures only.
+  if (!process.env.BENCH_QUICK) {
+    keysInProcess();
+    bigMachine();
+  }
 } finally {
   tmux.kill();
   fs.rmSync(xdg, { recursive: true, force: true });
