@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundMeasureText, boundWrapText, englishOnly, noFetchProbe, patchDependencies, TEXT_CACHE_LIMIT } from '../../scripts/bundle-patches.js';
+import { boundMeasureText, boundWrapText, englishOnly, fastStringWidth, NARROW_TEXT, noFetchProbe, patchDependencies, TEXT_CACHE_LIMIT } from '../../scripts/bundle-patches.js';
 import { tempDir } from '../helpers/box.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
@@ -86,4 +86,35 @@ describe('bundle patches', () => {
     expect(r.locales).toEqual(['en']);
     expect(r.messages).toEqual(['Too small: expected number to be >=1', 'Unrecognized key: "x"']);
   }, 60_000);
+});
+
+describe('string-width rewrite', () => {
+  it('measures exactly as string-width does, for every narrow character and for mixed text', async () => {
+    const { default: original } = await import('string-width');
+    const narrow = new RegExp(NARROW_TEXT);
+    const samples: string[] = [];
+    for (let cp = 0x20; cp <= 0x25ff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (narrow.test(ch)) samples.push(ch, `a${ch}b`);
+    }
+    // Text the fast path must not take: wide, emoji, combining, control, ANSI, zero-width.
+    samples.push('╭─ Team · 4 ─╮ ▕████░▏72%! …', '漢字 and │ box', '👍🏽 ok', 'e\u0301│', '\u200b│', '│\u001b[31mred\u001b[39m│', 'tab\there', '↔️', '⚠ warn', '');
+    const out = await runBundled(
+      'width',
+      `import stringWidth from 'string-width';
+       const samples = ${JSON.stringify(samples)};
+       console.log(JSON.stringify({ narrow: samples.map((s) => stringWidth(s)), wide: samples.map((s) => stringWidth(s, { ambiguousIsNarrow: false })) }));`,
+    );
+    const r = JSON.parse(out) as { narrow: number[]; wide: number[] };
+    expect(samples.length).toBeGreaterThan(300);
+    expect(r.narrow).toEqual(samples.map((s) => original(s)));
+    expect(r.wide).toEqual(samples.map((s) => original(s, { ambiguousIsNarrow: false })));
+  }, 60_000);
+
+  it('builds no segmenter or property regex for ASCII and box-drawing text', () => {
+    const patched = fastStringWidth(fs.readFileSync(path.join(REPO, 'node_modules', 'string-width', 'index.js'), 'utf8'));
+    expect(patched).not.toMatch(/^const segmenter = new Intl\.Segmenter\(\);$/m);
+    expect(patched).toMatch(/const rgiEmojiRegex = lazyRegExp\(\(\) => /);
+    expect(() => fastStringWidth('export default (s) => s.length;')).toThrow(/string-width/);
+  });
 });
