@@ -9,7 +9,7 @@
 // - string-width builds an Intl.Segmenter and three Unicode-property regular expressions when it is
 //   imported (~15 ms), and measures every non-ASCII line grapheme by grapheme (~40 µs a line of box
 //   drawing): the screen is made of such lines. The rewrite builds them on first use, and measures text
-//   of printable ASCII plus a few always-narrow ranges (box drawing, block elements, arrows, dashes,
+//   of printable ASCII plus a few always-narrow ranges (box drawing, block elements, arrows, maths operators, dashes,
 //   quotes, the ellipsis and the middle dot) by its length, as its own ASCII fast path does.
 // Each rewrite fails the build when its target code is not found, so a dependency update that moves
 // the code is noticed rather than silently unpatched.
@@ -59,7 +59,7 @@ export function englishOnly(source) {
 }
 
 /** Characters one cell wide under string-width's default (ambiguous is narrow), never part of a wider cluster. */
-export const NARROW_TEXT = '^[\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2500-\\u259F]*$';
+export const NARROW_TEXT = '^[\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2200-\\u22FF\\u2500-\\u259F]*$';
 
 const LAZY_REGEXP = `function lazyRegExp(make) {
   let made;
