@@ -8,6 +8,11 @@ export interface ReadSettings {
   staleHandoffMinutes: number;
   heartbeatStaleSec: number;
   contextThresholdPct: number;
+  /**
+   * The working directories of the tmux panes on the server, when the caller knows them (readers
+   * never run tmux): a pane sitting in a project says its workflow is live.
+   */
+  paneCwds?: readonly string[];
 }
 
 export const DEFAULT_READ_SETTINGS: Omit<ReadSettings, 'now'> = {

@@ -11,7 +11,8 @@ export const sage: SystemModule = {
   markers: ['.sage/state'],
   readRun: (root, stateDir, _teams, settings) => ({ run: readSageRun(root, stateDir, settings), teamNames: [] }),
   mergesTeams: false,
-  watchFiles: [],
+  // The orchestrator's log: where an answer lives on once .resume-signal is read and deleted.
+  watchFiles: ['.sage/logs/orchestrator-v2.log'],
   rootRegistry: null,
   teams: null,
   cycle: null,
