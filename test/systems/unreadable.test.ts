@@ -22,17 +22,33 @@ import { uniqueSocketName } from '../helpers/tmux.js';
 
 const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
 
+/** The folders above `p`, up to the root. */
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let d = path.dirname(p); d !== path.dirname(d); d = path.dirname(d)) out.push(d);
+  return out;
+}
+
 describe('a state directory tower may not list (read as an unprivileged user)', () => {
   let cli: BuiltCli;
   let box: Box;
   let snap: Snapshot;
   const locked: string[] = [];
+  const opened = new Map<string, number>();
 
   beforeAll(async () => {
     cli = await buildCli();
     box = buildBox();
     // The launcher and the box must be readable by the unprivileged user; only the locked dirs are not.
     for (const dir of [path.dirname(path.dirname(cli.bin)), box.dir]) fs.chmodSync(dir, 0o755);
+    // Their temp folders may sit in a private folder of the test run: let the user pass through it.
+    for (const dir of [...ancestors(cli.bin), ...ancestors(box.dir)]) {
+      const mode = fs.statSync(dir).mode & 0o777;
+      if ((mode & 0o001) === 0 && !opened.has(dir)) {
+        opened.set(dir, mode);
+        fs.chmodSync(dir, mode | 0o001);
+      }
+    }
     locked.push(
       path.join(box.project('auth-flow'), '.claude', 'tina'),
       path.join(box.project('mixed'), '.harness'),
@@ -54,6 +70,7 @@ describe('a state directory tower may not list (read as an unprivileged user)', 
   }, 120_000);
 
   afterAll(() => {
+    for (const [dir, mode] of opened) fs.chmodSync(dir, mode);
     for (const dir of locked) fs.chmodSync(dir, 0o755);
     box?.remove();
     cli?.remove();
