@@ -52,12 +52,39 @@ export function paneState(paneId: string, index: PaneIndex | null): MemberState 
 export function applyLiveness(run: Run, index: PaneIndex | null): Run {
   const leadSlot = sessionLeadSlot(run, index);
   let changed = false;
-  const members = run.members.map((m, i) => {
+  let members = run.members.map((m, i) => {
     const next = memberLiveness(m, index, i === leadSlot?.member ? leadSlot.pane : null);
     if (next !== m) changed = true;
     return next;
   });
-  return changed ? { ...run, members } : run;
+  const ghosts = ghostsOfDeadLeads(members);
+  if (ghosts.members !== members) {
+    members = ghosts.members;
+    changed = true;
+  }
+  if (!changed) return run;
+  return ghosts.warnings.length > 0 ? { ...run, members, warnings: [...(run.warnings ?? []), ...ghosts.warnings] } : { ...run, members };
+}
+
+/**
+ * In-process members live inside their lead's process: when the lead's pane is gone, the members
+ * the team file still lists as in-process are left over from a crash (Claude Code keeps them), so
+ * their state is unknown and the run says so.
+ */
+function ghostsOfDeadLeads(members: Member[]): { members: Member[]; warnings: string[] } {
+  const deadLeads = members.filter((m) => m.lead && m.paneId && m.state === 'dead' && m.team !== undefined);
+  if (deadLeads.length === 0) return { members, warnings: [] };
+  const warnings: string[] = [];
+  let out = members;
+  for (const lead of deadLeads) {
+    const ghosts = members.filter((m) => m.team === lead.team && m.state === 'in-process' && !m.lead);
+    if (ghosts.length === 0) continue;
+    out = out.map((m) => (ghosts.includes(m) ? { ...m, state: 'unknown' as const } : m));
+    warnings.push(
+      `team ${lead.team ?? ''}: lead ${lead.name}'s pane ${lead.paneId ?? ''} is gone; in-process ${ghosts.map((g) => g.name).join(', ')} may be left over from a crash`,
+    );
+  }
+  return { members: out, warnings };
 }
 
 function memberLiveness(m: Member, index: PaneIndex | null, sessionPane: PaneInfo | null): Member {

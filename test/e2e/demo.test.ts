@@ -18,6 +18,7 @@ import { TmuxClient } from '../../src/tmux/client.js';
 import { defaultBindings, keysLabel } from '../../src/ui/keymap.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { removeAfterFile } from '../helpers/leftovers.js';
 import {
   buildTowerFromSource,
   focusPane,
@@ -98,7 +99,7 @@ async function socketPathOf(tmux: TmuxClient): Promise<string> {
 
 beforeAll(async () => {
   startedAt = Date.now();
-  work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-e2e-demo-')));
+  work = fs.realpathSync(removeAfterFile(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-e2e-demo-'))));
   const tower = await buildTowerFromSource(path.join(work, 'build'));
   sandbox = await buildSandbox(path.join(work, 'sandbox'), {
     socketName: uniqueSocketName(),
