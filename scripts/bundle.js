@@ -4,14 +4,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { patchDependencies } from './bundle-patches.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const ENTRY_POINTS = { cli: 'src/cli.ts', 'demo-agent': 'src/demo/agent.ts' };
 
-/** Bundles `entryPoints` (name → path relative to the repo) into `outdir`. */
+/** Bundles `entryPoints` (name → path relative to the repo) into `outdir`; resolves to esbuild's result. */
 export async function bundle(outdir, entryPoints = ENTRY_POINTS, extra = {}) {
-  await build({
+  return build({
     entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([k, v]) => [k, path.resolve(REPO, v)])),
     outdir,
     bundle: true,
@@ -35,5 +36,6 @@ export async function bundle(outdir, entryPoints = ENTRY_POINTS, extra = {}) {
     },
     external: ['react-devtools-core'],
     ...extra,
+    plugins: [patchDependencies, ...(extra.plugins ?? [])],
   });
 }

@@ -22,7 +22,9 @@ function addGlobalOptions(cmd: Command): Command {
     .option('-S, --socket-path <path>', 'tmux socket path')
     .option('--config <file>', 'config file (default ~/.config/tower/config.json)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .option('--readonly', 'refuse every action');
+    .option('--readonly', 'refuse every action')
+    .option('--host <name|dest>', 'another build box to show, reached over ssh (repeatable)', collect)
+    .option('--no-local', "leave this box's own runs out (only the hosts)");
 }
 
 function addActionOptions(cmd: Command): Command {
@@ -131,6 +133,14 @@ export async function main(argv: string[]): Promise<number> {
     .option('--dir <dir>', 'where to build the sandbox (default a new temp dir)')
     .action(async (o: { ui?: boolean; dir?: string }, cmd: Command) =>
       run(async (ctx) => (await import('./demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir }))(cmd),
+    );
+
+  // The far side of a host: streams this box's snapshot over stdin/stdout (see src/remote/serve.ts).
+  addGlobalOptions(program.command('serve', { hidden: true }))
+    .description('stream this box to another tower over ssh (JSON lines on stdin/stdout)')
+    .option('--stdio', 'speak the protocol on stdin and stdout')
+    .action(async (_o: unknown, cmd: Command) =>
+      run(async (ctx) => (await import('./remote/serve.js')).serveStdio(ctx))(cmd),
     );
 
   try {

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { readText, parseJson } from './sources/read.js';
+import { readText, parseJson } from './files/read.js';
 import { resolveBindings } from './ui/keymap.js';
 
 /** The text typed into a lead's pane for each step of the checkpoint cycle. */
@@ -34,8 +34,29 @@ function duration(unit: 'ms' | 's' | 'min', min: number, max: number, fallback: 
 
 const DAY_SEC = 86_400;
 
+/** Another build box reached over OpenSSH. */
+export const HostSchema = z
+  .object({
+    /** How the box is named in run ids (`<name>/<system>:<run>`) and on the screen. */
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a host name is letters, digits, ".", "_" or "-"'),
+    /** What ssh connects to: `op@build-1`, an alias of ~/.ssh/config. */
+    destination: z.string().min(1),
+    /** Extra ssh arguments, such as ["-F", "/path/ssh_config"] or ["-p", "2222"]. */
+    sshArgs: z.array(z.string()).default([]),
+    /** The shell command line that starts tower on that box, its env, roots and flags included. */
+    tower: z.string().min(1).default('tower'),
+  })
+  .strict();
+export type HostConfig = z.infer<typeof HostSchema>;
+
 export const ConfigSchema = z
   .object({
+    /** Other build boxes shown beside this one. */
+    hosts: z.array(HostSchema).default([]),
+    /** Whether this box's own runs are shown (false: only the hosts). */
+    local: z.boolean().default(true),
+    /** Seconds a host may take to connect and send its first snapshot before it counts as unreachable. */
+    hostTimeoutSec: z.number().positive().default(15),
     /** Project roots watched in addition to discovered ones. */
     roots: z.array(z.string().min(1)).default([]),
     /** The Claude Code config dir (teams, tasks, tina-sessions). */

@@ -1,7 +1,8 @@
 /** What every command is given: resolved config, paths, the tmux client, output streams. */
 import path from 'node:path';
-import type { Config } from './config.js';
+import type { Config, HostConfig } from './config.js';
 import { claudeDirFrom, loadConfig } from './config.js';
+import { resolveHosts } from './remote/hosts.js';
 import { TmuxClient } from './tmux/client.js';
 
 /** The command-line options shared by every command. */
@@ -15,6 +16,10 @@ export interface GlobalOptions {
   color?: boolean;
   readonly?: boolean;
   dryRun?: boolean;
+  /** --host NAME|DEST values (repeatable). */
+  host?: string[];
+  /** false when --no-local was given. */
+  local?: boolean;
 }
 
 export interface AppContext {
@@ -26,6 +31,10 @@ export interface AppContext {
   /** Whether to discover roots (tmux pane cwds, tina sessions); always true today. */
   discover: boolean;
   tmux: TmuxClient;
+  /** Other build boxes to show: the config's hosts plus --host. */
+  hosts: HostConfig[];
+  /** Whether this box's own runs are shown (--no-local or `local: false` leave them out). */
+  local: boolean;
   color: boolean;
   readonly: boolean;
   dryRun: boolean;
@@ -48,6 +57,8 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
     roots: [...new Set(roots)],
     discover: true,
     tmux: new TmuxClient(socketPath ? { path: socketPath } : socketName ? { name: socketName } : {}),
+    hosts: resolveHosts(config.hosts, opts.host ?? []),
+    local: opts.local !== false && config.local,
     color,
     readonly: Boolean(opts.readonly) || config.readonly,
     dryRun: Boolean(opts.dryRun),

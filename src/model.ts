@@ -13,6 +13,10 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const MEMBER_STATES = ['alive', 'dead', 'in-process', 'unknown'] as const;
 export type MemberState = (typeof MEMBER_STATES)[number];
 
+/** What a member's pane shows it doing (see the README for how it is read). */
+export const ACTIVITIES = ['working', 'waiting', 'idle', 'unknown'] as const;
+export type Activity = (typeof ACTIVITIES)[number];
+
 export const GATE_KINDS = ['checkpoint', 'escalation', 'context', 'approval'] as const;
 export type GateKind = (typeof GATE_KINDS)[number];
 
@@ -44,6 +48,12 @@ export const MemberSchema = z.object({
   lead: z.boolean(),
   /** The team this member belongs to (a tina run merges several teams). Extra to the v1 contract. */
   team: z.string().optional(),
+  /** What the pane shows it doing; set from pane captures (unknown before the first one). */
+  activity: z.enum(ACTIVITIES).optional(),
+  /** Since when (ISO) it has been doing that, as far as tower saw. Extra to the v1 contract. */
+  activitySince: z.string().nullable().optional(),
+  /** What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`, `silent`. Extra to the v1 contract. */
+  activityCue: z.string().optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -121,14 +131,34 @@ export const RunSchema = z.object({
   stateDir: z.string().nullable().optional(),
   /** Warnings worth a glance (stale handoff, stuck heartbeat, context over threshold). Extra to the v1 contract. */
   warnings: z.array(z.string()).optional(),
+  /** The build box the run lives on (a configured host's name); null or absent: this box. */
+  host: z.string().nullable().optional(),
+  /** True when the run is the last known state of a host that is unreachable now. */
+  stale: z.boolean().optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
+
+export const HOST_STATES = ['ok', 'connecting', 'unreachable'] as const;
+export type HostStateName = (typeof HOST_STATES)[number];
+
+/** How a configured host is doing: connected, still connecting, or unreachable since a time and why. */
+export const HostStateSchema = z.object({
+  name: z.string(),
+  state: z.enum(HOST_STATES),
+  /** ISO time the host entered this state. */
+  since: z.string().nullable(),
+  /** What went wrong, in words (the ssh error); null when ok. */
+  error: z.string().nullable(),
+});
+export type HostState = z.infer<typeof HostStateSchema>;
 
 export const SnapshotSchema = z.object({
   version: z.literal(1),
   generatedAt: z.string(),
   runs: z.array(RunSchema),
   problems: z.array(ProblemSchema),
+  /** Present when hosts are configured: every host and its state. */
+  hosts: z.array(HostStateSchema).optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -150,6 +180,7 @@ export function emptyRun(system: System, name: string, root: string | null, stat
     problems: [],
     stateDir,
     warnings: [],
+    host: null,
   };
 }
 

@@ -23,6 +23,8 @@ export interface AuditEntry {
   /** Milliseconds from start to outcome. */
   duration: number;
   message: string;
+  /** The build box the action ran on, when that is another one (reached over ssh). */
+  remote?: string;
 }
 
 /** The audit log's path for an environment. */

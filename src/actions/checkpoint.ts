@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
-import { exists, mtimeMs } from '../sources/read.js';
+import { exists, mtimeMs } from '../files/read.js';
 import type { CheckpointDetail, TerminateTarget } from './detail.js';
 import { seconds, sendLineEffects, waitEffect, writeEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';

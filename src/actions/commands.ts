@@ -3,10 +3,10 @@
  * progress on stderr and the result on stdout. Exit 0 done, 1 refused or failed, 3 checkpoint timeout.
  */
 import type { AppContext } from '../context.js';
-import { buildSnapshot } from '../store/snapshot.js';
+import type { BoxActions } from '../remote/actions.js';
+import { openBoxes } from '../remote/boxes.js';
 import { seconds } from './effects.js';
-import { planAction, runAction } from './index.js';
-import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from './types.js';
+import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from './types.js';
 import { cancellable } from './wait.js';
 
 const EXIT_OK = 0;
@@ -43,9 +43,17 @@ interface VerbResult {
 
 /** Plans and runs one request; prints as it goes. `quiet` leaves stdout to the caller (--json). */
 async function runVerb(ctx: AppContext, req: ActionRequest, opts: { quiet?: boolean; hooks?: Partial<RunHooks> } = {}): Promise<VerbResult> {
-  const snapshot = await buildSnapshot(ctx);
-  const env: ActionEnv = { ctx, snapshot: () => snapshot };
-  const plan = planAction(env, req);
+  // A run of another box is planned and run there, over its ssh connection.
+  const boxes = await openBoxes(ctx);
+  try {
+    return await runVerbOn(ctx, boxes.actions, req, opts);
+  } finally {
+    await boxes.close();
+  }
+}
+
+async function runVerbOn(ctx: AppContext, actions: BoxActions, req: ActionRequest, opts: { quiet?: boolean; hooks?: Partial<RunHooks> }): Promise<VerbResult> {
+  const plan = await actions.plan(req);
   if (ctx.dryRun) {
     if (plan.refusal !== null) {
       ctx.err.write(`tower: refused: ${plan.refusal}\n`);
@@ -55,7 +63,7 @@ async function runVerb(ctx: AppContext, req: ActionRequest, opts: { quiet?: bool
     return { plan, outcome: null, code: EXIT_OK };
   }
   if (plan.refusal === null) ctx.err.write(`tower: ${plan.title}\n`);
-  const outcome = await cancellable((signal) => runAction(env, plan, { signal, onProgress: progressPrinter(ctx), ...opts.hooks }));
+  const outcome = await cancellable((signal) => actions.run(plan, { signal, onProgress: progressPrinter(ctx), ...opts.hooks }));
   if (outcome.status === 'refused') ctx.err.write(`tower: refused: ${outcome.message}\n${(outcome.details ?? []).map((d) => `  ${d}\n`).join('')}`);
   else if (!opts.quiet || outcome.status !== 'done') printOutcome(ctx, outcome);
   const code = outcome.status === 'done' ? EXIT_OK : outcome.status === 'timeout' && req.kind === 'checkpoint' ? EXIT_TIMEOUT : EXIT_FAILURE;

@@ -84,7 +84,7 @@ export interface RequestDetail {
   root: string;
   file: string;
   message: string;
-  /** `<root>/hooks/on-checkpoint-fired.sh` when present and executable, else null. */
+  /** `<stateDir>/hooks/on-checkpoint-fired.sh` when present and executable, else null. */
   hook: string | null;
   hookLogDir: string;
 }

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Gate, Run } from '../model.js';
-import { CHECKPOINT_NAME } from '../sources/harness.js';
-import { exists, isObject, mtimeMs, readJsonObject, readText } from '../sources/read.js';
+import { CHECKPOINT_NAME } from '../systems/harness/read.js';
+import { exists, isObject, mtimeMs, readJsonObject, readText } from '../files/read.js';
 import type { GrantDetail } from './detail.js';
 import { createEffect, deleteEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';

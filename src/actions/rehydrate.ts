@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
-import { exists } from '../sources/read.js';
+import { exists } from '../files/read.js';
 import { handoffPathFor } from './checkpoint.js';
 import type { RehydrateDetail } from './detail.js';
 import { deleteEffect, seconds, sendLineEffects, waitEffect } from './effects.js';

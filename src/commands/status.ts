@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
-import { buildSnapshot } from '../store/snapshot.js';
+import { openBoxes } from '../remote/boxes.js';
 import { sanitizeLine } from '../text.js';
 import { formatStatus } from './status-text.js';
 
@@ -9,7 +9,10 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   const now = Date.now();
   let snapshot: Snapshot;
   try {
-    snapshot = await buildSnapshot(ctx, { now });
+    // Beside hosts, every box is read at once; each host has its own timeout.
+    const boxes = await openBoxes(ctx, { activity: true });
+    snapshot = boxes.snapshot;
+    await boxes.close();
   } catch (err) {
     // Only a bug gets here: bad files are problems inside the snapshot.
     const msg = err instanceof Error ? (err.stack ?? err.message) : String(err);

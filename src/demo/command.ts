@@ -70,7 +70,7 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
     return 0;
   }
 
-  const demoCtx: AppContext = { ...ctx, roots: sandbox.roots, claudeDir: sandbox.claudeDir, tmux: new TmuxClient({ name: opts.socketName }), discover: true };
+  const demoCtx: AppContext = { ...ctx, roots: sandbox.roots, claudeDir: sandbox.claudeDir, tmux: new TmuxClient({ name: opts.socketName }), discover: true, hosts: [], local: true };
   // A closed terminal or a kill must not leave the agents running behind the user's back.
   const onSignal = (signal: NodeJS.Signals) => {
     void sandbox.stop().finally(() => process.exit(signal === 'SIGHUP' ? 129 : 143));

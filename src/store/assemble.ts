@@ -6,7 +6,7 @@
  * remote hosts) reaches both.
  */
 import type { Run } from '../model.js';
-import type { Team } from '../sources/types.js';
+import type { Team } from '../systems/types.js';
 import { assignIds, sortRuns } from './order.js';
 import type { SourceRead } from './readers.js';
 

@@ -1,5 +1,5 @@
 /** What the live store must redo at its next frame; each step may mark more. */
-import type { Team } from '../sources/types.js';
+import type { Team } from '../systems/types.js';
 
 /** What is dirty: everything, discovery, all or some teams, some state dirs, or only assembly. */
 export interface Dirty {

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Problem, System } from '../model.js';
-import { isDir } from '../sources/read.js';
-import { STATE_DIR_MARKERS } from '../sources/types.js';
+import { isDir } from '../files/read.js';
+import { STATE_DIR_MARKERS } from '../systems/types.js';
 
 /** One state directory to read as one run. */
 export interface RunSource {

@@ -11,12 +11,14 @@ import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { AppContext } from '../context.js';
 import type { Problem, Snapshot } from '../model.js';
-import { isDir } from '../sources/read.js';
-import type { ReadSettings, Team } from '../sources/types.js';
+import { isDir } from '../files/read.js';
+import type { ReadSettings, Team } from '../systems/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
 import { cleanDirty, hasWork, teamCwds } from './dirty.js';
+import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
+import type { LiveStoreOptions } from './live-options.js';
 import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
 import { defaultReaders, readSource } from './readers.js';
@@ -26,23 +28,8 @@ import { watchStateDirs } from './state-watcher.js';
 import type { SnapshotStore } from './types.js';
 import { WatchScope } from './watch-scope.js';
 
-/** The shortest gap between two emits: one frame. */
-export const FRAME_MS = 16;
-
-/**
- * Every two minutes everything is re-read once: ages (stale handoff, stuck heartbeat) move with the
- * clock, and a missed file event (an inotify limit, a network file system) heals itself. On a box
- * with 10,000 task files a full read costs ~150 ms of CPU, so this is most of tower's idle cost.
- */
-export const FULL_REFRESH_MS = 120_000;
-
-export interface LiveStoreOptions {
-  now?: () => number;
-  /** The source readers (tests swap one in). */
-  readers?: SourceReaders;
-  /** $HOME for the walk up from pane cwds. */
-  home?: string;
-}
+export { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
+export type { LiveStoreOptions } from './live-options.js';
 
 /** Creates the live store; `start()` reads once and begins watching and polling. */
 export function createLiveStore(ctx: AppContext, opts: LiveStoreOptions = {}): SnapshotStore {
@@ -53,6 +40,7 @@ class LiveStore implements SnapshotStore {
   private readonly now: () => number;
   private readonly readers: SourceReaders;
   private readonly home: string | undefined;
+  private readonly onPoll: LiveStoreOptions['onPoll'];
   private readonly listeners = new Set<() => void>();
 
   private readonly paneTracker = new PaneTracker();
@@ -92,6 +80,7 @@ class LiveStore implements SnapshotStore {
     this.now = opts.now ?? Date.now;
     this.readers = opts.readers ?? defaultReaders;
     this.home = opts.home ?? (ctx.env.HOME || undefined);
+    this.onPoll = opts.onPoll;
     this.publisher = new SnapshotPublisher(this.readers, this.now);
     this.scope = new WatchScope(ctx.claudeDir, (dirName) => this.teams.has(dirName));
   }
@@ -126,7 +115,13 @@ class LiveStore implements SnapshotStore {
     this.ready = true;
     // Changes seen while the first read ran are applied in the first frame.
     if (hasWork(this.dirty)) this.schedule();
+    await this.afterPoll();
     this.pollLater();
+  }
+
+  /** The poll hook (pane captures); its failure must not stop polling. */
+  private async afterPoll(): Promise<void> {
+    if (this.onPoll && !this.stopped) await this.onPoll(this.paneTracker.panes, this.abort.signal).catch(() => {});
   }
 
   async stop(): Promise<void> {
@@ -169,6 +164,7 @@ class LiveStore implements SnapshotStore {
     for (const k of this.recheck.sources) this.dirty.sources.add(k);
     this.recheck = cleanDirty();
     if (hasWork(this.dirty)) this.schedule();
+    await this.afterPoll();
     this.pollLater();
   }
 

@@ -5,7 +5,7 @@
  * re-renders only what changed.
  */
 import type { Problem, Run, Snapshot } from '../model.js';
-import type { ReadSettings, Team } from '../sources/types.js';
+import type { ReadSettings, Team } from '../systems/types.js';
 import { applyLiveness } from './liveness.js';
 import type { PaneIndex } from './liveness.js';
 import { assembleRuns } from './assemble.js';

@@ -6,12 +6,12 @@
 import path from 'node:path';
 import { emptyRun } from '../model.js';
 import type { Gate, Problem, Run } from '../model.js';
-import { readTeam, readTeams, teamRun } from '../sources/claude-teams.js';
-import { readDotagentRun } from '../sources/dotagent.js';
-import { readHarnessRun } from '../sources/harness.js';
-import { readSageRun } from '../sources/sage.js';
-import { findTinaStateDirs, readTinaRun, readTinaSessions } from '../sources/tina.js';
-import type { ReadSettings, Team } from '../sources/types.js';
+import { readTeam, readTeams, teamRun } from '../systems/claude-teams/teams.js';
+import { readDotagentRun } from '../systems/dotagent/read.js';
+import { readHarnessRun } from '../systems/harness/read.js';
+import { readSageRun } from '../systems/sage/read.js';
+import { findTinaStateDirs, readTinaRun, readTinaSessions } from '../systems/tina/read.js';
+import type { ReadSettings, Team } from '../systems/types.js';
 import { sanitizeLine } from '../text.js';
 import type { RunSource } from './discover.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { Problem, Run, Snapshot } from '../model.js';
-import type { ReadSettings, Team } from '../sources/types.js';
+import type { ReadSettings, Team } from '../systems/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
 import { assembleRuns, teamDirName } from './assemble.js';

@@ -5,7 +5,7 @@
  * and tina's session registry. Everything else is ignored before chokidar descends into it.
  */
 import path from 'node:path';
-import { STATE_DIR_MARKERS } from '../sources/types.js';
+import { STATE_DIR_MARKERS } from '../systems/types.js';
 import { isInside } from './discover.js';
 
 /** How deep below a state directory files are read (tina `phase-N/status.json`, harness `logs/run.log`). */

@@ -1,20 +1,45 @@
 /**
- * `tower`: the launcher of the control room. It checks the terminal and the keymap, then switches
- * to the alternate screen and draws a first frame at once, before React and ink are even loaded
- * (they take a good part of the start-up); the session replaces that frame with the live screen.
+ * `tower`: the launcher of the control room. It checks the terminal and the keymap, reads one
+ * snapshot and paints the real screen from it at once, before React and ink are even loaded (they
+ * take most of the start-up); the session's first ink frame is that same screen, byte for byte.
  */
 import type { AppContext } from '../context.js';
+import type { Snapshot } from '../model.js';
+import { buildSnapshot } from '../store/snapshot.js';
+import { openingFrame } from './first-frame/frame-text.js';
+import type { Bindings } from './keymap.js';
 import { resolveBindings } from './keymap.js';
 import { installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
+import { ScreenPainter } from './terminal/screen-painter.js';
 import { Terminal } from './terminal/terminal.js';
+import { createTheme } from './theme.js';
 
 /** The message when stdout is no terminal. */
 export const NOT_A_TTY = 'tower: the control room needs a terminal (stdout is not a TTY); try `tower status`';
 
-/** The first frame: the header the live screen shows while it reads the state files. */
-export function firstFrame(color: boolean): string {
-  const title = color ? '\u001b[36m tower\u001b[0m\u001b[2m · reading state…\u001b[0m' : ' tower · reading state…';
-  return `\u001b[1;1H${title}`;
+/** Reads the snapshot and paints the opening screen; null (nothing painted) when the read failed. */
+async function paintOpening(ctx: AppContext, bindings: Bindings, terminal: Terminal, painter: ScreenPainter): Promise<Snapshot | null> {
+  const now = Date.now();
+  let snapshot: Snapshot;
+  try {
+    snapshot = await buildSnapshot(ctx, { now });
+  } catch {
+    // The live store reads again and reports what went wrong in the activity pane.
+    terminal.enter();
+    return null;
+  }
+  const out = process.stdout;
+  const text = openingFrame(
+    { snapshot, columns: out.columns || 80, rows: out.rows || 24, bindings, readonly: ctx.readonly, contextThreshold: ctx.config.contextThresholdPct, now },
+    createTheme(ctx.color),
+  );
+  // Entering the alternate screen only now keeps the shell in view until the real screen is ready.
+  terminal.enter();
+  // Keys typed before ink reads them must not echo over the screen; ink keeps raw mode on.
+  process.stdin.setRawMode?.(true);
+  painter.frame(text);
+  painter.flush();
+  return snapshot;
 }
 
 /** `tower`: the interactive control room. Refuses (exit 1) when stdout is not a TTY. */
@@ -34,8 +59,6 @@ export async function runControlRoom(ctx: AppContext): Promise<number> {
     return 2;
   }
   const terminal = new Terminal(process.stdout, process.stdin);
-  terminal.enter();
-  process.stdout.write(firstFrame(ctx.color));
   // Until the session has its own handlers, a signal or a crash still gives the terminal back.
   const early = installLifecycle({
     onSignal(signal) {
@@ -49,8 +72,10 @@ export async function runControlRoom(ctx: AppContext): Promise<number> {
     },
   });
   try {
+    const painter = new ScreenPainter(process.stdout);
+    const first = await paintOpening(ctx, keys.bindings, terminal, painter);
     const { startControlRoom } = await import('./session.js');
-    return await startControlRoom(ctx, { bindings: keys.bindings, terminal, onStarted: early });
+    return await startControlRoom(ctx, { bindings: keys.bindings, terminal, painter, first, onStarted: early });
   } finally {
     early();
     terminal.restore();

@@ -4,13 +4,16 @@
  */
 import { render } from 'ink';
 import type { Instance } from 'ink';
-import { attachToPane, planAction, runAction } from '../actions/index.js';
 import type { ActionEnv } from '../actions/types.js';
 import type { AppContext } from '../context.js';
+import type { Snapshot } from '../model.js';
 import { ActivityStore } from '../store/activity.js';
-import { createLiveStore } from '../store/live-store.js';
+import { actionsFor, createBoxesStore } from '../remote/boxes.js';
+import type { SnapshotStore } from '../store/types.js';
+import { createWatchedStore } from '../store/live-activity.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
+import { seededStore } from './first-frame/seeded-store.js';
 import type { Bindings } from './keymap.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
@@ -26,12 +29,8 @@ async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> 
 }
 
 /** The real actions; the terminal is handed over around `tmux attach`. */
-function realActions(env: ActionEnv, handOver: { suspend(): Promise<void>; resume(): void }): ControlRoomActions {
-  return {
-    plan: (req) => planAction(env, req),
-    run: (plan, hooks) => runAction(env, plan, hooks),
-    attach: (paneId) => attachToPane(env, paneId, handOver),
-  };
+function realActions(env: ActionEnv, store: SnapshotStore, handOver: { suspend(): Promise<void>; resume(): void }): ControlRoomActions {
+  return actionsFor(env, store, handOver);
 }
 
 function handOver(session: SessionStore, painter: ScreenPainter, terminal: Terminal, stdin: NodeJS.ReadStream) {
@@ -57,6 +56,10 @@ export interface SessionStart {
   bindings: Bindings;
   /** Already in the alternate screen, showing the first frame. */
   terminal: Terminal;
+  /** The painter that drew the opening screen (it knows what is on screen). */
+  painter?: ScreenPainter | undefined;
+  /** The snapshot the opening screen was drawn from, shown until the live store has its own. */
+  first?: Snapshot | null | undefined;
   /** Called once this session's own exit handlers are in place. */
   onStarted?: () => void;
 }
@@ -66,15 +69,17 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const { terminal, bindings } = start;
   const stdout = process.stdout;
   const stdin = process.stdin;
-  const store = createLiveStore(ctx);
+  const { store: local, watch } = createWatchedStore(ctx);
+  const live = createBoxesStore(ctx, local);
+  const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
-  const session = createSessionStore({ loading: true });
-  const painter = new ScreenPainter(stdout);
+  const session = createSessionStore({ loading: !start.first });
+  const painter = start.painter ?? new ScreenPainter(stdout);
   const sink = new FrameSink(stdout, painter);
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
-  const actions = realActions(env, handOver(session, painter, terminal, stdin));
+  const actions = realActions(env, store, handOver(session, painter, terminal, stdin));
 
   let code = 0;
   let failure: unknown;
@@ -110,6 +115,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         readonly={ctx.readonly}
         contextThreshold={ctx.config.contextThresholdPct}
         session={session}
+        watch={watch}
       />,
       { stdout: sink as unknown as NodeJS.WriteStream, stdin, stderr: process.stderr, debug: true, exitOnCtrlC: false, patchConsole: false },
     );

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processTree } from '../../src/actions/process-tree.js';
-import { tempDir } from '../helpers/box.js';
+import { tempDir, writeFile } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -171,6 +171,10 @@ describe('tower grant / request', () => {
 describe('--dry-run', () => {
   it('prints the exact effects of every verb and changes nothing', async () => {
     await setup();
+    // The harness's checkpoint hook, where the harness keeps it: a dry run names it and runs nothing.
+    const hook = path.join(projects, 'shop', '.harness', 'hooks', 'on-checkpoint-fired.sh');
+    writeFile(hook, `#!/bin/sh\ntouch ${path.join(projects, 'shop', 'hook-ran')}\n`);
+    fs.chmodSync(hook, 0o755);
     const before = { tina: listing(fx.root), projects: listing(projects) };
     const panesBefore = (await tmux.client.listPanes()).map((p) => p.paneId);
     // Nothing changes, so every verb can run at once.
@@ -190,6 +194,9 @@ describe('--dry-run', () => {
     expect(term.stdout).toContain(`tmux -L ${tmux.name} kill-pane -t ${fx.panes.worker2}`);
     expect(grant.stdout).toMatch(/^create \S+checkpoint-plan-approval\.md\.granted "granted at \S+Z\\n"$/);
     expect(req.stdout).toContain('create ');
+    expect(req.stdout).toContain(`run ${hook} in ${path.join(projects, 'shop')} with CHECKPOINT_NAME=later TRIGGER=manual`);
+    expect(req.stdout).toContain('HARNESS_SLUG=shop');
+    expect(fs.existsSync(path.join(projects, 'shop', 'hook-ran'))).toBe(false);
     expect(dot.stdout).toContain('append {"phase":"ARCHITECTURE","approved_at":');
     for (const r of [cp, term, grant, req, dot]) expect(r.exitCode, r.stderr).toBe(0);
     // Rehydrate without a handoff is refused even in a dry run.

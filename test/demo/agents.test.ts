@@ -11,7 +11,7 @@ import { writeTextAtomic } from '../../src/demo/files.js';
 import { writeTasks } from '../../src/demo/runs/claude-teams.js';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
-import { parseRunLog } from '../../src/sources/harness-log.js';
+import { parseRunLog } from '../../src/systems/harness/log.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -162,11 +162,13 @@ describe('the agents', { timeout: 60_000 }, () => {
     expect(body).toContain('## How to grant');
     expect(fs.readFileSync(path.join(state, '.checkpoint-pre-done.fired'), 'utf8')).toBe('');
     const log = path.join(state, 'logs', 'run.log');
-    expect(parseRunLog(fs.readFileSync(log, 'utf8'), log).value).toMatchObject({ verb: 'CHECKPOINT', rest: 'pre-done' });
+    // Firing a checkpoint is no orchestrator decision: a CHECKPOINT verb would read as an escalation.
+    expect(parseRunLog(fs.readFileSync(log, 'utf8'), log).value?.verb).toMatch(/^NEXT_/);
     await waitForPane(tmux, pane('papercusp-sheets-clone/run.sh'), 'paused at checkpoint pre-done');
 
     fs.writeFileSync(`${pending}.granted`, `granted at ${new Date().toISOString()}\n`);
     await waitFor(() => parseRunLog(fs.readFileSync(log, 'utf8'), log).value?.verb === 'DONE', 20_000, { what: 'ORCH decision: DONE' });
+    expect(fs.readFileSync(log, 'utf8')).toMatch(/ORCH decision: DONE \(role=orchestrator\)\n$/);
     await waitForPane(tmux, pane('papercusp-sheets-clone/run.sh'), '▶ pre-done granted');
   });
 
@@ -182,11 +184,19 @@ describe('the agents', { timeout: 60_000 }, () => {
     await waitForPane(tmux, pane('tina-search-index-phase-1/team-lead'), 'PHASE BLOCKED: Phase reviewer rejected 3 times');
   });
 
-  it('resume SAGE when the human gate is approved', async () => {
+  it('resume SAGE when the human gate is approved, consuming the answer as the orchestrator does', async () => {
     const state = path.join(project('billing'), '.sage', 'state');
+    const log = path.join(project('billing'), '.sage', 'logs', 'orchestrator-v2.log');
+    const logBefore = fs.readFileSync(log, 'utf8');
     // Written whole: a read of half of it ("STATUS: APP") would be a different answer.
     writeTextAtomic(path.join(state, '.resume-signal'), 'STATUS: APPROVED\n');
     await waitForPane(tmux, pane('sage-billing/sage'), '▶ resume signal: STATUS: APPROVED');
+    // Read, logged, deleted (kwg/sage-method bin/orchestrate-v2.sh wait_for_resume_signal).
+    expect(fs.existsSync(path.join(state, '.resume-signal'))).toBe(false);
+    const added = fs.readFileSync(log, 'utf8').slice(logBefore.length);
+    expect(added).toMatch(/^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00\] \[INFO\] Resume signal detected!\n/);
+    expect(added).toContain('[INFO] Resume status: APPROVED\n');
+    expect(added).toContain('[SUCCESS] Approval received - resuming orchestration\n');
     const epic = await waitFor(() => readObject(path.join(state, 'EPIC-042.json')), 5000);
     await waitFor(() => (readObject(path.join(state, 'EPIC-042.json'))?.next_action as { type?: string } | undefined)?.type === 'continue', 20_000, { what: 'next_action continue' });
     expect(readObject(path.join(state, 'EPIC-042.json'))?.completed).toEqual(epic.completed);
@@ -196,8 +206,10 @@ describe('the agents', { timeout: 60_000 }, () => {
     const file = path.join(project('auth-service'), 'memory', 'state', 'phase.json');
     const phase = readObject(file) as Record<string, unknown> & { user_checkpoints: unknown[] };
     writeTextAtomic(file, JSON.stringify({ ...phase, user_checkpoints: [...phase.user_checkpoints, { phase: 'ARCHITECTURE', approved_at: new Date().toISOString() }] }));
-    const next = await waitFor(() => readObject(file)?.current_phase === 'IMPLEMENTATION' && readObject(file), 20_000, { what: 'IMPLEMENTATION' });
-    expect(next).toMatchObject({ phase_status: 'in_progress', workflow_id: phase.workflow_id, completed_phases: phase.completed_phases });
+    // On completion dotagent already advanced current_phase; the approval starts that phase.
+    expect(phase).toMatchObject({ current_phase: 'IMPLEMENTATION', phase_status: 'complete' });
+    const next = await waitFor(() => readObject(file)?.phase_status === 'in_progress' && readObject(file), 20_000, { what: 'IMPLEMENTATION in progress' });
+    expect(next).toMatchObject({ current_phase: 'IMPLEMENTATION', workflow_id: phase.workflow_id, completed_phases: phase.completed_phases });
     expect((next.user_checkpoints as Array<{ phase: string }>).map((c) => c.phase)).toEqual(['REQUIREMENTS', 'ARCHITECTURE']);
   });
 

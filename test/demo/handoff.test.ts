@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderHandoff } from '../../src/demo/agents/handoff.js';
 import type { AgentTask } from '../../src/demo/agents/tasks.js';
-import { parseHandoff } from '../../src/sources/handoff.js';
+import { parseHandoff } from '../../src/systems/tina/handoff.js';
 
 function task(id: string, subject: string, status: string, owner: string | null, blockedBy: string[] = []): AgentTask {
   return { id, subject, status, owner, blockedBy, file: '', raw: {} };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
-import { parseHandoff } from '../../src/sources/handoff.js';
+import { parseHandoff } from '../../src/systems/tina/handoff.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';

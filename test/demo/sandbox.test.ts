@@ -9,7 +9,7 @@ import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { isRunning } from '../../src/demo/processes.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { SANDBOX_MARKER } from '../../src/demo/sandbox-dir.js';
-import { parseHandoff } from '../../src/sources/handoff.js';
+import { parseHandoff } from '../../src/systems/tina/handoff.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { testContext } from '../helpers/context.js';
@@ -85,7 +85,12 @@ describe('the sandbox files', () => {
     expect(fs.readFileSync(path.join(state, 'checkpoint-plan-approval.md'), 'utf8')).toMatch(/^# Checkpoint: plan-approval \(auto, triggerOn=post-planner\)\n/);
     expect(fs.readFileSync(path.join(state, 'checkpoint-plan-approval.md.granted'), 'utf8')).toMatch(/^granted at \d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
     expect(fs.existsSync(path.join(state, '.checkpoint-plan-approval.fired'))).toBe(true);
-    expect(fs.readFileSync(path.join(state, 'logs', 'run.log'), 'utf8')).toMatch(/ORCH decision: CHECKPOINT plan-approval/);
+    const log = fs.readFileSync(path.join(state, 'logs', 'run.log'), 'utf8');
+    expect(log).toMatch(/ORCH decision: NEXT_WORKER F-6 \(role=orchestrator\)\n$/);
+    expect(log).toMatch(/ORCH batch \(3 decisions, role=orchestrator\): NEXT_WORKER F-1 \| NEXT_WORKER F-2/);
+    expect(log).not.toMatch(/ORCH decision: CHECKPOINT/);
+    const hook = path.join(state, 'hooks', 'on-checkpoint-fired.sh');
+    expect(fs.statSync(hook).mode & 0o111).not.toBe(0);
   });
 
   it('holds a SAGE epic at the human gate and a dotagent phase awaiting approval', () => {
@@ -96,7 +101,8 @@ describe('the sandbox files', () => {
 
     const root = project('auth-service');
     const phase = readObject(path.join(root, 'memory', 'state', 'phase.json'));
-    expect(phase).toMatchObject({ current_phase: 'ARCHITECTURE', phase_status: 'complete', interruption_safe: true });
+    // As dotagent writes it on completion: current_phase already advanced past the phase awaiting approval.
+    expect(phase).toMatchObject({ current_phase: 'IMPLEMENTATION', phase_status: 'complete', interruption_safe: true });
     const approved = (phase?.user_checkpoints as Array<{ phase: string }>).map((c) => c.phase);
     expect(approved).not.toContain('ARCHITECTURE');
     for (const c of phase?.completed_phases as Array<{ output: string }>) expect(fs.existsSync(path.join(root, c.output))).toBe(true);

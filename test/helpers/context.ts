@@ -35,6 +35,8 @@ export function testContext(opts: {
     roots: opts.roots ?? [],
     discover: true,
     tmux: new TmuxClient({ name: opts.socketName }, 5000),
+    hosts: [],
+    local: true,
     color: false,
     readonly: false,
     dryRun: false,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverRoots, findProjectRoot, hasMarker, sourcesOfRoot } from '../../src/store/discover.js';
-import { findTinaStateDirs } from '../../src/sources/tina.js';
+import { findTinaStateDirs } from '../../src/systems/tina/read.js';
 import { buildBox, tempDir } from '../helpers/box.js';
 import type { Box } from '../helpers/box.js';
 

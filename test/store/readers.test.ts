@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTeams } from '../../src/sources/claude-teams.js';
-import { readTeam as readTeamDir } from '../../src/sources/claude-teams.js';
+import { readTeams } from '../../src/systems/claude-teams/teams.js';
+import { readTeam as readTeamDir } from '../../src/systems/claude-teams/teams.js';
 import { buildBox, writeFile } from '../helpers/box.js';
 import type { Box } from '../helpers/box.js';
 

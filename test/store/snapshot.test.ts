@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyRun, SnapshotSchema } from '../../src/model.js';
 import type { Gate, Run, Snapshot } from '../../src/model.js';
-import { DEFAULT_READ_SETTINGS } from '../../src/sources/types.js';
+import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { assignIds, sortRuns } from '../../src/store/order.js';
 import { defaultReaders } from '../../src/store/readers.js';
 import { buildSnapshot, readSnapshot, resolveRun } from '../../src/store/snapshot.js';

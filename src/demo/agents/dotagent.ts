@@ -1,6 +1,8 @@
 /**
- * A dotagent workflow awaiting approval: a phase is complete but not in `user_checkpoints`. When
- * the approval is appended, the workflow moves to the next phase (atomically, keeping every field).
+ * A dotagent workflow awaiting approval: a phase is complete but not in `user_checkpoints`. On
+ * completion dotagent has already advanced `current_phase` to the next phase (with
+ * `phase_status: complete`); when the approval is appended, that next phase starts (atomically,
+ * keeping every field).
  */
 import path from 'node:path';
 import { isoSeconds } from '../files.js';
@@ -9,9 +11,20 @@ import { style } from './runtime.js';
 
 const ORDER = ['REQUIREMENTS', 'ARCHITECTURE', 'IMPLEMENTATION', 'VERIFICATION', 'REFLECTION'] as const;
 
+function phasesOf(list: unknown): string[] {
+  const items = Array.isArray(list) ? list : [];
+  return items.map((c: unknown) => (typeof c === 'object' && c !== null ? (c as Record<string, unknown>).phase : null)).filter((p): p is string => typeof p === 'string');
+}
+
 function approvedPhases(phase: Record<string, unknown>): string[] {
-  const list = Array.isArray(phase.user_checkpoints) ? phase.user_checkpoints : [];
-  return list.map((c: unknown) => (typeof c === 'object' && c !== null ? (c as Record<string, unknown>).phase : null)).filter((p): p is string => typeof p === 'string');
+  return phasesOf(phase.user_checkpoints);
+}
+
+/** The completed phase still waiting for its approval: the last completed one without a `user_checkpoints` entry. */
+function awaitingApproval(phase: Record<string, unknown> | null): string | null {
+  if (!phase) return null;
+  const approved = approvedPhases(phase);
+  return phasesOf(phase.completed_phases).filter((p) => !approved.includes(p)).pop() ?? null;
 }
 
 /** Starts the dotagent pane. */
@@ -20,7 +33,8 @@ export function runDotagent(rt: AgentRuntime): void {
   if (!stateDir) throw new Error('dotagent needs --state');
   const phaseFile = path.join(stateDir, 'phase.json');
   const first = rt.readObject(phaseFile);
-  const waitingOn = typeof first?.current_phase === 'string' ? first.current_phase : 'ARCHITECTURE';
+  const waitingOn = awaitingApproval(first) ?? 'ARCHITECTURE';
+  const next = typeof first?.current_phase === 'string' && first.current_phase !== waitingOn ? first.current_phase : ORDER[ORDER.indexOf(waitingOn as (typeof ORDER)[number]) + 1];
 
   rt.print(style.bold(`✻ ${rt.opts.title ?? 'dotagent workflow'}`));
   const done = Array.isArray(first?.completed_phases) ? (first.completed_phases as unknown[]) : [];
@@ -28,7 +42,7 @@ export function runDotagent(rt: AgentRuntime): void {
     const { phase, output } = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
     rt.print(style.green(`✓ ${String(phase)} complete`) + style.dim(` → ${String(output)}`));
   }
-  rt.print(style.amber(`⏸ ${waitingOn} is complete: awaiting your approval before the next phase`));
+  rt.print(style.amber(`⏸ ${waitingOn} is complete: awaiting your approval before ${next ?? 'the end'}`));
 
   let resumed = false;
   rt.every(1000, 1000, () => {
@@ -37,7 +51,6 @@ export function runDotagent(rt: AgentRuntime): void {
     if (!phase || !approvedPhases(phase).includes(waitingOn)) return;
     resumed = true;
     rt.print(style.green(`▶ ${waitingOn} approved`));
-    const next = ORDER[ORDER.indexOf(waitingOn as (typeof ORDER)[number]) + 1];
     if (!next) return;
     rt.after(2000, () => {
       const current = rt.readObject(phaseFile);

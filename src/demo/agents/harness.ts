@@ -1,8 +1,9 @@
 /**
  * The harness runner (Papercup's run.sh and its orchestrator): it works through features, then
- * fires the `pre-done` checkpoint after `--after` seconds — the pending file with the auto body,
- * the `.fired` sentinel, an `ORCH decision: CHECKPOINT` line — and pauses. It notices checkpoints
- * requested by hand and grants as they appear, and finishes (`ORCH decision: DONE`) once
+ * fires the `pre-done` checkpoint after `--after` seconds — the pending file with the auto body and
+ * the `.fired` sentinel — and pauses (run.sh exit 8). A fired checkpoint is not an orchestrator
+ * decision: the deprecated `CHECKPOINT` verb would be an escalation. It notices checkpoints
+ * requested by hand and grants as they appear, and finishes (`ORCH decision: DONE (role=…)`) once
  * pre-done is granted.
  */
 import fs from 'node:fs';
@@ -55,7 +56,7 @@ export function runHarness(rt: AgentRuntime): void {
   if (!stateDir) throw new Error('harness needs --state');
   const log = path.join(stateDir, 'logs', 'run.log');
   const decide = (text: string) => {
-    rt.appendText(log, `[${isoSeconds(Date.now())}] ORCH decision: ${text}\n`);
+    rt.appendText(log, `[${isoSeconds(Date.now())}] ORCH decision: ${text} (role=orchestrator)\n`);
     rt.print(style.bold(`ORCH decision: ${text}`));
   };
   let step = 0;
@@ -84,7 +85,7 @@ export function runHarness(rt: AgentRuntime): void {
     rt.writeText(pending, autoCheckpointBody('pre-done', 'pre-done', stateDir, isoSeconds(Date.now())));
     rt.writeText(fired, '');
     known.set('pre-done', false);
-    decide('CHECKPOINT pre-done');
+    rt.appendText(log, `[${isoSeconds(Date.now())}] checkpoint pre-done fired (triggerOn=pre-done)\n`);
     paused = true;
     rt.print(style.amber('⏸ paused at checkpoint pre-done · run.sh exit 8 · waiting for a grant'));
   });
@@ -101,7 +102,7 @@ export function runHarness(rt: AgentRuntime): void {
         rt.print(style.green(`▶ ${name} granted · re-running: the startup check consumes the grant`));
         if (name === 'pre-done' && !done) {
           done = true;
-          decide('DONE all 8 features validated');
+          decide('DONE');
         }
         paused = [...known.values()].some((g) => !g);
       }

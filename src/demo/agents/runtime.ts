@@ -247,6 +247,11 @@ export class AgentRuntime {
     fs.appendFileSync(file, text);
   }
 
+  /** Deletes a file inside the sandbox (a missing file is fine). */
+  removeFile(file: string): void {
+    fs.rmSync(this.guard(file), { force: true });
+  }
+
   /**
    * Runs a read-modify-write of `target` (a file or folder) under a lock shared by the agents of
    * this sandbox, so two agents updating one file (two reviewers, two workers claiming a task)

@@ -1,6 +1,8 @@
 /**
  * The dotagent project `auth-service`: ARCHITECTURE complete but not approved (no
- * `user_checkpoints` entry), with every report the state refers to present.
+ * `user_checkpoints` entry), with every report the state refers to present. As the checkpoint
+ * skill writes it on completion (Clouder0/dotagent skills/clouder0/checkpoint/SKILL.md "On
+ * Completion"), `current_phase` has already moved on to IMPLEMENTATION, which has not run yet.
  */
 import path from 'node:path';
 import { isoSeconds, writeJsonAtomic } from '../files.js';
@@ -29,7 +31,7 @@ export function dotagentProject(l: SandboxLayout): DemoRun {
       workflow_id: `wf-${day}-auth`,
       started_at: at(75),
       last_updated: at(4),
-      current_phase: 'ARCHITECTURE',
+      current_phase: 'IMPLEMENTATION',
       phase_status: 'complete',
       completed_phases: [
         { phase: 'REQUIREMENTS', completed_at: at(55), output: 'memory/reports/demand.json' },

@@ -1,7 +1,10 @@
 /**
  * The harness (Papercup) project `sheets-clone`: named checkpoints in `.papercusp/config.json`,
- * `plan-approval` already fired and granted, and a runner that fires `pre-done` after `fireAfterSec`.
+ * `plan-approval` already fired and granted, a checkpoint hook in `.papercusp/hooks/`, and a runner
+ * that fires `pre-done` after `fireAfterSec`. The log lines are the orchestrator's own forms
+ * (`ORCH decision: <VERB> [arg] (role=…)`, `ORCH batch (…)`), from Papercusp/papercusp-app.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { isoSeconds, writeJsonAtomic, writeTextAtomic } from '../files.js';
 import type { DemoRun, SandboxLayout } from '../plan.js';
@@ -42,14 +45,18 @@ export function harnessProject(l: SandboxLayout, fireAfterSec: number): DemoRun 
     writeTextAtomic(path.join(state, 'checkpoint-plan-approval.md'), planApprovalBody(state, at(52)));
     writeTextAtomic(path.join(state, 'checkpoint-plan-approval.md.granted'), `granted at ${new Date(l.now - 47 * 60_000).toISOString()}\n`);
     writeTextAtomic(path.join(state, '.checkpoint-plan-approval.fired'), '');
+    // The project's hook for fired checkpoints: tower runs it when the operator requests one.
+    const hook = path.join(state, 'hooks', 'on-checkpoint-fired.sh');
+    writeTextAtomic(hook, '#!/bin/sh\necho "checkpoint $CHECKPOINT_NAME ($TRIGGER) on $HARNESS_SLUG: notify the reviewers"\n');
+    fs.chmodSync(hook, 0o755);
     writeTextAtomic(
       path.join(state, 'logs', 'run.log'),
       [
-        `[${at(58)}] ORCH decision: CONTINUE scoper produced 8 features`,
-        `[${at(52)}] ORCH decision: CHECKPOINT plan-approval`,
-        `[${at(46)}] ORCH decision: CONTINUE plan-approval granted; dispatching workers`,
-        `[${at(30)}] ORCH decision: CONTINUE F-1..F-5 validated`,
-        `[${at(3)}] ORCH decision: CONTINUE F-6 formula bar in progress`,
+        `[${at(58)}] ORCH decision: NEXT_SCOPER (role=orchestrator)`,
+        `[${at(52)}] HOOK on-checkpoint-fired running (log: ${path.join(state, 'logs', 'hooks', `${Math.floor((l.now - 52 * 60_000) / 1000)}-on-checkpoint-fired.log`)})`,
+        `[${at(46)}] ORCH batch (3 decisions, role=orchestrator): NEXT_WORKER F-1 | NEXT_WORKER F-2 | NEXT_WORKER F-3`,
+        `[${at(30)}] ORCH decision: NEXT_VALIDATOR F-5 (role=orchestrator)`,
+        `[${at(3)}] ORCH decision: NEXT_WORKER F-6 (role=orchestrator)`,
         '',
       ].join('\n'),
     );

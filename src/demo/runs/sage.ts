@@ -1,9 +1,34 @@
-/** The SAGE project `billing`: epic EPIC-042 (nested checkpoint shape) waiting at its human gate. */
+/**
+ * The SAGE project `billing`: epic EPIC-042 (nested checkpoint shape) waiting at its human gate, in
+ * the forms SAGE's orchestrator writes (kwg/sage-method bin/orchestrate-v2.sh): `.last_signal`
+ * holds the signal, `.last_signal_context` the raw stream-json lines around it, and
+ * `.sage/logs/orchestrator-v2.log` the orchestrator's own log.
+ */
 import path from 'node:path';
+import { orchestratorLogLine } from '../agents/sage.js';
 import { isoSeconds, writeJsonAtomic, writeTextAtomic } from '../files.js';
 import type { DemoRun, SandboxLayout } from '../plan.js';
 
 const EPIC = 'EPIC-042';
+
+/** The stream-json lines `claude -p --output-format stream-json` printed around the signal. */
+function signalContext(sessionId: string): string {
+  const text = [
+    `Story ${EPIC}-story-3 plan is ready. The proration rules change how invoices round mid-cycle plan changes.`,
+    '====',
+    'SAGE_SIGNAL:HITL_REQUIRED',
+    'reason: proration rules need a human decision',
+    'checkpoint: .sage/state/EPIC-042.json',
+    '====',
+  ].join('\n');
+  const assistant = {
+    type: 'assistant',
+    message: { id: 'msg_01demo', type: 'message', role: 'assistant', model: 'claude-sonnet-4', content: [{ type: 'text', text }], stop_reason: null },
+    session_id: sessionId,
+  };
+  const result = { type: 'result', subtype: 'success', is_error: false, duration_ms: 84_211, num_turns: 12, result: 'Waiting for human approval of the proration rules.', session_id: sessionId };
+  return `${JSON.stringify(assistant)}\n${JSON.stringify(result)}\n\n`;
+}
 
 /** The billing SAGE run. */
 export function sageProject(l: SandboxLayout): DemoRun {
@@ -32,8 +57,26 @@ export function sageProject(l: SandboxLayout): DemoRun {
       next_action: { type: 'hitl', description: 'Approve the proration rules for mid-cycle plan changes before BUILD', subagent: null },
     });
     writeTextAtomic(path.join(state, '.last_signal'), 'HITL_REQUIRED\n');
-    writeTextAtomic(path.join(state, '.last_signal_context'), `${EPIC} story 3: proration rules need a human decision\n`);
+    writeTextAtomic(path.join(state, '.last_signal_context'), signalContext('5f0c2d7e-demo'));
     writeTextAtomic(path.join(state, '.pending_checkpoint'), `.sage/state/${EPIC}.json\n`);
+    const ms = (minutes: number) => l.now - minutes * 60_000;
+    writeTextAtomic(
+      path.join(project, '.sage', 'logs', 'orchestrator-v2.log'),
+      [
+        orchestratorLogLine(ms(180), 'INFO', '=== SAGE Orchestrator v2 Starting ==='),
+        orchestratorLogLine(ms(180), 'INFO', `Project root: ${project}`),
+        orchestratorLogLine(ms(90), 'INFO', 'Detected signal: HITL_REQUIRED'),
+        orchestratorLogLine(ms(90), 'INFO', 'Entering HITL wait loop...'),
+        orchestratorLogLine(ms(75), 'INFO', 'Resume signal detected!'),
+        orchestratorLogLine(ms(75), 'INFO', 'Resume status: APPROVED'),
+        orchestratorLogLine(ms(75), 'SUCCESS', 'HitL approved - resuming'),
+        orchestratorLogLine(ms(75), 'SUCCESS', 'Approval received - resuming orchestration'),
+        orchestratorLogLine(ms(6), 'INFO', '--- Cycle 4 / 50 ---'),
+        orchestratorLogLine(ms(6), 'INFO', 'Detected signal: HITL_REQUIRED'),
+        orchestratorLogLine(ms(6), 'WARN', 'Human-in-the-loop required'),
+        orchestratorLogLine(ms(6), 'INFO', 'Entering HITL wait loop...'),
+      ].join(''),
+    );
   };
 
   return {

@@ -45,13 +45,27 @@ export class ActionRunner {
 
   /** Plans a request and opens its confirm dialog (which shows the refusal when refused). */
   ask(request: ActionRequest): void {
-    let plan: ActionPlan;
+    let planned: ActionPlan | Promise<ActionPlan>;
     try {
-      plan = this.deps.actions.plan(request);
+      planned = this.deps.actions.plan(request);
     } catch (err) {
       this.refuse(`${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`);
       return;
     }
+    // A run of another box is planned on that box: the dialog opens when its plan arrives.
+    if (planned instanceof Promise) {
+      planned.then(
+        (plan) => {
+          if (!this.disposed) this.open(plan);
+        },
+        (err: unknown) => this.refuse(`${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`),
+      );
+      return;
+    }
+    this.open(planned);
+  }
+
+  private open(plan: ActionPlan): void {
     // Read-only is enforced here too, whatever the planner says: nothing that changes things runs.
     if (this.deps.readonly && plan.destructive && !plan.refusal) {
       plan = { ...plan, refusal: `read-only mode: tower was started with --readonly (or readonly in the config), so "${plan.title}" is not run` };
@@ -100,7 +114,7 @@ export class ActionRunner {
   /** Hands the terminal to a pane; the outcome lands in the activity pane. */
   attach(paneId: string, label: string, runId: string | null): void {
     const id = this.deps.activity.push({ action: 'attach', runId, target: `${label} ${paneId}`, status: 'running', message: `attaching to ${paneId}` });
-    this.settle(id, this.deps.actions.attach(paneId));
+    this.settle(id, this.deps.actions.attach(paneId, runId));
   }
 
   /** Stops everything (the screen is going away): running actions are aborted, offers declined. */

@@ -1,11 +1,11 @@
 /** What the screen derives from a run: counts, who can be acted on, which keys make sense. Pure. */
 import type { Gate, Member, Run } from '../../model.js';
 
-/** Whether a run matches the filter text (case-insensitive, any of id, name, system, status, phase). */
+/** Whether a run matches the filter text (case-insensitive, any of id, name, system, status, phase, host). */
 export function matchesFilter(run: Run, filter: string): boolean {
   const f = filter.trim().toLowerCase();
   if (f === '') return true;
-  return [run.id, run.name, run.system, run.status, run.phase?.status ?? ''].some((s) => s.toLowerCase().includes(f));
+  return [run.id, run.name, run.system, run.status, run.phase?.status ?? '', run.host ?? ''].some((s) => s.toLowerCase().includes(f));
 }
 
 /** The runs the list shows, in the store's order (what needs a human first). */
@@ -51,4 +51,11 @@ export function taskCounts(run: Run): [string, number][] {
   const counts = new Map<string, number>();
   for (const t of run.tasks) counts.set(t.status, (counts.get(t.status) ?? 0) + 1);
   return [...counts];
+}
+
+/** Whose pane the preview shows: the member selected in the team pane (while team or preview has focus), else the lead. */
+export function previewMember(run: Run | null, selected: Member | null, focus: string): Member | null {
+  if (!run) return null;
+  if ((focus === 'team' || focus === 'preview') && selected?.paneId) return selected;
+  return leadWithPane(run) ?? run.members.find((m) => m.paneId) ?? null;
 }

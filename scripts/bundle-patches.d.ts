@@ -1,0 +1,12 @@
+import type { Plugin } from 'esbuild';
+
+/** Entries a text cache may hold before it starts afresh. */
+export const TEXT_CACHE_LIMIT: number;
+/** ink/build/measure-text.js with its Map bounded. */
+export function boundMeasureText(source: string): string;
+/** ink/build/wrap-text.js with its cache object bounded. */
+export function boundWrapText(source: string): string;
+/** yoga-layout's loader with `typeof fetch` answered without touching the global. */
+export function noFetchProbe(source: string): string;
+/** The esbuild plugin applying the rewrites. */
+export const patchDependencies: Plugin;

@@ -1,0 +1,142 @@
+/**
+ * Actions on every box: a run of this box is planned and run here as always; a run of another
+ * host is planned and run on that host (its plan, its exact effects, its audit log), over the
+ * host's stream, and recorded here too with `remote` naming the box. Attach opens `ssh -t` to the
+ * pane on the host's tmux server.
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { attachToPane, planAction, runAction } from '../actions/index.js';
+import type { TerminalHandOver } from '../actions/attach.js';
+import { appendAudit, currentUser } from '../actions/audit.js';
+import type { ActionEnv, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../actions/types.js';
+import type { Run } from '../model.js';
+import { resolveRun } from '../store/snapshot.js';
+import { sanitizeLine } from '../text.js';
+import type { CompositeStore } from './composite-store.js';
+import { hostRunId, splitHostRunId } from './host-runs.js';
+import type { HostLink } from './link.js';
+import { shellQuote, sshArgv } from './ssh.js';
+
+/** The actions as the control room and the CLI verbs call them, on any box. */
+export interface BoxActions {
+  plan(req: ActionRequest): ActionPlan | Promise<ActionPlan>;
+  run(plan: ActionPlan, hooks: RunHooks): Promise<ActionOutcome>;
+  attach(paneId: string, runId?: string | null): Promise<ActionOutcome>;
+}
+
+/** Actions over a composite store: remote runs go to their host. */
+export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHandOver): BoxActions {
+  const hostOf = (runId: string): { link: HostLink; id: string } | null => {
+    const split = splitHostRunId(runId, store.links.map((l) => l.host.name));
+    const link = split ? store.link(split.host) : undefined;
+    return split && link ? { link, id: split.id } : null;
+  };
+  return {
+    plan(req) {
+      const found = resolveRun(env.snapshot(), req.run);
+      const remote = 'run' in found ? hostOf(found.run.id) : null;
+      if (!remote) return planAction(env, req);
+      return planOnHost(env, remote.link, { ...req, run: remote.id });
+    },
+    async run(plan, hooks) {
+      const remote = plan.run ? hostOf(plan.run.id) : null;
+      if (!remote) return runAction(env, plan, hooks);
+      return runOnHost(env, remote.link, { ...plan.request, run: remote.id }, plan, hooks);
+    },
+    attach(paneId, runId) {
+      const remote = runId ? hostOf(runId) : null;
+      if (!remote) return attachToPane(env, paneId, io);
+      return attachOnHost(env, remote.link, store.controlDir.path, paneId, remote.id, io);
+    },
+  };
+}
+
+/** A host's plan as shown here: its run under the id it has here, the title naming the box. */
+function localizePlan(link: HostLink, plan: ActionPlan, request: ActionRequest): ActionPlan {
+  const name = link.host.name;
+  const run: Run | null = plan.run ? { ...plan.run, id: hostRunId(name, plan.run.id), host: name } : null;
+  return { ...plan, request: { ...request, run: run?.id ?? hostRunId(name, request.run) }, run, title: `on ${name}: ${plan.title}` };
+}
+
+/** Plans on the host; a host that cannot answer gives a refusal saying why. */
+export async function planOnHost(env: ActionEnv, link: HostLink, request: ActionRequest): Promise<ActionPlan> {
+  try {
+    return localizePlan(link, await link.plan(request, env.ctx.dryRun), request);
+  } catch (err) {
+    const run = hostRunId(link.host.name, request.run);
+    return { request: { ...request, run }, run: null, title: `${request.kind} ${run}`, effects: [], refusal: (err as Error).message, destructive: request.kind !== 'attach' };
+  }
+}
+
+/** Runs on the host, recording the outcome in this box's audit log with `remote` naming the host. */
+export async function runOnHost(env: ActionEnv, link: HostLink, request: ActionRequest, plan: ActionPlan, hooks: RunHooks): Promise<ActionOutcome> {
+  const started = Date.now();
+  let outcome: ActionOutcome;
+  if (plan.refusal !== null) outcome = { status: 'refused', message: plan.refusal };
+  else if (env.ctx.readonly) outcome = { status: 'refused', message: 'read-only mode' };
+  else {
+    try {
+      outcome = await link.run(request, env.ctx.dryRun, hooks);
+    } catch (err) {
+      outcome = { status: 'failed', message: (err as Error).message };
+    }
+  }
+  outcome = { ...outcome, message: sanitizeLine(outcome.message), ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}) };
+  if (!env.ctx.dryRun) {
+    const failure = await appendAudit(
+      {
+        time: new Date(started).toISOString(),
+        user: currentUser(env.ctx.env),
+        host: os.hostname(),
+        action: request.kind,
+        run: plan.run?.id ?? hostRunId(link.host.name, request.run),
+        target: plan.target ?? null,
+        outcome: outcome.status,
+        duration: Date.now() - started,
+        message: outcome.message,
+        remote: link.host.name,
+      },
+      env.ctx.env,
+    );
+    if (failure) outcome = { ...outcome, details: [...(outcome.details ?? []), failure] };
+  }
+  return outcome;
+}
+
+/** The remote command that attaches to a pane on the host's tmux server. */
+export function remoteAttachCommand(link: HostLink, paneId: string): string {
+  const tmux = link.hello?.tmux ?? [];
+  return ['tmux', ...tmux, 'attach-session', '-t', paneId].map(shellQuote).join(' ');
+}
+
+/** Hands the terminal to `ssh -t <host> tmux … attach-session -t <pane>` and comes back on detach. */
+export async function attachOnHost(env: ActionEnv, link: HostLink, controlDir: string, paneId: string, runId: string, io: TerminalHandOver): Promise<ActionOutcome> {
+  const started = Date.now();
+  const argv = sshArgv(link.host, controlDir, 10, remoteAttachCommand(link, paneId), { tty: true });
+  let outcome: ActionOutcome;
+  if (!/^%\d+$/.test(paneId)) outcome = { status: 'refused', message: `"${paneId}" is not a pane id (like %3)` };
+  else if (env.ctx.dryRun) outcome = { status: 'done', message: `dry run: nothing was done`, details: [`ssh ${argv.map(shellQuote).join(' ')}`] };
+  else if (link.state.state !== 'ok') outcome = { status: 'refused', message: `${link.host.name} is ${link.state.state}${link.state.error ? `: ${link.state.error}` : ''}` };
+  else {
+    await io.suspend();
+    let code: number;
+    try {
+      code = await new Promise<number>((resolve) => {
+        const child = spawn('ssh', argv, { stdio: 'inherit' });
+        child.on('error', () => resolve(255));
+        child.on('close', (c) => resolve(c ?? 255));
+      });
+    } finally {
+      await io.resume();
+    }
+    outcome = code === 0 ? { status: 'done', message: `back from ${paneId} on ${link.host.name}` } : { status: 'failed', message: `ssh -t ${link.host.destination} tmux attach-session -t ${paneId} exited ${code}` };
+  }
+  if (!env.ctx.dryRun) {
+    await appendAudit(
+      { time: new Date(started).toISOString(), user: currentUser(env.ctx.env), host: os.hostname(), action: 'attach', run: hostRunId(link.host.name, runId), target: paneId, outcome: outcome.status, duration: Date.now() - started, message: outcome.message, remote: link.host.name },
+      env.ctx.env,
+    );
+  }
+  return outcome;
+}

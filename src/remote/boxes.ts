@@ -1,0 +1,94 @@
+/**
+ * Which boxes a command looks at: this one alone (the plain local pipeline, untouched), or this one
+ * beside the configured and --host hosts (a composite of the local store and one link per host).
+ */
+import { attachToPane, planAction, runAction } from '../actions/index.js';
+import type { TerminalHandOver } from '../actions/attach.js';
+import type { ActionEnv } from '../actions/types.js';
+import type { AppContext } from '../context.js';
+import type { Snapshot } from '../model.js';
+import { createLiveStore } from '../store/live-store.js';
+import { snapshotWithActivity } from '../store/captures.js';
+import { buildSnapshot } from '../store/snapshot.js';
+import type { SnapshotStore } from '../store/types.js';
+import { boxActions } from './actions.js';
+import type { BoxActions } from './actions.js';
+import { CompositeStore } from './composite-store.js';
+
+/** Whether other boxes are involved (hosts given, or this box left out). */
+export function usesHosts(ctx: Pick<AppContext, 'hosts' | 'local'>): boolean {
+  return ctx.hosts.length > 0 || !ctx.local;
+}
+
+/** How a one-shot command reads this box. */
+export interface ReadOptions {
+  /** One capture round of every member pane, for each member's activity (`tower status`). */
+  activity?: boolean;
+}
+
+async function readLocal(ctx: AppContext, opts: ReadOptions): Promise<Snapshot> {
+  const snapshot = await buildSnapshot(ctx);
+  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot) : snapshot;
+}
+
+/** This box's snapshot read once, as a store (for one-shot commands beside hosts). */
+export function oneShotStore(ctx: AppContext, opts: ReadOptions = {}): SnapshotStore {
+  let snapshot: Snapshot = { version: 1, generatedAt: new Date().toISOString(), runs: [], problems: [] };
+  const listeners = new Set<() => void>();
+  return {
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    getSnapshot: () => snapshot,
+    async start() {
+      snapshot = await readLocal(ctx, opts);
+      for (const l of listeners) l();
+    },
+    async stop() {},
+    refresh() {},
+  };
+}
+
+/** The live store of the control room: the local one alone, or every box. */
+export function createBoxesStore(ctx: AppContext, local: SnapshotStore = createLiveStore(ctx)): SnapshotStore {
+  if (!usesHosts(ctx)) return local;
+  return new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? local : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: true });
+}
+
+/** The actions over a store made by createBoxesStore. */
+export function actionsFor(env: ActionEnv, store: SnapshotStore, io: TerminalHandOver): BoxActions {
+  if (store instanceof CompositeStore) return boxActions(env, store, io);
+  return {
+    plan: (req) => planAction(env, req),
+    run: (plan, hooks) => runAction(env, plan, hooks),
+    attach: (paneId) => attachToPane(env, paneId, io),
+  };
+}
+
+/** What a one-shot command works with: one snapshot of every box, and actions on it. */
+export interface OpenBoxes {
+  snapshot: Snapshot;
+  actions: BoxActions;
+  close(): Promise<void>;
+}
+
+const NO_SCREEN: TerminalHandOver = { suspend: () => {}, resume: () => {} };
+
+/** Reads every box once (hosts in parallel, each with its own timeout) and keeps the links open until close(). */
+export async function openBoxes(ctx: AppContext, opts: ReadOptions = {}): Promise<OpenBoxes> {
+  if (!usesHosts(ctx)) {
+    const snapshot = await readLocal(ctx, opts);
+    const env: ActionEnv = { ctx, snapshot: () => snapshot };
+    return { snapshot, actions: actionsFor(env, oneShotStore(ctx), NO_SCREEN), close: async () => {} };
+  }
+  const store = new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? oneShotStore(ctx, opts) : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: false });
+  try {
+    await store.start();
+  } catch (err) {
+    await store.stop();
+    throw err;
+  }
+  const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
+  return { snapshot: store.getSnapshot(), actions: boxActions(env, store, NO_SCREEN), close: () => store.stop() };
+}

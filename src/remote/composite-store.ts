@@ -1,0 +1,124 @@
+/**
+ * Every box in one snapshot: this box's live store (unless left out) beside one streaming link per
+ * host. Each link has its own timeouts and reconnection, so a slow or dead host never delays the
+ * others; its last known runs stay, marked stale, with its state in `hosts` and in the problems.
+ */
+import type { HostConfig } from '../config.js';
+import type { HostState, Problem, Run, Snapshot } from '../model.js';
+import type { SnapshotStore } from '../store/types.js';
+import { HostRunMapper, hostProblem, hostProblems, splitHostRunId } from './host-runs.js';
+import { HostLink } from './link.js';
+import { ControlDir } from './ssh.js';
+
+/** The local store's snapshot when this box is left out. */
+const EMPTY: Snapshot = { version: 1, generatedAt: new Date(0).toISOString(), runs: [], problems: [] };
+const FRAME_MS = 16;
+
+export interface CompositeOptions {
+  hosts: readonly HostConfig[];
+  /** This box's live store, or null with --no-local. */
+  local: SnapshotStore | null;
+  timeoutSec: number;
+  /** Keep reconnecting (the live screen) or try once (a one-shot command). */
+  reconnect: boolean;
+  now?: () => number;
+}
+
+/** The combined store; `links` and `controlDir` are exposed for actions (plan, run, attach on a host). */
+export class CompositeStore implements SnapshotStore {
+  readonly links: HostLink[];
+  readonly controlDir: ControlDir;
+  private readonly mappers: HostRunMapper[];
+  private readonly listeners = new Set<() => void>();
+  private readonly unsubscribes: (() => void)[] = [];
+  private snapshot: Snapshot = EMPTY;
+  private frame: NodeJS.Timeout | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: CompositeOptions) {
+    this.now = opts.now ?? Date.now;
+    this.controlDir = new ControlDir();
+    this.links = opts.hosts.map((h) => new HostLink(h, { controlDir: this.controlDir.path, timeoutSec: opts.timeoutSec, reconnect: opts.reconnect, now: this.now }));
+    this.mappers = opts.hosts.map((h) => new HostRunMapper(h.name));
+    this.snapshot = this.combine();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): Snapshot => this.snapshot;
+
+  /** The link of a host by name. */
+  link(name: string): HostLink | undefined {
+    return this.links.find((l) => l.host.name === name);
+  }
+
+  /** Starts every host and the local store; resolves when each has a first answer (or failed). */
+  async start(): Promise<void> {
+    for (const l of this.links) {
+      this.unsubscribes.push(l.subscribe(() => this.schedule()));
+      l.start();
+    }
+    if (this.opts.local) this.unsubscribes.push(this.opts.local.subscribe(() => this.schedule()));
+    const local = this.opts.local?.start() ?? Promise.resolve();
+    await Promise.all([local, ...this.links.map((l) => l.settled())]);
+    this.publish();
+  }
+
+  async stop(): Promise<void> {
+    if (this.frame) clearTimeout(this.frame);
+    this.frame = null;
+    for (const u of this.unsubscribes.splice(0)) u();
+    await Promise.all([this.opts.local?.stop(), ...this.links.map((l) => l.stop())]);
+    this.controlDir.dispose();
+  }
+
+  refresh(runId?: string): void {
+    if (runId === undefined) {
+      this.opts.local?.refresh();
+      for (const l of this.links) l.refresh();
+      return;
+    }
+    const split = splitHostRunId(runId, this.links.map((l) => l.host.name));
+    if (split) this.link(split.host)?.refresh(split.id);
+    else this.opts.local?.refresh(runId);
+  }
+
+  /** Coalesces bursts from several hosts into one publish per frame. */
+  private schedule(): void {
+    this.frame ??= setTimeout(() => {
+      this.frame = null;
+      this.publish();
+    }, FRAME_MS);
+  }
+
+  private publish(): void {
+    const next = this.combine();
+    const prev = this.snapshot;
+    const same =
+      next.runs.length === prev.runs.length &&
+      next.runs.every((r, i) => r === prev.runs[i]) &&
+      JSON.stringify([next.problems, next.hosts]) === JSON.stringify([prev.problems, prev.hosts]);
+    if (same) return;
+    this.snapshot = next;
+    for (const l of this.listeners) l();
+  }
+
+  private combine(): Snapshot {
+    const local = this.opts.local?.getSnapshot() ?? EMPTY;
+    const runs: Run[] = [...local.runs];
+    const problems: Problem[] = [...local.problems];
+    const hosts: HostState[] = [];
+    this.links.forEach((l, i) => {
+      hosts.push(l.state);
+      const mapper = this.mappers[i];
+      if (mapper && l.snapshot) runs.push(...mapper.map(l.snapshot.runs, l.state.state !== 'ok'));
+      const hp = hostProblem(l.state);
+      if (hp) problems.push(hp);
+      problems.push(...hostProblems(l.host.name, l.snapshot));
+    });
+    return { version: 1, generatedAt: new Date(this.now()).toISOString(), runs, problems, hosts };
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The streaming protocol between a tower and `tower serve --stdio` on another box, one JSON object
+ * per line over the ssh channel. The serving side says hello (with the protocol version), sends one
+ * full snapshot, then only what changed; the other side sends requests (plan, run, cancel, refresh)
+ * and gets answers tagged with the request's id.
+ */
+import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../actions/types.js';
+import type { Problem, Run, Snapshot } from '../model.js';
+
+/** Bumped whenever a message changes shape; both sides must speak the same one. */
+export const PROTOCOL_VERSION = 1;
+
+/** The first line the serving side writes. */
+export interface Hello {
+  type: 'hello';
+  protocol: number;
+  /** The serving tower's version. */
+  tower: string;
+  /** The box's hostname, for the audit log. */
+  hostname: string;
+  /** The tmux socket flags that tower reads (`-L name`, `-S path`, or none), for attach. */
+  tmux: string[];
+}
+
+/** Messages from the serving side. */
+export type ServerMessage =
+  | Hello
+  | { type: 'snapshot'; snapshot: Snapshot }
+  | { type: 'changes'; generatedAt: string; upsert: Run[]; remove: string[]; order: string[]; problems?: Problem[] }
+  | { type: 'plan'; id: number; plan: ActionPlan }
+  | { type: 'progress'; id: number; progress: ActionProgress }
+  | { type: 'offer'; id: number; alive: string[] }
+  | { type: 'outcome'; id: number; outcome: ActionOutcome }
+  | { type: 'error'; id: number | null; message: string };
+
+/** Messages to the serving side. */
+export type ClientMessage =
+  | { type: 'plan'; id: number; request: ActionRequest; dryRun?: boolean }
+  | { type: 'run'; id: number; request: ActionRequest; dryRun?: boolean }
+  | { type: 'cancel'; id: number }
+  | { type: 'answer-offer'; id: number; names: string[] }
+  | { type: 'refresh'; runId?: string };
+
+/** One line of JSON (no newline can hide inside: JSON.stringify escapes them). */
+export function encode(msg: ServerMessage | ClientMessage): string {
+  return `${JSON.stringify(msg)}\n`;
+}
+
+/** Parses one line into an object with a string `type`, or null when it is not one. */
+export function decodeLine(line: string): { type: string; [key: string]: unknown } | null {
+  const t = line.trim();
+  if (t === '' || t[0] !== '{') return null;
+  try {
+    const v: unknown = JSON.parse(t);
+    if (v && typeof v === 'object' && typeof (v as { type?: unknown }).type === 'string') return v as { type: string };
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/** Splits a byte stream into lines, calling `onLine` for each complete one. */
+export function lineSplitter(onLine: (line: string) => void): (chunk: Buffer | string) => void {
+  let rest = '';
+  return (chunk) => {
+    rest += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    let at = rest.indexOf('\n');
+    while (at >= 0) {
+      const line = rest.slice(0, at);
+      rest = rest.slice(at + 1);
+      onLine(line);
+      at = rest.indexOf('\n');
+    }
+  };
+}
+
+/** What changed between two snapshots, by run identity (the store keeps unchanged runs' objects). */
+export function diffSnapshots(prev: Snapshot, next: Snapshot): Extract<ServerMessage, { type: 'changes' }> {
+  const before = new Map(prev.runs.map((r) => [r.id, r]));
+  const upsert = next.runs.filter((r) => before.get(r.id) !== r);
+  const ids = new Set(next.runs.map((r) => r.id));
+  const remove = prev.runs.filter((r) => !ids.has(r.id)).map((r) => r.id);
+  const problemsChanged = JSON.stringify(prev.problems) !== JSON.stringify(next.problems);
+  return {
+    type: 'changes',
+    generatedAt: next.generatedAt,
+    upsert,
+    remove,
+    order: next.runs.map((r) => r.id),
+    ...(problemsChanged ? { problems: next.problems } : {}),
+  };
+}
+
+/** Applies changes to the last snapshot; runs not named keep their object. */
+export function applyChanges(prev: Snapshot, c: Extract<ServerMessage, { type: 'changes' }>): Snapshot {
+  const byId = new Map(prev.runs.map((r) => [r.id, r]));
+  for (const id of c.remove) byId.delete(id);
+  for (const r of c.upsert) byId.set(r.id, r);
+  const runs = c.order.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [r] : [];
+  });
+  return { version: 1, generatedAt: c.generatedAt, runs, problems: c.problems ?? prev.problems };
+}

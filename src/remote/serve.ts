@@ -1,0 +1,137 @@
+/**
+ * `tower serve --stdio`: the far side of a remote host. Runs the live store of this box and writes
+ * the protocol to stdout (hello, one full snapshot, then changes); reads requests from stdin and
+ * runs actions here, with this box's plan, audit log and tmux server. Ends when stdin closes (the
+ * ssh connection went away).
+ */
+import os from 'node:os';
+import { planAction, runAction } from '../actions/index.js';
+import type { ActionEnv, ActionRequest } from '../actions/types.js';
+import type { AppContext } from '../context.js';
+import type { Snapshot } from '../model.js';
+import { createLiveStore } from '../store/live-store.js';
+import type { SnapshotStore } from '../store/types.js';
+import { socketArgs } from '../tmux/client.js';
+import type { ClientMessage, ServerMessage } from './protocol.js';
+import { PROTOCOL_VERSION, decodeLine, diffSnapshots, encode, lineSplitter } from './protocol.js';
+
+/** The tower version this build reports in its hello. */
+export const TOWER_VERSION = '0.1.0';
+
+export interface ServeIo {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+}
+
+/** Serves until the input ends; resolves to the exit code. */
+export async function serveStdio(ctx: AppContext, io: ServeIo = { input: process.stdin, output: process.stdout }, store: SnapshotStore = createLiveStore(ctx)): Promise<number> {
+  let closed = false;
+  const send = (msg: ServerMessage): void => {
+    if (!closed) io.output.write(encode(msg));
+  };
+  io.output.on('error', () => {
+    closed = true;
+  });
+  send({ type: 'hello', protocol: PROTOCOL_VERSION, tower: TOWER_VERSION, hostname: os.hostname(), tmux: socketArgs(ctx.tmux.socket) });
+
+  const requests = new RequestHandler(ctx, store, send);
+  const ended = new Promise<void>((resolve) => {
+    io.input.on('data', lineSplitter((line) => requests.handle(line)));
+    io.input.on('end', resolve);
+    io.input.on('close', resolve);
+    io.input.on('error', resolve);
+  });
+
+  let last: Snapshot | null = null;
+  const publish = (): void => {
+    const next = store.getSnapshot();
+    if (next === last) return;
+    send(last ? diffSnapshots(last, next) : { type: 'snapshot', snapshot: next });
+    last = next;
+  };
+  const unsubscribe = store.subscribe(() => {
+    if (last) publish();
+  });
+  try {
+    await store.start();
+    publish();
+  } catch (err) {
+    send({ type: 'error', id: null, message: `reading state failed: ${err instanceof Error ? err.message : String(err)}` });
+  }
+  await ended;
+  closed = true;
+  unsubscribe();
+  requests.cancelAll();
+  await store.stop().catch(() => {});
+  return 0;
+}
+
+/** Plans and runs the requests of the other side, one outcome each. */
+class RequestHandler {
+  private readonly running = new Map<number, AbortController>();
+  private readonly offers = new Map<number, (names: string[]) => void>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly store: SnapshotStore,
+    private readonly send: (msg: ServerMessage) => void,
+  ) {}
+
+  handle(line: string): void {
+    const msg = decodeLine(line) as ClientMessage | null;
+    if (!msg) return;
+    switch (msg.type) {
+      case 'plan':
+        this.send({ type: 'plan', id: msg.id, plan: planAction(this.env(msg.dryRun), msg.request) });
+        return;
+      case 'run':
+        void this.run(msg.id, msg.request, Boolean(msg.dryRun));
+        return;
+      case 'cancel':
+        this.running.get(msg.id)?.abort();
+        return;
+      case 'answer-offer':
+        this.offers.get(msg.id)?.(Array.isArray(msg.names) ? msg.names.filter((n) => typeof n === 'string') : []);
+        this.offers.delete(msg.id);
+        return;
+      case 'refresh':
+        this.store.refresh(msg.runId);
+        return;
+      default:
+        this.send({ type: 'error', id: null, message: `unknown request "${String((msg as { type: string }).type)}"` });
+    }
+  }
+
+  cancelAll(): void {
+    for (const a of this.running.values()) a.abort();
+    for (const resolve of this.offers.values()) resolve([]);
+  }
+
+  private env(dryRun = false): ActionEnv {
+    return { ctx: { ...this.ctx, dryRun: dryRun || this.ctx.dryRun }, snapshot: () => this.store.getSnapshot() };
+  }
+
+  private async run(id: number, request: ActionRequest, dryRun: boolean): Promise<void> {
+    const abort = new AbortController();
+    this.running.set(id, abort);
+    const env = this.env(dryRun);
+    try {
+      // Planned again here, against this box's state at this moment, exactly as a local action is.
+      const outcome = await runAction(env, planAction(env, request), {
+        signal: abort.signal,
+        onProgress: (progress) => this.send({ type: 'progress', id, progress }),
+        offerTerminate: (alive) =>
+          new Promise<string[]>((resolve) => {
+            this.offers.set(id, resolve);
+            this.send({ type: 'offer', id, alive });
+          }),
+      });
+      this.send({ type: 'outcome', id, outcome });
+    } catch (err) {
+      this.send({ type: 'outcome', id, outcome: { status: 'failed', message: err instanceof Error ? err.message : String(err) } });
+    } finally {
+      this.running.delete(id);
+      this.offers.delete(id);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Claude Code agent teams: `teams/<team>/config.json` and the task folder `tasks/<team>/<id>.json`.
+ * Read on their own (a `claude-team` run) and underneath tina, which merges its teams into its run.
+ */
+import path from 'node:path';
+import { emptyRun } from '../../model.js';
+import type { Member, MemberState, Problem, Run, Task } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
+import { cleanProblem, isDir, isObject, listDir, readJson, readJsonFiles, toIso, unsafeName } from '../../files/read.js';
+import type { ReadSettings, Team } from '../types.js';
+
+/** A tmux pane id as tmux prints it; anything else is not passed on to tmux as a target. */
+const PANE_ID = /^%\d+$/;
+
+/**
+ * Reads every team under `<claudeDir>/teams/` with its tasks.
+ * A team whose config can't be read still appears, with its problem.
+ */
+export function readTeams(claudeDir: string): { teams: Team[]; problems: Problem[] } {
+  const teamsDir = path.join(claudeDir, 'teams');
+  const problems: Problem[] = [];
+  const teams: Team[] = [];
+  for (const dirName of listDir(teamsDir)) {
+    const teamDir = path.join(teamsDir, dirName);
+    if (!isDir(teamDir)) continue;
+    if (unsafeName(dirName)) {
+      problems.push({ file: sanitizeLine(teamDir), message: 'team folder name contains control characters; skipped' });
+      continue;
+    }
+    const team = readTeam(claudeDir, dirName);
+    if (team) teams.push(team);
+  }
+  return { teams, problems };
+}
+
+/**
+ * Reads one team folder with its tasks (the live store re-reads only the team that changed).
+ * Null when the folder is gone or its name is unsafe (readTeams reports that).
+ */
+export function readTeam(claudeDir: string, dirName: string): Team | null {
+  const teamDir = path.join(claudeDir, 'teams', dirName);
+  if (!isDir(teamDir) || unsafeName(dirName)) return null;
+  const configFile = path.join(teamDir, 'config.json');
+  const tasksDir = path.join(claudeDir, 'tasks', dirName);
+  const read = readJson(configFile);
+  let team: Team;
+  if (read.ok) {
+    const parsed = parseTeamConfig(read.value, configFile, tasksDir);
+    team = parsed.team ?? placeholderTeam(dirName, configFile, tasksDir);
+    team.problems.push(...parsed.problems);
+  } else {
+    // A half-written config must not hide the team: tina still merges it by name and shows the problem.
+    team = placeholderTeam(dirName, configFile, tasksDir);
+    team.problems.push(cleanProblem(read.problem));
+  }
+  const tasks = readTasks(tasksDir, team.name);
+  team.tasks = tasks.tasks;
+  team.problems.push(...tasks.problems);
+  return team;
+}
+
+function placeholderTeam(dirName: string, configFile: string, tasksDir: string): Team {
+  return {
+    name: sanitizeLine(dirName),
+    configFile,
+    tasksDir,
+    description: null,
+    createdAt: null,
+    cwd: null,
+    members: [],
+    tasks: [],
+    problems: [],
+  };
+}
+
+/** Reads `<tasksDir>/<id>.json`, sorted by id; lock and high-water-mark files are skipped. */
+export function readTasks(tasksDir: string, team: string): { tasks: Task[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const tasks = readJsonFiles(tasksDir, 'task', (value, file) => parseTask(value, file, team), problems)
+    .map((parsed) => parsed.task)
+    .filter((task): task is Task => task !== null);
+  tasks.sort((a, b) => compareIds(a.id, b.id));
+  return { tasks, problems };
+}
+
+/** Parses a team's config.json; members get state 'in-process' or 'unknown' (liveness comes later). */
+export function parseTeamConfig(
+  json: unknown,
+  file: string,
+  tasksDir: string,
+): { team: Team | null; problems: Problem[] } {
+  const problems: Problem[] = [];
+  if (!isObject(json)) return { team: null, problems: [{ file, message: 'team config is not a JSON object' }] };
+  const dirName = path.basename(path.dirname(file));
+  const name = text(json.name) || sanitizeLine(dirName);
+  const leadId = text(json.leadAgentId);
+  const rawMembers = Array.isArray(json.members) ? json.members : [];
+  if (json.members !== undefined && !Array.isArray(json.members)) {
+    problems.push({ file, message: 'team config "members" is not a list' });
+  }
+
+  const members: Member[] = [];
+  let cwd: string | null = null;
+  let leadFound = false;
+  rawMembers.forEach((raw, i) => {
+    if (!isObject(raw)) {
+      problems.push({ file, message: `member ${i + 1} is not an object` });
+      return;
+    }
+    const agentId = text(raw.agentId);
+    const memberName = text(raw.name) || agentId || `member-${i + 1}`;
+    const isLead = leadId !== '' && (memberName === leadId || agentId === leadId);
+    leadFound ||= isLead;
+    if (cwd === null && typeof raw.cwd === 'string' && raw.cwd !== '') cwd = sanitizeLine(raw.cwd);
+    members.push({
+      name: memberName,
+      role: text(raw.agentType) || 'member',
+      model: text(raw.model),
+      paneId: paneIdOf(raw.tmuxPaneId, file, memberName, problems),
+      state: stateOf(raw),
+      lead: isLead,
+      team: name,
+    });
+  });
+  // Older team files name no lead id that matches; the agent type still says who leads.
+  if (!leadFound) for (const m of members) m.lead = m.role === 'team-lead';
+
+  return {
+    team: {
+      name,
+      configFile: file,
+      tasksDir,
+      description: text(json.description) || null,
+      createdAt: toIso(json.createdAt),
+      cwd,
+      members,
+      tasks: [],
+      problems: [],
+    },
+    problems,
+  };
+}
+
+function paneIdOf(raw: unknown, file: string, member: string, problems: Problem[]): string | null {
+  if (typeof raw !== 'string' || raw === '' || raw === 'in-process') return null;
+  if (PANE_ID.test(raw)) return raw;
+  problems.push({ file, message: `member ${member}: tmuxPaneId "${sanitizeLine(raw).slice(0, 40)}" is not a pane id` });
+  return null;
+}
+
+function stateOf(raw: Record<string, unknown>): MemberState {
+  const backend = typeof raw.backendType === 'string' ? raw.backendType.toLowerCase() : '';
+  return raw.tmuxPaneId === 'in-process' || backend === 'in-process' ? 'in-process' : 'unknown';
+}
+
+/** Parses one task file; an owner of '' means nobody. */
+export function parseTask(json: unknown, file: string, team: string): { task: Task | null; problems: Problem[] } {
+  if (!isObject(json)) return { task: null, problems: [{ file, message: 'task is not a JSON object' }] };
+  const problems: Problem[] = [];
+  const id = idText(json.id) || sanitizeLine(path.basename(file, '.json'));
+  if (typeof json.subject !== 'string') problems.push({ file, message: `task ${id} has no subject` });
+  const blockedBy = Array.isArray(json.blockedBy) ? json.blockedBy.map(idText).filter((b) => b !== '') : [];
+  return {
+    task: {
+      id,
+      subject: text(json.subject),
+      status: text(json.status) || 'unknown',
+      owner: text(json.owner) || null,
+      blockedBy,
+      team,
+    },
+    problems,
+  };
+}
+
+/** A run of its own for a team that belongs to no tina run. */
+export function teamRun(team: Team, _settings: ReadSettings): Run {
+  const root = team.cwd !== null && path.isAbsolute(team.cwd) && isDir(team.cwd) ? team.cwd : null;
+  const run = emptyRun('claude-team', team.name, root, path.dirname(team.configFile));
+  run.members = team.members.map((m) => ({ ...m }));
+  run.tasks = team.tasks.map((t) => ({ ...t, blockedBy: [...t.blockedBy] }));
+  run.problems = [...team.problems];
+  run.status = teamStatus(team.tasks);
+  return run;
+}
+
+function teamStatus(tasks: Task[]): Run['status'] {
+  if (tasks.some((t) => t.status === 'in_progress')) return 'running';
+  if (tasks.length > 0 && tasks.every((t) => t.status === 'completed')) return 'complete';
+  return 'idle';
+}
+
+/** Orders ids numerically where both are numbers ("2" before "10"), else as text. */
+export function compareIds(a: string, b: string): number {
+  const na = Number(a);
+  const nb = Number(b);
+  const numA = a.trim() !== '' && Number.isFinite(na);
+  const numB = b.trim() !== '' && Number.isFinite(nb);
+  if (numA && numB) return na - nb;
+  if (numA !== numB) return numA ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? sanitizeLine(v).trim() : '';
+}
+
+function idText(v: unknown): string {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return text(v);
+}

@@ -1,0 +1,171 @@
+/**
+ * The harness with named checkpoints (Papercup; seed 001): `.harness/` or `.papercusp/` in a project.
+ * Checkpoints are amber gates a human grants; an `ORCH decision: ESCALATE` in run.log is a red one.
+ */
+import path from 'node:path';
+import { emptyRun } from '../../model.js';
+import type { Gate, Problem, Run, RunStatus } from '../../model.js';
+import { sanitize, sanitizeLine } from '../../text.js';
+import {
+  classifyStateEntry,
+  describeHeading,
+  EMPTY_HARNESS_CONFIG,
+  parseCheckpointDoc,
+  parseGrantedFile,
+  parseHarnessConfig,
+} from './files.js';
+import type { HarnessConfig } from './files.js';
+import { parseRunLog, readLogTail } from './log.js';
+import type { Decision } from './log.js';
+import { cleanProblem, exists, isDir, listDir, mtimeMs, readJsonWith, readText } from '../../files/read.js';
+import type { ReadSettings } from '../types.js';
+
+export { CHECKPOINT_NAME } from './files.js';
+export { parseCheckpointDoc, parseGrantedFile, parseHarnessConfig, parseHarnessConfigText, classifyStateEntry } from './files.js';
+export { parseRunLog, readLogTail } from './log.js';
+
+/** A run counts as running when its log was written this recently. */
+export const HARNESS_RECENT_LOG_MS = 10 * 60_000;
+
+/** Checkpoint bodies are for reading on screen; a bigger file is refused (and reported). */
+const MAX_CHECKPOINT_BYTES = 256 * 1024;
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** Reads one harness project: checkpoints from the state dir, the last decision from run.log. */
+export function readHarnessRun(root: string, stateDir: string, settings: ReadSettings): Run {
+  const run = emptyRun('harness', sanitizeLine(path.basename(root)) || 'harness', root, stateDir);
+  if (!isDir(stateDir)) {
+    run.problems.push({ file: stateDir, message: 'state directory is missing' });
+    return run;
+  }
+  const config = readConfig(path.join(stateDir, 'config.json'), run.problems);
+  const checkpoints = readCheckpoints(stateDir, config, run.problems);
+
+  const logFile = path.join(stateDir, 'logs', 'run.log');
+  let decision: Decision | null = null;
+  let logMtime: number | null = null;
+  if (exists(logFile)) {
+    const tail = readLogTail(logFile);
+    if (tail.ok) {
+      logMtime = tail.value.mtimeMs;
+      decision = parseRunLog(tail.value.text, logFile).value;
+    } else {
+      run.problems.push(cleanProblem(tail.problem));
+    }
+  }
+  const escalation = decision?.verb === 'ESCALATE' ? escalationGate(decision, logFile, logMtime, stateDir) : null;
+
+  run.gates = escalation ? [escalation, ...checkpoints] : checkpoints;
+  // The harness has no phases: its last orchestrator decision is where it stands ("CONTINUE", "DONE").
+  run.phase = decision ? { current: decision.verb, total: null, status: decision.rest ? `last decision: ${decision.verb} ${decision.rest}` : `last decision: ${decision.verb}` } : null;
+  run.status = harnessStatus(run.gates, decision, logMtime, settings.now);
+  return run;
+}
+
+/** The run status from its gates and log (first match wins): blocked, waiting, complete, running, idle. */
+export function harnessStatus(gates: Gate[], decision: Decision | null, logMtime: number | null, now: number): RunStatus {
+  if (gates.some((g) => g.kind === 'escalation' && g.state === 'pending')) return 'blocked';
+  if (gates.some((g) => g.kind === 'checkpoint' && g.state === 'pending')) return 'waiting';
+  if (decision?.verb === 'DONE') return 'complete';
+  if (logMtime !== null && now - logMtime < HARNESS_RECENT_LOG_MS) return 'running';
+  return 'idle';
+}
+
+function readConfig(file: string, problems: Problem[]): HarnessConfig {
+  if (!exists(file)) return EMPTY_HARNESS_CONFIG;
+  return readJsonWith(file, parseHarnessConfig, problems)?.value ?? EMPTY_HARNESS_CONFIG;
+}
+
+interface CheckpointFiles {
+  md: boolean;
+  granted: boolean;
+  fired: boolean;
+}
+
+/** Gates for every checkpoint file in the state dir, sorted by name. */
+function readCheckpoints(stateDir: string, config: HarnessConfig, problems: Problem[]): Gate[] {
+  const byName = new Map<string, CheckpointFiles>();
+  for (const entry of listDir(stateDir)) {
+    const kind = classifyStateEntry(entry);
+    if (kind.kind === 'other') continue;
+    if (kind.kind === 'bad-name') {
+      problems.push({
+        file: sanitizeLine(path.join(stateDir, entry)),
+        message: `checkpoint name "${kind.name.slice(0, 80)}" is not valid (letters, digits, "_", "." and "-" only)`,
+      });
+      continue;
+    }
+    const files = byName.get(kind.name) ?? { md: false, granted: false, fired: false };
+    if (kind.kind === 'pending') files.md = true;
+    if (kind.kind === 'granted') files.granted = true;
+    if (kind.kind === 'fired') files.fired = true;
+    byName.set(kind.name, files);
+  }
+  const gates: Gate[] = [];
+  for (const [name, files] of [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    // A fired marker alone is history ("fired once this mission"), not a gate.
+    if (!files.md && !files.granted) continue;
+    gates.push(checkpointGate(stateDir, name, files, config, problems));
+  }
+  return gates;
+}
+
+function checkpointGate(stateDir: string, name: string, files: CheckpointFiles, config: HarnessConfig, problems: Problem[]): Gate {
+  const mdFile = path.join(stateDir, `checkpoint-${name}.md`);
+  const grantedFile = `${mdFile}.granted`;
+  const declared = config.types.find((t) => t.name === name);
+  let heading: string | null = null;
+  const parts: string[] = [];
+  if (files.md) {
+    const raw = readText(mdFile, MAX_CHECKPOINT_BYTES);
+    if (raw.ok) {
+      const doc = parseCheckpointDoc(raw.value, mdFile).value;
+      heading = doc.heading;
+      parts.push(doc.body.trimEnd());
+    } else {
+      problems.push(cleanProblem(raw.problem));
+    }
+  }
+  if (files.granted) {
+    const raw = readText(grantedFile, MAX_CHECKPOINT_BYTES);
+    if (raw.ok) {
+      const grantedAt = parseGrantedFile(raw.value, grantedFile).value;
+      const note = sanitize(raw.value).trim();
+      parts.push(grantedAt ? `Granted at ${grantedAt}.` : note === '' ? 'Granted.' : `Granted: ${note}`);
+    } else {
+      problems.push(cleanProblem(raw.problem));
+    }
+  }
+  if (files.fired) parts.push(`Fired this mission (.checkpoint-${name}.fired).`);
+  const what = declared?.description ?? (heading !== null ? describeHeading(heading, name) : files.md ? 'checkpoint requested' : 'checkpoint granted');
+  const granted = files.granted;
+  return {
+    id: name,
+    kind: 'checkpoint',
+    state: granted ? 'granted' : 'pending',
+    // When the gate began waiting: the request's mtime. A grant with no request left says nothing about that.
+    since: files.md ? iso(mtimeMs(mdFile)) : null,
+    grantable: !granted,
+    title: `${name}: ${what}`,
+    file: files.md ? mdFile : grantedFile,
+    body: parts.join('\n\n'),
+  };
+}
+
+function escalationGate(decision: Decision, logFile: string, logMtime: number | null, stateDir: string): Gate {
+  const parts = [`ORCH decision: ESCALATE${decision.rest ? ` ${decision.rest}` : ''}`];
+  // The harness API treats `escalation.md` as the escalation's report; show it when present.
+  const note = readText(path.join(stateDir, 'escalation.md'), MAX_CHECKPOINT_BYTES);
+  if (note.ok && note.value.trim() !== '') parts.push(sanitize(note.value).trimEnd());
+  return {
+    id: 'escalation',
+    kind: 'escalation',
+    state: 'pending',
+    since: decision.at ?? iso(logMtime),
+    grantable: false,
+    title: decision.rest ? `Escalated: ${decision.rest.slice(0, 200)}` : 'Escalated',
+    file: logFile,
+    body: parts.join('\n\n'),
+  };
+}

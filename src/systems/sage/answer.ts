@@ -1,0 +1,70 @@
+/**
+ * Whether SAGE's human gate has been answered. The orchestrator (bin/orchestrate-v2.sh
+ * `wait_for_resume_signal`) polls `.resume-signal`, logs what it read in
+ * `.sage/logs/orchestrator-v2.log` and DELETES the file, whatever it said, while `.last_signal`
+ * keeps saying HITL_REQUIRED until the next signal. So the gate is pending only while the signal
+ * that raised it is newer than both any `.resume-signal` and the last answer in the log; an
+ * answer written and not yet read shows the gate answered too. Pure: no disk access.
+ */
+import { sanitizeLine } from '../../text.js';
+
+/** The log the orchestrator keeps, relative to the project root. */
+export const ORCHESTRATOR_LOG = '.sage/logs/orchestrator-v2.log';
+
+/** An answer the orchestrator logged when it read (and deleted) `.resume-signal`. */
+export interface LoggedAnswer {
+  /** The status it read, upper-cased (APPROVED, REVISE, DISCUSS, HALT, or what the file said). */
+  status: string | null;
+  /** The line's `date -Iseconds` time in epoch ms, when it parses. */
+  atMs: number | null;
+  /** The time as written. */
+  at: string;
+}
+
+// [2026-05-08T12:30:17+00:00] [INFO] Resume status: APPROVED
+const LINE = /^\[(\d{4}-\d{2}-\d{2}T[^\]]+)\]\s+\[[A-Z]+\]\s+(.*)$/;
+const STATUS = /^Resume status:\s*(.*)$/;
+const DETECTED = /^Resume signal detected!?\s*$/;
+
+/** The last answer in the orchestrator's log text, or null when it logged none. */
+export function lastLoggedAnswer(text: string): LoggedAnswer | null {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = LINE.exec(sanitizeLine(lines[i] ?? '').trim());
+    if (!m) continue;
+    const at = m[1] ?? '';
+    const msg = (m[2] ?? '').trim();
+    const status = STATUS.exec(msg);
+    // "Resume signal detected!" comes first; a log cut right after it still means the file was read.
+    if (!status && !DETECTED.test(msg)) continue;
+    const ms = Date.parse(at);
+    const word = status ? (status[1] ?? '').trim().toUpperCase() : '';
+    return { status: word === '' ? null : word.slice(0, 40), atMs: Number.isNaN(ms) ? null : ms, at };
+  }
+  return null;
+}
+
+/** An unread `.resume-signal`: its status and when it was written. */
+export interface UnreadAnswer {
+  status: string;
+  mtimeMs: number;
+}
+
+/** Where the gate stands. */
+export type GateAnswer =
+  | { state: 'pending'; staleResume: UnreadAnswer | null }
+  | { state: 'answered'; how: 'unread'; status: string; atMs: number }
+  | { state: 'answered'; how: 'consumed'; status: string | null; atMs: number; at: string };
+
+/**
+ * The gate raised at `raisedAtMs` (the signal's or state's mtime), given the unread answer file and
+ * the last logged answer. Log times have whole seconds: an answer logged in the second the signal
+ * was written counts as answering it (the orchestrator reads an answer only after the signal).
+ */
+export function gateAnswer(raisedAtMs: number, unread: UnreadAnswer | null, logged: LoggedAnswer | null): GateAnswer {
+  if (unread && unread.mtimeMs >= raisedAtMs) return { state: 'answered', how: 'unread', status: unread.status, atMs: unread.mtimeMs };
+  if (logged?.atMs != null && Math.floor(logged.atMs / 1000) >= Math.floor(raisedAtMs / 1000)) {
+    return { state: 'answered', how: 'consumed', status: logged.status, atMs: logged.atMs, at: logged.at };
+  }
+  return { state: 'pending', staleResume: unread };
+}

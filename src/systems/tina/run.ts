@@ -1,0 +1,183 @@
+/** Turns what was read from a tina state directory, plus the Claude teams, into one run of the snapshot. */
+import path from 'node:path';
+import { emptyRun } from '../../model.js';
+import type { Gate, Member, Run, RunStatus } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
+import { toMs } from '../../files/read.js';
+import type { TinaFiles } from './files.js';
+import { mergeReviews } from './reviews.js';
+import { tinaTeams } from './teams.js';
+import type { ReadSettings, Team } from '../types.js';
+
+const RUNNING_WORDS = ['planning', 'planned', 'executing', 'reviewing', 'in_progress', 'running', 'validating'];
+const COMPLETE_WORDS = ['complete', 'completed', 'done'];
+/** Phase words after which a silent heartbeat is expected, not a sign of a stuck phase. */
+const AT_REST_WORDS = [...COMPLETE_WORDS, 'blocked', 'pending'];
+
+/** "45 s", "12 min", "2 h", "3 d". */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86400)} d`;
+}
+
+function statusOfWord(w: string | null): RunStatus | null {
+  if (w === null) return null;
+  if (RUNNING_WORDS.includes(w)) return 'running';
+  if (COMPLETE_WORDS.includes(w)) return 'complete';
+  if (w === 'blocked') return 'blocked';
+  if (w === 'pending') return 'idle';
+  return null;
+}
+
+/** Builds the run; `teamNames` are the Claude teams it took in, so they are not also listed on their own. */
+export function assembleTinaRun(
+  root: string,
+  files: TinaFiles,
+  teams: Team[],
+  settings: ReadSettings,
+): { run: Run; teamNames: string[] } {
+  const sup = files.supervisor;
+  const name = sup?.feature ?? sanitizeLine(path.basename(root));
+  const run = emptyRun('tina', name, root, files.stateDir);
+  const warnings: string[] = [];
+  run.problems.push(...files.problems);
+
+  const n = files.currentPhase;
+  const entry = n !== null ? sup?.phases.get(n) : undefined;
+  const phaseWord = files.phaseStatus?.status ?? entry?.status ?? null;
+  if (n !== null) run.phase = { current: n, total: sup?.totalPhases ?? null, status: phaseWord ?? sup?.status ?? 'unknown' };
+
+  // Teams: members and tasks come from the live team files; the handoff stands in when they are gone.
+  const merged = tinaTeams(sup?.feature ?? null, root, teams);
+  for (const team of merged) {
+    run.members.push(...team.members.map((m) => ({ ...m })));
+    run.tasks.push(...team.tasks.map((t) => ({ ...t, blockedBy: [...t.blockedBy] })));
+    run.problems.push(...team.problems);
+  }
+  const handoff = files.handoff?.value ?? null;
+  if (run.members.length === 0 && handoff) {
+    run.members = handoff.members.map(
+      (m): Member => ({ name: m.name, role: m.role, model: '', paneId: null, state: 'unknown', lead: m.role === 'team-lead' }),
+    );
+  }
+  if (run.tasks.length === 0 && handoff) run.tasks = handoff.tasks.map((t) => ({ ...t, team: 'handoff' }));
+
+  // Reviews: the supervisor's verdicts win over the handoff's tracking of the same task and kind.
+  run.reviews = mergeReviews(entry?.reviews ?? [], handoff?.reviews ?? []);
+
+  // Gates.
+  const signal = files.signal;
+  if (signal) {
+    const s = signal.value;
+    const title =
+      s.contextPct !== null && s.threshold !== null
+        ? `Context ${s.contextPct}% ≥ ${s.threshold}% — checkpoint due`
+        : s.contextPct !== null
+          ? `Context ${s.contextPct}% — checkpoint due`
+          : 'Checkpoint due';
+    const body = [
+      s.source !== null ? `source: ${s.source}` : null,
+      s.triggeredAt !== null ? `triggered at: ${s.triggeredAt}` : null,
+    ].filter((l): l is string => l !== null);
+    run.gates.push({
+      id: 'context',
+      kind: 'context',
+      state: 'pending',
+      since: s.triggeredAt ?? (signal.mtimeMs !== null ? new Date(signal.mtimeMs).toISOString() : null),
+      grantable: false,
+      title,
+      file: signal.file,
+      ...(body.length > 0 ? { body: body.join('\n') } : {}),
+    });
+  }
+  const blocked = blockedGate(files);
+  if (blocked) run.gates.push(blocked);
+  const esc = files.towerEscalation;
+  if (esc) {
+    run.gates.push({
+      id: 'checkpoint-timeout',
+      kind: 'escalation',
+      state: 'pending',
+      since: esc.at,
+      grantable: false,
+      title: `Checkpoint timed out: ${esc.reason}`,
+      file: esc.file,
+      body: `${esc.reason}\nA new handoff resolves it; \`tower checkpoint\` tries again.`,
+    });
+  }
+
+  // Status.
+  if (!files.supervisorPresent || sup === null) run.status = 'unknown';
+  else if (blocked || esc) run.status = 'blocked';
+  else {
+    const word = sup.status ?? phaseWord;
+    const status = statusOfWord(word);
+    if (status === null && word !== null) {
+      run.problems.push({ file: files.supervisorFile, message: `unknown status "${word}"` });
+    }
+    run.status = status ?? 'unknown';
+  }
+  if (run.status === 'running' && signal) run.status = 'waiting';
+
+  // Context gauge.
+  if (files.metrics) {
+    const threshold = signal?.value.threshold ?? settings.contextThresholdPct;
+    run.context = { usedPct: files.metrics.usedPct, threshold };
+    if (files.metrics.usedPct >= threshold) warnings.push(`context ${files.metrics.usedPct}% ≥ ${threshold}% threshold`);
+  }
+
+  // Handoff age and heartbeat.
+  if (files.handoff) {
+    const age = settings.now - files.handoff.mtimeMs;
+    const stale = age > settings.staleHandoffMinutes * 60_000;
+    run.handoff = { path: files.handoff.file, writtenAt: new Date(files.handoff.mtimeMs).toISOString(), stale };
+    if (stale) warnings.push(`handoff ${formatAge(age)} old`);
+  }
+  const beat = toMs(files.phaseStatus?.heartbeatAt ?? null);
+  if (beat !== null && !AT_REST_WORDS.includes(phaseWord ?? '')) {
+    const age = settings.now - beat;
+    if (age > settings.heartbeatStaleSec * 1000) {
+      const message = `phase ${n ?? '?'} heartbeat ${formatAge(age)} old — looks stuck`;
+      warnings.push(message);
+      run.problems.push({ file: files.phaseStatusFile, message });
+    }
+  }
+  run.warnings = warnings;
+  return { run, teamNames: merged.map((t) => t.name) };
+}
+
+/** The escalation of a blocked phase: from phase-N/status.json, else the supervisor's phase entry or status. */
+function blockedGate(files: TinaFiles): Gate | null {
+  const n = files.currentPhase;
+  const sup = files.supervisor;
+  const entry = n !== null ? sup?.phases.get(n) : undefined;
+  const ps = files.phaseStatus;
+  let reason: string | null;
+  let since: string | null;
+  let file: string;
+  let context: string[] = [];
+  if (ps?.status === 'blocked' && files.phaseStatusFile !== null) {
+    reason = ps.reason ?? entry?.blockedReason ?? null;
+    since = ps.blockedAt;
+    file = files.phaseStatusFile;
+    context = ps.contextLines;
+  } else if (entry?.status === 'blocked' || sup?.status === 'blocked') {
+    reason = entry?.blockedReason ?? sup?.blockedReason ?? null;
+    since = entry?.blockedAt ?? null;
+    file = files.supervisorFile;
+  } else return null;
+  const why = reason ?? 'no reason given';
+  return {
+    id: 'blocked',
+    kind: 'escalation',
+    state: 'pending',
+    since,
+    grantable: false,
+    title: n !== null ? `Phase ${n} blocked: ${why}` : `Blocked: ${why}`,
+    file,
+    body: [why, ...context].join('\n'),
+  };
+}

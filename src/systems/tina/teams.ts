@@ -1,0 +1,50 @@
+/** Which Claude Code teams make up a tina run: tina names them after the feature and the phase. */
+import path from 'node:path';
+import type { Team } from '../types.js';
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether `dir` is `root` or lies inside it. */
+export function isInside(dir: string, root: string): boolean {
+  if (!path.isAbsolute(dir)) return false;
+  const rel = path.relative(path.resolve(root), path.resolve(dir));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** A phase number as a sortable value ("2.5" between 2 and 3). */
+function phaseOrder(n: string): number {
+  const v = Number(n);
+  return Number.isFinite(v) ? v : Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * The teams of a tina run, in display order: `<feature>-orchestration`, then `<feature>-phase-<N>` by N,
+ * then the older `phase-<N>-execution` teams (and a team named after the feature itself), which carry no
+ * feature in their name and so count only when their members work inside the run's root.
+ */
+export function tinaTeams(feature: string | null, root: string, teams: Team[]): Team[] {
+  const orchestration: Team[] = [];
+  const phases: { n: number; team: Team }[] = [];
+  const older: { n: number; team: Team }[] = [];
+  const phaseName = feature === null ? null : new RegExp(`^${escapeRegExp(feature)}-phase-(\\d+(?:\\.\\d+)?)$`);
+  for (const team of teams) {
+    if (feature !== null && team.name === `${feature}-orchestration`) {
+      orchestration.push(team);
+      continue;
+    }
+    const m = phaseName?.exec(team.name);
+    if (m) {
+      phases.push({ n: phaseOrder(m[1] ?? ''), team });
+      continue;
+    }
+    const inRoot = team.cwd !== null && isInside(team.cwd, root);
+    if (!inRoot) continue;
+    const old = /^phase-(\d+(?:\.\d+)?)-execution$/.exec(team.name);
+    if (old) older.push({ n: phaseOrder(old[1] ?? ''), team });
+    else if (feature !== null && team.name === feature) older.push({ n: -1, team });
+  }
+  const byN = (a: { n: number }, b: { n: number }): number => a.n - b.n;
+  return [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byN).map((p) => p.team)];
+}

@@ -1,0 +1,149 @@
+/** The runs list's rows (pure): system, name, status, phase, pending gates and the context gauge, one run a row. */
+import type { Run } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
+import { frameLines, windowStart } from '../components/frame.js';
+import type { Cell, ColumnSpec } from '../components/table.js';
+import { fitColumns, headerRow, tableRow } from '../components/table.js';
+import type { Rect } from '../layout.js';
+import { gateCounts } from '../state/selectors.js';
+import { GAUGE_WIDTH, gauge } from '../text/format.js';
+import type { Segment } from '../text/segments.js';
+import { highlight } from '../text/segments.js';
+import { fit } from '../text/width.js';
+import { activityWord, waitsForHuman } from './activity-words.js';
+import { SYSTEM_BADGE, runStatusCell } from './words.js';
+
+/** What the runs list draws. */
+export interface RunsPaneProps {
+  runs: readonly Run[];
+  /** All runs before filtering (for the title). */
+  total: number;
+  selectedIndex: number;
+  focused: boolean;
+  filter: string;
+  filtering: boolean;
+  /** Context threshold for runs that name none. */
+  contextThreshold: number;
+  rect: Rect;
+}
+
+type Col = 'mark' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'wait' | 'context' | 'note';
+
+const COLUMNS: readonly ColumnSpec<Col>[] = [
+  { key: 'mark', header: '', width: 1 },
+  { key: 'system', header: 'SYSTEM', width: 8, drop: 3 },
+  { key: 'name', header: 'RUN', width: 'flex', min: 14 },
+  { key: 'status', header: 'STATUS', width: 8 },
+  { key: 'phase', header: 'PHASE', width: 8, drop: 1 },
+  { key: 'gates', header: 'GATES', width: 11 },
+  { key: 'wait', header: 'WAIT', width: 4 },
+  { key: 'context', header: 'CONTEXT', width: GAUGE_WIDTH, drop: 2 },
+];
+
+const NAME_WIDE = 28;
+const NOTE: ColumnSpec<Col> = { key: 'note', header: 'NEEDS', width: 'flex' };
+
+/** Columns for a width; wide lists get a column saying what the run waits for. */
+function runColumns(inner: number): { spec: ColumnSpec<Col>; width: number }[] {
+  const cols = fitColumns(COLUMNS, inner);
+  const at = cols.findIndex((c) => c.spec.key === 'name');
+  const name = cols[at];
+  if (!name || name.width < NAME_WIDE + 16) return cols;
+  const note = { spec: NOTE, width: name.width - NAME_WIDE - 1 };
+  return [...cols.slice(0, at + 1).map((c) => (c === name ? { ...c, width: NAME_WIDE } : c)), ...cols.slice(at + 1), note];
+}
+
+/** What the run waits for, in one line: an escalation, a gate, a warning or a problem. */
+export function runNote(run: Run): Cell {
+  const pending = run.gates.filter((g) => g.state === 'pending');
+  const esc = pending.find((g) => g.kind === 'escalation');
+  if (esc) return { text: sanitizeLine(esc.title), tone: 'red' };
+  const waiting = run.members.find(waitsForHuman);
+  if (waiting) return { text: `${sanitizeLine(waiting.name)} ${activityWord(waiting)}`, tone: 'amber' };
+  const first = pending[0];
+  if (first) return { text: sanitizeLine(first.title), tone: 'amber' };
+  const warning = run.warnings?.[0];
+  if (warning) return { text: sanitizeLine(warning), tone: 'amber' };
+  const problem = run.problems[0];
+  if (problem) return { text: sanitizeLine(problem.message), tone: 'red' };
+  return { text: run.phase ? sanitizeLine(run.phase.status) : '', tone: 'dim' };
+}
+
+/** The run's name as the list shows it: the id without its system prefix (keeps `#2` suffixes). */
+export function runLabel(run: Run): string {
+  const prefix = `${run.system}:`;
+  return sanitizeLine(run.id.startsWith(prefix) ? run.id.slice(prefix.length) : run.id);
+}
+
+function phaseText(run: Run): string {
+  if (!run.phase) return '';
+  const cur = sanitizeLine(run.phase.current);
+  return run.phase.total !== null ? `${cur}/${run.phase.total}` : cur;
+}
+
+function gatesText(run: Run): Cell[] {
+  const { amber, red } = gateCounts(run);
+  const out: Cell[] = [];
+  if (amber > 0) out.push({ text: `CHK ${amber}`, tone: 'amber' });
+  if (red > 0) out.push({ text: `ESC ${red}`, tone: 'red' });
+  return out;
+}
+
+/** How many members wait for a human (`⏸2`), or nothing. */
+function waitCell(run: Run): Cell {
+  const n = run.members.filter(waitsForHuman).length;
+  return n > 0 ? { text: `⏸${n}`, tone: 'amber' } : { text: '' };
+}
+
+/** The rows of the list, without the frame. */
+export function runsLines(p: RunsPaneProps): Segment[][] {
+  const inner = Math.max(0, p.rect.width - 2);
+  const cols = runColumns(inner);
+  const lines: Segment[][] = [];
+  if (p.filtering || p.filter !== '') {
+    const cursor = p.filtering ? '▏' : '';
+    const help = p.filtering ? '  (Enter keeps it, Esc clears it)' : '  (Esc clears it)';
+    lines.push([{ text: 'filter: ', tone: 'accent' }, { text: sanitizeLine(p.filter) + cursor, tone: 'title' }, { text: help, tone: 'dim' }]);
+  } else {
+    lines.push(headerRow(cols));
+  }
+  const height = Math.max(0, p.rect.height - 2 - lines.length);
+  if (p.runs.length === 0) {
+    lines.push([{ text: p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)', tone: 'dim' }]);
+    return lines;
+  }
+  const start = windowStart(p.runs.length, p.selectedIndex, height);
+  const gatesWidth = cols.find((c) => c.spec.key === 'gates')?.width ?? 0;
+  for (const [i, run] of p.runs.slice(start, start + height).entries()) {
+    const selected = start + i === p.selectedIndex;
+    const g = run.context ? gauge(run.context.usedPct, run.context.threshold ?? p.contextThreshold) : null;
+    const gates = gatesText(run);
+    const row = tableRow(cols, {
+      mark: { text: selected ? '>' : ' ', tone: 'accent' },
+      system: { text: SYSTEM_BADGE[run.system], tone: 'accent' },
+      name: { text: runLabel(run), tone: 'title' },
+      status: runStatusCell(run.status),
+      phase: { text: phaseText(run) },
+      wait: waitCell(run),
+      context: g ? { text: g.text, tone: g.over ? 'amber' : 'plain' } : { text: '' },
+      note: runNote(run),
+    });
+    // The gates column holds two differently coloured counts: splice them in place of the empty cell.
+    const gatesAt = cols.findIndex((c) => c.spec.key === 'gates') * 2;
+    if (gatesAt >= 0 && gates.length > 0) {
+      let parts: Segment[] = gates.flatMap((c, k) => (k > 0 ? [{ text: ' ' }, c] : [c]));
+      const used = parts.reduce((n, s) => n + s.text.length, 0);
+      if (used > gatesWidth) parts = [{ text: fit(parts.map((s) => s.text).join(''), gatesWidth), tone: gates.some((c) => c.tone === 'red') ? 'red' : 'amber' }];
+      else parts.push({ text: ' '.repeat(gatesWidth - used) });
+      row.splice(gatesAt, 1, ...parts);
+    }
+    lines.push(selected && p.focused ? highlight(row) : row);
+  }
+  return lines;
+}
+
+/** The runs list pane as lines: its frame, titled with the count, around the rows. */
+export function runsPaneLines(p: RunsPaneProps): Segment[][] {
+  const count = p.filter !== '' ? `${p.runs.length} of ${p.total}` : `${p.total}`;
+  return frameLines(`Runs · ${count}`, p.focused, p.rect, runsLines(p));
+}

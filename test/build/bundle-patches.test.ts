@@ -1,0 +1,74 @@
+/**
+ * The build-time rewrites of dependencies: each finds its target in the installed version (else the
+ * build fails), the rewritten modules still work, ink's text caches stop growing, and the bundled
+ * yoga loader no longer makes Node load its fetch implementation.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { boundMeasureText, boundWrapText, noFetchProbe, patchDependencies, TEXT_CACHE_LIMIT } from '../../scripts/bundle-patches.js';
+import { tempDir } from '../helpers/box.js';
+
+const REPO = path.resolve(import.meta.dirname, '..', '..');
+const inkFile = (name: string) => path.join(REPO, 'node_modules', 'ink', 'build', name);
+const dir = tempDir('tower-patches-');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Bundles `source` (an ES module) with the patches and runs it; returns its stdout. */
+async function runBundled(name: string, source: string, nodeArgs: string[] = []): Promise<string> {
+  const entry = path.join(dir, `${name}.mjs`);
+  fs.writeFileSync(entry, source);
+  const out = path.join(dir, `${name}.out.mjs`);
+  await build({ entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error', nodePaths: [path.join(REPO, 'node_modules')], plugins: [patchDependencies] });
+  return execFileSync(process.execPath, [...nodeArgs, out], { encoding: 'utf8' });
+}
+
+describe('bundle patches', () => {
+  it('find their targets in the installed ink and yoga-layout', () => {
+    expect(boundMeasureText(fs.readFileSync(inkFile('measure-text.js'), 'utf8'))).toContain(`cache.size >= ${TEXT_CACHE_LIMIT}`);
+    expect(boundWrapText(fs.readFileSync(inkFile('wrap-text.js'), 'utf8'))).toContain(`cacheSize >= ${TEXT_CACHE_LIMIT}`);
+    const yoga = path.join(REPO, 'node_modules', 'yoga-layout', 'dist', 'binaries', 'yoga-wasm-base64-esm.js');
+    expect(noFetchProbe(fs.readFileSync(yoga, 'utf8'))).not.toMatch(/typeof fetch\b/);
+  });
+
+  it('refuse code they do not recognise, so an updated dependency fails the build', () => {
+    expect(() => boundMeasureText('export default () => 0;')).toThrow(/ink measure-text/);
+    expect(() => boundWrapText('const cache = new Map();')).toThrow(/ink wrap-text/);
+    expect(() => noFetchProbe('export {};')).toThrow(/yoga-layout/);
+  });
+
+  it("keep ink's text measuring right across the cache starting afresh, with the heap flat", async () => {
+    const out = await runBundled(
+      'measure',
+      `import measureText from ${JSON.stringify(inkFile('measure-text.js'))};
+       import wrapText from ${JSON.stringify(inkFile('wrap-text.js'))};
+       const line = (i) => 'live output line ' + i + ' ' + 'x'.repeat(200);
+       let wrong = 0;
+       const round = (from) => { for (let i = from; i < from + 50000; i++) {
+         const m = measureText(line(i) + '\\nsecond');
+         if (m.width !== line(i).length || m.height !== 2) wrong++;
+         if (wrapText(line(i), 20, 'truncate-end').length > 40) wrong++;
+       } };
+       round(0); globalThis.gc(); const before = process.memoryUsage().heapUsed;
+       round(50000); round(100000); round(150000); globalThis.gc();
+       console.log(JSON.stringify({ wrong, growthMb: (process.memoryUsage().heapUsed - before) / 1e6 }));`,
+      ['--expose-gc'],
+    );
+    const r = JSON.parse(out) as { wrong: number; growthMb: number };
+    expect(r.wrong).toBe(0);
+    // Unbounded, 150,000 more texts of ~230 characters would add well over 30 MB.
+    expect(r.growthMb).toBeLessThan(8);
+  }, 60_000);
+
+  it('lay out with yoga without loading fetch', async () => {
+    const out = await runBundled(
+      'yoga',
+      `import Yoga from 'yoga-layout';
+       const node = Yoga.Node.create(); node.setWidth(42); node.calculateLayout();
+       console.log(JSON.stringify({ width: node.getComputedWidth(), fetch: process.moduleLoadList.some((m) => m.includes('undici')) }));`,
+    );
+    expect(JSON.parse(out)).toEqual({ width: 42, fetch: false });
+  }, 60_000);
+});
