@@ -2,6 +2,8 @@
 
 export interface SessionState {
   loading: boolean;
+  /** While loading: what is being read, with its size ("10,000 Claude teams"), for the runs list. */
+  reading: string;
   suspended: boolean;
 }
 
@@ -14,7 +16,7 @@ export interface SessionStore {
 
 /** A session store starting at `initial`. */
 export function createSessionStore(initial: Partial<SessionState> = {}): SessionStore {
-  let state: SessionState = { loading: false, suspended: false, ...initial };
+  let state: SessionState = { loading: false, reading: '', suspended: false, ...initial };
   const listeners = new Set<() => void>();
   return {
     subscribe(l) {
@@ -24,7 +26,7 @@ export function createSessionStore(initial: Partial<SessionState> = {}): Session
     getSnapshot: () => state,
     set(patch) {
       const next = { ...state, ...patch };
-      if (next.loading === state.loading && next.suspended === state.suspended) return;
+      if (next.loading === state.loading && next.reading === state.reading && next.suspended === state.suspended) return;
       state = next;
       for (const l of listeners) l();
     },
