@@ -21,7 +21,7 @@ import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
 import type { LiveStoreOptions } from './live-options.js';
 import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
-import { defaultReaders, readSource } from './readers.js';
+import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
 import { watchStateDirs } from './state-watcher.js';
@@ -220,7 +220,8 @@ class LiveStore implements SnapshotStore {
   // ---- reading ----
 
   private settings(): ReadSettings {
-    return settingsFrom(this.ctx.config, this.now());
+    // A change of pane cwds rediscovers, and so re-reads, every source with these.
+    return { ...settingsFrom(this.ctx.config, this.now()), paneCwds: (this.paneTracker.panes ?? []).map((p) => p.cwd) };
   }
 
   private readTeamsFully(): void {
@@ -299,7 +300,7 @@ class LiveStore implements SnapshotStore {
     this.reads = new Map([...this.sources].map(([key, s]) => [key, readSource(s, teams, settings, this.readers)] as const));
   }
 
-  /** Re-reads changed teams; the tina runs that merge them (or could, for a new team) are re-read too. */
+  /** Re-reads changed teams; the runs that take them in (or could, for a new team) are re-read too. */
   private rereadTeams(dirNames: Iterable<string>): void {
     let setChanged = false;
     const touched = new Set<string>();
@@ -309,7 +310,7 @@ class LiveStore implements SnapshotStore {
       const after = this.readers.readTeam(this.ctx.claudeDir, dirName);
       if (after) next.set(dirName, after);
       else next.delete(dirName);
-      // A new, gone or renamed team, or one that moved, may change which tina run merges it.
+      // A new, gone or renamed team, or one that moved, may change which run takes it in.
       if (!before || !after || before.name !== after.name || before.cwd !== after.cwd) setChanged = true;
       if (before) touched.add(before.name);
       if (after) touched.add(after.name);
@@ -318,7 +319,7 @@ class LiveStore implements SnapshotStore {
     this.teams = next;
     if (setChanged) this.watchNewTaskDirs(before);
     for (const [key, read] of this.reads) {
-      if (read.source.system !== 'tina') continue;
+      if (!mergesTeams(this.readers, read.source.system)) continue;
       if (setChanged || read.teamNames.some((n) => touched.has(n))) this.dirty.sources.add(key);
     }
     const cwdKey = teamCwds(next);
@@ -351,7 +352,7 @@ class LiveStore implements SnapshotStore {
     this.assemble();
   }
 
-  /** Works through what is dirty, in place (each step may mark more: a team change dirties its tina run). */
+  /** Works through what is dirty, in place (each step may mark more: a team change dirties the run that took it in). */
   private apply(): void {
     const dirty = this.dirty;
     if (dirty.full) {
@@ -363,7 +364,7 @@ class LiveStore implements SnapshotStore {
     }
     if (dirty.allTeams) {
       this.readTeamsFully();
-      for (const [key, read] of this.reads) if (read.source.system === 'tina') dirty.sources.add(key);
+      for (const [key, read] of this.reads) if (mergesTeams(this.readers, read.source.system)) dirty.sources.add(key);
       dirty.rediscover = true;
     } else if (dirty.teams.size) {
       this.rereadTeams(dirty.teams);

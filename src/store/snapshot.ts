@@ -57,19 +57,26 @@ export function discoverSources(
   problems: Problem[],
 ): { discovery: Discovery; sources: RunSource[] } {
   const discover = input.discover !== false;
-  const sessions = discover
-    ? guarded('tina sessions', path.join(input.claudeDir, 'tina-sessions'), { roots: [], problems: [] }, () => readers.readTinaSessions(input.claudeDir), problems)
-    : { roots: [], problems: [] };
-  problems.push(...sessions.problems);
+  const sessionRoots: string[] = [];
+  if (discover) {
+    for (const m of readers.systems) {
+      const registry = m.rootRegistry;
+      if (!registry) continue;
+      const none = { roots: [], problems: [] };
+      const r = guarded(`${m.label} root registry`, path.join(input.claudeDir, registry.dir), none, () => registry.read(input.claudeDir), problems);
+      problems.push(...r.problems);
+      sessionRoots.push(...r.roots);
+    }
+  }
   const discovery = discoverRoots({
     explicitRoots: input.roots,
-    sessionRoots: sessions.roots,
+    sessionRoots,
     cwds: discover ? [...input.paneCwds, ...input.teams.map((t) => t.cwd)] : [],
     home: input.home,
   });
   problems.push(...discovery.problems);
   const sources = discovery.roots.flatMap((root) =>
-    guarded('state directories', root, [] as RunSource[], () => sourcesOfRoot(root, readers.findTinaStateDirs), problems),
+    guarded('state directories', root, [] as RunSource[], () => sourcesOfRoot(root, readers.systems), problems),
   );
   return { discovery, sources };
 }
@@ -86,7 +93,8 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   const readers = input.readers ?? defaultReaders;
   const paneCwds = (input.panes ?? []).map((p) => p.cwd);
   const { sources } = discoverSources({ ...input, paneCwds, teams }, readers, problems);
-  const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, input.settings, readers)] as const);
+  // Readers never run tmux: what the panes say about a project's liveness comes in with the settings.
+  const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, { ...input.settings, paneCwds }, readers)] as const);
   const index = indexPanes(input.panes);
   const runs = assembleRuns(
     reads,

@@ -5,6 +5,8 @@ export interface SessionState {
   /** While loading: what is being read, with its size ("10,000 Claude teams"), for the runs list. */
   reading: string;
   suspended: boolean;
+  /** Notifications muted by the operator (bell, desktop, command; the title still counts). */
+  muted: boolean;
 }
 
 /** A tiny store the terminal session writes and the app reads. */
@@ -16,7 +18,7 @@ export interface SessionStore {
 
 /** A session store starting at `initial`. */
 export function createSessionStore(initial: Partial<SessionState> = {}): SessionStore {
-  let state: SessionState = { loading: false, reading: '', suspended: false, ...initial };
+  let state: SessionState = { loading: false, reading: '', suspended: false, muted: false, ...initial };
   const listeners = new Set<() => void>();
   return {
     subscribe(l) {
@@ -26,7 +28,7 @@ export function createSessionStore(initial: Partial<SessionState> = {}): Session
     getSnapshot: () => state,
     set(patch) {
       const next = { ...state, ...patch };
-      if (next.loading === state.loading && next.reading === state.reading && next.suspended === state.suspended) return;
+      if (next.loading === state.loading && next.reading === state.reading && next.suspended === state.suspended && next.muted === state.muted) return;
       state = next;
       for (const l of listeners) l();
     },

@@ -174,7 +174,7 @@ describe('tower demo, used as an operator uses it', () => {
     expect(mtime(handoff)).toBeGreaterThan(signalAt);
     expect(fs.readFileSync(handoff, 'utf8')).toContain('# Phase 2 Checkpoint Handoff');
     const pane = await waitForAgentPane(agents, lead, 'CHECKPOINT COMPLETE');
-    expect(pane).toContain('❯ /checkpoint');
+    expect(pane).toContain('❯ /tina:checkpoint');
   }, 45_000);
 
   it('rehydrates the lead: REHYDRATE COMPLETE in its pane, the signal deleted, the context gate gone', async () => {
@@ -186,11 +186,11 @@ describe('tower demo, used as an operator uses it', () => {
     await press(stage, 'rehydrate');
     const dialog = await confirmDialog(`Rehydrate tina:checkout-flow (lead team-lead in ${lead})`, 'the rehydrate confirm dialog');
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /clear`);
-    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /rehydrate`);
+    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /tina:rehydrate`);
 
     await press(stage, 'confirm');
     const pane = await waitForAgentPane(agents, lead, 'REHYDRATE COMPLETE', 20_000);
-    expect(pane).toContain('❯ /rehydrate');
+    expect(pane).toContain('❯ /tina:rehydrate');
     // tower deletes the signal before it waits for the lead, so it is gone by now (and the lead's
     // context, back at 15%, takes ~15 s to reach the threshold again).
     expect(fs.existsSync(signal)).toBe(false);

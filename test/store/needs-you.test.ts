@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/commands/status-text.js';
 import type { Member, Run, Snapshot } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';
-import { needYouCount, runNeedsYou } from '../../src/notify/needs-you.js';
+import { countNeedingYou, runNeedsYou } from '../../src/store/needs-you.js';
 import { headerLine } from '../../src/ui/components/chrome.js';
 
 function gated(name: string, kind: 'checkpoint' | 'escalation' | 'context' | 'approval', state: 'pending' | 'granted' = 'pending'): Run {
@@ -27,7 +27,7 @@ describe('needs you', () => {
   it('counts a pending gate of any kind, a blocked run, and a member waiting', () => {
     const s = snapshot();
     expect(s.runs.filter(runNeedsYou).map((r) => r.name)).toEqual(['a', 'b', 'c', 'd', 'stuck', 'asks']);
-    expect(needYouCount(s)).toBe(6);
+    expect(countNeedingYou(s)).toBe(6);
   });
 
   it('the header and status text say the same number', () => {
