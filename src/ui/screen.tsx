@@ -30,6 +30,8 @@ export interface ScreenProps {
   layout: Layout;
   snapshot: Snapshot;
   loading: boolean;
+  /** Notifications muted (the header says so). */
+  muted?: boolean | undefined;
   activity: readonly ActivityEntry[];
   ui: UiState;
   view: ScreenView;
@@ -131,7 +133,7 @@ export function Screen(p: ScreenProps) {
   }
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
-      <Line segments={headerLine(p.snapshot, width, p.readonly, p.loading)} />
+      <Line segments={headerLine(p.snapshot, width, p.readonly, p.loading, p.muted ?? false)} />
       {body}
       <Line segments={footerLine(p.hints, p.bindings, width)} />
       {overlay}

@@ -36,6 +36,7 @@ export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request'>, se
       return { ok: true, request: { kind, run: run.id, gate: gate.id } };
     }
     case 'terminate':
+      if (sel.member && (!sel.member.paneId || sel.member.state === 'in-process')) return nothing(`terminate ${sel.member.name}`, `${sel.member.name} has no tmux pane of its own (${sel.member.state})`);
       if (sel.member) return { ok: true, request: { kind, run: run.id, members: [sel.member.name] } };
       if (liveTeammates(run).length === 0) return nothing(`terminate ${run.id}`, `${run.id} has no live teammates (a lead is terminated only when selected in the team pane)`);
       return { ok: true, request: { kind, run: run.id, members: [] } };
