@@ -49,7 +49,7 @@ export function attachTarget(sel: Selection): { ok: true; paneId: string; label:
   if (!run) return { ok: false, title: 'attach', reason: 'no run is selected' };
   const m = sel.member ?? leadWithPane(run);
   if (!m) return { ok: false, title: `attach ${run.id}`, reason: `${run.id} has no lead with a tmux pane; select a member in the team pane` };
-  if (!m.paneId) return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
+  if (!m.paneId || m.state === 'in-process') return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
   if (m.state === 'dead') return { ok: false, title: `attach ${m.name}`, reason: `${m.name}'s pane ${m.paneId} is dead` };
   return { ok: true, paneId: m.paneId, label: m.name };
 }
