@@ -8,6 +8,7 @@ import type { Member, Run, Snapshot } from '../model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { capturePanes } from '../tmux/capture.js';
+import { TmuxError } from '../tmux/errors.js';
 import { sanitize } from '../text.js';
 import type { PaneReading } from './pane-reading.js';
 import { readPane } from './pane-reading.js';
@@ -104,7 +105,9 @@ export class PaneWatch {
           changed = true;
         }
       } catch (err) {
-        this.problem = err instanceof Error ? err.message : String(err);
+        // No server is not a fault of its own: liveness already says every member is unknown.
+        if (err instanceof TmuxError && err.kind === 'no-server') this.problem = null;
+        else this.problem = err instanceof Error ? err.message : String(err);
       }
     }
     if (!changed) return;

@@ -5,6 +5,7 @@
  */
 import type { Snapshot } from '../../model.js';
 import type { ActivityEntry } from '../../store/types.js';
+import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Bindings, Command } from '../keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
 import { gateBody } from '../panes/gates-pane.js';
@@ -116,7 +117,7 @@ export class Controller {
       case 'request': {
         const run = view.run;
         if (!run) return runner.refuse('request', 'no run is selected');
-        if (run.system !== 'harness') return runner.refuse(`request ${run.id}`, `named checkpoints are a harness feature; ${run.id} is a ${run.system} run`);
+        if (!systemOf(run.system).requests) return runner.refuse(`request ${run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${run.id} is a ${run.system} run`);
         return this.d.dialogs.dispatch({ type: 'open', dialog: { kind: 'request', runId: run.id, field: 'name', name: '', message: '' } });
       }
       case 'attach': {
