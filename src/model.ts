@@ -13,6 +13,10 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const MEMBER_STATES = ['alive', 'dead', 'in-process', 'unknown'] as const;
 export type MemberState = (typeof MEMBER_STATES)[number];
 
+/** What a member's pane shows it doing (see the README for how it is read). */
+export const ACTIVITIES = ['working', 'waiting', 'idle', 'unknown'] as const;
+export type Activity = (typeof ACTIVITIES)[number];
+
 export const GATE_KINDS = ['checkpoint', 'escalation', 'context', 'approval'] as const;
 export type GateKind = (typeof GATE_KINDS)[number];
 
@@ -44,6 +48,12 @@ export const MemberSchema = z.object({
   lead: z.boolean(),
   /** The team this member belongs to (a tina run merges several teams). Extra to the v1 contract. */
   team: z.string().optional(),
+  /** What the pane shows it doing; set from pane captures (unknown before the first one). */
+  activity: z.enum(ACTIVITIES).optional(),
+  /** Since when (ISO) it has been doing that, as far as tower saw. Extra to the v1 contract. */
+  activitySince: z.string().nullable().optional(),
+  /** What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`, `silent`. Extra to the v1 contract. */
+  activityCue: z.string().optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

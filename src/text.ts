@@ -4,22 +4,26 @@
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-// Characters that reorder or hide text without showing themselves: bidi embeddings, overrides and
-// isolates, the directional marks, and zero-width spaces, joiners and invisible operators.
+// Bidi controls and zero-width characters: they reorder or hide text, so they are shown, never obeyed.
 const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
-/** `<U+202E>`: how an invisible character is shown. */
-function visibleCode(ch: string): string {
-  return `<U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`;
+/** Bidi controls and zero-width characters written out visibly: `<U+202E>`. */
+export function escapeInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`);
 }
 
-/**
- * Strips escape sequences and control characters, shows bidi controls and zero-width characters
- * escaped (`<U+202E>`) so they are seen and never obeyed; keeps newlines and turns tabs into spaces.
- */
-export function sanitize(text: string): string {
-  return text.replace(ESCAPES, '').replace(/\t/g, '  ').replace(CONTROLS, '').replace(INVISIBLE, visibleCode);
+/** Strips control characters (keeping newlines, tabs as spaces) and shows invisible ones escaped. */
+export function stripControls(text: string): string {
+  return escapeInvisible(text.replace(/\t/g, '  ').replace(CONTROLS, ''));
 }
+
+/** Strips escape sequences and control characters; keeps newlines and turns tabs into spaces. */
+export function sanitize(text: string): string {
+  return stripControls(text.replace(ESCAPES, ''));
+}
+
+/** The escape sequences sanitize removes (the preview keeps the SGR ones among them). */
+export const ESCAPE_SEQUENCES = ESCAPES;
 
 /** One line of untrusted text: sanitized, newlines folded to spaces. */
 export function sanitizeLine(text: string): string {

@@ -6,6 +6,7 @@
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { createLiveStore } from '../store/live-store.js';
+import { systemOf } from '../systems/registry.js';
 import type { SnapshotStore } from '../store/types.js';
 import { planAction, runAction } from './index.js';
 import type { ActionEnv, ActionKind } from './types.js';
@@ -55,9 +56,9 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const handle = (events: WatchEvent[]): void => {
     for (const e of events) {
       opts.emit(e);
-      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || cycles.has(e.run)) continue;
+      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || e.run === null || cycles.has(e.run)) continue;
       const run = store.getSnapshot().runs.find((r) => r.id === e.run);
-      if (!run || run.system !== 'tina') continue;
+      if (!run || !systemOf(run.system).cycle?.autoOnContext) continue;
       const p = cycle(run).finally(() => cycles.delete(run.id));
       cycles.set(run.id, p);
     }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
+import { snapshotWithActivity } from '../store/captures.js';
 import { buildSnapshot } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
 import { formatStatus } from './status-text.js';
@@ -11,10 +12,10 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   try {
     if (ctx.hosts.length === 0 && ctx.local) {
       // This box alone: the remote machinery (ssh links, live stores, actions) is not even loaded.
-      snapshot = await buildSnapshot(ctx, { now });
+      snapshot = await snapshotWithActivity(ctx.tmux, await buildSnapshot(ctx, { now }));
     } else {
       // Beside hosts, every box is read at once; each host has its own timeout.
-      const boxes = await (await import('../remote/boxes.js')).openBoxes(ctx);
+      const boxes = await (await import('../remote/boxes.js')).openBoxes(ctx, { activity: true });
       snapshot = boxes.snapshot;
       await boxes.close();
     }

@@ -171,10 +171,16 @@ export function readJsonWith<R extends { problems: Problem[] }>(file: string, pa
  * `readJsonWith` on every `*.json` file of a directory, by name; dotfiles are passed over and a name
  * with control characters is skipped as a problem (`what` names the kind of file in its message).
  */
-export function readJsonFiles<R extends { problems: Problem[] }>(dir: string, what: string, parse: (value: unknown, file: string) => R, problems: Problem[]): R[] {
+export function readJsonFiles<R extends { problems: Problem[] }>(
+  dir: string,
+  what: string,
+  parse: (value: unknown, file: string) => R,
+  problems: Problem[],
+  skip: (name: string) => boolean = () => false,
+): R[] {
   const results: R[] = [];
   for (const name of listDir(dir)) {
-    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    if (!name.endsWith('.json') || name.startsWith('.') || skip(name)) continue;
     const file = path.join(dir, name);
     if (unsafeName(name)) {
       problems.push({ file: sanitizeLine(file), message: `${what} file name contains control characters; skipped` });

@@ -8,6 +8,7 @@ import type { ActionEnv } from '../actions/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { createLiveStore } from '../store/live-store.js';
+import { snapshotWithActivity } from '../store/captures.js';
 import { buildSnapshot } from '../store/snapshot.js';
 import type { SnapshotStore } from '../store/types.js';
 import { boxActions } from './actions.js';
@@ -19,8 +20,19 @@ export function usesHosts(ctx: Pick<AppContext, 'hosts' | 'local'>): boolean {
   return ctx.hosts.length > 0 || !ctx.local;
 }
 
+/** How a one-shot command reads this box. */
+export interface ReadOptions {
+  /** One capture round of every member pane, for each member's activity (`tower status`). */
+  activity?: boolean;
+}
+
+async function readLocal(ctx: AppContext, opts: ReadOptions): Promise<Snapshot> {
+  const snapshot = await buildSnapshot(ctx);
+  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot) : snapshot;
+}
+
 /** This box's snapshot read once, as a store (for one-shot commands beside hosts). */
-export function oneShotStore(ctx: AppContext): SnapshotStore {
+export function oneShotStore(ctx: AppContext, opts: ReadOptions = {}): SnapshotStore {
   let snapshot: Snapshot = { version: 1, generatedAt: new Date().toISOString(), runs: [], problems: [] };
   const listeners = new Set<() => void>();
   return {
@@ -30,7 +42,7 @@ export function oneShotStore(ctx: AppContext): SnapshotStore {
     },
     getSnapshot: () => snapshot,
     async start() {
-      snapshot = await buildSnapshot(ctx);
+      snapshot = await readLocal(ctx, opts);
       for (const l of listeners) l();
     },
     async stop() {},
@@ -39,9 +51,9 @@ export function oneShotStore(ctx: AppContext): SnapshotStore {
 }
 
 /** The live store of the control room: the local one alone, or every box. */
-export function createBoxesStore(ctx: AppContext): SnapshotStore {
-  if (!usesHosts(ctx)) return createLiveStore(ctx);
-  return new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? createLiveStore(ctx) : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: true });
+export function createBoxesStore(ctx: AppContext, local: SnapshotStore = createLiveStore(ctx)): SnapshotStore {
+  if (!usesHosts(ctx)) return local;
+  return new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? local : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: true });
 }
 
 /** The actions over a store made by createBoxesStore. */
@@ -64,13 +76,13 @@ export interface OpenBoxes {
 const NO_SCREEN: TerminalHandOver = { suspend: () => {}, resume: () => {} };
 
 /** Reads every box once (hosts in parallel, each with its own timeout) and keeps the links open until close(). */
-export async function openBoxes(ctx: AppContext): Promise<OpenBoxes> {
+export async function openBoxes(ctx: AppContext, opts: ReadOptions = {}): Promise<OpenBoxes> {
   if (!usesHosts(ctx)) {
-    const snapshot = await buildSnapshot(ctx);
+    const snapshot = await readLocal(ctx, opts);
     const env: ActionEnv = { ctx, snapshot: () => snapshot };
     return { snapshot, actions: actionsFor(env, oneShotStore(ctx), NO_SCREEN), close: async () => {} };
   }
-  const store = new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? oneShotStore(ctx) : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: false });
+  const store = new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? oneShotStore(ctx, opts) : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: false });
   try {
     await store.start();
   } catch (err) {

@@ -5,6 +5,7 @@
 import { useApp } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ActivityStore } from '../store/activity.js';
+import type { PaneWatch } from '../store/captures.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { ControlRoomActions } from './actions-port.js';
 import type { Clock } from './clock.js';
@@ -27,6 +28,8 @@ import { NO_DIALOG, dialogReducer } from './state/dialog-state.js';
 import { createReducerStore } from './state/reducer-store.js';
 import { initialUiState, uiReducer } from './state/ui-state.js';
 import { deriveView } from './state/view.js';
+import { previewMember } from './state/selectors.js';
+import { paneTextLines } from './text/pane-text.js';
 import { screenMetrics, wantsOf } from './metrics.js';
 import { ThemeContext, createTheme } from './theme.js';
 
@@ -47,6 +50,8 @@ export interface ControlRoomProps {
   clock?: Clock | undefined;
   /** Loading and attach state, written by the terminal session. */
   session?: SessionStore | undefined;
+  /** Pane captures: the preview's text; told which run is selected so its panes are captured every tick. */
+  watch?: PaneWatch | null | undefined;
   /** Called when the operator quits (after that the app unmounts). */
   onQuit?: (() => void) | undefined;
 }
@@ -58,7 +63,7 @@ export function ControlRoom(props: ControlRoomProps) {
   const theme = useMemo(() => createTheme(props.color ?? true), [props.color]);
   const [clock] = useState(() => props.clock ?? createTickingClock());
   const [session] = useState(() => props.session ?? createSessionStore());
-  const metrics = useRef<ScreenMetrics>({ page: { runs: 1, team: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 }, helpMax: 0, dialogMax: 0 });
+  const metrics = useRef<ScreenMetrics>({ page: { runs: 1, team: 1, preview: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 }, helpMax: 0, dialogMax: 0 });
   const quit = useRef(() => {});
   quit.current = () => {
     props.onQuit?.();
@@ -78,6 +83,11 @@ export function ControlRoom(props: ControlRoomProps) {
       activity: () => props.activity.getSnapshot(),
       metrics: () => metrics.current,
       quit: () => quit.current(),
+      previewLines: (view, focus) => {
+        const m = previewMember(view.run, view.member, focus);
+        const look = m?.paneId ? props.watch?.look(m.paneId) : undefined;
+        return look ? paneTextLines(look.text, false).length : 0;
+      },
     });
     return { ui, dialogs, runner, controller };
   });
@@ -92,6 +102,8 @@ export function ControlRoom(props: ControlRoomProps) {
   const size = useTerminalSize();
 
   const view = useMemo(() => deriveView(snapshot, activity.length, ui), [snapshot, activity.length, ui]);
+  const runId = view.run?.id ?? null;
+  useEffect(() => props.watch?.focus(runId), [props.watch, runId]);
   const layout = computeLayout(size.columns, size.rows, wantsOf(view), view.rows.problems > 0);
   const dialog = dialogState.current;
   const help = ui.help ? helpOverlay(bindings, size.columns, size.rows) : null;
@@ -126,6 +138,7 @@ export function ControlRoom(props: ControlRoomProps) {
           bindings={bindings}
           readonly={Boolean(props.readonly)}
           contextThreshold={props.contextThreshold ?? 70}
+          watch={props.watch ?? null}
         />
       </ClockContext.Provider>
     </ThemeContext.Provider>

@@ -12,6 +12,7 @@ export function wantsOf(view: ScreenView): Wants {
   return {
     runs: Math.max(1, view.runs.length),
     team: Math.max(1, (run?.members.length ?? 0) + 1),
+    preview: 12,
     tasks: Math.max(1, (run?.tasks.length ?? 0) + 2),
     reviews: Math.max(1, (run?.reviews.length ?? 0) + 1),
     gates: Math.max(1, (run?.gates.length ?? 0) + (body > 0 ? body + 1 : 0)),
@@ -21,7 +22,7 @@ export function wantsOf(view: ScreenView): Wants {
 }
 
 /** Lines above the rows of each list (column headers, summaries). */
-const TOP_LINES: Record<DetailPane, number> = { team: 1, tasks: 2, reviews: 1, gates: 0, problems: 0, activity: 0 };
+const TOP_LINES: Record<DetailPane, number> = { team: 1, preview: 0, tasks: 2, reviews: 1, gates: 0, problems: 0, activity: 0 };
 
 /** Page sizes and scroll limits for the frame that is about to be drawn. */
 export function screenMetrics(
@@ -29,7 +30,7 @@ export function screenMetrics(
   help: { box: OverlayBox; body: readonly unknown[] } | null,
   dialog: { box: OverlayBox; text: { body: readonly unknown[] } } | null,
 ): ScreenMetrics {
-  const page: Record<PaneId, number> = { runs: 1, team: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 };
+  const page: Record<PaneId, number> = { runs: 1, team: 1, preview: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 };
   const rows = (r: Rect, top: number) => Math.max(1, r.height - 2 - top);
   if (layout.kind !== 'too-small') {
     page.runs = rows(layout.runs, 1);

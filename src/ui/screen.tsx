@@ -4,6 +4,7 @@
  */
 import { Box } from 'ink';
 import type { Snapshot } from '../model.js';
+import type { PaneWatch } from '../store/captures.js';
 import type { ActivityEntry } from '../store/types.js';
 import { footerLine, headerLine, tabBarLine } from './components/chrome.js';
 import { dialogText } from './components/dialog-lines.js';
@@ -16,6 +17,7 @@ import { MIN_SIZE } from './layout.js';
 import { DetailPaneView, paneTitle } from './panes/detail-pane.js';
 import { RunsPane } from './panes/runs-pane.js';
 import type { Hint } from './state/available.js';
+import { previewMember } from './state/selectors.js';
 import type { Dialog } from './state/dialog-state.js';
 import type { DetailPane, UiState } from './state/ui-state.js';
 import { DETAIL_PANES } from './state/ui-state.js';
@@ -36,6 +38,8 @@ export interface ScreenProps {
   bindings: Bindings;
   readonly: boolean;
   contextThreshold: number;
+  /** Pane captures for the preview (null: none). */
+  watch?: PaneWatch | null | undefined;
 }
 
 const DIALOG_WIDTH = 100;
@@ -63,6 +67,8 @@ function detailProps(p: ScreenProps, pane: DetailPane) {
     snapshot: p.snapshot,
     activity: p.activity,
     cursor: p.view.cursors[pane],
+    watch: p.watch ?? null,
+    previewMember: previewMember(p.view.run, p.view.member, p.ui.focus),
   };
 }
 

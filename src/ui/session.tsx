@@ -10,6 +10,7 @@ import type { Snapshot } from '../model.js';
 import { ActivityStore } from '../store/activity.js';
 import { actionsFor, createBoxesStore } from '../remote/boxes.js';
 import type { SnapshotStore } from '../store/types.js';
+import { createWatchedStore } from '../store/live-activity.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import { seededStore } from './first-frame/seeded-store.js';
@@ -68,7 +69,8 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const { terminal, bindings } = start;
   const stdout = process.stdout;
   const stdin = process.stdin;
-  const live = createBoxesStore(ctx);
+  const { store: local, watch } = createWatchedStore(ctx);
+  const live = createBoxesStore(ctx, local);
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
   const session = createSessionStore({ loading: !start.first });
@@ -113,6 +115,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         readonly={ctx.readonly}
         contextThreshold={ctx.config.contextThresholdPct}
         session={session}
+        watch={watch}
       />,
       { stdout: sink as unknown as NodeJS.WriteStream, stdin, stderr: process.stderr, debug: true, exitOnCtrlC: false, patchConsole: false },
     );

@@ -40,7 +40,9 @@ afterEach(() => {
 
 /** Starts the holder, lets it run for `ms` after it is ready, then SIGKILLs it and waits for its end. */
 async function killMidGrant(ms: number): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, stateDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // tsx keeps a compile cache under TMPDIR: a dir of this test's own, removed with the others.
+  const env = { ...process.env, TMPDIR: tempDir('tower-tsx-') };
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, stateDir], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await new Promise<void>((resolve, reject) => {

@@ -97,7 +97,7 @@ describe('runWatch on the live store', () => {
     ac.abort();
     await watching;
     expect(events.some((e) => e.event === 'action-started')).toBe(false);
-    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('/checkpoint');
+    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('checkpoint');
   });
 
   it('--auto-checkpoint: one cycle per run at a time; a failed checkpoint stops the cycle before rehydrate', async () => {
@@ -112,7 +112,7 @@ describe('runWatch on the live store', () => {
     fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');
     // Once the command is typed (the signal was ensured before), the signal goes and comes back
     // while the cycle runs: no second cycle for the same run.
-    await waitFor(async () => (await tmux.client.capturePane(fx.panes.lead)).includes('/checkpoint'), 10_000, { what: 'the command' });
+    await waitFor(async () => (await tmux.client.capturePane(fx.panes.lead)).includes('/tina:checkpoint'), 10_000, { what: 'the command' });
     fs.rmSync(fx.signal);
     await waitFor(() => events.some((e) => e.event === 'gate-closed' && e.gate === 'context'), 10_000, { what: 'the gate to close' });
     fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');

@@ -97,7 +97,7 @@ describe('reading a gate', () => {
     // In the runs list v means nothing.
     await screen.press('v');
     expect(screen.frame()).not.toContain('(more ↓)');
-    for (let i = 0; i < 4; i++) await screen.press(KEY.tab);
+    for (let i = 0; i < 5; i++) await screen.press(KEY.tab);
     await waitForText(screen, '[> Gates');
     await waitForText(screen, 'v read gate');
     await screen.press('v');

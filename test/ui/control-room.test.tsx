@@ -52,6 +52,8 @@ describe('navigation and focus', () => {
     await screen.press(KEY.tab);
     await waitForText(screen, '[> Team');
     expect(screen.frame()).not.toContain('[> Runs');
+    await screen.press(KEY.tab);
+    await waitForText(screen, '[> Preview');
     await screen.press(KEY.tab, KEY.tab);
     await waitForText(screen, '[> Reviews');
     await screen.press(KEY.shiftTab);

@@ -90,7 +90,7 @@ describe('columns, frames and layout', () => {
   });
 
   it('is wide from 120×30, narrow below, and asks for room under 40×12', () => {
-    const wants = { runs: 5, team: 4, tasks: 10, reviews: 3, gates: 2, problems: 1, activity: 1 };
+    const wants = { runs: 5, team: 4, preview: 12, tasks: 10, reviews: 3, gates: 2, problems: 1, activity: 1 };
     expect(computeLayout(120, 40, wants, false).kind).toBe('wide');
     expect(computeLayout(119, 40, wants, false).kind).toBe('narrow');
     expect(computeLayout(80, 24, wants, false).kind).toBe('narrow');

@@ -5,10 +5,12 @@
  */
 import type { Snapshot } from '../../model.js';
 import type { ActivityEntry } from '../../store/types.js';
+import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Bindings, Command } from '../keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
 import { gateBody } from '../panes/gates-pane.js';
 import { backMeaning } from '../state/available.js';
+import { scrollBack } from '../state/moves.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
 import { attachTarget, buildRequest } from '../state/requests.js';
@@ -34,6 +36,8 @@ export interface ControllerDeps {
   snapshot: () => Snapshot;
   activity: () => readonly ActivityEntry[];
   metrics: () => ScreenMetrics;
+  /** How many lines the preview of this view holds (how far back it scrolls). */
+  previewLines?: (view: ScreenView, focus: PaneId) => number;
   quit: () => void;
 }
 
@@ -53,6 +57,12 @@ export class Controller {
     if (key === null) return;
     const view = this.view();
     const paneCommand = translatePaneKey(bindings, state.focus, key);
+    if (paneCommand && isMove(paneCommand) && state.focus === 'preview') {
+      const page = this.d.metrics().page.preview;
+      const max = Math.max(0, (this.d.previewLines?.(view, state.focus) ?? 0) - page);
+      ui.dispatch({ type: 'cursor', pane: 'preview', index: scrollBack(paneCommand, Math.min(state.cursors.preview, max), max, page) });
+      return;
+    }
     if (paneCommand && isMove(paneCommand)) {
       const page = this.d.metrics().page[state.focus];
       ui.dispatch({ type: 'move', pane: state.focus, move: paneCommand, count: view.rows[state.focus], page, runIds: view.runs.map((r) => r.id) });
@@ -107,7 +117,7 @@ export class Controller {
       case 'request': {
         const run = view.run;
         if (!run) return runner.refuse('request', 'no run is selected');
-        if (run.system !== 'harness') return runner.refuse(`request ${run.id}`, `named checkpoints are a harness feature; ${run.id} is a ${run.system} run`);
+        if (!systemOf(run.system).requests) return runner.refuse(`request ${run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${run.id} is a ${run.system} run`);
         return this.d.dialogs.dispatch({ type: 'open', dialog: { kind: 'request', runId: run.id, field: 'name', name: '', message: '' } });
       }
       case 'attach': {

@@ -4,45 +4,11 @@
  */
 import type { Bindings, Command } from '../keymap.js';
 import { commandFor } from '../keymap.js';
+import { isMove } from '../state/moves.js';
 import type { PaneId } from '../state/ui-state.js';
 
-/** A list's cursor, its length and how many rows a page holds. */
-interface ListState {
-  index: number;
-  count: number;
-  page: number;
-}
-
-/** The new cursor for a movement command, or null when the command does not move. */
-export function moveIndex(command: Command, list: ListState): number | null {
-  const last = Math.max(0, list.count - 1);
-  const page = Math.max(1, list.page);
-  switch (command) {
-    case 'up':
-      return Math.max(0, list.index - 1);
-    case 'down':
-      return Math.min(last, list.index + 1);
-    case 'page-up':
-      return Math.max(0, list.index - page);
-    case 'page-down':
-      return Math.min(last, list.index + page);
-    case 'first':
-      return 0;
-    case 'last':
-      return last;
-    default:
-      return null;
-  }
-}
-
-/** Commands that move a cursor. */
-export const MOVES = ['up', 'down', 'page-up', 'page-down', 'first', 'last'] as const;
-export type Move = (typeof MOVES)[number];
-
-/** Whether a command moves a cursor. */
-export function isMove(command: Command): command is Move {
-  return (MOVES as readonly string[]).includes(command);
-}
+export { isMove, moveIndex, MOVES } from '../state/moves.js';
+export type { Move } from '../state/moves.js';
 
 /** A focused pane's key: a command of that pane (a cursor move, `read`), else null (on to global keys). */
 export function translatePaneKey(bindings: Bindings, pane: PaneId, key: string): Command | null {

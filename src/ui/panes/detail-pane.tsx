@@ -1,6 +1,7 @@
 /** The detail panes of the selected run, each in its frame. Only the gates pane follows the clock. */
 import { memo, useMemo } from 'react';
-import type { Run, Snapshot } from '../../model.js';
+import type { Member, Run, Snapshot } from '../../model.js';
+import type { PaneWatch } from '../../store/captures.js';
 import type { ActivityEntry } from '../../store/types.js';
 import { frameLines } from '../components/frame.js';
 import { Lines } from '../components/line.js';
@@ -14,6 +15,7 @@ import { paneTitle } from './pane-title.js';
 import { problemsLines } from './problems-pane.js';
 import { reviewsLines } from './reviews-pane.js';
 import { taskStats, tasksLines } from './tasks-pane.js';
+import { PreviewPane } from './preview-pane.js';
 import { teamLines } from './team-pane.js';
 
 export { paneTitle } from './pane-title.js';
@@ -27,6 +29,10 @@ export interface DetailPaneProps {
   snapshot: Snapshot;
   activity: readonly ActivityEntry[];
   cursor: number;
+  /** Pane captures for the preview (null: none here). */
+  watch?: PaneWatch | null | undefined;
+  /** Whose pane the preview shows. */
+  previewMember?: Member | null | undefined;
 }
 
 function Framed({ title, focused, rect, content }: { title: string; focused: boolean; rect: Rect; content: Segment[][] }) {
@@ -53,12 +59,18 @@ const TasksPane = memo(function TasksPane(p: DetailPaneProps) {
   return <Framed title={paneTitle('tasks', p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
 });
 
+const TeamPane = memo(function TeamPane(p: DetailPaneProps) {
+  // Time in each member's state moves with the clock; ten seconds is fine enough for it.
+  const now = useClock(10_000);
+  const content = teamLines(p.run, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2, now);
+  return <Framed title={paneTitle('team', p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
+});
+
 const PlainPane = memo(function PlainPane(p: DetailPaneProps) {
   const w = p.rect.width - 2;
   const h = p.rect.height - 2;
   let content: Segment[][] = [];
-  if (p.pane === 'team') content = teamLines(p.run, p.cursor, p.focused, w, h);
-  else if (p.pane === 'reviews') content = reviewsLines(p.run, p.cursor, p.focused, w, h);
+  if (p.pane === 'reviews') content = reviewsLines(p.run, p.cursor, p.focused, w, h);
   else if (p.pane === 'problems') content = problemsLines(p.run, p.snapshot, p.cursor, p.focused, w, h);
   else if (p.pane === 'activity') content = activityLines(p.activity, p.cursor, p.focused, h);
   return <Framed title={paneTitle(p.pane, p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
@@ -68,5 +80,9 @@ const PlainPane = memo(function PlainPane(p: DetailPaneProps) {
 export function DetailPaneView(p: DetailPaneProps) {
   if (p.pane === 'gates') return <GatesPane {...p} />;
   if (p.pane === 'tasks') return <TasksPane {...p} />;
+  if (p.pane === 'team') return <TeamPane {...p} />;
+  if (p.pane === 'preview') {
+    return <PreviewPane member={p.previewMember ?? null} hasRun={p.run !== null} watch={p.watch ?? null} focused={p.focused} scroll={p.cursor} rect={p.rect} />;
+  }
   return <PlainPane {...p} />;
 }

@@ -9,6 +9,8 @@ export function paneTitle(pane: DetailPane, run: Run | null, snapshot: Snapshot,
   switch (pane) {
     case 'team':
       return `Team · ${run?.members.length ?? 0}`;
+    case 'preview':
+      return 'Preview';
     case 'tasks':
       return `Tasks · ${run?.tasks.length ?? 0}`;
     case 'reviews':

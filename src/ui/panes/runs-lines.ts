@@ -10,6 +10,7 @@ import { GAUGE_WIDTH, gauge } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
 import { highlight } from '../text/segments.js';
 import { fit } from '../text/width.js';
+import { activityWord, waitsForHuman } from './activity-words.js';
 import { SYSTEM_BADGE, runStatusCell } from './words.js';
 
 /** What the runs list draws. */
@@ -26,7 +27,7 @@ export interface RunsPaneProps {
   rect: Rect;
 }
 
-type Col = 'mark' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'context' | 'note';
+type Col = 'mark' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'wait' | 'context' | 'note';
 
 const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'mark', header: '', width: 1 },
@@ -35,6 +36,7 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'status', header: 'STATUS', width: 8 },
   { key: 'phase', header: 'PHASE', width: 8, drop: 1 },
   { key: 'gates', header: 'GATES', width: 11 },
+  { key: 'wait', header: 'WAIT', width: 4 },
   { key: 'context', header: 'CONTEXT', width: GAUGE_WIDTH, drop: 2 },
 ];
 
@@ -56,6 +58,8 @@ export function runNote(run: Run): Cell {
   const pending = run.gates.filter((g) => g.state === 'pending');
   const esc = pending.find((g) => g.kind === 'escalation');
   if (esc) return { text: sanitizeLine(esc.title), tone: 'red' };
+  const waiting = run.members.find(waitsForHuman);
+  if (waiting) return { text: `${sanitizeLine(waiting.name)} ${activityWord(waiting)}`, tone: 'amber' };
   const first = pending[0];
   if (first) return { text: sanitizeLine(first.title), tone: 'amber' };
   const warning = run.warnings?.[0];
@@ -83,6 +87,12 @@ function gatesText(run: Run): Cell[] {
   if (amber > 0) out.push({ text: `CHK ${amber}`, tone: 'amber' });
   if (red > 0) out.push({ text: `ESC ${red}`, tone: 'red' });
   return out;
+}
+
+/** How many members wait for a human (`⏸2`), or nothing. */
+function waitCell(run: Run): Cell {
+  const n = run.members.filter(waitsForHuman).length;
+  return n > 0 ? { text: `⏸${n}`, tone: 'amber' } : { text: '' };
 }
 
 /** The rows of the list, without the frame. */
@@ -114,6 +124,7 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
       name: { text: runLabel(run), tone: 'title' },
       status: runStatusCell(run.status),
       phase: { text: phaseText(run) },
+      wait: waitCell(run),
       context: g ? { text: g.text, tone: g.over ? 'amber' : 'plain' } : { text: '' },
       note: runNote(run),
     });

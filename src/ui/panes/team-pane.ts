@@ -1,13 +1,14 @@
-/** The team: name, role, model, pane id and whether the pane is alive; the lead is starred. */
+/** The team: name, role, model, pane id, whether the pane is alive and what it is doing; the lead is starred. */
 import type { Run } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
 import { listLines, mark } from '../components/list.js';
 import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';
 import type { Segment } from '../text/segments.js';
+import { activityCell } from './activity-words.js';
 import { memberStateCell } from './words.js';
 
-type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'pane' | 'state';
+type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'pane' | 'state' | 'doing';
 
 const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'mark', header: '', width: 1 },
@@ -18,10 +19,11 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'model', header: 'MODEL', width: 12, drop: 1 },
   { key: 'pane', header: 'PANE', width: 5 },
   { key: 'state', header: 'STATE', width: 12 },
+  { key: 'doing', header: 'DOING', width: 14 },
 ];
 
 /** The team pane's content lines. */
-export function teamLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+export function teamLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number, now: number = Date.now()): Segment[][] {
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
   // A tina run merges several teams: show which one when there is more than one.
@@ -47,6 +49,7 @@ export function teamLines(run: Run | null, cursor: number, focused: boolean, wid
         model: { text: sanitizeLine(m.model), tone: 'dim' },
         pane: { text: m.paneId ? sanitizeLine(m.paneId) : '-' },
         state: memberStateCell(m.state),
+        doing: activityCell(m, now),
       });
     },
   });

@@ -2,6 +2,7 @@
  * Which commands apply right now, for the footer: the keymap says what a key means, this says
  * whether it means anything for the current selection. Pure.
  */
+import { systemOf } from '../../systems/registry.js';
 import type { Command } from '../keymap.js';
 import type { Dialog } from './dialog-state.js';
 import { canCheckpoint, grantableGates, leadWithPane, liveTeammates } from './selectors.js';
@@ -61,7 +62,7 @@ function actionHints(s: Situation): Hint[] {
   const member = s.focus === 'team' ? s.view.member : null;
   if (member ? Boolean(member.paneId) : liveTeammates(run).length > 0) out.push(h('terminate', member ? `terminate ${member.name}` : 'terminate'));
   if (canCheckpoint(run)) out.push(h('rehydrate', 'rehydrate'));
-  if (run.system === 'harness') out.push(h('request', 'request'));
+  if (systemOf(run.system).requests) out.push(h('request', 'request'));
   if (s.focus === 'gates' && s.view.gate) out.push(h('read', 'read gate'));
   const target = member ?? leadWithPane(run);
   if (target?.paneId && target.state !== 'dead') out.push(h('attach', 'attach'));

@@ -3,11 +3,11 @@
  * the help overlay. Pure; the router turns keys into these actions.
  */
 
-import type { Move } from '../input/translate.js';
-import { moveIndex } from '../input/translate.js';
+import type { Move } from './moves.js';
+import { moveIndex } from './moves.js';
 
 /** The panes, in Tab order. */
-export const PANES = ['runs', 'team', 'tasks', 'reviews', 'gates', 'problems', 'activity'] as const;
+export const PANES = ['runs', 'team', 'preview', 'tasks', 'reviews', 'gates', 'problems', 'activity'] as const;
 export type PaneId = (typeof PANES)[number];
 export type DetailPane = Exclude<PaneId, 'runs'>;
 export const DETAIL_PANES = PANES.filter((p): p is DetailPane => p !== 'runs');
@@ -42,7 +42,8 @@ export type UiAction =
   | { type: 'help'; open: boolean }
   | { type: 'help-scroll'; to: number };
 
-const ZERO: Record<DetailPane, number> = { team: 0, tasks: 0, reviews: 0, gates: 0, problems: 0, activity: 0 };
+// The preview's cursor is how many lines it is scrolled back from the bottom: 0 follows new output.
+const ZERO: Record<DetailPane, number> = { team: 0, preview: 0, tasks: 0, reviews: 0, gates: 0, problems: 0, activity: 0 };
 
 /** The state a fresh screen starts in. */
 export function initialUiState(): UiState {

@@ -34,6 +34,8 @@ export function deriveView(snapshot: Snapshot, activityCount: number, ui: UiStat
   const rows: Record<PaneId, number> = {
     runs: runs.length,
     team: run?.members.length ?? 0,
+    // Scrolling the preview is bounded by its capture (the controller clamps it), not by a row count.
+    preview: Number.MAX_SAFE_INTEGER,
     tasks: run?.tasks.length ?? 0,
     reviews: run?.reviews.length ?? 0,
     gates: run?.gates.length ?? 0,

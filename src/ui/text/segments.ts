@@ -5,12 +5,26 @@
 import type { Tone } from '../theme.js';
 import { displayWidth, sliceCells } from './width.js';
 
+/** Colours and attributes read from a pane's own SGR (the preview); colours in ink's words. */
+export interface SgrStyle {
+  fg?: string | undefined;
+  bg?: string | undefined;
+  bold?: boolean | undefined;
+  dim?: boolean | undefined;
+  italic?: boolean | undefined;
+  underline?: boolean | undefined;
+  inverse?: boolean | undefined;
+  strike?: boolean | undefined;
+}
+
 /** A run of text in one tone. */
 export interface Segment {
   text: string;
   tone?: Tone | undefined;
   /** Drawn in reverse video (the selected row) when colour is on. */
   inverse?: boolean | undefined;
+  /** A pane's own style (preview only); drawn only when colour is on. */
+  sgr?: SgrStyle | undefined;
 }
 
 /** Total cells of a line. */
@@ -34,7 +48,7 @@ export function fitLine(line: readonly Segment[], cells: number): Segment[] {
       continue;
     }
     const head = sliceCells(s.text, budget);
-    out.push({ text: `${head}…`, tone: s.tone, inverse: s.inverse });
+    out.push({ ...s, text: `${head}…` });
     budget -= displayWidth(head);
     break;
   }

@@ -1,0 +1,180 @@
+/**
+ * The store side of pane captures: which member panes to capture on a tick (the selected run's
+ * every tick, every other run's every few ticks), what each capture says the member is doing, and
+ * the text the preview shows. One capture round is one tmux call (src/tmux/capture.ts); the
+ * activity it reads is laid over the snapshot without touching how runs are read.
+ */
+import type { Member, Run, Snapshot } from '../model.js';
+import type { PaneInfo } from '../tmux/client.js';
+import type { TmuxClient } from '../tmux/client.js';
+import { capturePanes } from '../tmux/capture.js';
+import { TmuxError } from '../tmux/errors.js';
+import { sanitize } from '../text.js';
+import type { PaneReading } from './pane-reading.js';
+import { readPane } from './pane-reading.js';
+import type { SnapshotStore } from './types.js';
+
+/** Panes of runs other than the selected one are captured on every this-many-th tick. */
+export const OTHERS_EVERY = 5;
+/** Lines of scrollback kept per capture (what the preview can scroll back through). */
+export const CAPTURE_HISTORY = 200;
+
+/** What tower last saw in one pane. */
+export interface PaneLook {
+  /** The capture with its SGR escapes (the preview sanitizes it as it draws). */
+  text: string;
+  reading: PaneReading;
+  /** When the reading's activity began, epoch ms. */
+  since: number;
+}
+
+/** The member panes worth capturing: a pane id, and alive in the pane list when there is one. */
+export function memberPanes(runs: readonly Run[], panes: readonly PaneInfo[] | null): string[] {
+  const alive = panes ? new Set(panes.filter((p) => !p.dead).map((p) => p.paneId)) : null;
+  const ids = runs.flatMap((r) => r.members.filter((m) => m.paneId && m.state !== 'dead' && m.state !== 'in-process').map((m) => m.paneId as string));
+  return [...new Set(ids)].filter((id) => alive === null || alive.has(id));
+}
+
+/** Pane captures and their readings, outside React; `version` moves when anything shown changed. */
+export class PaneWatch {
+  private looks = new Map<string, PaneLook>();
+  private focused: string | null = null;
+  private ticks = 0;
+  private listeners = new Set<() => void>();
+  private version = 0;
+  /** The last capture round's failure (a server that hangs), or null. */
+  problem: string | null = null;
+
+  constructor(
+    private readonly tmux: TmuxClient,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  /** The run whose panes are captured on every tick (the selected one). */
+  focus(runId: string | null): void {
+    this.focused = runId;
+  }
+
+  /** What tower last saw in a pane, or undefined. */
+  look(paneId: string): PaneLook | undefined {
+    return this.looks.get(paneId);
+  }
+
+  /** One poll tick: captures the selected run's panes, and every few ticks all of them. */
+  async tick(snapshot: Snapshot, panes: readonly PaneInfo[] | null, signal?: AbortSignal): Promise<void> {
+    const everyone = this.ticks % OTHERS_EVERY === 0;
+    this.ticks++;
+    const runs = everyone ? snapshot.runs : snapshot.runs.filter((r) => r.id === this.focused);
+    await this.round(memberPanes(runs, panes), panes, signal);
+  }
+
+  /** Captures these panes in one round and reads each; panes gone from the list are forgotten. */
+  async round(paneIds: readonly string[], panes: readonly PaneInfo[] | null, signal?: AbortSignal): Promise<void> {
+    let changed = false;
+    if (panes) {
+      const present = new Set(panes.map((p) => p.paneId));
+      for (const id of this.looks.keys()) {
+        if (present.has(id)) continue;
+        this.looks.delete(id);
+        changed = true;
+      }
+    }
+    if (paneIds.length > 0) {
+      try {
+        const captures = await capturePanes(this.tmux, paneIds, { history: CAPTURE_HISTORY, signal });
+        this.problem = null;
+        const now = this.now();
+        for (const [id, cap] of captures) {
+          if (!cap.ok) {
+            changed = this.looks.delete(id) || changed;
+            continue;
+          }
+          const prev = this.looks.get(id);
+          if (prev && prev.text === cap.text && prev.reading.cue !== 'output-moving') continue;
+          const moved = prev !== undefined && prev.text !== cap.text;
+          const reading = readPane(sanitize(cap.text), moved, cap.command);
+          const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
+          this.looks.set(id, { text: cap.text, reading, since });
+          changed = true;
+        }
+      } catch (err) {
+        // No server is not a fault of its own: liveness already says every member is unknown.
+        if (err instanceof TmuxError && err.kind === 'no-server') this.problem = null;
+        else this.problem = err instanceof Error ? err.message : String(err);
+      }
+    }
+    if (!changed) return;
+    this.version++;
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+/** A member with the activity its pane shows (unknown without a capture; dead and in-process members too). */
+function withActivity(m: Member, watch: PaneWatch): Member {
+  const look = m.paneId && m.state === 'alive' ? watch.look(m.paneId) : undefined;
+  if (!look) return { ...m, activity: 'unknown', activitySince: null };
+  return { ...m, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue };
+}
+
+/** Lays activity over a snapshot's members; runs whose members read the same keep their object. */
+export class ActivityOverlay {
+  private cache = new Map<string, { inner: Run; key: string; out: Run }>();
+  private last: { inner: Snapshot; version: number; out: Snapshot } | null = null;
+
+  constructor(private readonly watch: PaneWatch) {}
+
+  apply(inner: Snapshot): Snapshot {
+    const version = this.watch.getVersion();
+    if (this.last && this.last.inner === inner && this.last.version === version) return this.last.out;
+    const next = new Map<string, { inner: Run; key: string; out: Run }>();
+    const runs = inner.runs.map((run) => {
+      const members = run.members.map((m) => withActivity(m, this.watch));
+      const key = members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}`).join('\n');
+      const prev = this.cache.get(run.id);
+      const out = prev && prev.inner === run && prev.key === key ? prev.out : { ...run, members };
+      next.set(run.id, { inner: run, key, out });
+      return out;
+    });
+    this.cache = next;
+    const prevOut = this.last?.out;
+    const same = prevOut && prevOut.problems === inner.problems && prevOut.runs.length === runs.length && runs.every((r, i) => r === prevOut.runs[i]);
+    const out = same ? prevOut : { ...inner, runs };
+    this.last = { inner, version, out };
+    return out;
+  }
+}
+
+/** The live store with activity laid over it: listeners hear both the store and the captures. */
+export function withPaneActivity(store: SnapshotStore, watch: PaneWatch): SnapshotStore {
+  const overlay = new ActivityOverlay(watch);
+  return {
+    subscribe(listener) {
+      const a = store.subscribe(listener);
+      const b = watch.subscribe(listener);
+      return () => {
+        a();
+        b();
+      };
+    },
+    getSnapshot: () => overlay.apply(store.getSnapshot()),
+    start: () => store.start(),
+    stop: () => store.stop(),
+    refresh: (runId) => store.refresh(runId),
+  };
+}
+
+/** One capture round of every member pane, laid over a snapshot: what `tower status` shows. */
+export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot): Promise<Snapshot> {
+  const watch = new PaneWatch(tmux);
+  await watch.round(memberPanes(snapshot.runs, null), null);
+  const out = new ActivityOverlay(watch).apply(snapshot);
+  if (!watch.problem) return out;
+  return { ...out, problems: [...out.problems, { file: null, message: `tmux: ${watch.problem}; member activity is unknown` }] };
+}

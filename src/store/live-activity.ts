@@ -1,0 +1,13 @@
+/** The live store with pane captures hooked into its poll tick: what the control room reads. */
+import type { AppContext } from '../context.js';
+import { PaneWatch, withPaneActivity } from './captures.js';
+import { createLiveStore } from './live-store.js';
+import type { LiveStoreOptions } from './live-store.js';
+import type { SnapshotStore } from './types.js';
+
+/** The store (snapshots with each member's activity) and the captures behind it (the preview). */
+export function createWatchedStore(ctx: AppContext, opts: LiveStoreOptions = {}): { store: SnapshotStore; watch: PaneWatch } {
+  const watch = new PaneWatch(ctx.tmux);
+  const inner: SnapshotStore = createLiveStore(ctx, { ...opts, onPoll: (panes, signal) => watch.tick(inner.getSnapshot(), panes, signal) });
+  return { store: withPaneActivity(inner, watch), watch };
+}

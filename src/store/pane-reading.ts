@@ -1,0 +1,59 @@
+/**
+ * What a member is doing, read from what its pane shows. Pure.
+ *
+ * Claude Code always draws its input box, so a prompt at the bottom says nothing by itself. What
+ * tells a turn in progress from a finished one is the status line Claude Code draws only while a
+ * turn runs: a spinner word with the elapsed time and the hint `esc to interrupt`. When the turn
+ * ends that line goes and the input box stays. So: the interrupt hint (or the spinner line) wins;
+ * then a question or permission prompt (`Do you want to …?`, `❯ 1. Yes`, `[y/n]`); then output
+ * that moved since the last capture; then an agent prompt at the bottom; then a bare shell.
+ */
+import type { Activity } from '../model.js';
+
+/** What the activity was read from (shown in the team pane and carried as `activityCue`). */
+export type Cue = 'interrupt-hint' | 'question' | 'output-moving' | 'prompt' | 'shell' | 'silent';
+
+export interface PaneReading {
+  activity: Activity;
+  cue: Cue;
+}
+
+/** Processes that mean "no agent here, a shell". */
+const SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'fish', 'ksh', 'tcsh', 'csh', 'nu', 'login']);
+
+/** How many non-blank lines at the bottom of the screen are looked at. */
+const TAIL = 12;
+
+// Claude Code's status line while a turn runs: `✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)`.
+const INTERRUPT = /\b(esc|ctrl\+c) to interrupt\b/i;
+const SPINNER = /^\s*[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\s+\S[^(]*…\s*\(\d+m?\s?\d*s\b/;
+// A question or a permission prompt: the agent stopped and asks for a decision.
+const QUESTION = [/\bDo you want to\b[^?]*\?/i, /^\s*(│\s*)?[❯>]\s*1\.\s+Yes\b/, /\[y\/n\]|\(y\/n\)/i, /^\s*│?\s*Would you like to\b[^?]*\?/i];
+// An agent's own input prompt at the bottom (Claude Code's box holds `> ` or `❯ `).
+const PROMPT = /^\s*(│\s*)?[❯>]\s?/;
+
+/** The last non-blank lines of a screen (escape sequences already removed). */
+export function screenTail(plain: string, count = TAIL): string[] {
+  const lines = plain.split('\n').map((l) => l.replace(/\s+$/, ''));
+  const out: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < count; i--) {
+    const line = lines[i];
+    if (line) out.unshift(line);
+  }
+  return out;
+}
+
+/**
+ * Reads one pane. `plain` is its screen without escape sequences, `moved` whether it differs from
+ * the previous capture, `command` the pane's foreground process (`#{pane_current_command}`).
+ */
+export function readPane(plain: string, moved: boolean, command: string): PaneReading {
+  const tail = screenTail(plain);
+  if (tail.some((l) => INTERRUPT.test(l) || SPINNER.test(l))) return { activity: 'working', cue: 'interrupt-hint' };
+  const bottom = tail.slice(-8);
+  if (bottom.some((l) => QUESTION.some((q) => q.test(l)))) return { activity: 'waiting', cue: 'question' };
+  if (moved) return { activity: 'working', cue: 'output-moving' };
+  const shell = SHELLS.has(command.replace(/^-/, ''));
+  if (!shell && tail.slice(-5).some((l) => PROMPT.test(l))) return { activity: 'waiting', cue: 'prompt' };
+  return { activity: 'idle', cue: shell ? 'shell' : 'silent' };
+}

@@ -1,0 +1,41 @@
+/**
+ * What a member is doing, in words and symbols that say it without colour too: `▶ working`,
+ * `? question`, `… waiting`, `· idle`, with the time in that state.
+ */
+import type { Member } from '../../model.js';
+import { memberWaitsForHuman } from '../../store/needs-you.js';
+import type { Cell } from '../components/table.js';
+import { age } from '../text/format.js';
+
+/** A member's activity as one word (what the preview title and the runs list say). */
+export function activityWord(m: Pick<Member, 'activity' | 'activityCue'>): string {
+  switch (m.activity) {
+    case 'working':
+      return 'working';
+    case 'waiting':
+      return m.activityCue === 'question' ? 'asks a question' : 'waiting for input';
+    case 'idle':
+      return m.activityCue === 'shell' ? 'idle (shell)' : 'idle';
+    default:
+      return 'unknown';
+  }
+}
+
+/** Whether this member waits for a human: a lead at its prompt, or anyone at a question. */
+export const waitsForHuman = memberWaitsForHuman;
+
+/** The team pane's activity cell: symbol, word and time in that state. */
+export function activityCell(m: Member, now: number): Cell {
+  if (m.state === 'dead') return { text: '' };
+  const since = m.activitySince ? ` ${age(m.activitySince, now)}` : '';
+  switch (m.activity) {
+    case 'working':
+      return { text: `▶ working${since}`, tone: 'green' };
+    case 'waiting':
+      return m.activityCue === 'question' ? { text: `? question${since}`, tone: 'amber' } : { text: `… waiting${since}`, tone: m.lead ? 'amber' : 'plain' };
+    case 'idle':
+      return { text: `· idle${since}`, tone: 'dim' };
+    default:
+      return { text: '', tone: 'dim' };
+  }
+}
