@@ -6,6 +6,7 @@
  * first frame then lands on an identical screen.
  */
 import type { Snapshot } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
 import { footerLine, headerLine, tabBarLine } from '../components/chrome.js';
 import { frameLines } from '../components/frame.js';
 import type { Bindings } from '../keymap.js';
@@ -13,6 +14,7 @@ import type { Rect } from '../layout.js';
 import { computeLayout, MIN_SIZE } from '../layout.js';
 import { wantsOf } from '../metrics.js';
 import { activityLines } from '../panes/activity-pane.js';
+import { activityWord } from '../panes/activity-words.js';
 import { gatesLines } from '../panes/gates-pane.js';
 import { paneTitle } from '../panes/pane-title.js';
 import { problemsLines } from '../panes/problems-pane.js';
@@ -21,6 +23,7 @@ import { runsPaneLines } from '../panes/runs-lines.js';
 import { taskStats, tasksLines } from '../panes/tasks-pane.js';
 import { teamLines } from '../panes/team-pane.js';
 import { availableHints } from '../state/available.js';
+import { previewMember } from '../state/selectors.js';
 import type { DetailPane } from '../state/ui-state.js';
 import { DETAIL_PANES, initialUiState } from '../state/ui-state.js';
 import type { ScreenView } from '../state/view.js';
@@ -57,7 +60,22 @@ function gatesNow(view: ScreenView, now: number): number {
   return Math.floor(now / resolution) * resolution;
 }
 
+/** The preview before its first capture has arrived (the live screen's first frame is drawn before it). */
+function previewLines(rect: Rect, view: ScreenView): Segment[][] {
+  const m = previewMember(view.run, view.member, 'runs');
+  const note = (text: string): Segment[][] => [[{ text: `  ${text}`, tone: 'dim' }]];
+  let content: Segment[][];
+  if (!view.run) content = note('no run selected');
+  else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
+  else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
+  else content = note('waiting for the first capture…');
+  const who = m ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}` : ''}` : '';
+  const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
+  return frameLines(`Preview${who}${doing}`, false, rect, content);
+}
+
 function detailLines(pane: DetailPane, rect: Rect, view: ScreenView, s: OpeningScreen): Segment[][] {
+  if (pane === 'preview') return previewLines(rect, view);
   const run = view.run;
   const w = rect.width - 2;
   const h = rect.height - 2;
@@ -65,7 +83,8 @@ function detailLines(pane: DetailPane, rect: Rect, view: ScreenView, s: OpeningS
   let content: Segment[][];
   if (pane === 'gates') content = gatesLines(run, cursor, false, w, h, gatesNow(view, s.now));
   else if (pane === 'tasks') content = tasksLines(run, taskStats(run), cursor, false, w, h);
-  else if (pane === 'team') content = teamLines(run, cursor, false, w, h);
+  // The team pane's clock ticks every ten seconds.
+  else if (pane === 'team') content = teamLines(run, cursor, false, w, h, Math.floor(s.now / 10_000) * 10_000);
   else if (pane === 'reviews') content = reviewsLines(run, cursor, false, w, h);
   else if (pane === 'problems') content = problemsLines(run, s.snapshot, cursor, false, w, h);
   else content = activityLines([], cursor, false, h);
