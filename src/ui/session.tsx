@@ -15,6 +15,7 @@ import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import { seededStore } from './first-frame/seeded-store.js';
 import type { Bindings } from './keymap.js';
+import { startNotifications } from './notifications.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
 import { FrameSink } from './terminal/frame-sink.js';
@@ -33,6 +34,29 @@ function realActions(env: ActionEnv, store: SnapshotStore, handOver: { suspend()
   return actionsFor(env, store, handOver);
 }
 
+/** The libuv handle under stdin (not public API: see stopReading). */
+type TtyHandle = { reading?: boolean; readStop?: () => number; readStart?: () => number };
+const ttyHandle = (stdin: NodeJS.ReadStream): TtyHandle | undefined => (stdin as unknown as { _handle?: TtyHandle })._handle;
+
+/**
+ * Stops the terminal's reader itself. Without a listener node still has a read pending on the tty
+ * and wins the race for keys against the attached program (ssh, tmux attach).
+ */
+function stopReading(stdin: NodeJS.ReadStream): void {
+  const handle = ttyHandle(stdin);
+  if (!handle?.reading || !handle.readStop) return;
+  handle.reading = false;
+  handle.readStop();
+}
+
+/** Starts the reader stopReading stopped (the stream still thinks its read is pending, so it won't). */
+function startReading(stdin: NodeJS.ReadStream): void {
+  const handle = ttyHandle(stdin);
+  if (!handle || handle.reading || !handle.readStart) return;
+  handle.reading = true;
+  handle.readStart();
+}
+
 function handOver(session: SessionStore, painter: ScreenPainter, terminal: Terminal, stdin: NodeJS.ReadStream) {
   return {
     async suspend() {
@@ -40,10 +64,12 @@ function handOver(session: SessionStore, painter: ScreenPainter, terminal: Termi
       // every key typed in the attached session must reach tmux, not us.
       session.set({ suspended: true });
       await stdinReleased(stdin);
+      stopReading(stdin);
       painter.suspend();
       terminal.restore();
     },
     resume() {
+      startReading(stdin);
       terminal.enter();
       painter.resume();
       session.set({ suspended: false });
@@ -79,7 +105,9 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
+  // The actions need the store of every box itself (not the seeded view of it) to reach the hosts.
   const actions = realActions(env, live, handOver(session, painter, terminal, stdin));
+  const notifications = startNotifications(ctx, store, activity, session, stdout);
 
   let code = 0;
   let failure: unknown;
@@ -125,6 +153,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       () => {
         firstSnapshot();
         session.set({ loading: false });
+        notifications.follow();
       },
       (err: unknown) => {
         firstSnapshot();
@@ -143,6 +172,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     painter.stop();
     sink.dispose();
     terminal.restore();
+    await notifications.stop().catch(() => {});
     held.release((t) => process.stderr.write(t));
     await store.stop().catch(() => {});
   }

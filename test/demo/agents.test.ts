@@ -87,7 +87,7 @@ describe('the agents', { timeout: 60_000 }, () => {
     );
     // It still answers while its file is broken.
     await tmux.sendLine(lead, '/help');
-    await waitForPane(tmux, lead, '/checkpoint (or /tina:checkpoint)');
+    await waitForPane(tmux, lead, '/tina:checkpoint (or /checkpoint)');
     // It never writes a file it can't read, so nothing races the repair.
     writeTextAtomic(status, original);
     const before = Date.parse(JSON.parse(original).heartbeat_at as string);

@@ -8,7 +8,7 @@ import type { ActivityEntry } from '../../store/types.js';
 import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Bindings, Command } from '../keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
-import { gateBody } from '../panes/gates-pane.js';
+import { gateBody } from '../text/gate-body.js';
 import { backMeaning } from '../state/available.js';
 import { scrollBack } from '../state/moves.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
