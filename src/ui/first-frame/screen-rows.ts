@@ -6,7 +6,6 @@
  * first frame then lands on an identical screen.
  */
 import type { Snapshot } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
 import { footerLine, headerLine, tabBarLine } from '../components/chrome.js';
 import { frameLines } from '../components/frame.js';
 import type { Bindings } from '../keymap.js';
@@ -14,7 +13,6 @@ import type { Rect } from '../layout.js';
 import { computeLayout, MIN_SIZE } from '../layout.js';
 import { wantsOf } from '../metrics.js';
 import { activityLines } from '../panes/activity-pane.js';
-import { activityWord } from '../panes/activity-words.js';
 import { gatesLines } from '../panes/gates-pane.js';
 import { paneTitle } from '../panes/pane-title.js';
 import { previewFrame } from '../panes/preview-lines.js';
@@ -61,22 +59,7 @@ function gatesNow(view: ScreenView, now: number): number {
   return Math.floor(now / resolution) * resolution;
 }
 
-/** The preview before its first capture has arrived (the live screen's first frame is drawn before it). */
-function previewLines(rect: Rect, view: ScreenView): Segment[][] {
-  const m = previewMember(view.run, view.member, 'runs');
-  const note = (text: string): Segment[][] => [[{ text: `  ${text}`, tone: 'dim' }]];
-  let content: Segment[][];
-  if (!view.run) content = note('no run selected');
-  else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
-  else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
-  else content = note('waiting for the first capture…');
-  const who = m ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}` : ''}` : '';
-  const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
-  return frameLines(`Preview${who}${doing}`, false, rect, content);
-}
-
 function detailLines(pane: DetailPane, rect: Rect, view: ScreenView, s: OpeningScreen): Segment[][] {
-  if (pane === 'preview') return previewLines(rect, view);
   const run = view.run;
   const w = rect.width - 2;
   const h = rect.height - 2;
