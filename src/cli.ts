@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import type { AppContext, GlobalOptions } from './context.js';
 import { createContext } from './context.js';
+import { quietOnClosedOutput } from './closed-output.js';
 import { ConfigError } from './config.js';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, timeout: 3 } as const;
@@ -32,6 +33,7 @@ function addActionOptions(cmd: Command): Command {
 
 /** Runs tower with argv (without node and script) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  quietOnClosedOutput();
   let code: number = EXIT.ok;
   const program = new Command('tower');
   program

@@ -19,6 +19,11 @@ export const CommandsSchema = z
   .strict();
 export type Commands = z.infer<typeof CommandsSchema>;
 
+/** What tina's supervisor types: its plugin's skills. */
+export const TINA_COMMANDS: Commands = { checkpoint: '/tina:checkpoint', clear: '/clear', rehydrate: '/tina:rehydrate' };
+/** The bare forms (the seeds' words, and a plain Claude Code team's own commands). */
+export const BARE_COMMANDS: Commands = { checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' };
+
 /**
  * A duration in the config: a finite number between sane bounds. The upper bounds keep every
  * timer below what setTimeout holds (2^31-1 ms, else it fires after 1 ms: a busy loop).
@@ -65,17 +70,18 @@ export const ConfigSchema = z
     /** tmux server: socket name (-L) or path (-S). */
     socketName: z.string().min(1).optional(),
     socketPath: z.string().min(1).optional(),
-    /** Commands typed into panes, per system; systems not named use `tina`'s defaults. */
+    /**
+     * Commands typed into a lead's pane, per system with a checkpoint cycle. tina is a Claude Code
+     * plugin, whose skills are always namespaced: `/tina:checkpoint`, `/tina:rehydrate` (the bare
+     * forms of older setups can be set here).
+     */
     commands: z
       .object({
-        tina: CommandsSchema.default({ checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' }),
-        'claude-team': CommandsSchema.default({ checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' }),
+        tina: CommandsSchema.default(TINA_COMMANDS),
+        'claude-team': CommandsSchema.default(BARE_COMMANDS),
       })
       .strict()
-      .default({
-        tina: { checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' },
-        'claude-team': { checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' },
-      }),
+      .default({ tina: TINA_COMMANDS, 'claude-team': BARE_COMMANDS }),
     /** Seconds the checkpoint cycle waits for the handoff before it escalates (tina: 5 min). */
     checkpointTimeoutSec: duration('s', 0.1, DAY_SEC, 300),
     /** Seconds after which teammates still alive during a checkpoint are offered for force-terminate. */

@@ -1,12 +1,13 @@
 /**
- * The checkpoint cycle, as tina's supervisor runs it: make sure the signal exists, type the
+ * The checkpoint cycle, as tina's supervisor runs it: make sure the signal exists (for a system that keeps one), type the
  * checkpoint command into the lead's pane, wait for the handoff (or the lead's CHECKPOINT COMPLETE),
  * offer to terminate stragglers after a while, and on timeout mark an escalation.
  */
-import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { exists, mtimeMs } from '../files/read.js';
+import type { CycleFiles } from '../systems/module.js';
+import { systemOf } from '../systems/registry.js';
 import type { CheckpointDetail, TerminateTarget } from './detail.js';
 import { seconds, sendLineEffects, waitEffect, writeEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';
@@ -22,8 +23,6 @@ import { countMarker, pollUntil } from './wait.js';
 /** The line a lead prints when its handoff is written. */
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
 const POLL_MS = 500;
-/** A phase name that is safe as a path segment. */
-const PHASE_SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
 /** The signal file's content, in the shape tina's statusline writes it. */
 export function signalBody(at: Date): string {
@@ -35,23 +34,12 @@ export function escalationBody(reason: string, at: Date): string {
   return `${JSON.stringify({ reason, at: at.toISOString(), action: 'checkpoint' })}\n`;
 }
 
-/** `<stateDir>/phase-<N>/handoff.md` for the run's current phase, or null when the phase is unknown or not a plain name. */
-export function handoffPathFor(stateDir: string, run: Run): string | null {
-  const phase = run.phase?.current;
-  if (!phase || !PHASE_SEGMENT.test(phase) || phase === '.' || phase === '..') return null;
-  return path.join(stateDir, `phase-${phase}`, 'handoff.md');
-}
-
-function commandsFor(ctx: AppContext, run: Run) {
-  return ctx.config.commands[run.system === 'tina' ? 'tina' : 'claude-team'];
-}
-
 /** The checkpoint cycle's plan for a run. */
 export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const found = findLead(run);
   if ('refusal' in found) return refuse(found.refusal, `Checkpoint ${run.id}`);
   const lead = found.lead;
-  const command = commandsFor(ctx, run).checkpoint;
+  const command = ctx.config.commands[found.cycle.commands].checkpoint;
   const timeoutMs = (req.timeoutSec ?? ctx.config.checkpointTimeoutSec) * 1000;
   const detail: CheckpointDetail = {
     kind: 'checkpoint',
@@ -66,14 +54,14 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
     stragglerAfterMs: ctx.config.stragglerAfterSec * 1000,
     teammates: workingTeammates(run),
   };
-  if (run.system === 'tina') {
-    const w = writableStateDir(run);
-    if ('refusal' in w) return refuse(w.refusal, `Checkpoint ${run.id}`, lead.target);
+  const w = stateFilesOf(run);
+  if (w && 'refusal' in w) return refuse(w.refusal, `Checkpoint ${run.id}`, lead.target);
+  if (w) {
     detail.stateDir = w.dir;
-    detail.signalFile = path.join(w.dir, 'checkpoint-needed');
+    detail.signalFile = w.files.signalFile;
     detail.writeSignal = !exists(detail.signalFile);
-    detail.handoffFile = handoffPathFor(w.dir, run);
-    detail.escalationFile = path.join(w.dir, 'tower-escalation.json');
+    detail.handoffFile = w.files.handoffFile;
+    detail.escalationFile = w.files.escalationFile;
     const linked = linkRefusal(detail.signalFile) ?? linkRefusal(detail.escalationFile);
     if (linked) return refuse(linked, `Checkpoint ${run.id}`, lead.target);
   }
@@ -90,6 +78,15 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
     ...(detail.escalationFile ? [onTimeout(writeEffect(detail.escalationFile, escalationBody(timeoutReason(detail), now)))] : []),
   ];
   return { refusal: null, title: `Checkpoint ${run.id} (lead ${lead.label})`, target: lead.target, effects, detail, destructive: true };
+}
+
+/** The run's state directory and the cycle's files in it; null when its system keeps none. */
+export function stateFilesOf(run: Run): { dir: string; files: CycleFiles } | { refusal: string } | null {
+  const files = systemOf(run.system).cycle?.files;
+  if (!files) return null;
+  const w = writableStateDir(run);
+  if ('refusal' in w) return w;
+  return { dir: w.dir, files: files(w.dir, run) };
 }
 
 function onTimeout(e: Effect): Effect {
@@ -170,7 +167,7 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
     await writeAtomic(d.stateDir, d.escalationFile, escalationBody(reason, new Date()));
     return { status: 'timeout', message: `${reason}: escalated, see ${d.escalationFile}`, details };
   }
-  return { status: 'timeout', message: `${reason}: escalate by hand (a Claude team has no state directory to mark)`, details };
+  return { status: 'timeout', message: `${reason}: escalate by hand (the run has no state directory to mark)`, details };
 }
 
 /** After stragglerAfterMs, offers the teammates still alive for force-terminate, once, without blocking the wait. */

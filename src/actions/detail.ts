@@ -1,5 +1,5 @@
 /** What a checked plan resolved, per action: the exact inputs runAction executes. */
-import type { Gate } from '../model.js';
+import type { Gate, System } from '../model.js';
 
 /** Where the lead's keystrokes go: its pane, or the active pane of its tina session when the team file names none. */
 export interface LeadTarget {
@@ -63,7 +63,8 @@ export interface TerminateDetail {
 /** grant: the gate and the file that grants it, in the run's own system. */
 export interface GrantDetail {
   kind: 'grant';
-  via: 'harness' | 'sage' | 'dotagent';
+  /** The system whose grant writes the file. */
+  via: System;
   gate: Gate;
   stateDir: string;
   /** The file written: the `.granted` sentinel, `.resume-signal`, or `phase.json`. */

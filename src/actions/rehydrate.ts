@@ -3,18 +3,16 @@
  * the rehydrate command, delete the checkpoint signal, then wait for REHYDRATE COMPLETE. Every wait is
  * bounded: the outcome says what was seen, it never blocks forever.
  */
-import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { exists } from '../files/read.js';
-import { handoffPathFor } from './checkpoint.js';
+import { stateFilesOf } from './checkpoint.js';
 import type { RehydrateDetail } from './detail.js';
 import { deleteEffect, seconds, sendLineEffects, waitEffect } from './effects.js';
 import type { Execution, PlanParts } from './execution.js';
 import { refuse } from './execution.js';
 import { deleteFile } from './files.js';
 import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js';
-import { writableStateDir } from './safety.js';
 import { findLead } from './targets.js';
 import type { ActionOutcome } from './types.js';
 import { countMarker, pollUntil, showsPrompt } from './wait.js';
@@ -30,7 +28,7 @@ export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
   const found = findLead(run);
   if ('refusal' in found) return refuse(found.refusal, title);
   const lead = found.lead;
-  const commands = ctx.config.commands[run.system === 'tina' ? 'tina' : 'claude-team'];
+  const commands = ctx.config.commands[found.cycle.commands];
   const detail: RehydrateDetail = {
     kind: 'rehydrate',
     lead,
@@ -41,16 +39,16 @@ export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
     promptTimeoutMs: PROMPT_TIMEOUT_MS,
     timeoutMs: ctx.config.rehydrateTimeoutSec * 1000,
   };
-  if (run.system === 'tina') {
-    const w = writableStateDir(run);
-    if ('refusal' in w) return refuse(w.refusal, title, lead.target);
+  const w = stateFilesOf(run);
+  if (w && 'refusal' in w) return refuse(w.refusal, title, lead.target);
+  if (w) {
     // Clearing a lead that has no handoff to come back from would lose its context for good.
-    const handoff = handoffPathFor(w.dir, run);
+    const handoff = w.files.handoffFile;
     if (!handoff || !exists(handoff)) {
       return refuse(`no handoff to rehydrate from (${handoff ?? 'the current phase is unknown'}): run the checkpoint first`, title, lead.target);
     }
     detail.stateDir = w.dir;
-    detail.signalFile = path.join(w.dir, 'checkpoint-needed');
+    detail.signalFile = w.files.signalFile;
   }
   const effects = [
     ...sendLineEffects(ctx.tmux, lead.target, detail.clear),

@@ -13,6 +13,7 @@ import { execa } from 'execa';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { CHECKPOINT_NAME } from '../systems/harness/read.js';
+import { runsOf, systemOf } from '../systems/registry.js';
 import { exists } from '../files/read.js';
 import { currentUser } from './audit.js';
 import type { RequestDetail } from './detail.js';
@@ -75,7 +76,7 @@ export function hookLogFile(logDir: string, atMs: number): string {
 export function planRequest(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const name = req.name ?? '';
   const title = `Request checkpoint ${name} on ${run.id}`;
-  if (run.system !== 'harness') return refuse(`${run.id} is a ${run.system} run: named checkpoints are requested on harness runs`, title, name);
+  if (!systemOf(run.system).requests) return refuse(`${run.id} is a ${run.system} run: named checkpoints are requested on ${runsOf((m) => m.requests)}`, title, name);
   if (!CHECKPOINT_NAME.test(name)) return refuse(`bad checkpoint name "${name}": use letters, digits, _ . - only`, title, name);
   const badName = checkpointNameRefusal(name);
   if (badName) return refuse(badName, title, name);
@@ -144,6 +145,8 @@ async function runHook(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Promise<s
     extendEnv: false,
     stdin: 'ignore',
     all: true,
+    // The log keeps the output byte for byte, final newline included.
+    stripFinalNewline: false,
     reject: false,
     timeout: HOOK_TIMEOUT_MS,
   });

@@ -3,19 +3,18 @@
  * run's working team. A tina run merges several teams; its working team is the current phase's.
  */
 import type { Member, Run } from '../model.js';
+import type { CycleWay } from '../systems/module.js';
+import { runsOf, systemOf } from '../systems/registry.js';
 import type { LeadTarget, TerminateTarget } from './detail.js';
 
-/** The names a tina run's current phase team goes by (`<feature>-phase-<N>`, older `phase-<N>-execution`). */
-export function phaseTeamNames(run: Run): string[] {
-  if (run.system !== 'tina' || !run.phase) return [];
-  const n = run.phase.current;
-  return [`${run.name}-phase-${n}`, `phase-${n}-execution`];
+/** The team names of the run's working team; [] when the run has none named (or its system no cycle). */
+export function workingTeamNames(run: Run): string[] {
+  return systemOf(run.system).cycle?.workingTeams(run) ?? [];
 }
 
-/** tina's tmux session for a phase: `tina-<feature>-phase-<N>`, dots in the feature turned into `_`. */
-export function phaseSession(run: Run): string | null {
-  if (run.system !== 'tina' || !run.phase) return null;
-  return `tina-${run.name.replace(/\./g, '_')}-phase-${run.phase.current}`;
+/** Whether only the working team's members count as the run's teammates (a run that merges several teams). */
+function workingTeamOnly(run: Run): boolean {
+  return systemOf(run.system).cycle?.workingTeams(run) !== null;
 }
 
 function inTeams(m: Member, teams: readonly string[]): boolean {
@@ -28,16 +27,21 @@ export function hasPane(m: Member): m is Member & { paneId: string } {
 }
 
 /**
- * The lead to type into, or why there is none. tina: the lead of the current phase team, in its pane,
- * else in its session's active pane when the team file names no pane; else any live lead pane.
+ * The lead to type into, or why there is none: the lead of the working team (tina: the current phase
+ * team), in its pane, else in its session's active pane when the team file names no pane; else any
+ * live lead pane.
  */
-export function findLead(run: Run): { lead: LeadTarget } | { refusal: string } {
-  if (run.system !== 'tina' && run.system !== 'claude-team') {
-    return { refusal: `${run.id} is a ${run.system} run: the checkpoint cycle applies to tina runs and Claude Code teams` };
-  }
-  const teams = phaseTeamNames(run);
+export function findLead(run: Run): { lead: LeadTarget; cycle: CycleWay } | { refusal: string } {
+  const cycle = systemOf(run.system).cycle;
+  if (!cycle) return { refusal: `${run.id} is a ${run.system} run: the checkpoint cycle applies to ${runsOf((m) => m.cycle !== null)}` };
+  const lead = findLeadOf(run, cycle);
+  return 'refusal' in lead ? lead : { lead: lead.lead, cycle };
+}
+
+function findLeadOf(run: Run, cycle: CycleWay): { lead: LeadTarget } | { refusal: string } {
+  const teams = cycle.workingTeams(run) ?? [];
   const phaseLead = run.members.find((m) => m.lead && inTeams(m, teams));
-  const session = phaseSession(run);
+  const session = cycle.leadSession(run);
   if (phaseLead) {
     if (hasPane(phaseLead)) {
       if (phaseLead.state === 'dead') return { refusal: `lead ${phaseLead.name}'s pane ${phaseLead.paneId} is gone` };
@@ -77,13 +81,14 @@ function leadPanes(run: Run): Set<string> {
  * non-lead member. Never a lead of any team, nor a pane a lead sits in.
  */
 export function workingTeammates(run: Run): TerminateTarget[] {
-  const teams = phaseTeamNames(run);
+  const teams = workingTeamNames(run);
+  const only = workingTeamOnly(run);
   const leads = leadPanes(run);
   const seen = new Set<string>();
   const out: TerminateTarget[] = [];
   for (const m of run.members) {
     if (m.lead || !hasPane(m) || m.state !== 'alive' || leads.has(m.paneId) || seen.has(m.paneId)) continue;
-    if (run.system === 'tina' && !inTeams(m, teams)) continue;
+    if (only && !inTeams(m, teams)) continue;
     seen.add(m.paneId);
     out.push(toTarget(m));
   }
@@ -95,7 +100,7 @@ export function workingTeammates(run: Run): TerminateTarget[] {
  * run: the current phase team's member wins. Unknown names are a refusal; paneless or dead ones are skipped.
  */
 export function namedMembers(run: Run, names: readonly string[]): { targets: TerminateTarget[]; skipped: string[] } | { refusal: string } {
-  const teams = phaseTeamNames(run);
+  const teams = workingTeamNames(run);
   const targets: TerminateTarget[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();

@@ -12,7 +12,7 @@ import type { Execution, PlanParts } from './execution.js';
 import { isPaneGone, refuse } from './execution.js';
 import type { ProcInfo } from './process-tree.js';
 import { isGone, listProcesses, processTree, protectedPids, sendSignal } from './process-tree.js';
-import { namedMembers, phaseTeamNames, workingTeammates } from './targets.js';
+import { namedMembers, workingTeamNames, workingTeammates } from './targets.js';
 import type { ActionOutcome, ActionRequest } from './types.js';
 import { pollUntil } from './wait.js';
 
@@ -29,7 +29,7 @@ export function planTerminate(ctx: AppContext, run: Run, req: ActionRequest): Pl
   }
   const targets = workingTeammates(run);
   if (targets.length === 0) {
-    const team = phaseTeamNames(run)[0];
+    const team = workingTeamNames(run)[0];
     return refuse(`nothing to terminate: ${run.id} has no live teammates with a pane${team ? ` in team ${team}` : ''} (leads are only terminated when named)`, `Force-terminate in ${run.id}`);
   }
   return planTerminateTargets(ctx, run, targets, []);

@@ -10,16 +10,17 @@ export const WATCH_EVENTS = [
   'gate-closed',
   'member-died',
   'member-alive',
+  'liveness-unknown',
   'action-started',
   'action-finished',
 ] as const;
 export type WatchEventName = (typeof WATCH_EVENTS)[number];
 
-/** One line of `tower watch`: when, what, which run, and the event's own fields. */
+/** One line of `tower watch`: when, what, which run (null for the whole box), and the event's own fields. */
 export interface WatchEvent {
   time: string;
   event: WatchEventName;
-  run: string;
+  run: string | null;
   [field: string]: unknown;
 }
 
@@ -55,12 +56,27 @@ function memberEvents(time: string, prev: Run, next: Run, out: WatchEvent[]): vo
   }
 }
 
+/** Members with a pane whose liveness can't be known now (no tmux server, or it does not answer). */
+function unknownMembers(s: Snapshot): number {
+  return s.runs.reduce((n, r) => n + r.members.filter((m) => m.paneId && m.state === 'unknown').length, 0);
+}
+
+/** Why liveness is unknown: the snapshot's tmux problem, else there is no server. */
+function unknownReason(s: Snapshot): string {
+  return s.problems.find((p) => p.message.startsWith('tmux: '))?.message ?? 'no tmux server answers on this socket; pane liveness is unknown';
+}
+
 /**
  * The events from `prev` to `next`. With no previous snapshot every run is added, and every gate
  * already pending opens (a supervisor that starts late still sees what waits for it).
  */
 export function diffSnapshots(prev: Snapshot | null, next: Snapshot, time: string = new Date().toISOString()): WatchEvent[] {
   const out: WatchEvent[] = [];
+  // Once for the whole box: members going unknown together are not each news (nor dead).
+  const unknown = unknownMembers(next);
+  if (unknown > 0 && (prev === null || unknownMembers(prev) === 0)) {
+    out.push({ time, event: 'liveness-unknown', run: null, members: unknown, reason: unknownReason(next) });
+  }
   const before = new Map((prev?.runs ?? []).map((r) => [r.id, r]));
   const after = new Map(next.runs.map((r) => [r.id, r]));
   for (const [id, r] of after) {

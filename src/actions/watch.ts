@@ -6,9 +6,10 @@
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { Notifier } from '../notify/notifier.js';
+import { actionsFor, createBoxesStore } from '../remote/boxes.js';
 import { createWatchedStore } from '../store/live-activity.js';
+import { systemOf } from '../systems/registry.js';
 import type { SnapshotStore } from '../store/types.js';
-import { planAction, runAction } from './index.js';
 import type { ActionEnv, ActionKind } from './types.js';
 import { cancellable } from './wait.js';
 import type { WatchEvent } from './watch-events.js';
@@ -20,7 +21,7 @@ export interface WatchOptions {
   /** Ends the watch: running cycles are cancelled (and audited as such). */
   signal: AbortSignal;
   emit: (event: WatchEvent) => void;
-  /** The snapshot to follow (default the live store: file watching plus tmux polling, with pane activity). */
+  /** The snapshot to follow (default the live store of every box: file watching plus tmux polling with pane activity, and each host's stream). */
   store?: SnapshotStore | undefined;
   /** Where a failing notify command is reported (default stderr). */
   warn?: ((message: string) => void) | undefined;
@@ -31,7 +32,7 @@ const CYCLE: readonly ActionKind[] = ['checkpoint', 'rehydrate'];
 
 /** Follows the snapshot until the signal aborts. */
 export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<void> {
-  const store = opts.store ?? createWatchedStore(ctx).store;
+  const store = opts.store ?? createBoxesStore(ctx, createWatchedStore(ctx).store);
   // The notify command runs here as in the control room; there is no terminal to ring or title.
   const notifier = ctx.config.notify.command
     ? new Notifier({
@@ -43,6 +44,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
       })
     : null;
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
+  // A run of another box gets its cycle on that box.
+  const actions = actionsFor(env, store, { suspend: () => {}, resume: () => {} });
   const cycles = new Map<string, Promise<void>>();
   const now = (): string => new Date().toISOString();
 
@@ -50,8 +53,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
     for (const kind of CYCLE) {
       if (opts.signal.aborted) return;
       opts.emit({ time: now(), event: 'action-started', run: run.id, action: kind });
-      const plan = planAction(env, { kind, run: run.id });
-      const outcome = await runAction(env, plan, { signal: opts.signal });
+      const plan = await actions.plan({ kind, run: run.id });
+      const outcome = await actions.run(plan, { signal: opts.signal });
       opts.emit({ time: now(), event: 'action-finished', run: run.id, action: kind, status: outcome.status, message: outcome.message, details: outcome.details ?? [] });
       if (outcome.status !== 'done') return;
     }
@@ -69,9 +72,9 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const handle = (events: WatchEvent[]): void => {
     for (const e of events) {
       opts.emit(e);
-      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || cycles.has(e.run)) continue;
+      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || e.run === null || cycles.has(e.run)) continue;
       const run = store.getSnapshot().runs.find((r) => r.id === e.run);
-      if (!run || run.system !== 'tina') continue;
+      if (!run || !systemOf(run.system).cycle?.autoOnContext) continue;
       const p = cycle(run).finally(() => cycles.delete(run.id));
       cycles.set(run.id, p);
     }

@@ -4,6 +4,7 @@
  */
 import type { Gate, GateKind, Member, Problem, Run, RunStatus, Snapshot } from '../model.js';
 import { sanitizeLine } from '../text.js';
+import { countNeedingYou } from '../store/needs-you.js';
 
 /** How to print: colour or not, and "now" for the ages of gates and handoffs. */
 export interface TextOptions {
@@ -124,7 +125,7 @@ export function runBlock(run: Run, opts: TextOptions): string[] {
 /** The whole text report. */
 export function formatStatus(snapshot: Snapshot, opts: TextOptions): string {
   const out: string[] = [];
-  const needing = snapshot.runs.filter((r) => r.gates.some((g) => g.state === 'pending') || r.status === 'blocked').length;
+  const needing = countNeedingYou(snapshot);
   const count = `${snapshot.runs.length} run${snapshot.runs.length === 1 ? '' : 's'}`;
   out.push(snapshot.runs.length ? `${count}${needing ? `, ${needing} waiting for a human` : ''}` : 'No runs found.');
   for (const run of snapshot.runs) out.push('', ...runBlock(run, opts));

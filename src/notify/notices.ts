@@ -5,7 +5,7 @@
  */
 import type { Member, Run, Snapshot } from '../model.js';
 import type { NotifyEvent } from './config.js';
-import { memberWaitsForHuman } from './needs-you.js';
+import { memberWaitsForHuman } from '../store/needs-you.js';
 
 /** One thing to tell the operator. */
 export interface Notice {

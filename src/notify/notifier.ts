@@ -7,7 +7,7 @@ import { bellBytes, desktopBytes, needYouTitle, titleBytes } from './bytes.js';
 import { runNotifyCommand } from './command.js';
 import type { CommandOutcome } from './command.js';
 import type { NotifyConfig } from './config.js';
-import { needYouCount } from './needs-you.js';
+import { countNeedingYou } from '../store/needs-you.js';
 import type { Notice } from './notices.js';
 import { NoticeLog } from './notices.js';
 import type { Snapshot } from '../model.js';
@@ -80,7 +80,7 @@ export class Notifier {
 
   private updateTitle(snapshot: Snapshot): void {
     if (!this.d.write || !this.d.config.title) return;
-    const title = needYouTitle(needYouCount(snapshot));
+    const title = needYouTitle(countNeedingYou(snapshot));
     if (title === this.title) return;
     this.title = title;
     this.d.write(titleBytes(title));

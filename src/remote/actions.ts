@@ -56,7 +56,7 @@ export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHa
 function localizePlan(link: HostLink, plan: ActionPlan, request: ActionRequest): ActionPlan {
   const name = link.host.name;
   const run: Run | null = plan.run ? { ...plan.run, id: hostRunId(name, plan.run.id), host: name } : null;
-  return { ...plan, request: { ...request, run: run?.id ?? hostRunId(name, request.run) }, run, title: `on ${name}: ${plan.title}` };
+  return { ...plan, request: { ...request, run: run?.id ?? hostRunId(name, request.run) }, run, title: `${plan.title}, on ${name} (${link.host.destination})` };
 }
 
 /** Plans on the host; a host that cannot answer gives a refusal saying why. */

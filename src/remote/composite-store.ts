@@ -21,6 +21,8 @@ export interface CompositeOptions {
   timeoutSec: number;
   /** Keep reconnecting (the live screen) or try once (a one-shot command). */
   reconnect: boolean;
+  /** The reader shipped to a box without tower (default: next to this bundle). */
+  reader?: string | undefined;
   now?: () => number;
 }
 
@@ -38,7 +40,7 @@ export class CompositeStore implements SnapshotStore {
   constructor(private readonly opts: CompositeOptions) {
     this.now = opts.now ?? Date.now;
     this.controlDir = new ControlDir();
-    this.links = opts.hosts.map((h) => new HostLink(h, { controlDir: this.controlDir.path, timeoutSec: opts.timeoutSec, reconnect: opts.reconnect, now: this.now }));
+    this.links = opts.hosts.map((h) => new HostLink(h, { controlDir: this.controlDir.path, timeoutSec: opts.timeoutSec, reconnect: opts.reconnect, reader: opts.reader, now: this.now }));
     this.mappers = opts.hosts.map((h) => new HostRunMapper(h.name));
     this.snapshot = this.combine();
   }

@@ -10,6 +10,7 @@ import type { HostConfig } from '../config.js';
 import type { HostState, Snapshot } from '../model.js';
 import type { ClientMessage, Hello, ServerMessage } from './protocol.js';
 import { PROTOCOL_VERSION, applyChanges, decodeLine, encode, lineSplitter } from './protocol.js';
+import { readReaderBundle, shipCommand, shipPayload, towerMissing } from './ship.js';
 import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
 
 /** Seconds between reconnection attempts: doubling, then capped. */
@@ -23,6 +24,8 @@ export interface LinkOptions {
   timeoutSec: number;
   /** Whether to reconnect after a loss (false for one-shot commands). */
   reconnect: boolean;
+  /** The single-file reader shipped to a box without tower (default: next to this bundle). */
+  reader?: string | undefined;
   now?: () => number;
 }
 
@@ -47,6 +50,8 @@ export class HostLink {
   private helloTimer: NodeJS.Timeout | null = null;
   private failure: string | null = null;
   private stopped = false;
+  /** Whether this tower's own reader is sent over the connection (the box has no tower). */
+  private shipping = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<() => void>();
@@ -147,9 +152,12 @@ export class HostLink {
     if (this.stopped) return;
     this.stderr = '';
     this.failure = null;
-    const argv = sshArgv(this.host, this.opts.controlDir, this.opts.timeoutSec, serveCommand(this.host));
+    const reader = this.shipping ? readReaderBundle(this.opts.reader) : null;
+    const command = reader ? shipCommand(this.host) : serveCommand(this.host);
+    const argv = sshArgv(this.host, this.opts.controlDir, this.opts.timeoutSec, command);
     const child = spawn('ssh', argv, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
+    if (reader) child.stdin.write(shipPayload(reader));
     if (this.state.state !== 'unreachable') this.setState('connecting', null);
     child.stdout.on('data', lineSplitter((line) => this.onLine(line)));
     child.stderr.on('data', (d: Buffer) => {
@@ -229,6 +237,12 @@ export class HostLink {
     for (const p of this.pending.values()) p.reject(new Error(`${this.host.name}: ${why}`));
     this.pending.clear();
     if (this.stopped) return;
+    // No tower on the box: run this tower's own reader there instead, at once.
+    if (!this.shipping && !this.hello && this.failure === null && towerMissing(this.stderr, code) && readReaderBundle(this.opts.reader) !== null) {
+      this.shipping = true;
+      this.connect();
+      return;
+    }
     this.setState('unreachable', why);
     if (!this.opts.reconnect) return;
     const wait = BACKOFF_SEC[Math.min(this.attempt, BACKOFF_SEC.length - 1)] ?? 15;

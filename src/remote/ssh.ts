@@ -18,14 +18,18 @@ export const KEEPALIVE_SEC = 5;
 export class ControlDir {
   readonly path: string;
   constructor(base = os.tmpdir()) {
-    // os.tmpdir() can be long on some systems; /tmp is the short fallback.
-    const root = base.length > 40 ? '/tmp' : base;
+    // os.tmpdir() can be long; /tmp is the short fallback. The socket path is this dir
+    // (base + '/tower-ssh-XXXXXX'), '/', %C (40) and the 17-character suffix ssh adds while binding.
+    const root = base.length + 17 + 1 + 40 + 17 >= 108 ? '/tmp' : base;
     this.path = fs.mkdtempSync(path.join(root, 'tower-ssh-'));
     fs.chmodSync(this.path, 0o700);
+    // A signal or crash may end the process before stop(): the directory goes anyway.
+    process.once('exit', this.dispose);
   }
-  dispose(): void {
+  dispose = (): void => {
+    process.off('exit', this.dispose);
     fs.rmSync(this.path, { recursive: true, force: true });
-  }
+  };
 }
 
 /** The ssh options tower always passes; the host's own sshArgs come first, so they win. */
@@ -72,6 +76,8 @@ export function describeSshFailure(host: HostConfig, stderr: string, exitCode: n
   if (has(/Connection timed out|Operation timed out|timed out during banner exchange|Connection timed out during banner/i)) return `${dest} does not answer (ssh timed out)`;
   if (has(/Could not resolve hostname/i)) return `the name of ${dest} does not resolve (${last})`;
   if (has(/No route to host|Network is unreachable/i)) return `${dest} cannot be reached (${last})`;
+  if (has(/node: (?:command )?not found|env: .?node.?: No such file/i))
+    return `node is not installed on ${host.name} (${last}): the box needs Node 20 or newer and tmux`;
   if (exitCode === 127 || has(/command not found|No such file or directory/i))
     return `tower does not start on ${host.name} ("${host.tower}": ${last || 'command not found'}): install it there (npm install -g tower, or copy the packed tower-*.tgz and npm install -g it), or set "tower" of this host to its command line`;
   if (has(/Connection closed|Connection reset|Broken pipe|Timeout, server .* not responding/i)) return `the ssh connection to ${dest} was lost (${last})`;

@@ -1,6 +1,6 @@
 /**
  * Discovery: which project roots hold agent state, and which state directories (one per system) each holds.
- * Roots come from flags/config (taken as given), from tina's session registry, and from the working
+ * Roots come from flags/config (taken as given), from the root registries systems keep, and from the working
  * directories of tmux panes and Claude team members (walked up to the nearest ancestor with a marker).
  * Only marker directories are ever looked at: a project tree is never read.
  */
@@ -9,11 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Problem, System } from '../model.js';
 import { isDir } from '../files/read.js';
-import { STATE_DIR_MARKERS } from '../systems/types.js';
+import type { SystemModule } from '../systems/module.js';
+import { stateDirMarkers } from '../systems/registry.js';
 
 /** One state directory to read as one run. */
 export interface RunSource {
-  system: Exclude<System, 'claude-team'>;
+  system: System;
   root: string;
   stateDir: string;
 }
@@ -22,7 +23,7 @@ export interface RunSource {
 export interface DiscoveryInput {
   /** Roots from --root and the config file: each must exist and hold a marker, else a problem. */
   explicitRoots: readonly string[];
-  /** Project roots named by tina's session registry (worktree paths). */
+  /** Project roots named by the systems' root registries (worktree paths). */
   sessionRoots: readonly string[];
   /** Working directories of tmux panes and of Claude team members. */
   cwds: readonly (string | null | undefined)[];
@@ -42,7 +43,7 @@ export interface Discovery {
 }
 
 /** The marker directory names, for messages. */
-export const MARKER_NAMES = [...new Set(STATE_DIR_MARKERS.map((m) => m.dir))];
+export const MARKER_NAMES = [...new Set(stateDirMarkers().map((m) => m.dir))];
 
 /** A path made canonical (symlinks resolved) when it exists, so one project is one root. */
 export function canonical(p: string): string {
@@ -56,7 +57,7 @@ export function canonical(p: string): string {
 
 /** Whether `dir` holds any state directory marker. */
 export function hasMarker(dir: string): boolean {
-  return STATE_DIR_MARKERS.some((m) => isDir(path.join(dir, m.dir)));
+  return MARKER_NAMES.some((m) => isDir(path.join(dir, m)));
 }
 
 /**
@@ -128,14 +129,15 @@ export function discoverRoots(input: DiscoveryInput): Discovery {
   return { roots: [...roots].sort(), watchRoots: [...watch].sort(), problems };
 }
 
-/** The state directories of one root, one RunSource each. tina's are found by its own reader (two layouts). */
-export function sourcesOfRoot(root: string, findTinaStateDirs: (root: string) => string[]): RunSource[] {
+/** The state directories of one root, one RunSource each, in registry order (a system's markers in its own order). */
+export function sourcesOfRoot(root: string, systems: readonly SystemModule[]): RunSource[] {
   const sources: RunSource[] = [];
-  for (const stateDir of findTinaStateDirs(root)) sources.push({ system: 'tina', root, stateDir });
-  for (const marker of STATE_DIR_MARKERS) {
-    if (marker.system === 'tina') continue;
-    const stateDir = path.join(root, marker.dir);
-    if (isDir(stateDir)) sources.push({ system: marker.system, root, stateDir });
+  for (const m of systems) {
+    if (!m.readRun) continue;
+    for (const marker of m.markers) {
+      const stateDir = path.join(root, marker);
+      if (isDir(stateDir)) sources.push({ system: m.system, root, stateDir });
+    }
   }
   return sources;
 }

@@ -16,51 +16,25 @@ import type { ReadSettings, Team } from '../systems/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
-import { indexPanes, livenessKey } from './liveness.js';
+import { cleanDirty, hasWork, teamCwds } from './dirty.js';
+import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
+import type { LiveStoreOptions } from './live-options.js';
+import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
-import { defaultReaders, readSource } from './readers.js';
+import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
 import { watchStateDirs } from './state-watcher.js';
 import type { SnapshotStore } from './types.js';
 import { WatchScope } from './watch-scope.js';
 
-/** The shortest gap between two emits: one frame. */
-export const FRAME_MS = 16;
-
-/**
- * Every two minutes everything is re-read once: ages (stale handoff, stuck heartbeat) move with the
- * clock, and a missed file event (an inotify limit, a network file system) heals itself. On a box
- * with 10,000 task files a full read costs ~150 ms of CPU, so this is most of tower's idle cost.
- */
-export const FULL_REFRESH_MS = 120_000;
-
-export interface LiveStoreOptions {
-  now?: () => number;
-  /** The source readers (tests swap one in). */
-  readers?: SourceReaders;
-  /** $HOME for the walk up from pane cwds. */
-  home?: string;
-  /** Called after each tmux poll (and the first read) with its pane list; the next tick waits for it. */
-  onPoll?: (panes: PaneInfo[] | null, signal: AbortSignal) => Promise<void>;
-}
+export { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
+export type { LiveStoreOptions } from './live-options.js';
 
 /** Creates the live store; `start()` reads once and begins watching and polling. */
 export function createLiveStore(ctx: AppContext, opts: LiveStoreOptions = {}): SnapshotStore {
   return new LiveStore(ctx, opts);
 }
-
-interface Dirty {
-  full: boolean;
-  rediscover: boolean;
-  allTeams: boolean;
-  teams: Set<string>;
-  sources: Set<string>;
-  /** Liveness or snapshot-level problems changed: re-assemble even with nothing re-read. */
-  assemble: boolean;
-}
-
-const cleanDirty = (): Dirty => ({ full: false, rediscover: false, allTeams: false, teams: new Set(), sources: new Set(), assemble: false });
 
 class LiveStore implements SnapshotStore {
   private readonly now: () => number;
@@ -69,9 +43,7 @@ class LiveStore implements SnapshotStore {
   private readonly onPoll: LiveStoreOptions['onPoll'];
   private readonly listeners = new Set<() => void>();
 
-  private panes: PaneInfo[] | null = null;
-  private paneLivenessKey = '';
-  private paneCwdKey = '';
+  private readonly paneTracker = new PaneTracker();
   private teamCwdKey = '';
 
   /** Teams by folder name (which is what file events name). */
@@ -81,7 +53,7 @@ class LiveStore implements SnapshotStore {
   private watchRoots = new Set<string>();
   private claudeDirWatched = false;
 
-  private problems = { tmux: null as Problem | null, watch: null as Problem | null, teams: [] as Problem[], discovery: [] as Problem[], internal: null as Problem | null };
+  private problems = { watch: null as Problem | null, teams: [] as Problem[], discovery: [] as Problem[], internal: null as Problem | null };
   private readonly publisher: SnapshotPublisher;
 
   private dirty = cleanDirty();
@@ -149,7 +121,7 @@ class LiveStore implements SnapshotStore {
 
   /** The poll hook (pane captures); its failure must not stop polling. */
   private async afterPoll(): Promise<void> {
-    if (this.onPoll && !this.stopped) await this.onPoll(this.panes, this.abort.signal).catch(() => {});
+    if (this.onPoll && !this.stopped) await this.onPoll(this.paneTracker.panes, this.abort.signal).catch(() => {});
   }
 
   async stop(): Promise<void> {
@@ -185,6 +157,9 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     this.takePanes(panes, problem);
     if (this.now() - this.lastFullAt >= FULL_REFRESH_MS) this.dirty.full = true;
+    // A state dir deleted and made again (or a project that appears under a known cwd) sends no
+    // event a watcher still holds: the set of state dirs is checked every tick.
+    else if (!this.dirty.rediscover && this.sourcesMoved()) this.dirty.rediscover = true;
     for (const t of this.recheck.teams) this.dirty.teams.add(t);
     for (const k of this.recheck.sources) this.dirty.sources.add(k);
     this.recheck = cleanDirty();
@@ -194,26 +169,10 @@ class LiveStore implements SnapshotStore {
   }
 
   private takePanes(panes: PaneInfo[] | null, problem: Problem | null): void {
-    if (problem) {
-      // A timeout says nothing about the panes: keep the last list rather than flap to unknown.
-      if (this.problems.tmux?.message !== problem.message) this.dirty.assemble = true;
-      this.problems.tmux = problem;
-      return;
-    }
-    if (this.problems.tmux) this.dirty.assemble = true;
-    this.problems.tmux = null;
-    const lk = livenessKey(panes);
-    if (lk !== this.paneLivenessKey) {
-      this.paneLivenessKey = lk;
-      this.publisher.setPanes(indexPanes(panes));
-      this.dirty.assemble = true;
-    }
-    this.panes = panes;
-    const ck = [...new Set((panes ?? []).map((p) => p.cwd))].sort().join('\n');
-    if (ck !== this.paneCwdKey) {
-      this.paneCwdKey = ck;
-      this.dirty.rediscover = true;
-    }
+    const change = this.paneTracker.take(panes, problem);
+    if (change.index !== undefined) this.publisher.setPanes(change.index);
+    if (change.assemble) this.dirty.assemble = true;
+    if (change.rediscover) this.dirty.rediscover = true;
   }
 
   private onFileEvent(file: string): void {
@@ -261,7 +220,8 @@ class LiveStore implements SnapshotStore {
   // ---- reading ----
 
   private settings(): ReadSettings {
-    return settingsFrom(this.ctx.config, this.now());
+    // A change of pane cwds rediscovers, and so re-reads, every source with these.
+    return { ...settingsFrom(this.ctx.config, this.now()), paneCwds: (this.paneTracker.panes ?? []).map((p) => p.cwd) };
   }
 
   private readTeamsFully(): void {
@@ -289,30 +249,35 @@ class LiveStore implements SnapshotStore {
     }
   }
 
+  /** Roots and state dirs from everything discovery looks at now. */
+  private discover(problems: Problem[]): ReturnType<typeof discoverSources> {
+    const { roots, claudeDir, discover } = this.ctx;
+    const paneCwds = (this.paneTracker.panes ?? []).map((p) => p.cwd);
+    return discoverSources({ roots, claudeDir, discover, home: this.home, paneCwds, teams: [...this.teams.values()] }, this.readers, problems);
+  }
+
+  /** Whether the state directories found now differ from the ones being read. */
+  private sourcesMoved(): boolean {
+    const { sources } = this.discover([]);
+    return sources.length !== this.sources.size || sources.some((s) => !this.sources.has(sourceKey(s)));
+  }
+
   /** Finds roots and state directories again; new sources are marked for reading, gone ones dropped. */
   private rediscover(): void {
     const problems: Problem[] = [];
-    const { discovery, sources } = discoverSources(
-      {
-        roots: this.ctx.roots,
-        claudeDir: this.ctx.claudeDir,
-        discover: this.ctx.discover,
-        home: this.home,
-        paneCwds: (this.panes ?? []).map((p) => p.cwd),
-        teams: [...this.teams.values()],
-      },
-      this.readers,
-      problems,
-    );
+    const { discovery, sources } = this.discover(problems);
     this.problems.discovery = problems;
     const next = new Map(sources.map((s) => [sourceKey(s), s] as const));
+    // The roots of state dirs that (re)appeared are given to the watcher again: one that was
+    // deleted and made again is a new directory the old watch does not see.
+    const reappeared = new Set([...next].filter(([key]) => !this.sources.has(key)).map(([, src]) => src.root));
     for (const key of this.sources.keys()) if (!next.has(key)) this.reads.delete(key);
     for (const key of next.keys()) if (!this.reads.has(key)) this.dirty.sources.add(key);
     this.sources = next;
     this.scope.setRoots(discovery.watchRoots, sources.map((s) => s.stateDir));
     const roots = new Set(discovery.watchRoots);
     if (this.watcher) {
-      const added = [...roots].filter((r) => !this.watchRoots.has(r));
+      const added = [...roots].filter((r) => !this.watchRoots.has(r) || reappeared.has(r));
       const gone = [...this.watchRoots].filter((r) => !roots.has(r));
       if (added.length) {
         this.watcher.add(added);
@@ -335,7 +300,7 @@ class LiveStore implements SnapshotStore {
     this.reads = new Map([...this.sources].map(([key, s]) => [key, readSource(s, teams, settings, this.readers)] as const));
   }
 
-  /** Re-reads changed teams; the tina runs that merge them (or could, for a new team) are re-read too. */
+  /** Re-reads changed teams; the runs that take them in (or could, for a new team) are re-read too. */
   private rereadTeams(dirNames: Iterable<string>): void {
     let setChanged = false;
     const touched = new Set<string>();
@@ -345,7 +310,7 @@ class LiveStore implements SnapshotStore {
       const after = this.readers.readTeam(this.ctx.claudeDir, dirName);
       if (after) next.set(dirName, after);
       else next.delete(dirName);
-      // A new, gone or renamed team, or one that moved, may change which tina run merges it.
+      // A new, gone or renamed team, or one that moved, may change which run takes it in.
       if (!before || !after || before.name !== after.name || before.cwd !== after.cwd) setChanged = true;
       if (before) touched.add(before.name);
       if (after) touched.add(after.name);
@@ -354,7 +319,7 @@ class LiveStore implements SnapshotStore {
     this.teams = next;
     if (setChanged) this.watchNewTaskDirs(before);
     for (const [key, read] of this.reads) {
-      if (read.source.system !== 'tina') continue;
+      if (!mergesTeams(this.readers, read.source.system)) continue;
       if (setChanged || read.teamNames.some((n) => touched.has(n))) this.dirty.sources.add(key);
     }
     const cwdKey = teamCwds(next);
@@ -387,7 +352,7 @@ class LiveStore implements SnapshotStore {
     this.assemble();
   }
 
-  /** Works through what is dirty, in place (each step may mark more: a team change dirties its tina run). */
+  /** Works through what is dirty, in place (each step may mark more: a team change dirties the run that took it in). */
   private apply(): void {
     const dirty = this.dirty;
     if (dirty.full) {
@@ -399,7 +364,7 @@ class LiveStore implements SnapshotStore {
     }
     if (dirty.allTeams) {
       this.readTeamsFully();
-      for (const [key, read] of this.reads) if (read.source.system === 'tina') dirty.sources.add(key);
+      for (const [key, read] of this.reads) if (mergesTeams(this.readers, read.source.system)) dirty.sources.add(key);
       dirty.rediscover = true;
     } else if (dirty.teams.size) {
       this.rereadTeams(dirty.teams);
@@ -417,17 +382,9 @@ class LiveStore implements SnapshotStore {
   /** Publishes a new snapshot when something differs, and tells the listeners. */
   private assemble(): void {
     this.dirty.assemble = false;
-    const { tmux, watch, internal, teams, discovery } = this.problems;
-    const problems = [tmux, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
+    const { watch, internal, teams, discovery } = this.problems;
+    const problems = [this.paneTracker.problem, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
     if (!this.publisher.publish(this.reads, this.teams, problems, this.settings())) return;
     for (const l of [...this.listeners]) l();
   }
-}
-
-function hasWork(d: Dirty): boolean {
-  return d.full || d.rediscover || d.allTeams || d.teams.size > 0 || d.sources.size > 0 || d.assemble;
-}
-
-function teamCwds(teams: Map<string, Team>): string {
-  return [...new Set([...teams.values()].map((t) => t.cwd ?? ''))].sort().join('\n');
 }

@@ -4,6 +4,7 @@
  * there is no server to ask. In-process members have no pane and stay as they are.
  */
 import type { Member, MemberState, Run } from '../model.js';
+import { systemOf } from '../systems/registry.js';
 import type { PaneInfo } from '../tmux/client.js';
 
 /** The panes of one list-panes call, indexed for lookups. */
@@ -40,11 +41,6 @@ export function livenessKey(panes: readonly PaneInfo[] | null): string {
     .join('\n');
 }
 
-/** The tmux session tina runs a phase's team lead in: `.` in the feature becomes `_`. */
-export function tinaPhaseSession(feature: string, phase: string): string {
-  return `tina-${feature.replace(/\./g, '_')}-phase-${phase}`;
-}
-
 /** The state of a pane id against the pane list. */
 export function paneState(paneId: string, index: PaneIndex | null): MemberState {
   if (index === null) return 'unknown';
@@ -54,14 +50,41 @@ export function paneState(paneId: string, index: PaneIndex | null): MemberState 
 
 /** Applies liveness to a run's members; returns the same object when nothing changes. */
 export function applyLiveness(run: Run, index: PaneIndex | null): Run {
-  const leadSlot = tinaLeadSlot(run, index);
+  const leadSlot = sessionLeadSlot(run, index);
   let changed = false;
-  const members = run.members.map((m, i) => {
+  let members = run.members.map((m, i) => {
     const next = memberLiveness(m, index, i === leadSlot?.member ? leadSlot.pane : null);
     if (next !== m) changed = true;
     return next;
   });
-  return changed ? { ...run, members } : run;
+  const ghosts = ghostsOfDeadLeads(members);
+  if (ghosts.members !== members) {
+    members = ghosts.members;
+    changed = true;
+  }
+  if (!changed) return run;
+  return ghosts.warnings.length > 0 ? { ...run, members, warnings: [...(run.warnings ?? []), ...ghosts.warnings] } : { ...run, members };
+}
+
+/**
+ * In-process members live inside their lead's process: when the lead's pane is gone, the members
+ * the team file still lists as in-process are left over from a crash (Claude Code keeps them), so
+ * their state is unknown and the run says so.
+ */
+function ghostsOfDeadLeads(members: Member[]): { members: Member[]; warnings: string[] } {
+  const deadLeads = members.filter((m) => m.lead && m.paneId && m.state === 'dead' && m.team !== undefined);
+  if (deadLeads.length === 0) return { members, warnings: [] };
+  const warnings: string[] = [];
+  let out = members;
+  for (const lead of deadLeads) {
+    const ghosts = members.filter((m) => m.team === lead.team && m.state === 'in-process' && !m.lead);
+    if (ghosts.length === 0) continue;
+    out = out.map((m) => (ghosts.includes(m) ? { ...m, state: 'unknown' as const } : m));
+    warnings.push(
+      `team ${lead.team ?? ''}: lead ${lead.name}'s pane ${lead.paneId ?? ''} is gone; in-process ${ghosts.map((g) => g.name).join(', ')} may be left over from a crash`,
+    );
+  }
+  return { members: out, warnings };
 }
 
 function memberLiveness(m: Member, index: PaneIndex | null, sessionPane: PaneInfo | null): Member {
@@ -75,17 +98,20 @@ function memberLiveness(m: Member, index: PaneIndex | null, sessionPane: PaneInf
 }
 
 /**
- * For a tina run whose phase lead names no pane: the lead gets the first pane of the session
- * `tina-<feature>-phase-<current>` when that session exists. The lead is the one of the current
- * phase team (`<feature>-phase-<N>`, older `phase-<N>-execution`), else a lead of no known team.
+ * For a run whose working lead names no pane (a tina phase lead): the lead gets the first pane of the
+ * session its system runs it in, when that session exists. The lead is the one of the working team,
+ * else a lead of no known team.
  */
-function tinaLeadSlot(run: Run, index: PaneIndex | null): { member: number; pane: PaneInfo } | null {
-  if (run.system !== 'tina' || !run.phase || index === null) return null;
-  const pane = index.firstBySession.get(tinaPhaseSession(run.name, run.phase.current));
+function sessionLeadSlot(run: Run, index: PaneIndex | null): { member: number; pane: PaneInfo } | null {
+  if (index === null) return null;
+  const cycle = systemOf(run.system).cycle;
+  const session = cycle?.leadSession(run);
+  if (!cycle || !session) return null;
+  const pane = index.firstBySession.get(session);
   if (!pane) return null;
-  const phaseTeams = [`${run.name}-phase-${run.phase.current}`, `phase-${run.phase.current}-execution`];
+  const working = cycle.workingTeams(run) ?? [];
   const paneless = (m: Member) => m.lead && !m.paneId && m.state !== 'in-process';
-  let member = run.members.findIndex((m) => paneless(m) && m.team !== undefined && phaseTeams.includes(m.team));
+  let member = run.members.findIndex((m) => paneless(m) && m.team !== undefined && working.includes(m.team));
   if (member < 0) member = run.members.findIndex((m) => paneless(m) && m.team === undefined);
   return member < 0 ? null : { member, pane };
 }

@@ -8,12 +8,12 @@ import type { Problem, Run, Snapshot } from '../model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
 import { applyLiveness } from './liveness.js';
 import type { PaneIndex } from './liveness.js';
-import { assignIds, sortRuns } from './order.js';
+import { assembleRuns } from './assemble.js';
+import type { Origin } from './assemble.js';
 import { readTeamRun } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 
-/** Where a run of the snapshot came from: a state directory (by source key) or a Claude team (by folder). */
-export type Origin = { source: string } | { team: string };
+export type { Origin } from './assemble.js';
 
 export class SnapshotPublisher {
   /** The published snapshot: the same object until something differs. */
@@ -41,42 +41,35 @@ export class SnapshotPublisher {
     this.liveCache = new WeakMap();
   }
 
-  /** Builds the run list; returns true when a new snapshot object was published. */
+  /** Builds the run list (store/assemble.ts, cached here); returns true when a new snapshot object was published. */
   publish(reads: Iterable<[string, SourceRead]>, teams: Map<string, Team>, problems: Problem[], settings: ReadSettings): boolean {
-    const raw: { run: Run; origin: Origin }[] = [];
-    const claimed = new Set<string>();
-    for (const [key, read] of reads) {
-      raw.push({ run: read.run, origin: { source: key } });
-      for (const n of read.teamNames) claimed.add(n);
-    }
-    for (const [dirName, team] of teams) {
-      if (claimed.has(team.name)) continue;
-      let run = this.teamRunCache.get(team);
-      if (!run) {
-        run = readTeamRun(team, settings, this.readers);
-        this.teamRunCache.set(team, run);
-      }
-      raw.push({ run, origin: { team: dirName } });
-    }
-    const live = raw.map(({ run }) => {
-      let l = this.liveCache.get(run);
-      if (!l) {
-        l = applyLiveness(run, this.paneIndex);
-        this.liveCache.set(run, l);
-      }
-      return l;
-    });
     const published = new Map<string, { run: Run; json: string }>();
-    this.origins = new Map();
-    // assignIds keeps the order, so raw[i] is where runs[i] came from.
-    const runs = assignIds(live).map((run, i) => {
-      const shared = this.share(run, published);
-      const origin = raw[i]?.origin;
-      if (origin) this.origins.set(shared.id, origin);
-      return shared;
+    const origins = new Map<string, Origin>();
+    const sorted = assembleRuns(reads, teams, {
+      teamRun: (team) => {
+        let run = this.teamRunCache.get(team);
+        if (!run) {
+          run = readTeamRun(team, settings, this.readers);
+          this.teamRunCache.set(team, run);
+        }
+        return run;
+      },
+      live: (run) => {
+        let l = this.liveCache.get(run);
+        if (!l) {
+          l = applyLiveness(run, this.paneIndex);
+          this.liveCache.set(run, l);
+        }
+        return l;
+      },
+      keep: (run, origin) => {
+        const shared = this.share(run, published);
+        origins.set(shared.id, origin);
+        return shared;
+      },
     });
     this.published = published;
-    const sorted = sortRuns(runs);
+    this.origins = origins;
     const problemsJson = JSON.stringify(problems);
     const prev = this.snapshot.runs;
     if (problemsJson === this.problemsJson && sorted.length === prev.length && sorted.every((r, i) => r === prev[i])) return false;

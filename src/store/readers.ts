@@ -5,48 +5,40 @@
  */
 import path from 'node:path';
 import { emptyRun } from '../model.js';
-import type { Gate, Problem, Run } from '../model.js';
-import { readTeam, readTeams, teamRun } from '../systems/claude-teams/teams.js';
-import { readDotagentRun } from '../systems/dotagent/read.js';
-import { readHarnessRun } from '../systems/harness/read.js';
-import { readSageRun } from '../systems/sage/read.js';
-import { findTinaStateDirs, readTinaRun, readTinaSessions } from '../systems/tina/read.js';
+import type { Gate, Problem, Run, System } from '../model.js';
+import type { SystemModule, TeamReaders } from '../systems/module.js';
+import { SYSTEM_MODULES, teamModule } from '../systems/registry.js';
 import type { ReadSettings, Team } from '../systems/types.js';
+import { unlistable } from '../files/read.js';
 import { sanitizeLine } from '../text.js';
 import type { RunSource } from './discover.js';
 
-/** Every reader the store uses. */
-export interface SourceReaders {
-  readTeams(claudeDir: string): { teams: Team[]; problems: Problem[] };
-  /** One team by its folder name under `<claudeDir>/teams/`; null when the folder is gone. */
-  readTeam(claudeDir: string, dirName: string): Team | null;
-  teamRun(team: Team, settings: ReadSettings): Run;
-  findTinaStateDirs(root: string): string[];
-  readTinaSessions(claudeDir: string): { roots: string[]; problems: Problem[] };
-  readTinaRun(root: string, stateDir: string, teams: Team[], settings: ReadSettings): { run: Run; teamNames: string[] };
-  readHarnessRun(root: string, stateDir: string, settings: ReadSettings): Run;
-  readSageRun(root: string, stateDir: string, settings: ReadSettings): Run;
-  readDotagentRun(root: string, stateDir: string, settings: ReadSettings): Run;
+/** Every reader the store uses: the Claude team readers and the system modules, in registry order. */
+export interface SourceReaders extends TeamReaders {
+  /** The system a team read on its own is a run of. */
+  teamSystem: System;
+  systems: readonly SystemModule[];
 }
 
 /** The real readers. */
-export const defaultReaders: SourceReaders = {
-  readTeams,
-  readTeam,
-  teamRun,
-  findTinaStateDirs,
-  readTinaSessions,
-  readTinaRun,
-  readHarnessRun,
-  readSageRun,
-  readDotagentRun,
-};
+const TEAMS = teamModule();
+export const defaultReaders: SourceReaders = { ...TEAMS.teams, teamSystem: TEAMS.system, systems: SYSTEM_MODULES };
+
+/** The readers with one system's run reader replaced (tests count or break one system's reads). */
+export function withRunReader(readers: SourceReaders, system: System, readRun: NonNullable<SystemModule['readRun']>): SourceReaders {
+  return { ...readers, systems: readers.systems.map((m) => (m.system === system ? { ...m, readRun } : m)) };
+}
+
+/** Whether runs of `system` take in Claude teams (and so are re-read when a team changes). */
+export function mergesTeams(readers: SourceReaders, system: System): boolean {
+  return readers.systems.some((m) => m.system === system && m.mergesTeams);
+}
 
 /** The outcome of reading one state directory. */
 export interface SourceRead {
   source: RunSource;
   run: Run;
-  /** Claude teams the run merged (tina), so they are not listed again as runs of their own. */
+  /** Claude teams the run took in, so they are not listed again as runs of their own. */
   teamNames: string[];
 }
 
@@ -76,18 +68,10 @@ export function readSource(source: RunSource, teams: Team[], settings: ReadSetti
 
 function readSourceUnordered(source: RunSource, teams: Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
   try {
-    switch (source.system) {
-      case 'tina': {
-        const r = readers.readTinaRun(source.root, source.stateDir, teams, settings);
-        return { source, run: r.run, teamNames: r.teamNames };
-      }
-      case 'harness':
-        return { source, run: readers.readHarnessRun(source.root, source.stateDir, settings), teamNames: [] };
-      case 'sage':
-        return { source, run: readers.readSageRun(source.root, source.stateDir, settings), teamNames: [] };
-      case 'dotagent':
-        return { source, run: readers.readDotagentRun(source.root, source.stateDir, settings), teamNames: [] };
-    }
+    const read = readers.systems.find((m) => m.system === source.system)?.readRun;
+    if (!read) throw new Error(`no reader for ${source.system} state directories`);
+    const r = read(source.root, source.stateDir, teams, settings);
+    return { source, run: unreadableStateDir(r.run, source.stateDir), teamNames: r.teamNames };
   } catch (err) {
     const run = emptyRun(source.system, sanitizeLine(path.basename(source.root)) || source.system, source.root, source.stateDir);
     run.problems.push({ file: source.stateDir, message: `the ${source.system} reader failed: ${failure(err)}` });
@@ -95,13 +79,25 @@ function readSourceUnordered(source: RunSource, teams: Team[], settings: ReadSet
   }
 }
 
+/**
+ * A state directory that can't be listed leaves every reader blind: whatever it made of that, the
+ * run's status is unknown (never "idle") and the run says why.
+ */
+function unreadableStateDir(run: Run, stateDir: string): Run {
+  const problem = unlistable(stateDir);
+  if (!problem) return run;
+  if (!run.problems.some((p) => p.file === problem.file && p.message === problem.message)) run.problems.unshift(problem);
+  run.status = 'unknown';
+  return run;
+}
+
 /** A Claude team as a run of its own; a throwing reader gives a run of unknown status. */
 export function readTeamRun(team: Team, settings: ReadSettings, readers: SourceReaders): Run {
   try {
     return readers.teamRun(team, settings);
   } catch (err) {
-    const run = emptyRun('claude-team', team.name, null, path.dirname(team.configFile));
-    run.problems.push({ file: team.configFile, message: `the claude-team reader failed: ${failure(err)}` });
+    const run = emptyRun(readers.teamSystem, team.name, null, path.dirname(team.configFile));
+    run.problems.push({ file: team.configFile, message: `the ${readers.teamSystem} reader failed: ${failure(err)}` });
     return run;
   }
 }

@@ -9,12 +9,12 @@ import type { Problem, Run, Snapshot } from '../model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
-import { discoverRoots, sourcesOfRoot } from './discover.js';
+import { assembleRuns, teamDirName } from './assemble.js';
+import { discoverRoots, sourceKey, sourcesOfRoot } from './discover.js';
 import type { Discovery, RunSource } from './discover.js';
 import { applyLiveness, indexPanes } from './liveness.js';
-import { assignIds, sortRuns } from './order.js';
 import { defaultReaders, guarded, readSource, readTeamRun } from './readers.js';
-import type { SourceRead, SourceReaders } from './readers.js';
+import type { SourceReaders } from './readers.js';
 
 /** What a snapshot is read from. */
 export interface SnapshotInput {
@@ -57,33 +57,28 @@ export function discoverSources(
   problems: Problem[],
 ): { discovery: Discovery; sources: RunSource[] } {
   const discover = input.discover !== false;
-  const sessions = discover
-    ? guarded('tina sessions', path.join(input.claudeDir, 'tina-sessions'), { roots: [], problems: [] }, () => readers.readTinaSessions(input.claudeDir), problems)
-    : { roots: [], problems: [] };
-  problems.push(...sessions.problems);
+  const sessionRoots: string[] = [];
+  if (discover) {
+    for (const m of readers.systems) {
+      const registry = m.rootRegistry;
+      if (!registry) continue;
+      const none = { roots: [], problems: [] };
+      const r = guarded(`${m.label} root registry`, path.join(input.claudeDir, registry.dir), none, () => registry.read(input.claudeDir), problems);
+      problems.push(...r.problems);
+      sessionRoots.push(...r.roots);
+    }
+  }
   const discovery = discoverRoots({
     explicitRoots: input.roots,
-    sessionRoots: sessions.roots,
+    sessionRoots,
     cwds: discover ? [...input.paneCwds, ...input.teams.map((t) => t.cwd)] : [],
     home: input.home,
   });
   problems.push(...discovery.problems);
   const sources = discovery.roots.flatMap((root) =>
-    guarded('state directories', root, [] as RunSource[], () => sourcesOfRoot(root, readers.findTinaStateDirs), problems),
+    guarded('state directories', root, [] as RunSource[], () => sourcesOfRoot(root, readers.systems), problems),
   );
   return { discovery, sources };
-}
-
-/** Teams merged into a run (by tina) are not runs of their own; every other team is. */
-export function unclaimedTeams(reads: readonly SourceRead[], teams: readonly Team[]): Team[] {
-  const claimed = new Set(reads.flatMap((r) => r.teamNames));
-  return teams.filter((t) => !claimed.has(t.name));
-}
-
-/** Liveness, ids and order: the last step from read runs to the snapshot's list. */
-export function finishRuns(raw: Run[], panes: PaneInfo[] | null): Run[] {
-  const index = indexPanes(panes);
-  return sortRuns(assignIds(raw.map((r) => applyLiveness(r, index))));
 }
 
 /** Reads one snapshot, synchronously; never throws on bad files (they become problems). */
@@ -98,14 +93,15 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   const readers = input.readers ?? defaultReaders;
   const paneCwds = (input.panes ?? []).map((p) => p.cwd);
   const { sources } = discoverSources({ ...input, paneCwds, teams }, readers, problems);
-  const reads = sources.map((s) => readSource(s, teams, input.settings, readers));
-  const teamRuns = unclaimedTeams(reads, teams).map((t) => readTeamRun(t, input.settings, readers));
-  return {
-    version: 1,
-    generatedAt: new Date(input.settings.now).toISOString(),
-    runs: finishRuns([...reads.map((r) => r.run), ...teamRuns], input.panes),
-    problems,
-  };
+  // Readers never run tmux: what the panes say about a project's liveness comes in with the settings.
+  const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, { ...input.settings, paneCwds }, readers)] as const);
+  const index = indexPanes(input.panes);
+  const runs = assembleRuns(
+    reads,
+    teams.map((t) => [teamDirName(t), t] as const),
+    { teamRun: (t) => readTeamRun(t, input.settings, readers), live: (r) => applyLiveness(r, index) },
+  );
+  return { version: 1, generatedAt: new Date(input.settings.now).toISOString(), runs, problems };
 }
 
 /** One problem line for a failed `list-panes` that is not "no server". */
@@ -130,10 +126,11 @@ export async function listPanesForSnapshot(
 export async function buildSnapshot(ctx: AppContext, opts: { now?: number } = {}): Promise<Snapshot> {
   // tmux is spawned first and answers while the teams (the bulk of the files) are read.
   const listing = listPanesForSnapshot(ctx);
-  const problems: Problem[] = [];
-  const teams = readAllTeams(ctx.claudeDir, defaultReaders, problems);
+  const teamProblems: Problem[] = [];
+  const teams = readAllTeams(ctx.claudeDir, defaultReaders, teamProblems);
   const { panes, problem } = await listing;
-  if (problem) problems.push(problem);
+  // In the live store's order: tmux, then teams, then discovery.
+  const problems: Problem[] = [...(problem ? [problem] : []), ...teamProblems];
   const input: SnapshotInput = {
     roots: ctx.roots,
     claudeDir: ctx.claudeDir,

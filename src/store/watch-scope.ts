@@ -1,11 +1,12 @@
 /**
  * What the live store watches, and what a changed path means. Watching is limited to state
  * directories: under a project root only the marker dirs (and the dirs leading to them, so a marker
- * created later is seen); under the Claude dir only team configs, the task folders of known teams
- * and tina's session registry. Everything else is ignored before chokidar descends into it.
+ * created later is seen) and the extra files a system names; under the Claude dir only team configs,
+ * the task folders of known teams and the systems' root registries. Everything else is ignored
+ * before chokidar descends into it.
  */
 import path from 'node:path';
-import { STATE_DIR_MARKERS } from '../systems/types.js';
+import { SYSTEM_MODULES, stateDirMarkers } from '../systems/registry.js';
 import { isInside } from './discover.js';
 
 /** How deep below a state directory files are read (tina `phase-N/status.json`, harness `logs/run.log`). */
@@ -14,7 +15,13 @@ export const STATE_DIR_DEPTH = 2;
 /** The chokidar depth that covers `<root>/.claude/tina/phase-N/<file>`. */
 export const WATCH_DEPTH = 4;
 
-const MARKER_PARTS = [...new Set(STATE_DIR_MARKERS.map((m) => m.dir))].map((d) => d.split('/'));
+const MARKER_PARTS = [...new Set(stateDirMarkers().map((m) => m.dir))].map((d) => d.split('/'));
+
+/** Files outside the state directories that a system reads too, with the markers of its state dirs. */
+const EXTRA_FILES = SYSTEM_MODULES.flatMap((m) => m.watchFiles.map((f) => ({ parts: f.split('/'), markers: m.markers })));
+
+/** The Claude dir folders that list project roots. */
+const REGISTRY_DIRS = new Set(SYSTEM_MODULES.flatMap((m) => (m.rootRegistry ? [m.rootRegistry.dir] : [])));
 
 /** Folders inside state directories that hold history, never read. */
 const SKIPPED_DIRS = new Set(['.archive', 'node_modules', '.git']);
@@ -66,13 +73,14 @@ export class WatchScope {
       if (!this.knownTeam(name)) return true;
       return file !== undefined && (!file.endsWith('.json') || file.startsWith('.'));
     }
-    if (top === 'tina-sessions') return file !== undefined;
+    if (REGISTRY_DIRS.has(top)) return file !== undefined;
     return true;
   }
 
   private wantedInRoot(p: string, root: string): boolean {
     const parts = path.relative(root, p).split(path.sep).filter(Boolean);
     if (parts.length === 0) return true;
+    if (EXTRA_FILES.some((extra) => startsWith(extra.parts, parts))) return true; // the file or a dir leading to it
     return MARKER_PARTS.some((marker) => {
       if (startsWith(marker, parts)) return true; // the marker or a dir leading to it
       if (!startsWith(parts, marker)) return false;
@@ -81,17 +89,35 @@ export class WatchScope {
     });
   }
 
+  /** The state directory whose run reads `p`, when `p` is one of the extra files a system names (or a folder leading to one). */
+  private extraFileSource(p: string): string | null {
+    for (const root of this.roots) {
+      if (!isInside(p, root)) continue;
+      const parts = path.relative(root, p).split(path.sep).filter(Boolean);
+      for (const extra of EXTRA_FILES) {
+        // The file, or a folder leading to it: a file written right after its folder was made can
+        // change before the folder is watched, so the folder's arrival re-reads the run too.
+        if (parts.length === 0 || !startsWith(extra.parts, parts)) continue;
+        const dir = extra.markers.map((m) => path.join(root, m)).find((d) => this.stateDirs.includes(d));
+        if (dir) return dir;
+      }
+    }
+    return null;
+  }
+
   /** What a changed path means for the store. */
   classify(p: string): WatchTarget {
     if (isInside(p, this.claudeDir)) {
       const [top, name] = path.relative(this.claudeDir, p).split(path.sep).filter(Boolean);
       if (top === 'teams' || top === 'tasks') return name === undefined ? { kind: 'all-teams' } : { kind: 'team', dirName: name };
-      if (top === 'tina-sessions') return { kind: 'rediscover' };
+      if (top !== undefined && REGISTRY_DIRS.has(top)) return { kind: 'rediscover' };
       if (top === undefined) return { kind: 'all-teams' };
       return { kind: 'none' };
     }
     const stateDir = this.stateDirs.find((d) => isInside(p, d));
     if (stateDir) return { kind: 'source', stateDir, rediscover: p === stateDir };
+    const extra = this.extraFileSource(p);
+    if (extra) return { kind: 'source', stateDir: extra, rediscover: false };
     // A marker (or the dir leading to one) appeared or went away.
     if (this.roots.some((root) => isInside(p, root))) return { kind: 'rediscover' };
     return { kind: 'none' };

@@ -1,4 +1,4 @@
-/** What sources share: the inputs a reader gets and the Claude team shape tina merges. */
+/** What the systems' readers share: the settings a reader gets and the Claude team shape other systems take in. */
 import type { Member, Problem, Task } from '../model.js';
 
 /** Settings a source reads with (from the config file). */
@@ -8,6 +8,11 @@ export interface ReadSettings {
   staleHandoffMinutes: number;
   heartbeatStaleSec: number;
   contextThresholdPct: number;
+  /**
+   * The working directories of the tmux panes on the server, when the caller knows them (readers
+   * never run tmux): a pane sitting in a project says its workflow is live.
+   */
+  paneCwds?: readonly string[];
 }
 
 export const DEFAULT_READ_SETTINGS: Omit<ReadSettings, 'now'> = {
@@ -32,13 +37,3 @@ export interface Team {
   tasks: Task[];
   problems: Problem[];
 }
-
-/** The state directory markers that make a directory a project root, per system. */
-export const STATE_DIR_MARKERS = [
-  { system: 'tina', dir: '.claude/tina' },
-  { system: 'tina', dir: '.tina' },
-  { system: 'harness', dir: '.harness' },
-  { system: 'harness', dir: '.papercusp' },
-  { system: 'sage', dir: '.sage/state' },
-  { system: 'dotagent', dir: 'memory/state' },
-] as const;

@@ -22,6 +22,7 @@ import { FrameSink } from './terminal/frame-sink.js';
 import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
 import type { Terminal } from './terminal/terminal.js';
+import { readingNote } from './reading-note.js';
 
 /** Waits until ink has let go of stdin (its reader detached), at most `ms`. */
 async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> {
@@ -34,6 +35,29 @@ function realActions(env: ActionEnv, store: SnapshotStore, handOver: { suspend()
   return actionsFor(env, store, handOver);
 }
 
+/** The libuv handle under stdin (not public API: see stopReading). */
+type TtyHandle = { reading?: boolean; readStop?: () => number; readStart?: () => number };
+const ttyHandle = (stdin: NodeJS.ReadStream): TtyHandle | undefined => (stdin as unknown as { _handle?: TtyHandle })._handle;
+
+/**
+ * Stops the terminal's reader itself. Without a listener node still has a read pending on the tty
+ * and wins the race for keys against the attached program (ssh, tmux attach).
+ */
+function stopReading(stdin: NodeJS.ReadStream): void {
+  const handle = ttyHandle(stdin);
+  if (!handle?.reading || !handle.readStop) return;
+  handle.reading = false;
+  handle.readStop();
+}
+
+/** Starts the reader stopReading stopped (the stream still thinks its read is pending, so it won't). */
+function startReading(stdin: NodeJS.ReadStream): void {
+  const handle = ttyHandle(stdin);
+  if (!handle || handle.reading || !handle.readStart) return;
+  handle.reading = true;
+  handle.readStart();
+}
+
 function handOver(session: SessionStore, painter: ScreenPainter, terminal: Terminal, stdin: NodeJS.ReadStream) {
   return {
     async suspend() {
@@ -41,10 +65,12 @@ function handOver(session: SessionStore, painter: ScreenPainter, terminal: Termi
       // every key typed in the attached session must reach tmux, not us.
       session.set({ suspended: true });
       await stdinReleased(stdin);
+      stopReading(stdin);
       painter.suspend();
       terminal.restore();
     },
     resume() {
+      startReading(stdin);
       terminal.enter();
       painter.resume();
       session.set({ suspended: false });
@@ -74,13 +100,14 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const live = createBoxesStore(ctx, local);
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
-  const session = createSessionStore({ loading: !start.first });
+  const session = createSessionStore({ loading: !start.first, reading: start.first ? '' : readingNote(ctx.claudeDir, ctx.roots) });
   const painter = start.painter ?? new ScreenPainter(stdout);
   const sink = new FrameSink(stdout, painter);
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
-  const actions = realActions(env, store, handOver(session, painter, terminal, stdin));
+  // The actions need the store of every box itself (not the seeded view of it) to reach the hosts.
+  const actions = realActions(env, live, handOver(session, painter, terminal, stdin));
   const notifications = startNotifications(ctx, store, activity, session, stdout);
 
   let code = 0;

@@ -34,7 +34,7 @@ describe('checkpoint', () => {
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' });
     expect(plan.refusal).toBeNull();
     expect(plan.target).toBe(fx.panes.lead);
-    expect(plan.effects.map((e) => e.text)).toContain(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /checkpoint`);
+    expect(plan.effects.map((e) => e.text)).toContain(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:checkpoint`);
 
     const progress: ActionProgress[] = [];
     const outcome = await runAction(w.env, plan, { onProgress: (p) => progress.push(p) });
@@ -45,8 +45,8 @@ describe('checkpoint', () => {
     expect(typeof signal.triggered_at).toBe('string');
     expect(fs.statSync(fx.handoff).mtimeMs).toBeGreaterThanOrEqual(fs.statSync(fx.signal).mtimeMs);
     // The phase lead got the command, the orchestration lead did not.
-    expect(await tmux.client.capturePane(fx.panes.lead)).toContain('❯ /checkpoint');
-    expect(await tmux.client.capturePane(fx.panes.orchestrator)).not.toContain('/checkpoint');
+    expect(await tmux.client.capturePane(fx.panes.lead)).toContain('❯ /tina:checkpoint');
+    expect(await tmux.client.capturePane(fx.panes.orchestrator)).not.toContain('checkpoint');
 
     const audit = w.audit();
     expect(audit).toHaveLength(1);
@@ -121,7 +121,7 @@ describe('checkpoint', () => {
   it('waits only for CHECKPOINT COMPLETE on a Claude team (no state files)', async () => {
     const home = tempDir('tower-home-');
     const dir = tempDir('tower-team-');
-    const pane = await tmux.newSession('team-x', dir, `node '${FAKE_LEAD}'`);
+    const pane = await tmux.newSession('team-x', dir, `node '${FAKE_LEAD}' --checkpoint /checkpoint --rehydrate /rehydrate`);
     await waitFor(async () => (await tmux.client.capturePane(pane)).includes('❯'), 5000);
     const run = emptyRun('claude-team', 'team-x', null, null);
     run.members = [{ name: 'team-lead', role: 'team-lead', model: '', paneId: pane, state: 'alive', lead: true, team: 'team-x' }];
@@ -167,7 +167,7 @@ describe('rehydrate', () => {
       `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /clear`,
       `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`,
       expect.stringContaining('for a prompt'),
-      `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /rehydrate`,
+      `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:rehydrate`,
       `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`,
       `delete ${fx.signal} (if present)`,
       expect.stringContaining('REHYDRATE COMPLETE'),

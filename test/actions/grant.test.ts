@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { formatLike } from '../../src/actions/grant.js';
+import { formatLike } from '../../src/systems/grant-kit.js';
 import { planAction, runAction } from '../../src/actions/index.js';
 import type { Gate, Run } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';
@@ -138,7 +138,7 @@ describe('grant (SAGE)', () => {
     expect(fs.readFileSync(path.join(stateDir, '.resume-signal'), 'utf8')).toBe('STATUS: APPROVED\n');
     expect(fs.readdirSync(stateDir).sort()).toEqual(['.resume-signal', 'epic-1.json']);
     const again = await runAction(w.env, plan, {});
-    expect(again).toMatchObject({ status: 'refused', message: expect.stringContaining('already granted') });
+    expect(again).toMatchObject({ status: 'refused', message: expect.stringContaining('already answered') });
   });
 
   it('does not take an APPROVED older than the gate for a grant', async () => {
@@ -152,10 +152,12 @@ describe('grant (SAGE)', () => {
     expect(fs.statSync(signal).mtimeMs).toBeGreaterThan(Date.now() - 10_000);
   });
 
-  it('replaces an older answer, and refuses while another grant holds the lock', async () => {
+  it('replaces an answer older than the gate, and refuses while another grant holds the lock', async () => {
     const run = sageRun(root);
     const stateDir = path.join(root, '.sage', 'state');
     fs.writeFileSync(path.join(stateDir, '.resume-signal'), 'STATUS: REVISE\n');
+    const older = new Date(Date.now() - 120_000);
+    fs.utimesSync(path.join(stateDir, '.resume-signal'), older, older);
     w.setSnapshot(snapshotOf(run));
     fs.writeFileSync(path.join(stateDir, '.tower-grant.lock'), '999 now\n');
     const plan = planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' });
@@ -165,6 +167,28 @@ describe('grant (SAGE)', () => {
     fs.rmSync(path.join(stateDir, '.tower-grant.lock'));
     expect((await runAction(w.env, plan, {})).status).toBe('done');
     expect(fs.readFileSync(path.join(stateDir, '.resume-signal'), 'utf8')).toBe('STATUS: APPROVED\n');
+  });
+
+  it('refuses an unread answer newer than the gate, whatever it says, and leaves it as it is', async () => {
+    w.setSnapshot(snapshotOf(sageRun(root)));
+    const signal = path.join(root, '.sage', 'state', '.resume-signal');
+    fs.writeFileSync(signal, '{"status": "REVISE", "timestamp": "2026-05-08T12:30:00+00:00"}\n');
+    const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' }), {});
+    expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('already answered') });
+    expect(fs.readFileSync(signal, 'utf8')).toContain('REVISE');
+  });
+
+  it('refuses, under the lock, when the orchestrator consumed an answer after the plan was made', async () => {
+    // Planned while pending; meanwhile the orchestrator read an answer, deleted it and logged it
+    // (kwg/sage-method bin/orchestrate-v2.sh wait_for_resume_signal). Writing now would answer the next gate.
+    w.setSnapshot(snapshotOf(sageRun(root)));
+    const plan = planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' });
+    expect(plan.refusal).toBeNull();
+    const stamp = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    writeFile(path.join(root, '.sage', 'logs', 'orchestrator-v2.log'), `[${stamp}] [INFO] Resume signal detected!\n[${stamp}] [INFO] Resume status: APPROVED\n`);
+    const outcome = await runAction(w.env, plan, {});
+    expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('read by the orchestrator') });
+    expect(fs.existsSync(path.join(root, '.sage', 'state', '.resume-signal'))).toBe(false);
   });
 });
 

@@ -98,7 +98,7 @@ describe('runWatch on the live store', () => {
     ac.abort();
     await watching;
     expect(events.some((e) => e.event === 'action-started')).toBe(false);
-    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('/checkpoint');
+    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('checkpoint');
   });
 
   it('runs the notify command for what opens after the start, not for what the first snapshot shows', async () => {
@@ -134,7 +134,7 @@ describe('runWatch on the live store', () => {
     fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');
     // Once the command is typed (the signal was ensured before), the signal goes and comes back
     // while the cycle runs: no second cycle for the same run.
-    await waitFor(async () => (await tmux.client.capturePane(fx.panes.lead)).includes('/checkpoint'), 10_000, { what: 'the command' });
+    await waitFor(async () => (await tmux.client.capturePane(fx.panes.lead)).includes('/tina:checkpoint'), 10_000, { what: 'the command' });
     fs.rmSync(fx.signal);
     await waitFor(() => events.some((e) => e.event === 'gate-closed' && e.gate === 'context'), 10_000, { what: 'the gate to close' });
     fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');

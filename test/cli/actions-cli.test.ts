@@ -188,7 +188,7 @@ describe('--dry-run', () => {
     ]);
     const lines = cp.stdout.trim().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^write ${fx.signal} "\\{\\\\"triggered_at\\\\": \\\\"\\S+Z\\\\", \\\\"source\\\\": \\\\"tower\\\\"\\}\\\\n"$`));
-    expect(lines[1]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /checkpoint`);
+    expect(lines[1]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:checkpoint`);
     expect(lines[2]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`);
     expect(cp.stdout).toContain(`on timeout: write ${path.join(fx.stateDir, 'tower-escalation.json')}`);
     expect(term.stdout).toContain(`tmux -L ${tmux.name} kill-pane -t ${fx.panes.worker2}`);
@@ -206,7 +206,7 @@ describe('--dry-run', () => {
     expect(listing(fx.root)).toEqual(before.tina);
     expect(listing(projects)).toEqual(before.projects);
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).toEqual(panesBefore);
-    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('/checkpoint');
+    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('checkpoint');
     expect(readAudit(home)).toEqual([]);
   });
 });

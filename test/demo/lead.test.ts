@@ -44,8 +44,8 @@ describe('the tina team lead', () => {
     await waitForPane(tmux, lead, 'wrote checkpoint-needed');
   });
 
-  it('answers /checkpoint with a real handoff and CHECKPOINT COMPLETE', async () => {
-    await tmux.sendLine(lead, '/checkpoint');
+  it('answers /tina:checkpoint with a real handoff and CHECKPOINT COMPLETE', async () => {
+    await tmux.sendLine(lead, '/tina:checkpoint');
     await waitForPane(tmux, lead, 'CHECKPOINT COMPLETE');
     const text = fs.readFileSync(handoffFile(), 'utf8');
     expect(fs.statSync(handoffFile()).mtimeMs).toBeGreaterThanOrEqual(fs.statSync(path.join(state, 'checkpoint-needed')).mtimeMs);
@@ -71,11 +71,11 @@ describe('the tina team lead', () => {
       5000,
       { what: 'a cleared pane with a prompt' },
     );
-    expect(screen).not.toContain('/checkpoint');
+    expect(screen).not.toContain('/tina:checkpoint');
   });
 
-  it('answers /rehydrate from the handoff with REHYDRATE COMPLETE, then climbs again to a new signal', async () => {
-    await tmux.sendLine(lead, '/rehydrate');
+  it('answers /tina:rehydrate from the handoff with REHYDRATE COMPLETE, then climbs again to a new signal', async () => {
+    await tmux.sendLine(lead, '/tina:rehydrate');
     const screen = await waitForPane(tmux, lead, 'REHYDRATE COMPLETE');
     expect(screen).toMatch(/restored 9 tasks/);
     // What tower does after the rehydrate command: the signal goes.
@@ -112,7 +112,7 @@ describe('the tina team lead', () => {
     await waitForPane(tmux, lead, '(thinking about: how is phase 2 going?)');
   });
 
-  it('refuses to rehydrate without a handoff', async () => {
+  it('refuses to rehydrate without a handoff (the bare form of the command is understood too)', async () => {
     const other = paneOf(sb.claudeDir, 'search-index-phase-1', 'team-lead');
     await waitForPane(tmux, other, /^❯/m);
     await tmux.sendLine(other, '/rehydrate');

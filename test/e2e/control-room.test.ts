@@ -2,7 +2,6 @@
  * End to end: the real `tower` (bundled from the current source) running in a real tmux pane on a
  * private server, driven by send-keys and read by capture-pane, on a copy of the fixture box.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -12,9 +11,10 @@ import type { Box } from '../helpers/box.js';
 import { buildBox, tempDir } from '../helpers/box.js';
 import type { BuiltCli } from '../helpers/built-cli.js';
 import { buildCli } from '../helpers/built-cli.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-const socket = `tower-e2e-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+const socket = uniqueSocketName('tower-e2e');
 let box: Box;
 let home: string;
 let cli: BuiltCli;

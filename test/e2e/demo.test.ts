@@ -18,6 +18,7 @@ import { TmuxClient } from '../../src/tmux/client.js';
 import { defaultBindings, keysLabel } from '../../src/ui/keymap.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { removeAfterFile } from '../helpers/leftovers.js';
 import {
   buildTowerFromSource,
   focusPane,
@@ -100,7 +101,7 @@ async function socketPathOf(tmux: TmuxClient): Promise<string> {
 
 beforeAll(async () => {
   startedAt = Date.now();
-  work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-e2e-demo-')));
+  work = fs.realpathSync(removeAfterFile(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-e2e-demo-'))));
   const tower = await buildTowerFromSource(path.join(work, 'build'));
   sandbox = await buildSandbox(path.join(work, 'sandbox'), {
     socketName: uniqueSocketName(),
@@ -179,7 +180,7 @@ describe('tower demo, used as an operator uses it', () => {
     await selectRun(stage, 'checkout-flow');
     await press(stage, 'checkpoint');
     const dialog = await confirmDialog(`Checkpoint tina:checkout-flow (lead team-lead in ${lead})`, 'the checkpoint confirm dialog');
-    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /checkpoint`);
+    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /tina:checkpoint`);
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} Enter`);
 
     await press(stage, 'confirm');
@@ -189,7 +190,7 @@ describe('tower demo, used as an operator uses it', () => {
     expect(mtime(handoff)).toBeGreaterThan(signalAt);
     expect(fs.readFileSync(handoff, 'utf8')).toContain('# Phase 2 Checkpoint Handoff');
     const pane = await waitForAgentPane(agents, lead, 'CHECKPOINT COMPLETE');
-    expect(pane).toContain('❯ /checkpoint');
+    expect(pane).toContain('❯ /tina:checkpoint');
   }, 45_000);
 
   it('rehydrates the lead: REHYDRATE COMPLETE in its pane, the signal deleted, the context gate gone', async () => {
@@ -201,11 +202,11 @@ describe('tower demo, used as an operator uses it', () => {
     await press(stage, 'rehydrate');
     const dialog = await confirmDialog(`Rehydrate tina:checkout-flow (lead team-lead in ${lead})`, 'the rehydrate confirm dialog');
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /clear`);
-    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /rehydrate`);
+    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /tina:rehydrate`);
 
     await press(stage, 'confirm');
     const pane = await waitForAgentPane(agents, lead, 'REHYDRATE COMPLETE', 20_000);
-    expect(pane).toContain('❯ /rehydrate');
+    expect(pane).toContain('❯ /tina:rehydrate');
     // tower deletes the signal before it waits for the lead, so it is gone by now (and the lead's
     // context, back at 15%, takes ~15 s to reach the threshold again).
     expect(fs.existsSync(signal)).toBe(false);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeAfterFile } from './leftovers.js';
 
 export const BOX_SOURCE = fileURLToPath(new URL('../fixtures/box', import.meta.url));
 
@@ -37,7 +38,7 @@ function fill(dir: string, box: string): void {
 
 /** Copies the box into a new temp dir (or `into`) with `@BOX@` filled in. */
 export function buildBox(into?: string): Box {
-  const dir = fs.realpathSync(into ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tower-box-')));
+  const dir = fs.realpathSync(into ?? removeAfterFile(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-box-'))));
   fs.cpSync(BOX_SOURCE, dir, { recursive: true });
   fill(dir, dir);
   const project = (name: string) => path.join(dir, 'projects', name);
@@ -52,7 +53,7 @@ export function buildBox(into?: string): Box {
 
 /** A fresh empty temp dir (realpath). */
 export function tempDir(prefix = 'tower-test-'): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  return removeAfterFile(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix))));
 }
 
 /** Writes a file, creating its folders. */

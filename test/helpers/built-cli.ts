@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from '../../scripts/bundle.js';
+import { removeAfterFile } from './leftovers.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -21,7 +22,7 @@ export interface BuiltCli {
 
 /** Bundles src/cli.ts (with code splitting, as dist/ is built) and returns the launcher. */
 export async function buildCli(): Promise<BuiltCli> {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-built-cli-')));
+  const dir = removeAfterFile(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-built-cli-'))));
   const dist = path.join(dir, 'dist');
   await bundle(dist, { cli: 'src/cli.ts' }, { logLevel: 'error' });
   fs.mkdirSync(path.join(dir, 'bin'));

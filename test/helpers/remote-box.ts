@@ -14,6 +14,8 @@ export interface RemoteBox {
   stateDir: string;
   /** $XDG_STATE_HOME of the tower on that box (its audit log is under tower/). */
   xdgState: string;
+  /** The Claude config dir the box's tower reads (teams under teams/). */
+  claudeDir: string;
   socketName: string;
   /** The host's `tower` setting. */
   tower: string;
@@ -35,5 +37,5 @@ export function makeRemoteBox(dir: string, name: string, project: string, bin: s
   const socketName = `tower-test-${unique}-${name}`;
   const env = [`HOME=${base}`, `XDG_STATE_HOME=${xdgState}`, `XDG_CONFIG_HOME=${path.join(base, 'config')}`, `CLAUDE_CONFIG_DIR=${claudeDir}`];
   const tower = `${env.join(' ')} ${process.execPath} ${bin} --root ${root} --claude-dir ${claudeDir} -L ${socketName}`;
-  return { name, root, stateDir, xdgState, socketName, tower, openCheckpoint };
+  return { name, root, stateDir, xdgState, claudeDir, socketName, tower, openCheckpoint };
 }

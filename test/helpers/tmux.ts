@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { TmuxClient } from '../../src/tmux/client.js';
+import { closeSocketAfterFile, stopAfterFile } from './leftovers.js';
 
 export interface TmuxFixture {
   /** The socket name (`-L`). */
@@ -17,9 +18,14 @@ export interface TmuxFixture {
   kill(): Promise<void>;
 }
 
-/** A socket name no other test (or person) uses. */
-export function uniqueSocketName(): string {
-  return `tower-test-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+/** This test run's id (set by the suite's global setup), so its sockets can be told from other runs'. */
+export function testRunId(): string {
+  return process.env.TOWER_TEST_RUN ?? `pid${process.pid}`;
+}
+
+/** A socket name no other test (or person) uses; it carries the run id (see hygiene-setup.ts). */
+export function uniqueSocketName(prefix = 'tower-test'): string {
+  return closeSocketAfterFile(`${prefix}-${testRunId()}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
 }
 
 /** Starts a server with one session `base` (in the temp dir, which holds no project) and returns it. */
@@ -38,5 +44,6 @@ export async function startTmux(): Promise<TmuxFixture> {
     // tmux leaves its socket file behind; thousands of test runs would leave thousands.
     if (socket.includes(name)) fs.rmSync(socket, { force: true });
   };
+  stopAfterFile(kill);
   return { name, client, newSession, kill };
 }

@@ -11,6 +11,7 @@ import type { HostConfig } from '../../src/config.js';
 import { CompositeStore } from '../../src/remote/composite-store.js';
 import type { Snapshot } from '../../src/model.js';
 import { tempDir, writeFile } from '../helpers/box.js';
+import { bundle } from '../../scripts/bundle.js';
 import { buildCli } from '../helpers/built-cli.js';
 import type { BuiltCli } from '../helpers/built-cli.js';
 import type { RemoteBox } from '../helpers/remote-box.js';
@@ -29,6 +30,7 @@ const stores: CompositeStore[] = [];
 
 beforeAll(async () => {
   cli = await buildCli();
+  await bundle(cli.dist, { 'tower-reader': 'src/remote/reader-main.ts' }, { splitting: false, minify: true, logLevel: 'error' });
   lab = await startSshLab(['box-a', 'box-b']);
   dir = tempDir('tower-ssh-test-');
   const unique = uniqueSocketName().replace(/^tower-test-/, '');
@@ -58,8 +60,8 @@ function hosts(): HostConfig[] {
   ];
 }
 
-function store(h: HostConfig[] = hosts(), timeoutSec = 10): CompositeStore {
-  const s = new CompositeStore({ hosts: h, local: null, timeoutSec, reconnect: true });
+function store(h: HostConfig[] = hosts(), timeoutSec = 10, reader = '/nonexistent/tower-reader.js'): CompositeStore {
+  const s = new CompositeStore({ hosts: h, local: null, timeoutSec, reconnect: true, reader });
   stores.push(s);
   return s;
 }
@@ -156,6 +158,24 @@ describe('every box in one tower, over ssh', () => {
     }
   });
 
+  it('tower watch follows every box, with the runs of a host under its name', async () => {
+    const home = tempDir('tower-ssh-home-');
+    const proc = execa(process.execPath, [cli.bin, 'watch', '--config', configFile(home), '--no-local'], { reject: false, env: localEnv(home), extendEnv: true, stdin: 'ignore' });
+    let out = '';
+    proc.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    try {
+      const events = () => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      await waitFor(() => events().some((e) => e.event === 'gate-opened' && e.run === 'b/harness:beta'), 20_000, { what: 'the first events of box b' });
+      boxA.openCheckpoint('watched');
+      await waitFor(() => events().some((e) => e.event === 'gate-opened' && e.run === 'a/harness:alpha' && e.gate === 'watched'), 10_000, { what: 'a new gate on box a' });
+    } finally {
+      proc.kill('SIGTERM');
+      await proc;
+      fs.rmSync(path.join(boxA.stateDir, 'checkpoint-watched.md'), { force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('a box that goes down is unreachable with its runs kept stale, and recovers when it is back', async () => {
     const s = store();
     await s.start();
@@ -205,6 +225,23 @@ describe('every box in one tower, over ssh', () => {
     expect(run(s.getSnapshot(), 'a/harness:alpha')?.stale).toBe(true);
     fs.rmSync(path.join(boxB.stateDir, 'checkpoint-keepalive.md'));
   }, 60_000);
+});
+
+describe('a box without tower', () => {
+  it('gets this tower’s own reader over the same connection, and actions work through it', async () => {
+    // The host's command line names `tower`, which that box does not have on its PATH.
+    const bare = boxA.tower.replace(`${process.execPath} ${cli.bin}`, 'tower');
+    expect(bare).toMatch(/ tower --root /);
+    const s = store([{ name: 'bare', destination: 'box-a', sshArgs: ['-F', lab.sshConfig], tower: bare }], 20, path.join(cli.dist, 'tower-reader.js'));
+    await s.start();
+    const snap = s.getSnapshot();
+    expect(host(snap, 'bare')).toMatchObject({ state: 'ok', error: null });
+    expect(checkpoints(snap, 'bare/harness:alpha')).toEqual(['deploy']);
+    const link = s.link('bare');
+    const plan = await link?.plan({ kind: 'grant', run: 'harness:alpha', gate: 'deploy' }, true);
+    expect(plan?.refusal).toBeNull();
+    expect(plan?.effects.map((e) => e.text).join('\n')).toContain(path.join(boxA.stateDir, 'checkpoint-deploy.md.granted'));
+  });
 });
 
 describe('hosts that refuse', () => {

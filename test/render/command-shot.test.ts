@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TmuxClient } from '../../src/tmux/client.js';
-import { privateSocket, shootCommand } from '../../scripts/render/command-shot.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
+import { shootCommand } from '../../scripts/render/command-shot.js';
 import { pngSize } from '../../scripts/render/png.js';
 import { svgLayout } from '../../scripts/render/svg.js';
 import { captureText, closeStage, findRow, openStage, pressKeys, typeText, waitForScreen } from '../../scripts/render/stage.js';
 import type { Stage } from '../../scripts/render/stage.js';
+import { removeAfterFile } from '../helpers/leftovers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -20,13 +22,13 @@ function socketFile(name: string): string {
 }
 
 function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-shot-test-'));
+  const dir = removeAfterFile(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-shot-test-')));
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
 async function stage(command: string, cols = 40, rows = 6): Promise<Stage> {
-  const s = await openStage({ socketName: privateSocket('tower-test'), command, cols, rows });
+  const s = await openStage({ socketName: uniqueSocketName(), command, cols, rows });
   cleanups.push(() => closeStage(s));
   return s;
 }
@@ -34,7 +36,7 @@ async function stage(command: string, cols = 40, rows = 6): Promise<Stage> {
 describe('shootCommand', () => {
   it('runs a command in a private tmux, captures its colours and writes the SVG and PNG', async () => {
     const out = tempDir();
-    const socketName = privateSocket('tower-test');
+    const socketName = uniqueSocketName();
     const shot = await shootCommand(out, {
       command: `printf '\\033[38;2;255;0;0mred & <bold>\\033[0m\\n\\033[44m blue \\033[0m ✓\\n'`,
       name: 'colours',
@@ -73,7 +75,7 @@ describe('shootCommand', () => {
   });
 
   it('fails with the last screen when the command does not finish in time, and still cleans up', async () => {
-    const socketName = privateSocket('tower-test');
+    const socketName = uniqueSocketName();
     await expect(
       shootCommand(tempDir(), { command: 'echo still going; sleep 30', name: 'slow', cols: 30, rows: 5, title: 'slow', waitFor: undefined, timeoutMs: 500, socketName }),
     ).rejects.toThrow(/timed out/);

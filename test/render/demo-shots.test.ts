@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { privateSocket } from '../../scripts/render/command-shot.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
 import { isSelected, selectRun, towerCommand } from '../../scripts/render/demo-shots.js';
 import { captureText, closeStage, openStage, waitForScreen } from '../../scripts/render/stage.js';
 import type { Stage } from '../../scripts/render/stage.js';
+import { removeAfterFile } from '../helpers/leftovers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -38,10 +39,10 @@ draw();
 `;
 
 async function fakeList(): Promise<Stage> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-shot-list-'));
+  const dir = removeAfterFile(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-shot-list-')));
   const script = path.join(dir, 'list.cjs');
   fs.writeFileSync(script, FAKE_LIST);
-  const stage = await openStage({ socketName: privateSocket('tower-test'), command: `${process.execPath} ${script}`, cols: 30, rows: 8 });
+  const stage = await openStage({ socketName: uniqueSocketName(), command: `${process.execPath} ${script}`, cols: 30, rows: 8 });
   cleanups.push(async () => {
     await closeStage(stage);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverRoots, findProjectRoot, hasMarker, sourcesOfRoot } from '../../src/store/discover.js';
-import { findTinaStateDirs } from '../../src/systems/tina/read.js';
+import { SYSTEM_MODULES } from '../../src/systems/registry.js';
 import { buildBox, tempDir } from '../helpers/box.js';
 import type { Box } from '../helpers/box.js';
 
@@ -108,16 +108,16 @@ describe('discoverRoots', () => {
 describe('sourcesOfRoot', () => {
   it('gives one source per state dir, several systems in one root', () => {
     box = buildBox();
-    const sources = sourcesOfRoot(box.project('mixed'), findTinaStateDirs);
+    const sources = sourcesOfRoot(box.project('mixed'), SYSTEM_MODULES);
     expect(sources.map((s) => s.system).sort()).toEqual(['dotagent', 'harness']);
     expect(sources.find((s) => s.system === 'harness')?.stateDir).toBe(path.join(box.project('mixed'), '.harness'));
   });
 
   it('finds both tina layouts', () => {
     box = buildBox();
-    expect(sourcesOfRoot(box.project('auth-flow'), findTinaStateDirs)).toEqual([
+    expect(sourcesOfRoot(box.project('auth-flow'), SYSTEM_MODULES)).toEqual([
       { system: 'tina', root: box.project('auth-flow'), stateDir: path.join(box.project('auth-flow'), '.claude', 'tina') },
     ]);
-    expect(sourcesOfRoot(box.project('legacy-search'), findTinaStateDirs)[0]?.stateDir).toBe(path.join(box.project('legacy-search'), '.tina'));
+    expect(sourcesOfRoot(box.project('legacy-search'), SYSTEM_MODULES)[0]?.stateDir).toBe(path.join(box.project('legacy-search'), '.tina'));
   });
 });

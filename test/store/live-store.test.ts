@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Run, Snapshot } from '../../src/model.js';
-import { defaultReaders } from '../../src/store/readers.js';
+import { defaultReaders, withRunReader } from '../../src/store/readers.js';
 import type { SourceReaders } from '../../src/store/readers.js';
 import { createLiveStore } from '../../src/store/live-store.js';
 import type { SnapshotStore } from '../../src/store/types.js';
@@ -34,17 +34,15 @@ let emits: number;
 const reads = { harness: 0, tina: 0 };
 
 /** The real readers, counting how often harness and tina state is read. */
-const countingReaders: SourceReaders = {
-  ...defaultReaders,
-  readHarnessRun: (...args) => {
-    reads.harness++;
-    return defaultReaders.readHarnessRun(...args);
-  },
-  readTinaRun: (...args) => {
-    reads.tina++;
-    return defaultReaders.readTinaRun(...args);
-  },
-};
+function counting(readers: SourceReaders, system: 'harness' | 'tina'): SourceReaders {
+  const read = readers.systems.find((m) => m.system === system)?.readRun;
+  if (!read) throw new Error(`no ${system} reader`);
+  return withRunReader(readers, system, (...args) => {
+    reads[system]++;
+    return read(...args);
+  });
+}
+const countingReaders: SourceReaders = counting(counting(defaultReaders, 'harness'), 'tina');
 
 const byId = (s: Snapshot, id: string): Run | undefined => s.runs.find((r) => r.id === id);
 const snap = (): Snapshot => store.getSnapshot();

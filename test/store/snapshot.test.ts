@@ -6,7 +6,7 @@ import { emptyRun, SnapshotSchema } from '../../src/model.js';
 import type { Gate, Run, Snapshot } from '../../src/model.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { assignIds, sortRuns } from '../../src/store/order.js';
-import { defaultReaders } from '../../src/store/readers.js';
+import { defaultReaders, withRunReader } from '../../src/store/readers.js';
 import { buildSnapshot, readSnapshot, resolveRun } from '../../src/store/snapshot.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { buildBox, tempDir, writeFile } from '../helpers/box.js';
@@ -68,12 +68,9 @@ describe('readSnapshot over the box', () => {
   });
 
   it('turns a throwing reader into a problem on a run of unknown status, and keeps the rest', () => {
-    const readers = {
-      ...defaultReaders,
-      readSageRun: () => {
-        throw new Error('boom in sage');
-      },
-    };
+    const readers = withRunReader(defaultReaders, 'sage', () => {
+      throw new Error('boom in sage');
+    });
     const s = readSnapshot({ roots: box.roots, claudeDir: box.claudeDir, panes: [], settings, home: box.dir, readers });
     const sage = s.runs.find((r) => r.system === 'sage');
     expect(sage).toMatchObject({ id: 'sage:epic-app', status: 'unknown', root: box.project('epic-app') });

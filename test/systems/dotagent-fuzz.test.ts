@@ -96,7 +96,7 @@ describe('dotagent parsers never throw and print nothing unsafe', () => {
         const phase = parsePhaseState(v, 'phase.json');
         expectPrintable(phase);
         const exec = parseExecutionState(e, 'execution.json').value;
-        const checks = validateDotagent(phase.value, exec, { now, phaseFile: 'phase.json', executionFile: 'execution.json', outputExists: () => outputs });
+        const checks = validateDotagent(phase.value, exec, { now, phaseFile: 'phase.json', executionFile: 'execution.json', outputExists: () => outputs, live: outputs });
         expectPrintable(checks);
         if (!phase.value) return;
         const gates = dotagentGates(phase.value, 'phase.json');

@@ -63,7 +63,7 @@ describe('readDotagentRun on the real samples', () => {
       { id: 'task-003', subject: 'task-003', status: 'pending', owner: null, blockedBy: [] },
     ]);
     // task-002 runs with no output: the one finding on an otherwise sound sample.
-    expect(run.problems).toEqual([{ file: path.join(p.stateDir, 'execution.json'), message: 'task task-002 is running with no output (orphaned)' }]);
+    expect(run.problems).toEqual([{ file: path.join(p.stateDir, 'execution.json'), message: 'task task-002 is running with no output (orphaned: the workflow is not live)' }]);
     expect(run.warnings).toEqual([]);
   });
 
@@ -92,7 +92,7 @@ describe('readDotagentRun on the real samples', () => {
       ['task-001', 'running', 'Timeout after 120s'],
       ['task-002', 'running', 'Needs access to src/config/db.ts'],
     ]);
-    expect(messages(run)).toEqual(['task task-001 is running with no output (orphaned)', 'task task-002 is running with no output (orphaned)']);
+    expect(messages(run)).toEqual(['task task-001 is running with no output (orphaned: the workflow is not live)', 'task task-002 is running with no output (orphaned: the workflow is not live)']);
 
     fs.copyFileSync(path.join(SAMPLES, 'execution.json.abort-report.example.json'), path.join(p.stateDir, 'execution.json'));
     run = read(p);
@@ -122,12 +122,16 @@ describe('readDotagentRun: approvals and status', () => {
     expect(run.status).toBe('idle');
   });
 
-  it('a current phase whose status is complete waits for approval too, since last_updated', () => {
+  it('a current phase marked complete is no gate: dotagent has already advanced to it, it has not run', () => {
+    // skills/clouder0/checkpoint/SKILL.md "On Completion": complete → append, advance current_phase.
     const run = read(project('current-complete'));
-    const g = run.gates.find((x) => x.state === 'pending');
-    expect(g).toMatchObject({ id: 'VERIFICATION', since: '2026-01-16T12:00:00.000Z', grantable: true });
-    expect(run.gates).toHaveLength(4);
-    expect(run.status).toBe('waiting');
+    expect(run.gates.map((g) => [g.id, g.state])).toEqual([
+      ['REQUIREMENTS', 'granted'],
+      ['ARCHITECTURE', 'granted'],
+      ['IMPLEMENTATION', 'granted'],
+    ]);
+    expect(run.gates.some((g) => g.id === 'VERIFICATION')).toBe(false);
+    expect(run.status).toBe('idle');
   });
 
   it('REFLECTION complete and approved is a complete run', () => {
@@ -168,7 +172,7 @@ describe('readDotagentRun: the six validations (seed 004)', () => {
       { file: phaseFile, message: 'output of REQUIREMENTS is missing: memory/reports/gone.json' },
       { file: phaseFile, message: 'interruption_safe is false: a write was cut off, the state may be half-updated' },
       { file: phaseFile, message: 'state is stale: last updated 30 days ago' },
-      { file: execFile, message: 'task task-001 is running with no output (orphaned)' },
+      { file: execFile, message: 'task task-001 is running with no output (orphaned: the workflow is not live)' },
       { file: execFile, message: 'output of task task-002 is missing: memory/tasks/task-002/output.json' },
     ]);
     expect(run.warnings).toEqual(['stale: workflow state last updated 30 days ago']);
@@ -185,7 +189,7 @@ describe('readDotagentRun: the six validations (seed 004)', () => {
       approvals: [],
       interruptionSafe: true,
     };
-    const ctx = { now: Date.parse('2026-01-08T00:00:01Z'), phaseFile: 'p', executionFile: 'e', outputExists: () => true };
+    const ctx = { now: Date.parse('2026-01-08T00:00:01Z'), phaseFile: 'p', executionFile: 'e', outputExists: () => true, live: false };
     expect(validateDotagent(base, null, ctx).warnings).toEqual(['stale: workflow state last updated 7 days ago']);
     expect(validateDotagent(base, null, { ...ctx, now: Date.parse('2026-01-07T23:59:59Z') }).problems).toEqual([]);
     const soon = { ...base, startedAt: { raw: 'x', ms: ctx.now + 5 * 60_000 } };
@@ -196,9 +200,11 @@ describe('readDotagentRun: the six validations (seed 004)', () => {
 
   it('a running task whose output exists is not orphaned (crash after write)', () => {
     const exec = parseExecutionState({ tasks: [{ id: 't', status: 'running', output: 'out.json' }] }, 'e').value;
-    const ctx = { now: NOW, phaseFile: 'p', executionFile: 'e' };
+    const ctx = { now: NOW, phaseFile: 'p', executionFile: 'e', live: false };
     expect(validateDotagent(null, exec, { ...ctx, outputExists: () => true }).problems).toEqual([]);
-    expect(validateDotagent(null, exec, { ...ctx, outputExists: () => false }).problems).toEqual([{ file: 'e', message: 'task t is running with no output (orphaned)' }]);
+    expect(validateDotagent(null, exec, { ...ctx, outputExists: () => false }).problems).toEqual([{ file: 'e', message: 'task t is running with no output (orphaned: the workflow is not live)' }]);
+    // While the workflow is live it is being worked or retried: no orphan.
+    expect(validateDotagent(null, exec, { ...ctx, outputExists: () => false, live: true }).problems).toEqual([]);
   });
 });
 

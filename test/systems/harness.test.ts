@@ -231,7 +231,8 @@ describe('readHarnessRun: run.log', () => {
       grantable: false,
       title: 'Escalated: feature-3 failed validation three times',
       since: '2026-05-08T11:20:02.000Z',
-      file: path.join(stateDir, 'logs', 'run.log'),
+      // The harness's own report of the escalation is what there is to read.
+      file: path.join(stateDir, 'escalation.md'),
     });
     expect(g.body).toContain('grid re-render test times out');
     expect(run.status).toBe('blocked');
@@ -302,7 +303,7 @@ describe('readHarnessRun: run.log', () => {
     const { root, stateDir } = sampleProject('.harness');
     fs.mkdirSync(path.join(stateDir, 'logs', 'run.log'), { recursive: true });
     const run = readHarnessRun(root, stateDir, settings);
-    expect(run.problems).toEqual([{ file: path.join(stateDir, 'logs', 'run.log'), message: 'not a regular file' }]);
+    expect(run.problems).toEqual([{ file: path.join(stateDir, 'logs', 'run.log'), message: expect.stringMatching(/^not a regular file/) }]);
     expect(run.gates).toHaveLength(2);
   });
 
@@ -313,8 +314,8 @@ describe('readHarnessRun: run.log', () => {
     execFileSync('mkfifo', [path.join(stateDir, 'logs', 'run.log'), path.join(stateDir, 'checkpoint-pipe.md')]);
     const run = readHarnessRun(root, stateDir, settings);
     expect(run.problems.map((p) => [path.basename(p.file ?? ''), p.message])).toEqual([
-      ['checkpoint-pipe.md', 'not a regular file'],
-      ['run.log', 'not a regular file'],
+      ['checkpoint-pipe.md', 'not a regular file: it is a FIFO (named pipe)'],
+      ['run.log', expect.stringMatching(/^not a regular file/)],
     ]);
     expect(run.gates.map((g) => g.id)).toEqual(['pipe']);
   });
@@ -337,10 +338,10 @@ describe('harness parsers', () => {
       'ORCH decision: noise-with-dash',
       '',
     ].join('\n');
-    expect(parseRunLog(log, 'run.log').value).toEqual({ verb: 'NOISE-WITH-DASH', rest: '', at: null });
+    expect(parseRunLog(log, 'run.log').value).toEqual({ verb: 'NOISE-WITH-DASH', rest: '', role: null, batch: null, at: null });
     const two = log.split('\n').slice(0, 2).join('\n');
-    expect(parseRunLog(two, 'run.log').value).toEqual({ verb: 'CHECKPOINT', rest: 'pre-done', at: '2026-05-08T08:00:00.500Z' });
-    expect(parseRunLog(log.split('\n')[0] ?? '', 'run.log').value).toEqual({ verb: 'WORK', rest: 'feature-1', at: '2026-05-08T09:00:00.000Z' });
+    expect(parseRunLog(two, 'run.log').value).toEqual({ verb: 'CHECKPOINT', rest: 'pre-done', role: null, batch: null, at: '2026-05-08T08:00:00.500Z' });
+    expect(parseRunLog(log.split('\n')[0] ?? '', 'run.log').value).toEqual({ verb: 'WORK', rest: 'feature-1', role: null, batch: null, at: '2026-05-08T09:00:00.000Z' });
     expect(parseRunLog('nothing here\nORCH decision:\n', 'run.log').value).toBeNull();
   });
 

@@ -182,7 +182,7 @@ describe('readSageRun: the human gate', () => {
     expect(g?.body).toContain('Plan for story 7-2 rewrites token refresh.\nReview docs/stories/7-2.plan.md');
   });
 
-  it('STATUS: APPROVED newer than the state grants it; older does not; REVISE does not', () => {
+  it('an unread answer newer than the state answers it (any status); an older one does not', () => {
     const p = project('nested-hitl');
     const stateFile = path.join(p.stateDir, 'EPIC-7.json');
     const resume = path.join(p.stateDir, '.resume-signal');
@@ -199,11 +199,12 @@ describe('readSageRun: the human gate', () => {
     expect(run.gates[0]).toMatchObject({ state: 'pending', grantable: true });
     expect(run.gates[0]?.body).toContain('STATUS: APPROVED (older than this gate)');
 
+    // REVISE is an answer too: granting over it could be read at the NEXT gate, once this one is consumed.
     write(resume, 'STATUS: REVISE\nplease split task 3\n', T('2026-05-08T12:05:00Z'));
     run = read(p);
-    expect(run.gates[0]).toMatchObject({ state: 'pending', grantable: true });
-    expect(run.gates[0]?.body).toContain('Last answer in .resume-signal: STATUS: REVISE');
-    expect(run.status).toBe('waiting');
+    expect(run.gates[0]).toMatchObject({ state: 'granted', grantable: false, title: 'Approve the plan for story 7-2 (touches the auth middleware) (answered REVISE)' });
+    expect(run.gates[0]?.body).toContain('Answered in .resume-signal: REVISE');
+    expect(run.status).toBe('running');
   });
 
   it('a HITL_REQUIRED signal raises the gate too, dated by the signal, naming the state file', () => {
@@ -255,15 +256,17 @@ describe('readSageRun: the human gate', () => {
     expect(read(p).warnings).toEqual(['checkpoint pending: .sage/state/epic-3.json']);
   });
 
-  it('reports an unreadable .resume-signal and an unknown .last_signal, keeping the gate pending', () => {
+  it('reports an unrecognised .resume-signal and .last_signal; the orchestrator takes the answer as approval, so it answers the gate', () => {
     const p = project('nested-hitl');
+    setMtime(path.join(p.stateDir, 'EPIC-7.json'), T('2026-05-08T12:00:00Z'));
     write(path.join(p.stateDir, '.resume-signal'), 'yes please\n', T('2026-05-08T13:00:00Z'));
     write(path.join(p.stateDir, '.last_signal'), 'whatever happened\n', T('2026-05-08T13:00:00Z'));
     const run = read(p);
-    expect(run.gates[0]?.state).toBe('pending');
+    expect(run.gates[0]).toMatchObject({ state: 'granted', grantable: false });
+    expect(run.gates[0]?.body).toContain('YES PLEASE (not a known form: the orchestrator takes it as APPROVED)');
     expect(run.problems.map((x) => [path.basename(x.file ?? ''), x.message])).toEqual([
       ['.last_signal', 'unrecognised signal "whatever happened"'],
-      ['.resume-signal', 'no `STATUS:` line'],
+      ['.resume-signal', 'no `STATUS:` line and no JSON `status`'],
     ]);
   });
 });
@@ -350,6 +353,10 @@ describe('SAGE signal parsers', () => {
     expect(parseResumeSignal('status: approved', 'f').value).toBe('APPROVED');
     expect(parseResumeSignal('STATUS: MAYBE', 'f').problems).toEqual([{ file: 'f', message: 'unknown status "MAYBE"' }]);
     expect(parseResumeSignal('', 'f').problems).toEqual([{ file: 'f', message: 'file is empty' }]);
+    // The webhook receiver's form (scripts/webhook-receiver.sh trigger_resume) is no broken file.
+    expect(parseResumeSignal('{"status": "APPROVED", "timestamp": "2026-05-08T12:30:00+00:00"}\n', 'f')).toEqual({ value: 'APPROVED', problems: [] });
+    expect(parseResumeSignal('{"status": "revise"}', 'f').value).toBe('REVISE');
+    expect(parseResumeSignal('{"status": 3}', 'f').problems).toEqual([{ file: 'f', message: 'no `STATUS:` line and no JSON `status`' }]);
   });
 
   it('parseSageState tells shapes apart by keys', () => {

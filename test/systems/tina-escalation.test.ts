@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTinaRun } from '../../src/systems/tina/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
+import { removeAfterFile } from '../helpers/leftovers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -11,7 +12,7 @@ afterEach(() => {
 });
 
 function project(): { root: string; state: string } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-tina-esc-'));
+  const root = removeAfterFile(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-tina-esc-')));
   dirs.push(root);
   const state = path.join(root, '.claude', 'tina');
   fs.mkdirSync(path.join(state, 'phase-1'), { recursive: true });

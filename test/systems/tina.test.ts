@@ -4,7 +4,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
 import { readTeams } from '../../src/systems/claude-teams/teams.js';
-import { findTinaStateDirs, readTinaRun, readTinaSessions } from '../../src/systems/tina/read.js';
+import { sourcesOfRoot } from '../../src/store/discover.js';
+import { tina } from '../../src/systems/tina/index.js';
+import { readTinaRun, readTinaSessions } from '../../src/systems/tina/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { ReadSettings, Team } from '../../src/systems/types.js';
 import { copyFixtureTree, setMtime, tempDirsPerTest } from '../helpers/fixtures.js';
@@ -45,6 +47,8 @@ function read(root: string, stateDir: string, withTeams: Team[] = teams, s: Read
   expect(RunSchema.parse(result.run)).toEqual(result.run);
   return result;
 }
+
+const findTinaStateDirs = (root: string): string[] => sourcesOfRoot(root, [tina]).map((s) => s.stateDir);
 
 describe('finding tina runs', () => {
   it('finds the current and the older state dir, current first', () => {

@@ -19,8 +19,9 @@ import { readTasks } from './tasks.js';
 const PROMPT = '❯ ';
 /** Where the gauge starts when the sandbox wrote no metrics. */
 const START_PCT = 55;
-const CHECKPOINT_COMMANDS = new Set(['/checkpoint', '/tina:checkpoint']);
-const REHYDRATE_COMMANDS = new Set(['/rehydrate', '/tina:rehydrate']);
+// tina's plugin skills are namespaced; the bare forms are what a plain Claude Code team is sent.
+const CHECKPOINT_COMMANDS = new Set(['/tina:checkpoint', '/checkpoint']);
+const REHYDRATE_COMMANDS = new Set(['/tina:rehydrate', '/rehydrate']);
 
 function startPct(rt: AgentRuntime, stateDir: string): number {
   const pct = rt.readObject(path.join(stateDir, 'context-metrics.json'))?.used_pct;
@@ -76,7 +77,7 @@ export function runLead(rt: AgentRuntime): void {
   rl.on('close', () => rt.stop(0));
 
   rt.print(style.bold(`✻ ${rt.opts.title ?? `team-lead · ${teamName}`}`));
-  rt.print(style.dim(`  team ${teamName} · commands: /checkpoint /clear /rehydrate /help`));
+  rt.print(style.dim(`  team ${teamName} · commands: /tina:checkpoint /clear /tina:rehydrate /help`));
   rt.print('');
 
   const handle = async (line: string): Promise<void> => {
@@ -89,7 +90,7 @@ export function runLead(rt: AgentRuntime): void {
       if (CHECKPOINT_COMMANDS.has(line)) await checkpoint(lc);
       else if (REHYDRATE_COMMANDS.has(line)) await rehydrate(lc);
       else if (line === '/clear') process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
-      else if (line === '/help') rt.print(style.dim('/checkpoint (or /tina:checkpoint) · /clear · /rehydrate (or /tina:rehydrate)'));
+      else if (line === '/help') rt.print(style.dim('/tina:checkpoint (or /checkpoint) · /clear · /tina:rehydrate (or /rehydrate)'));
       else rt.print(style.dim(`(thinking about: ${line})`));
     } finally {
       busy = false;

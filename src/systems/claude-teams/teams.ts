@@ -20,7 +20,7 @@ export function readTeams(claudeDir: string): { teams: Team[]; problems: Problem
   const teamsDir = path.join(claudeDir, 'teams');
   const problems: Problem[] = [];
   const teams: Team[] = [];
-  for (const dirName of listDir(teamsDir)) {
+  for (const dirName of listDir(teamsDir, problems)) {
     const teamDir = path.join(teamsDir, dirName);
     if (!isDir(teamDir)) continue;
     if (unsafeName(dirName)) {
@@ -53,7 +53,13 @@ export function readTeam(claudeDir: string, dirName: string): Team | null {
     team = placeholderTeam(dirName, configFile, tasksDir);
     team.problems.push(cleanProblem(read.problem));
   }
-  const tasks = readTasks(tasksDir, team.name);
+  // The task folder is named like the team folder; a team whose folder name differs from its name
+  // (dots become `-`) may have its tasks under its name.
+  if (!isDir(tasksDir) && team.name !== dirName && !unsafeName(team.name) && !team.name.includes('/')) {
+    const byName = path.join(claudeDir, 'tasks', team.name);
+    if (isDir(byName)) team.tasksDir = byName;
+  }
+  const tasks = readTasks(team.tasksDir, team.name);
   team.tasks = tasks.tasks;
   team.problems.push(...tasks.problems);
   return team;
@@ -73,10 +79,14 @@ function placeholderTeam(dirName: string, configFile: string, tasksDir: string):
   };
 }
 
-/** Reads `<tasksDir>/<id>.json`, sorted by id; lock and high-water-mark files are skipped. */
+/**
+ * Reads `<tasksDir>/<id>.json`, sorted by id. Claude Code also keeps `.lock`, `.highwatermark` and
+ * `session-*` entries there: not tasks, skipped.
+ */
 export function readTasks(tasksDir: string, team: string): { tasks: Task[]; problems: Problem[] } {
   const problems: Problem[] = [];
-  const tasks = readJsonFiles(tasksDir, 'task', (value, file) => parseTask(value, file, team), problems)
+  const notTask = (name: string): boolean => name.startsWith('session-');
+  const tasks = readJsonFiles(tasksDir, 'task', (value, file) => parseTask(value, file, team), problems, notTask)
     .map((parsed) => parsed.task)
     .filter((task): task is Task => task !== null);
   tasks.sort((a, b) => compareIds(a.id, b.id));
@@ -92,6 +102,9 @@ export function parseTeamConfig(
   const problems: Problem[] = [];
   if (!isObject(json)) return { team: null, problems: [{ file, message: 'team config is not a JSON object' }] };
   const dirName = path.basename(path.dirname(file));
+  if (!['name', 'members', 'leadAgentId'].some((k) => k in json)) {
+    problems.push({ file, message: 'unrecognised shape: no name, members or leadAgentId (not a Claude Code team config?)' });
+  }
   const name = text(json.name) || sanitizeLine(dirName);
   const leadId = text(json.leadAgentId);
   const rawMembers = Array.isArray(json.members) ? json.members : [];
@@ -141,8 +154,11 @@ export function parseTeamConfig(
   };
 }
 
+/** `tmuxPaneId` values that name no pane and are no problem: an in-process member, a lead running in-process. */
+const NO_PANE = new Set(['', 'in-process', 'leader']);
+
 function paneIdOf(raw: unknown, file: string, member: string, problems: Problem[]): string | null {
-  if (typeof raw !== 'string' || raw === '' || raw === 'in-process') return null;
+  if (typeof raw !== 'string' || NO_PANE.has(raw)) return null;
   if (PANE_ID.test(raw)) return raw;
   problems.push({ file, message: `member ${member}: tmuxPaneId "${sanitizeLine(raw).slice(0, 40)}" is not a pane id` });
   return null;
@@ -150,7 +166,8 @@ function paneIdOf(raw: unknown, file: string, member: string, problems: Problem[
 
 function stateOf(raw: Record<string, unknown>): MemberState {
   const backend = typeof raw.backendType === 'string' ? raw.backendType.toLowerCase() : '';
-  return raw.tmuxPaneId === 'in-process' || backend === 'in-process' ? 'in-process' : 'unknown';
+  // `isActive` is not read: Claude Code leaves it true on panes long dead; tmux says what lives.
+  return raw.tmuxPaneId === 'in-process' || raw.tmuxPaneId === 'leader' || backend === 'in-process' ? 'in-process' : 'unknown';
 }
 
 /** Parses one task file; an owner of '' means nobody. */

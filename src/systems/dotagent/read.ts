@@ -1,7 +1,11 @@
 /**
  * dotagent (seed 004): `memory/state/` in a project. Five phases; each finished phase waits for a
- * human approval recorded in `user_checkpoints`. Archives under `.archive/` are history and ignored.
+ * human approval recorded in `user_checkpoints`. When a phase completes, the checkpoint skill
+ * appends it to `completed_phases` and ADVANCES `current_phase` to the next one (SKILL.md "On
+ * Completion"), so the phases awaiting approval are the completed ones without an approval, never
+ * the current phase. Archives under `.archive/` are history and ignored.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { emptyRun } from '../../model.js';
 import type { Gate, Problem, Run, RunStatus, Task } from '../../model.js';
@@ -9,7 +13,7 @@ import { sanitizeLine } from '../../text.js';
 import { parseExecutionStateText, parsePhaseStateText } from './state.js';
 import type { DotagentExecution, DotagentPhase } from './state.js';
 import { validateDotagent } from './validate.js';
-import { exists, isDir, readText, toIso } from '../../files/read.js';
+import { exists, isDir, mtimeMs, readText, toIso } from '../../files/read.js';
 import type { ReadSettings } from '../types.js';
 
 export { DOTAGENT_PHASES, parseExecutionState, parseExecutionStateText, parsePhaseState, parsePhaseStateText } from './state.js';
@@ -34,6 +38,7 @@ export function readDotagentRun(root: string, stateDir: string, settings: ReadSe
     phaseFile,
     executionFile,
     outputExists: (output) => exists(path.resolve(root, output)),
+    live: workflowLive(root, [phaseFile, executionFile], settings),
   });
   problems.push(...checks.problems);
 
@@ -67,17 +72,46 @@ function readParsed<T>(
   return parsed.value;
 }
 
+/** State changed this recently means someone is working on the workflow. */
+export const LIVE_WITHIN_MS = 30 * 60_000;
+/** A modification time this far ahead of now is a skewed clock, not a recent change. */
+const CLOCK_SLACK_MS = 5 * 60_000;
+
+function realOrSame(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function within(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 /**
- * Approval gates: every completed phase (and a current phase whose status is `complete`) without
- * a `user_checkpoints` entry is pending; every approved phase is granted.
+ * Whether the workflow is live: a tmux pane sits in the project (its cwd is the root or below it),
+ * or one of the state files changed in the last 30 minutes.
+ */
+export function workflowLive(root: string, stateFiles: readonly string[], settings: ReadSettings): boolean {
+  const roots = [...new Set([path.resolve(root), realOrSame(root)])];
+  if ((settings.paneCwds ?? []).some((cwd) => cwd !== '' && roots.some((r) => within(r, cwd)))) return true;
+  return stateFiles.some((f) => {
+    const m = mtimeMs(f);
+    return m !== null && settings.now - m < LIVE_WITHIN_MS && m - settings.now < CLOCK_SLACK_MS;
+  });
+}
+
+/**
+ * Approval gates: every completed phase without a `user_checkpoints` entry is pending (usually just
+ * the last one); every approved phase is granted. The current phase is never one: once a phase
+ * completes, `current_phase` already names the next phase, which has not run yet.
  */
 export function dotagentGates(p: DotagentPhase, phaseFile: string): Gate[] {
   const gates = new Map<string, Gate>();
   const approved = new Map(p.approvals.map((a) => [a.phase, a]));
   const awaiting = p.completed.map((c) => ({ phase: c.phase, since: toIso(c.completedAt.ms) }));
-  if (p.currentPhase !== null && p.phaseStatus === 'complete') {
-    awaiting.push({ phase: p.currentPhase, since: toIso(p.lastUpdated.ms) });
-  }
   for (const a of awaiting) {
     if (approved.has(a.phase) || gates.has(a.phase)) continue;
     gates.set(a.phase, {
@@ -114,7 +148,8 @@ export function dotagentStatus(p: DotagentPhase | null, gates: Gate[]): RunStatu
     (p.currentPhase === 'REFLECTION' && p.phaseStatus === 'complete') || p.completed.some((c) => c.phase === 'REFLECTION');
   if (reflected) return 'complete';
   if (p.phaseStatus === 'in_progress') return 'running';
-  if (p.phaseStatus === 'pending') return 'idle';
+  // `complete` with every completed phase approved: the next phase has not started yet.
+  if (p.phaseStatus === 'pending' || p.phaseStatus === 'complete') return 'idle';
   return 'unknown';
 }
 

@@ -19,6 +19,11 @@ export interface ValidationContext {
   executionFile: string;
   /** Whether an output path (relative to the project root, as written) exists. */
   outputExists: (output: string) => boolean;
+  /**
+   * Whether the workflow is live (a pane in the project, or its state changed lately). The orphan
+   * check is a resume-time check: while live, a running task with no output is being worked or retried.
+   */
+  live: boolean;
 }
 
 /** Every finding about the two files; `warnings` holds the one-line "stale" notice. */
@@ -100,9 +105,10 @@ function checkTasks(exec: DotagentExecution, ctx: ValidationContext, problems: P
     checkStamp(`started_at of ${id}`, t.startedAt, file, ctx.now, problems);
     checkStamp(`completed_at of ${id}`, t.completedAt, file, ctx.now, problems);
     if (t.status === 'running') {
-      // Seed 004, scenario 1: running with no output means the subagent died mid-task.
-      if (t.output === null || !ctx.outputExists(t.output)) {
-        problems.push({ file, message: `task ${id} is running with no output (orphaned)` });
+      // Seed 004, scenario 1: running with no output means the subagent died mid-task, but only once
+      // nothing is working on the workflow (error-recovery keeps retried tasks `running`).
+      if (!ctx.live && (t.output === null || !ctx.outputExists(t.output))) {
+        problems.push({ file, message: `task ${id} is running with no output (orphaned: the workflow is not live)` });
       }
     } else if (t.status !== 'pending' && t.output !== null && !ctx.outputExists(t.output)) {
       problems.push({ file, message: `output of task ${id} is missing: ${t.output}` });

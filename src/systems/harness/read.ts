@@ -1,6 +1,9 @@
 /**
  * The harness with named checkpoints (Papercup; seed 001): `.harness/` or `.papercusp/` in a project.
- * Checkpoints are amber gates a human grants; an `ORCH decision: ESCALATE` in run.log is a red one.
+ * Checkpoints are amber gates a human grants. An escalation is a red one: `escalation.md` in the
+ * state dir (the harness API's rule, whatever the log says: a rejected plan writes it and exits 7
+ * with no decision line), or a last decision of ESCALATE or the deprecated CHECKPOINT verb, which
+ * the run loop handles as ESCALATE.
  */
 import path from 'node:path';
 import { emptyRun } from '../../model.js';
@@ -17,6 +20,7 @@ import {
 import type { HarnessConfig } from './files.js';
 import { parseRunLog, readLogTail } from './log.js';
 import type { Decision } from './log.js';
+import { isEscalation } from './decision.js';
 import { cleanProblem, exists, isDir, listDir, mtimeMs, readJsonWith, readText } from '../../files/read.js';
 import type { ReadSettings } from '../types.js';
 
@@ -54,11 +58,11 @@ export function readHarnessRun(root: string, stateDir: string, settings: ReadSet
       run.problems.push(cleanProblem(tail.problem));
     }
   }
-  const escalation = decision?.verb === 'ESCALATE' ? escalationGate(decision, logFile, logMtime, stateDir) : null;
+  const escalation = escalationGate(decision, logFile, logMtime, stateDir, run.problems);
 
   run.gates = escalation ? [escalation, ...checkpoints] : checkpoints;
-  // The harness has no phases: its last orchestrator decision is where it stands ("CONTINUE", "DONE").
-  run.phase = decision ? { current: decision.verb, total: null, status: decision.rest ? `last decision: ${decision.verb} ${decision.rest}` : `last decision: ${decision.verb}` } : null;
+  // The harness has no phases: its last orchestrator decision is where it stands ("NEXT_WORKER", "DONE").
+  run.phase = decision ? { current: decision.verb, total: null, status: decisionStatus(decision) } : null;
   run.status = harnessStatus(run.gates, decision, logMtime, settings.now);
   return run;
 }
@@ -153,19 +157,60 @@ function checkpointGate(stateDir: string, name: string, files: CheckpointFiles, 
   };
 }
 
-function escalationGate(decision: Decision, logFile: string, logMtime: number | null, stateDir: string): Gate {
-  const parts = [`ORCH decision: ESCALATE${decision.rest ? ` ${decision.rest}` : ''}`];
-  // The harness API treats `escalation.md` as the escalation's report; show it when present.
-  const note = readText(path.join(stateDir, 'escalation.md'), MAX_CHECKPOINT_BYTES);
-  if (note.ok && note.value.trim() !== '') parts.push(sanitize(note.value).trimEnd());
+/** "last decision: NEXT_WORKER F-1", or for a batch "last decision: batch of 3: NEXT_WORKER F-1 | …". */
+function decisionStatus(d: Decision): string {
+  if (d.batch) return `last decision: batch of ${d.batch.length}: ${d.rest}`;
+  return d.rest ? `last decision: ${d.verb} ${d.rest}` : `last decision: ${d.verb}`;
+}
+
+/** The first heading of escalation.md, as a title. */
+function headingOf(text: string): string | null {
+  const line = text.split('\n').find((l) => /^#{1,6}\s+\S/.test(l.trim()));
+  if (!line) return null;
+  // "# Escalation: plan rejected" says "plan rejected"; a bare "# Escalation" says nothing more.
+  const said = sanitizeLine(line.trim().replace(/^#{1,6}\s+/, '')).trim().replace(/^escalation\b\s*[:—–-]?\s*/i, '');
+  return said === '' ? null : said;
+}
+
+/** The red gate: escalation.md in the state dir, or an escalating last decision; null when neither. */
+function escalationGate(decision: Decision | null, logFile: string, logMtime: number | null, stateDir: string, problems: Problem[]): Gate | null {
+  const reportFile = path.join(stateDir, 'escalation.md');
+  let report: string | null = null;
+  if (exists(reportFile)) {
+    const raw = readText(reportFile, MAX_CHECKPOINT_BYTES);
+    if (raw.ok) report = raw.value;
+    // An escalation report that cannot be read still means the run is escalated.
+    else problems.push(cleanProblem(raw.problem));
+  }
+  const byReport = exists(reportFile);
+  const byLog = decision !== null && isEscalation(decision.verb);
+  if (!byReport && !byLog) return null;
+
+  const parts: string[] = [];
+  if (byLog && decision) {
+    parts.push(`ORCH decision: ${decision.verb}${decision.rest ? ` ${decision.rest}` : ''}${decision.role ? ` (role=${decision.role})` : ''}`);
+    if (decision.verb === 'CHECKPOINT') parts.push('CHECKPOINT is a deprecated verb: the run loop handles it as ESCALATE and stops.');
+  }
+  if (report !== null && report.trim() !== '') parts.push(sanitize(report).trimEnd());
+  else if (byReport) parts.push(`${reportFile} exists: the harness reports this run as escalated.`);
+
+  let title: string;
+  if (byLog && decision) {
+    const what = decision.verb === 'CHECKPOINT' ? `CHECKPOINT${decision.rest ? ` ${decision.rest}` : ''} (deprecated verb, handled as ESCALATE)` : decision.rest;
+    title = what ? `Escalated: ${what.slice(0, 200)}` : 'Escalated';
+  } else {
+    const heading = report !== null ? headingOf(report) : null;
+    title = heading ? `Escalated: ${heading.slice(0, 200)}` : 'Escalated (escalation.md)';
+  }
+  const reportMtime = byReport ? mtimeMs(reportFile) : null;
   return {
     id: 'escalation',
     kind: 'escalation',
     state: 'pending',
-    since: decision.at ?? iso(logMtime),
+    since: byLog && decision ? (decision.at ?? iso(logMtime)) : iso(reportMtime),
     grantable: false,
-    title: decision.rest ? `Escalated: ${decision.rest.slice(0, 200)}` : 'Escalated',
-    file: logFile,
+    title,
+    file: byReport ? reportFile : logFile,
     body: parts.join('\n\n'),
   };
 }

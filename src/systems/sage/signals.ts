@@ -91,15 +91,32 @@ export function parseLastSignal(raw: string, file: string): { value: SageSignal 
 export const RESUME_STATUSES = ['APPROVED', 'REVISE', 'DISCUSS', 'HALT'] as const;
 export type ResumeStatus = (typeof RESUME_STATUSES)[number];
 
-/** `.resume-signal`: `STATUS: APPROVED|REVISE|DISCUSS|HALT` (any further lines are a comment). */
+/**
+ * `.resume-signal`, either form: the `STATUS: APPROVED|REVISE|DISCUSS|HALT` line bin/orchestrate-v2.sh
+ * reads (any further lines are a comment), or the JSON `{"status": "APPROVED", "timestamp": ...}`
+ * scripts/webhook-receiver.sh writes.
+ */
 export function parseResumeSignal(raw: string, file: string): { value: ResumeStatus | null; problems: Problem[] } {
-  const m = /^\s*STATUS:\s*([A-Za-z_]+)/im.exec(raw);
-  if (!m) {
-    const message = raw.trim() === '' ? 'file is empty' : 'no `STATUS:` line';
+  const line = /^\s*STATUS:\s*([A-Za-z_]+)/im.exec(raw);
+  const word = line ? line[1] : jsonStatus(raw);
+  if (word === undefined || word === null) {
+    const message = raw.trim() === '' ? 'file is empty' : 'no `STATUS:` line and no JSON `status`';
     return { value: null, problems: [{ file, message }] };
   }
-  const word = (m[1] ?? '').toUpperCase();
-  const status = RESUME_STATUSES.find((s) => s === word);
-  if (!status) return { value: null, problems: [{ file, message: `unknown status "${sanitizeLine(word).slice(0, 40)}"` }] };
+  const upper = word.toUpperCase();
+  const status = RESUME_STATUSES.find((s) => s === upper);
+  if (!status) return { value: null, problems: [{ file, message: `unknown status "${sanitizeLine(upper).slice(0, 40)}"` }] };
   return { value: status, problems: [] };
+}
+
+/** The `status` of a JSON resume signal, or null when the text is no such object. */
+function jsonStatus(raw: string): string | null {
+  try {
+    const v = JSON.parse(raw) as unknown;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    const status = (v as Record<string, unknown>).status;
+    return typeof status === 'string' ? status : null;
+  } catch {
+    return null;
+  }
 }

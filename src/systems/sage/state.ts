@@ -1,13 +1,15 @@
 /**
  * SAGE state files, all shapes the project writes, normalized to one view: the nested
  * `<epic_id>.json` checkpoint (seed 002), the flat `current-checkpoint.json` of checkpoint-write.sh,
- * and the run-epic orchestrator state. `checkpoint.json` may be either: shapes are told apart by keys.
+ * the run-epic orchestrator state, and the create-epic workflow's `epic-<id>-state.json`
+ * (workflows/core/epic/create-epic/state-schema.json). `checkpoint.json` may be either: shapes are
+ * told apart by keys.
  */
 import type { Problem } from '../../model.js';
 import { asText, sanitizeLine } from '../../text.js';
 import { cleanProblem, isObject, parseJson, toMs } from '../../files/read.js';
 
-export type SageShape = 'nested' | 'flat' | 'run-epic';
+export type SageShape = 'nested' | 'flat' | 'run-epic' | 'create-epic';
 
 /** A story or task as the control room lists it. */
 export interface SageStory {
@@ -41,6 +43,8 @@ export interface SageState {
   allStoriesDone: boolean;
   /** run-epic's `error`, when set. */
   error: string | null;
+  /** Every story of the epic with its title (create-epic's `stories[]`); empty for other shapes. */
+  stories: { storyId: string; title: string | null; status: string; dependsOn: string[] }[];
 }
 
 function text(v: unknown): string | null {
@@ -62,6 +66,8 @@ function count(v: unknown): number | null {
 
 /** Which shape an object is, by its keys; null when it is none of them. */
 export function sageShapeOf(v: Record<string, unknown>): SageShape | null {
+  // Before the flat shape: create-epic's state has an `epic_id` too.
+  if (v.workflow_name === 'create-epic' || (Array.isArray(v.stories) && 'current_phase' in v)) return 'create-epic';
   if (Array.isArray(v.story_queue) || 'current_story_index' in v) return 'run-epic';
   if (isObject(v.next_action) || isObject(v.epic) || isObject(v.lifecycle) || isObject(v.current)) return 'nested';
   if ('epic_id' in v || 'story_id' in v || 'task_index' in v) return 'flat';
@@ -95,6 +101,7 @@ function nested(v: Record<string, unknown>): SageState {
     completed,
     allStoriesDone: total !== null && total > 0 && done !== null && done >= total,
     error: null,
+    stories: [],
   };
 }
 
@@ -112,6 +119,7 @@ function flat(v: Record<string, unknown>): SageState {
     completed: [],
     allStoriesDone: status !== null && ['complete', 'completed', 'done'].includes(status.toLowerCase()),
     error: null,
+    stories: [],
   };
 }
 
@@ -147,6 +155,35 @@ function runEpic(v: Record<string, unknown>): SageState {
     completed,
     allStoriesDone: finished,
     error,
+    stories: [],
+  };
+}
+
+/** create-epic's `epic-<id>-state.json`: the workflow phase (init … complete) and the stories it creates. */
+function createEpic(v: Record<string, unknown>): SageState {
+  const phase = text(v.current_phase);
+  const stories: SageState['stories'] = [];
+  for (const s of Array.isArray(v.stories) ? v.stories : []) {
+    if (!isObject(s)) continue;
+    const id = text(s.story_key);
+    if (id === null) continue;
+    const error = text(s.error);
+    const deps = Array.isArray(s.dependencies) ? s.dependencies.map(text).filter((d): d is string => d !== null) : [];
+    stories.push({ storyId: id, title: text(s.story_title) ?? error, status: text(s.status) ?? 'pending', dependsOn: deps });
+  }
+  const done = phase === 'complete';
+  return {
+    shape: 'create-epic',
+    epicId: text(v.epic_id),
+    updatedMs: stampMs(v.end_time),
+    phase,
+    status: done ? 'complete' : 'in_progress',
+    nextAction: null,
+    current: null,
+    completed: [],
+    allStoriesDone: done,
+    error: null,
+    stories,
   };
 }
 
@@ -158,7 +195,7 @@ export function parseSageState(value: unknown, file: string): { value: SageState
     const keys = Object.keys(value).slice(0, 5).map((k) => sanitizeLine(k).slice(0, 30));
     return { value: null, problems: [{ file, message: `not a SAGE checkpoint (keys: ${keys.join(', ') || 'none'})` }] };
   }
-  const state = shape === 'nested' ? nested(value) : shape === 'flat' ? flat(value) : runEpic(value);
+  const state = shape === 'nested' ? nested(value) : shape === 'flat' ? flat(value) : shape === 'create-epic' ? createEpic(value) : runEpic(value);
   return { value: state, problems: [] };
 }
 

@@ -3,8 +3,9 @@ import path from 'node:path';
 import type { Problem } from '../../model.js';
 import { parseHandoff } from './handoff.js';
 import type { ParsedHandoff } from './handoff.js';
-import { cleanProblem, exists, listDir, mtimeMs, readJson, readJsonWith, readText, toIso } from '../../files/read.js';
+import { cleanProblem, exists, listDir, mtimeMs, readJson, readJsonWith, readText, statFile, toIso } from '../../files/read.js';
 import { sanitizeLine } from '../../text.js';
+import { comparePhases, currentPhaseOf } from './phases.js';
 import { parseCheckpointSignal, parseContextMetrics, parsePhaseStatus, parseSupervisorState } from './state.js';
 import type { CheckpointSignal, ContextMetrics, PhaseStatus, SupervisorState } from './state.js';
 
@@ -15,7 +16,7 @@ export interface TinaFiles {
   /** Whether supervisor-state.json exists at all (it may exist and still be unreadable). */
   supervisorPresent: boolean;
   supervisor: SupervisorState | null;
-  /** The current phase: the supervisor's, else the highest `phase-N` directory. */
+  /** The current phase: the supervisor's (a running remediation `N.5` of its phase N), else the highest `phase-N` directory. */
   currentPhase: string | null;
   phaseStatusFile: string | null;
   phaseStatus: PhaseStatus | null;
@@ -28,16 +29,16 @@ export interface TinaFiles {
   problems: Problem[];
 }
 
-const PHASE_DIR = /^phase-(\d+(?:\.\d+)?)$/;
+const PHASE_DIR = /^phase-(\d+(?:\.\d+)*)$/;
 
 /** Reads supervisor state, the current phase's status, the signal, the context gauge and the handoff. */
 export function readTinaFiles(stateDir: string): TinaFiles {
   const problems: Problem[] = [];
-  const names = listDir(stateDir);
+  const names = listDir(stateDir, problems);
   const phaseDirs = names
     .map((n) => PHASE_DIR.exec(n)?.[1])
     .filter((n): n is string => n !== undefined)
-    .sort((a, b) => Number(a) - Number(b));
+    .sort(comparePhases);
 
   const supervisorFile = path.join(stateDir, 'supervisor-state.json');
   const supervisorPresent = exists(supervisorFile);
@@ -45,7 +46,7 @@ export function readTinaFiles(stateDir: string): TinaFiles {
   if (supervisorPresent) supervisor = readJsonWith(supervisorFile, parseSupervisorState, problems)?.state ?? null;
   else problems.push({ file: supervisorFile, message: 'no supervisor-state.json in the tina state directory' });
 
-  const currentPhase = supervisor?.currentPhase ?? phaseDirs[phaseDirs.length - 1] ?? null;
+  const currentPhase = (supervisor ? currentPhaseOf(supervisor) : null) ?? phaseDirs[phaseDirs.length - 1] ?? null;
 
   let phaseStatusFile: string | null = null;
   let phaseStatus: PhaseStatus | null = null;
@@ -123,10 +124,15 @@ function readHandoff(
   phaseDirs: string[],
   problems: Problem[],
 ): TinaFiles['handoff'] {
-  const candidates = phaseDirs
-    .map((n) => path.join(stateDir, `phase-${n}`, 'handoff.md'))
-    .map((file) => ({ file, mtime: mtimeMs(file) }))
-    .filter((c): c is { file: string; mtime: number } => c.mtime !== null);
+  // Stat, never open, to choose: a handoff that is a FIFO, a directory, a device or a symlink loop is
+  // a problem, never a handoff "written 0 s ago".
+  const candidates: { file: string; mtime: number }[] = [];
+  for (const n of phaseDirs) {
+    const file = path.join(stateDir, `phase-${n}`, 'handoff.md');
+    const st = statFile(file);
+    if (st.kind === 'bad') problems.push(cleanProblem(st.problem));
+    else if (st.kind === 'file') candidates.push({ file, mtime: st.mtimeMs });
+  }
   const currentFile = current === null ? null : path.join(stateDir, `phase-${current}`, 'handoff.md');
   const chosen =
     candidates.find((c) => c.file === currentFile) ??

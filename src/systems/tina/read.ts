@@ -5,16 +5,11 @@
  */
 import path from 'node:path';
 import type { Problem, Run } from '../../model.js';
-import { isDir, readJsonFiles } from '../../files/read.js';
+import { readJsonFiles } from '../../files/read.js';
 import { readTinaFiles } from './files.js';
 import { assembleTinaRun } from './run.js';
 import { parseSessionEntry } from './state.js';
 import type { ReadSettings, Team } from '../types.js';
-
-/** The tina state directories of a root that exist: `<root>/.claude/tina`, then `<root>/.tina`. */
-export function findTinaStateDirs(root: string): string[] {
-  return [path.join(root, '.claude', 'tina'), path.join(root, '.tina')].filter(isDir);
-}
 
 /** The worktrees registered in `<claudeDir>/tina-sessions/*.json`, as absolute paths (existing or not). */
 export function readTinaSessions(claudeDir: string): { roots: string[]; problems: Problem[] } {
@@ -27,7 +22,7 @@ export function readTinaSessions(claudeDir: string): { roots: string[]; problems
   return { roots, problems };
 }
 
-/** Reads one tina run from `stateDir` (a directory findTinaStateDirs returned for `root`). */
+/** Reads one tina run from `stateDir` (`<root>/.claude/tina` or the older `<root>/.tina`). */
 export function readTinaRun(
   root: string,
   stateDir: string,

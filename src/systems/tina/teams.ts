@@ -1,6 +1,7 @@
 /** Which Claude Code teams make up a tina run: tina names them after the feature and the phase. */
 import path from 'node:path';
 import type { Team } from '../types.js';
+import { comparePhases, phaseOfName } from './phases.js';
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -13,11 +14,6 @@ export function isInside(dir: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** A phase number as a sortable value ("2.5" between 2 and 3). */
-function phaseOrder(n: string): number {
-  const v = Number(n);
-  return Number.isFinite(v) ? v : Number.MAX_SAFE_INTEGER;
-}
 
 /**
  * The teams of a tina run, in display order: `<feature>-orchestration`, then `<feature>-phase-<N>` by N,
@@ -26,9 +22,10 @@ function phaseOrder(n: string): number {
  */
 export function tinaTeams(feature: string | null, root: string, teams: Team[]): Team[] {
   const orchestration: Team[] = [];
-  const phases: { n: number; team: Team }[] = [];
-  const older: { n: number; team: Team }[] = [];
-  const phaseName = feature === null ? null : new RegExp(`^${escapeRegExp(feature)}-phase-(\\d+(?:\\.\\d+)?)$`);
+  const phases: { n: string; team: Team }[] = [];
+  const older: { n: string; team: Team }[] = [];
+  // Remediation teams are `<feature>-phase-2.5` (`-2-5` where only the folder name is known).
+  const phaseName = feature === null ? null : new RegExp(`^${escapeRegExp(feature)}-phase-(\\d+(?:[.-]\\d+)*)$`);
   for (const team of teams) {
     if (feature !== null && team.name === `${feature}-orchestration`) {
       orchestration.push(team);
@@ -36,15 +33,15 @@ export function tinaTeams(feature: string | null, root: string, teams: Team[]): 
     }
     const m = phaseName?.exec(team.name);
     if (m) {
-      phases.push({ n: phaseOrder(m[1] ?? ''), team });
+      phases.push({ n: phaseOfName(m[1] ?? ''), team });
       continue;
     }
     const inRoot = team.cwd !== null && isInside(team.cwd, root);
     if (!inRoot) continue;
-    const old = /^phase-(\d+(?:\.\d+)?)-execution$/.exec(team.name);
-    if (old) older.push({ n: phaseOrder(old[1] ?? ''), team });
-    else if (feature !== null && team.name === feature) older.push({ n: -1, team });
+    const old = /^phase-(\d+(?:\.\d+)*)-execution$/.exec(team.name);
+    if (old) older.push({ n: old[1] ?? '', team });
+    else if (feature !== null && team.name === feature) older.push({ n: '', team });
   }
-  const byN = (a: { n: number }, b: { n: number }): number => a.n - b.n;
+  const byN = (a: { n: string }, b: { n: string }): number => (a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n));
   return [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byN).map((p) => p.team)];
 }

@@ -4,6 +4,7 @@
  * and help text; this record, which the compiler checks covers every command, gives the rest, so
  * the footer, the refusals and the handler can't disagree.
  */
+import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Command } from '../keymap.js';
 import { gateBody } from '../text/gate-body.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
@@ -96,7 +97,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     footer: 'act',
     when: (s) => {
       if (!s.run) return no('request', 'no run is selected');
-      if (s.run.system !== 'harness') return no(`request ${s.run.id}`, `named checkpoints are a harness feature; ${s.run.id} is a ${s.run.system} run`);
+      if (!systemOf(s.run.system).requests) return no(`request ${s.run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${s.run.id} is a ${s.run.system} run`);
       return ok('request');
     },
     run: (s, d) => {
@@ -105,7 +106,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   },
   read: {
     footer: 'act',
-    when: (s) => (s.focus === 'gates' && s.gate ? ok('read gate') : no('read', 'select a gate in the gates pane to read it')),
+    when: (s) => (s.focus === 'gates' && s.gate ? ok('read gate') : no('read', '')),
     run: (s, d) => {
       const g = s.gate;
       if (g) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'read', title: `${g.kind} ${g.id}`, text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'), scroll: 0 } });

@@ -3,14 +3,14 @@ import type { Snapshot } from '../../model.js';
 import type { Bindings } from '../keymap.js';
 import { keyLabel } from '../input/key-name.js';
 import type { Hint } from '../state/available.js';
-import { needYouCount } from '../../notify/needs-you.js';
+import { countNeedingYou } from '../../store/needs-you.js';
 import type { DetailPane } from '../state/ui-state.js';
 import type { Segment } from '../text/segments.js';
 import { fitLine, lineWidth } from '../text/segments.js';
 
 /** `tower · 6 runs · 2 need you · 1 problem` on the left, `[read-only]` on the right. */
 export function headerLine(snapshot: Snapshot, width: number, readonly: boolean, loading: boolean, muted = false): Segment[] {
-  const needYou = needYouCount(snapshot);
+  const needYou = countNeedingYou(snapshot);
   const problems = snapshot.problems.length + snapshot.runs.reduce((n, r) => n + r.problems.length, 0);
   const left: Segment[] = [{ text: ' tower', tone: 'accent' }];
   if (loading) left.push({ text: ' · reading state…', tone: 'dim' });

@@ -5,6 +5,8 @@
  */
 import type { Snapshot } from '../../model.js';
 import type { ActivityEntry } from '../../store/types.js';
+import { ACTION_KINDS } from '../../actions/types.js';
+import type { ActionKind } from '../../actions/types.js';
 import type { Bindings, Command } from '../keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
 import { screenCommand } from '../commands/screen-commands.js';
@@ -95,7 +97,8 @@ export class Controller {
     };
     const verdict = spec.when(selection);
     if (!verdict.ok) {
-      if (verdict.reason) runner.refuse(verdict.title, verdict.reason);
+      // An action refused here is recorded like one the planner refused; a key that means nothing now is silent.
+      if (verdict.reason && isActionKind(command)) runner.refuse({ kind: command, run: selection.run?.id ?? '' }, verdict.title, verdict.reason);
       return;
     }
     spec.run(selection, { ui, dialogs, runner, quit: () => this.d.quit(), toggleMute: () => this.d.toggleMute?.() });
@@ -156,4 +159,8 @@ export class Controller {
       ui.dispatch({ type: 'filter-accept', firstId: first });
     }
   }
+}
+
+function isActionKind(command: Command): command is ActionKind {
+  return (ACTION_KINDS as readonly string[]).includes(command);
 }

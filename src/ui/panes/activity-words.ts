@@ -3,7 +3,7 @@
  * `? question`, `… waiting`, `· idle`, with the time in that state.
  */
 import type { Member } from '../../model.js';
-import { memberWaitsForHuman } from '../../notify/needs-you.js';
+import { memberWaitsForHuman } from '../../store/needs-you.js';
 import type { Cell } from '../components/table.js';
 import { age } from '../text/format.js';
 

@@ -82,7 +82,8 @@ export function DetailPaneView(p: DetailPaneProps) {
   if (p.pane === 'tasks') return <TasksPane {...p} />;
   if (p.pane === 'team') return <TeamPane {...p} />;
   if (p.pane === 'preview') {
-    return <PreviewPane member={p.previewMember ?? null} hasRun={p.run !== null} watch={p.watch ?? null} focused={p.focused} scroll={p.cursor} rect={p.rect} />;
+    // Pane ids of another box name panes of its tmux server, not of this one: never preview them from here.
+    return <PreviewPane member={p.previewMember ?? null} hasRun={p.run !== null} watch={p.run?.host ? null : (p.watch ?? null)} focused={p.focused} scroll={p.cursor} rect={p.rect} />;
   }
   return <PlainPane {...p} />;
 }

@@ -25,9 +25,11 @@ export interface RunsPaneProps {
   /** Context threshold for runs that name none. */
   contextThreshold: number;
   rect: Rect;
+  /** Not null while the first snapshot is being read: what is read, with its size ('' when unknown). */
+  reading?: string | null | undefined;
 }
 
-type Col = 'mark' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'wait' | 'context' | 'note';
+type Col = 'mark' | 'host' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'wait' | 'context' | 'note';
 
 const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'mark', header: '', width: 1 },
@@ -40,12 +42,15 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'context', header: 'CONTEXT', width: GAUGE_WIDTH, drop: 2 },
 ];
 
+/** Shown only when some run lives on another box; never dropped, the host is part of who the run is. */
+const HOST: ColumnSpec<Col> = { key: 'host', header: 'HOST', width: 8 };
+
 const NAME_WIDE = 28;
 const NOTE: ColumnSpec<Col> = { key: 'note', header: 'NEEDS', width: 'flex' };
 
 /** Columns for a width; wide lists get a column saying what the run waits for. */
-function runColumns(inner: number): { spec: ColumnSpec<Col>; width: number }[] {
-  const cols = fitColumns(COLUMNS, inner);
+function runColumns(inner: number, hosts: boolean): { spec: ColumnSpec<Col>; width: number }[] {
+  const cols = fitColumns(hosts ? [COLUMNS[0] as ColumnSpec<Col>, HOST, ...COLUMNS.slice(1)] : COLUMNS, inner);
   const at = cols.findIndex((c) => c.spec.key === 'name');
   const name = cols[at];
   if (!name || name.width < NAME_WIDE + 16) return cols;
@@ -55,6 +60,7 @@ function runColumns(inner: number): { spec: ColumnSpec<Col>; width: number }[] {
 
 /** What the run waits for, in one line: an escalation, a gate, a warning or a problem. */
 export function runNote(run: Run): Cell {
+  if (run.stale) return { text: `last known state: ${run.host ?? 'its host'} is unreachable`, tone: 'dim' };
   const pending = run.gates.filter((g) => g.state === 'pending');
   const esc = pending.find((g) => g.kind === 'escalation');
   if (esc) return { text: sanitizeLine(esc.title), tone: 'red' };
@@ -70,9 +76,9 @@ export function runNote(run: Run): Cell {
   return { text: run.phase ? sanitizeLine(run.phase.status) : '', tone: 'dim' };
 }
 
-/** The run's name as the list shows it: the id without its system prefix (keeps `#2` suffixes). */
+/** The run's name as the list shows it: the id without its host and system prefix (keeps `#2` suffixes). */
 export function runLabel(run: Run): string {
-  const prefix = `${run.system}:`;
+  const prefix = `${run.host ? `${run.host}/` : ''}${run.system}:`;
   return sanitizeLine(run.id.startsWith(prefix) ? run.id.slice(prefix.length) : run.id);
 }
 
@@ -99,7 +105,7 @@ function waitCell(run: Run): Cell {
 /** The rows of the list, without the frame. */
 export function runsLines(p: RunsPaneProps): Segment[][] {
   const inner = Math.max(0, p.rect.width - 2);
-  const cols = runColumns(inner);
+  const cols = runColumns(inner, p.runs.some((r) => r.host));
   const lines: Segment[][] = [];
   if (p.filtering || p.filter !== '') {
     const cursor = p.filtering ? '▏' : '';
@@ -109,6 +115,10 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     lines.push(headerRow(cols));
   }
   const height = Math.max(0, p.rect.height - 2 - lines.length);
+  if (p.runs.length === 0 && p.reading != null && p.filter === '') {
+    lines.push([{ text: `  reading state…${p.reading ? ` (${p.reading})` : ''}`, tone: 'dim' }]);
+    return lines;
+  }
   if (p.runs.length === 0) {
     lines.push([{ text: p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)', tone: 'dim' }]);
     return lines;
@@ -121,6 +131,7 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     const gates = gatesText(run);
     const row = tableRow(cols, {
       mark: { text: selected ? '>' : ' ', tone: 'accent' },
+      host: { text: sanitizeLine(run.host ?? 'local'), tone: run.stale ? 'dim' : 'plain' },
       system: { text: SYSTEM_BADGE[run.system], tone: 'accent' },
       name: { text: runLabel(run), tone: 'title' },
       status: runStatusCell(run.status),

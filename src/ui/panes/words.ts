@@ -4,17 +4,12 @@
  */
 import type { Gate, MemberState, ReviewVerdict, RunStatus, System } from '../../model.js';
 import type { ActivityEntry } from '../../store/types.js';
+import { SYSTEM_MODULES } from '../../systems/registry.js';
 import type { Cell } from '../components/table.js';
 import type { Tone } from '../theme.js';
 
 /** The system badge in the runs list. */
-export const SYSTEM_BADGE: Record<System, string> = {
-  tina: 'tina',
-  'claude-team': 'claude',
-  harness: 'harness',
-  sage: 'sage',
-  dotagent: 'dotagent',
-};
+export const SYSTEM_BADGE = Object.fromEntries(SYSTEM_MODULES.map((m) => [m.system, m.badge])) as Record<System, string>;
 
 const STATUS_TONE: Record<RunStatus, Tone> = {
   running: 'green',

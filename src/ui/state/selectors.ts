@@ -1,5 +1,6 @@
 /** What the screen derives from a run: counts, who can be acted on, which keys make sense. Pure. */
 import type { Gate, Member, Run } from '../../model.js';
+import { systemOf } from '../../systems/registry.js';
 
 /** Whether a run matches the filter text (case-insensitive, any of id, name, system, status, phase, host). */
 export function matchesFilter(run: Run, filter: string): boolean {
@@ -36,9 +37,12 @@ export function leadWithPane(run: Run): Member | null {
   return leads.find((m) => m.state === 'alive') ?? leads[0] ?? null;
 }
 
-/** Whether the checkpoint cycle (and rehydrate) can target this run: tina, or a live lead pane. */
+/**
+ * Whether the checkpoint cycle (and rehydrate) can target this run: one whose system keeps cycle
+ * files (its lead is reached through its session even without a pane), or one with a live lead pane.
+ */
 export function canCheckpoint(run: Run): boolean {
-  return run.system === 'tina' || run.members.some((m) => m.lead && m.paneId && m.state === 'alive');
+  return Boolean(systemOf(run.system).cycle?.files) || run.members.some((m) => m.lead && m.paneId && m.state === 'alive');
 }
 
 /** Teammates (not leads) whose panes are alive: what force-terminate takes by default. */

@@ -1,0 +1,23 @@
+/**
+ * "Needs you", as DESIGN.md defines it: a run needs the operator when it has a pending gate of any
+ * kind (context signals and escalations included), is blocked, or has a member waiting for a human
+ * (a lead that stopped at its prompt, or anyone at a question or permission prompt; teammates idling
+ * between messages don't count). The header, the title, notifications and `status` all count with
+ * these functions.
+ */
+import type { Member, Run, Snapshot } from '../model.js';
+
+/** Whether this member waits for a human. */
+export function memberWaitsForHuman(m: Pick<Member, 'activity' | 'activityCue' | 'lead' | 'state'>): boolean {
+  return m.state === 'alive' && m.activity === 'waiting' && (m.lead || m.activityCue === 'question');
+}
+
+/** Whether this run needs the operator now. */
+export function runNeedsYou(run: Run): boolean {
+  return run.status === 'blocked' || run.gates.some((g) => g.state === 'pending') || run.members.some(memberWaitsForHuman);
+}
+
+/** How many runs of the snapshot need the operator. */
+export function countNeedingYou(snapshot: Snapshot): number {
+  return snapshot.runs.filter(runNeedsYou).length;
+}

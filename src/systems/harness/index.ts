@@ -1,0 +1,20 @@
+/** The checkpoint harness: `.harness/` (or `.papercusp/`) with named checkpoint files and their `.granted` sentinels. */
+import type { SystemModule } from '../module.js';
+import { harnessGrant } from './grant.js';
+import { readHarnessRun } from './read.js';
+
+export const harness: SystemModule = {
+  system: 'harness',
+  badge: 'harness',
+  label: 'harness',
+  plural: 'harness runs',
+  markers: ['.harness', '.papercusp'],
+  readRun: (root, stateDir, _teams, settings) => ({ run: readHarnessRun(root, stateDir, settings), teamNames: [] }),
+  mergesTeams: false,
+  watchFiles: [],
+  rootRegistry: null,
+  teams: null,
+  cycle: null,
+  grant: harnessGrant,
+  requests: true,
+};
