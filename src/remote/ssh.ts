@@ -18,8 +18,9 @@ export const KEEPALIVE_SEC = 5;
 export class ControlDir {
   readonly path: string;
   constructor(base = os.tmpdir()) {
-    // os.tmpdir() can be long on some systems; /tmp is the short fallback.
-    const root = base.length > 40 ? '/tmp' : base;
+    // os.tmpdir() can be long; /tmp is the short fallback. The socket path is this dir
+    // (base + '/tower-ssh-XXXXXX'), '/', %C (40) and the 17-character suffix ssh adds while binding.
+    const root = base.length + 17 + 1 + 40 + 17 >= 108 ? '/tmp' : base;
     this.path = fs.mkdtempSync(path.join(root, 'tower-ssh-'));
     fs.chmodSync(this.path, 0o700);
     // A signal or crash may end the process before stop(): the directory goes anyway.
