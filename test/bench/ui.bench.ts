@@ -17,7 +17,8 @@ import { BenchTmux, median, rssMb, stats } from './ui-tmux.js';
 
 const ROUNDS = 7;
 const repo = path.resolve(import.meta.dirname, '..', '..');
-const bin = path.join(repo, 'bin', 'tower.js');
+// BENCH_BIN: another build of tower to measure (the figures before a change, say).
+const bin = process.env.BENCH_BIN ?? path.join(repo, 'bin', 'tower.js');
 const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 const tmux = new BenchTmux(`tower-bench-ui-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
 const xdg = tempDir('tower-bench-xdg-');

@@ -3,10 +3,10 @@
  * prompt, the filter prompt, the focused pane, then global commands. It applies keys to the state
  * stores synchronously, so keys arriving together are handled one after the other.
  */
-import type { Snapshot } from '../../model.js';
-import type { ActivityEntry } from '../../store/types.js';
 import { ACTION_KINDS } from '../../actions/types.js';
 import type { ActionKind } from '../../actions/types.js';
+import type { Snapshot } from '../../model.js';
+import type { ActivityEntry } from '../../store/types.js';
 import type { Bindings, Command } from '../keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
 import { screenCommand } from '../commands/screen-commands.js';
@@ -97,8 +97,10 @@ export class Controller {
     };
     const verdict = spec.when(selection);
     if (!verdict.ok) {
-      // An action refused here is recorded like one the planner refused; a key that means nothing now is silent.
-      if (verdict.reason && isActionKind(command)) runner.refuse({ kind: command, run: selection.run?.id ?? '' }, verdict.title, verdict.reason);
+      if (!verdict.reason) return;
+      // An action refused here is recorded like the CLI's refusals (activity pane, audit log).
+      if (isActionKind(command)) runner.refuse({ kind: command, run: view.run?.id ?? '' }, verdict.title, verdict.reason);
+      else dialogs.dispatch({ type: 'open', dialog: { kind: 'refusal', title: verdict.title, reason: verdict.reason } });
       return;
     }
     spec.run(selection, { ui, dialogs, runner, quit: () => this.d.quit(), toggleMute: () => this.d.toggleMute?.() });
