@@ -27,7 +27,7 @@ function withLeadIn(pane: string): Snapshot {
 }
 
 describe('the preview pane', () => {
-  it("shows the lead's output as it comes, without the escapes a pane prints", async () => {
+  it("shows the lead's output as it comes, without the escapes a pane prints", { timeout: 60_000 }, async () => {
     tmux = await startTmux();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-preview-'));
     const script = path.join(dir, 'agent.sh');
@@ -39,9 +39,9 @@ describe('the preview pane', () => {
     const store = withPaneActivity(inner, watch);
     const { screen } = renderRoom({ columns: 140, rows: 40, snapshot: withLeadIn(pane), props: { store, watch } });
     const t = tmux;
-    await waitFor(async () => (await t.client.capturePane(pane)).includes('jumped'), 5000);
+    await waitFor(async () => (await t.client.capturePane(pane)).includes('jumped'), 15_000);
     await watch.round([pane], null);
-    await waitForText(screen, 'compiling <U+202E>evil');
+    await waitForText(screen, 'compiling <U+202E>evil', 15_000);
     expect(screen.frame()).toContain(`Preview · team-lead ${pane}`);
     expect(screen.frame()).not.toContain('pwned');
     expect(screen.frame()).not.toMatch(/\u0007|\u001b\]/);
@@ -49,20 +49,20 @@ describe('the preview pane', () => {
     const stepOf = () => Math.max(...[...screen.frame().matchAll(/step (\d+)/g)].map((m) => Number(m[1])));
     await new Promise((r) => setTimeout(r, 2000));
     await watch.round([pane], null);
-    await waitFor(() => stepOf() > 0);
+    await waitFor(() => stepOf() > 0, 15_000);
     const first = stepOf();
     await new Promise((r) => setTimeout(r, 700));
     await watch.round([pane], null);
-    await waitFor(() => stepOf() > first);
+    await waitFor(() => stepOf() > first, 15_000);
     // p focuses the preview; k scrolls back one line and the title says so; End follows again.
     await screen.press('p');
-    await waitForText(screen, '[> Preview');
+    await waitForText(screen, '[> Preview', 15_000);
     await new Promise((r) => setTimeout(r, 2000));
     await watch.round([pane], null);
     await screen.press('k', 'k');
-    await waitForText(screen, '2 lines back');
+    await waitForText(screen, '2 lines back', 15_000);
     await screen.press('\u001b[F');
-    await waitForText(screen, '· live');
+    await waitForText(screen, '· live', 15_000);
     screen.unmount();
   });
 });
