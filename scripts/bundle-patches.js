@@ -4,6 +4,13 @@
 //   without end. The rewrite starts the cache afresh once it holds TEXT_CACHE_LIMIT entries.
 // - yoga-layout's wasm loader asks `typeof fetch`, which makes Node load its whole fetch implementation
 //   (~25 ms of start-up) although the wasm is inlined as base64: the rewrite answers "undefined".
+// - zod bundles the error messages of every language it speaks (~400 KB of the ~730 KB it adds to every
+//   start); tower speaks English, zod's default, so only that locale is kept.
+// - string-width builds an Intl.Segmenter and three Unicode-property regular expressions when it is
+//   imported (~15 ms), and measures every non-ASCII line grapheme by grapheme (~40 µs a line of box
+//   drawing): the screen is made of such lines. The rewrite builds them on first use, and measures text
+//   of printable ASCII plus a few always-narrow ranges (box drawing, block elements, arrows, maths operators, dashes,
+//   quotes, the ellipsis and the middle dot) by its length, as its own ASCII fast path does.
 // Each rewrite fails the build when its target code is not found, so a dependency update that moves
 // the code is noticed rather than silently unpatched.
 import fs from 'node:fs';
@@ -45,7 +52,47 @@ export function noFetchProbe(source) {
   return source.replace(/typeof fetch\b/g, '"undefined"');
 }
 
+/** zod's locale index with English only (the locale zod configures itself with). */
+export function englishOnly(source) {
+  if (!/export \{ default as en \} from "\.\/en\.js";/.test(source)) throw new Error('zod locales: expected the English locale export');
+  return 'export { default as en } from "./en.js";\n';
+}
+
+/** Characters one cell wide under string-width's default (ambiguous is narrow), never part of a wider cluster. */
+export const NARROW_TEXT = '^[\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2200-\\u22FF\\u2500-\\u259F]*$';
+
+const LAZY_REGEXP = `function lazyRegExp(make) {
+  let made;
+  const get = () => (made ??= make());
+  return { test: (s) => get().test(s), [Symbol.search]: (s) => get()[Symbol.search](s), [Symbol.match]: (s) => get()[Symbol.match](s) };
+}
+`;
+
+/** string-width with its segmenter and property regexes made on first use, and a fast path for narrow text. */
+export function fastStringWidth(source) {
+  let out = replaceOnce(
+    source,
+    'const segmenter = new Intl.Segmenter();',
+    `${LAZY_REGEXP}let segmenterMade;\nconst segmenter = { segment: (text) => (segmenterMade ??= new Intl.Segmenter()).segment(text) };\nconst narrowText = new RegExp(${JSON.stringify(NARROW_TEXT)});`,
+    'string-width',
+  );
+  for (const name of ['visibleCharacterRegex', 'spacingMarkRegex', 'rgiEmojiRegex', 'extendedPictographicRegex']) {
+    const m = new RegExp(`const ${name} = (/.*/[a-z]*);`).exec(out);
+    if (!m) throw new Error(`string-width: expected the regular expression ${name}`);
+    out = replaceOnce(out, m[0], `const ${name} = lazyRegExp(() => ${m[1]});`, 'string-width');
+  }
+  return replaceOnce(
+    out,
+    '\tif (/^[\\u0020-\\u007E]*$/.test(string)) {',
+    '\tif (/^[\\u0020-\\u007E]*$/.test(string) || (ambiguousIsNarrow && narrowText.test(string))) {',
+    'string-width',
+  );
+}
+
 const PATCHES = [
+  // The hoisted copy only (ink and tower use it); an older copy nested under another package is left alone.
+  { filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, rewrite: fastStringWidth, hoistedOnly: true },
+  { filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/, rewrite: englishOnly },
   { filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/, rewrite: boundMeasureText },
   { filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/, rewrite: boundWrapText },
   { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/, rewrite: noFetchProbe },
@@ -55,8 +102,11 @@ const PATCHES = [
 export const patchDependencies = {
   name: 'tower-patch-dependencies',
   setup(build) {
-    for (const { filter, rewrite } of PATCHES) {
-      build.onLoad({ filter }, async (args) => ({ contents: rewrite(await fs.promises.readFile(args.path, 'utf8')), loader: 'js' }));
+    for (const { filter, rewrite, hoistedOnly } of PATCHES) {
+      build.onLoad({ filter }, async (args) => {
+        if (hoistedOnly && args.path.split(/[\\/]node_modules[\\/]/).length > 2) return undefined;
+        return { contents: rewrite(await fs.promises.readFile(args.path, 'utf8')), loader: 'js' };
+      });
     }
   },
 };

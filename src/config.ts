@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { readText, parseJson } from './files/read.js';
+import { NotifyConfigSchema } from './notify/config.js';
 import { resolveBindings } from './ui/keymap.js';
 
 /** The text typed into a lead's pane for each step of the checkpoint cycle. */
@@ -101,6 +102,8 @@ export const ConfigSchema = z
     readonly: z.boolean().default(false),
     /** Key overrides: command name → list of keys (see the README's key table). */
     keys: z.record(z.string(), z.array(z.string().min(1))).default({}),
+    /** Notifications when something newly needs a human (bell, desktop, title, command). */
+    notify: NotifyConfigSchema.default(NotifyConfigSchema.parse({})),
   })
   .strict();
 export type Config = z.infer<typeof ConfigSchema>;

@@ -5,7 +5,9 @@
  */
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
+import { Notifier } from '../notify/notifier.js';
 import { actionsFor, createBoxesStore } from '../remote/boxes.js';
+import { createWatchedStore } from '../store/live-activity.js';
 import { systemOf } from '../systems/registry.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { ActionEnv, ActionKind } from './types.js';
@@ -19,8 +21,10 @@ export interface WatchOptions {
   /** Ends the watch: running cycles are cancelled (and audited as such). */
   signal: AbortSignal;
   emit: (event: WatchEvent) => void;
-  /** The snapshot to follow (default the live store of every box: file watching plus tmux polling, and each host's stream). */
+  /** The snapshot to follow (default the live store of every box: file watching plus tmux polling with pane activity, and each host's stream). */
   store?: SnapshotStore | undefined;
+  /** Where a failing notify command is reported (default stderr). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 /** The steps of the automatic cycle; the next runs only when the previous one is done. */
@@ -28,7 +32,17 @@ const CYCLE: readonly ActionKind[] = ['checkpoint', 'rehydrate'];
 
 /** Follows the snapshot until the signal aborts. */
 export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<void> {
-  const store = opts.store ?? createBoxesStore(ctx);
+  const store = opts.store ?? createBoxesStore(ctx, createWatchedStore(ctx).store);
+  // The notify command runs here as in the control room; there is no terminal to ring or title.
+  const notifier = ctx.config.notify.command
+    ? new Notifier({
+        config: ctx.config.notify,
+        write: null,
+        inTmux: false,
+        env: ctx.env,
+        warn: (n, outcome) => (opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`)))(`${outcome.message} (${n.event} ${n.run})`),
+      })
+    : null;
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
   // A run of another box gets its cycle on that box.
   const actions = actionsFor(env, store, { suspend: () => {}, resume: () => {} });
@@ -53,6 +67,7 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
     const events = diffSnapshots(prev, next, now());
     prev = next;
     handle(events);
+    notifier?.observe(next);
   };
   const handle = (events: WatchEvent[]): void => {
     for (const e of events) {
@@ -68,12 +83,14 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   await store.start();
   prev = store.getSnapshot();
   handle(diffSnapshots(null, prev, now()));
+  notifier?.observe(prev);
   const unsubscribe = store.subscribe(onSnapshot);
   try {
     if (!opts.signal.aborted) await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   } finally {
     unsubscribe();
     await Promise.allSettled([...cycles.values()]);
+    await notifier?.settled();
     await store.stop();
   }
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
-import { openBoxes } from '../remote/boxes.js';
+import { snapshotWithActivity } from '../store/captures.js';
+import { buildSnapshot } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
 import { formatStatus } from './status-text.js';
 
@@ -9,10 +10,15 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   const now = Date.now();
   let snapshot: Snapshot;
   try {
-    // Beside hosts, every box is read at once; each host has its own timeout.
-    const boxes = await openBoxes(ctx, { activity: true });
-    snapshot = boxes.snapshot;
-    await boxes.close();
+    if (ctx.hosts.length === 0 && ctx.local) {
+      // This box alone: the remote machinery (ssh links, live stores, actions) is not even loaded.
+      snapshot = await snapshotWithActivity(ctx.tmux, await buildSnapshot(ctx, { now }));
+    } else {
+      // Beside hosts, every box is read at once; each host has its own timeout.
+      const boxes = await (await import('../remote/boxes.js')).openBoxes(ctx, { activity: true });
+      snapshot = boxes.snapshot;
+      await boxes.close();
+    }
   } catch (err) {
     // Only a bug gets here: bad files are problems inside the snapshot.
     const msg = err instanceof Error ? (err.stack ?? err.message) : String(err);

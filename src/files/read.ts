@@ -12,13 +12,17 @@ export const MAX_STATE_FILE_BYTES = 4 * 1024 * 1024;
 
 export type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
-/** Whether the path exists (any kind). */
+/**
+ * Whether the path exists (any kind). A path that can't be looked at (permission denied on its
+ * folder, a symlink loop) counts as there: reading it then says why, instead of it silently missing.
+ */
 export function exists(file: string): boolean {
   try {
     fs.lstatSync(file);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
   }
 }
 
@@ -31,13 +35,70 @@ export function mtimeMs(file: string): number | null {
   }
 }
 
-/** The names in a directory, sorted; [] when it is missing or unreadable. */
-export function listDir(dir: string): string[] {
+/**
+ * The names in a directory, sorted; [] when it is missing or unreadable. Given `problems`, a
+ * directory that exists but can't be listed is a problem naming it and the reason.
+ */
+export function listDir(dir: string, problems?: Problem[]): string[] {
   try {
     return fs.readdirSync(dir).sort();
-  } catch {
+  } catch (err) {
+    if (problems && (err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(dirProblem(dir, err));
     return [];
   }
+}
+
+function dirProblem(dir: string, err: unknown): Problem {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === 'ENOTDIR' ? 'is not a directory' : describe(err);
+  return { file: sanitizeLine(dir), message: `can't list the directory: ${why}` };
+}
+
+/** Why a directory that exists can't be listed, or null when it lists (or is simply missing). */
+export function unlistable(dir: string): Problem | null {
+  try {
+    fs.readdirSync(dir);
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : dirProblem(dir, err);
+  }
+}
+
+/** What a path is when it is not a regular file, in words; null for a regular file. */
+export function notAFile(st: fs.Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isDirectory()) return 'not a regular file: it is a directory';
+  if (st.isFIFO()) return 'not a regular file: it is a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'not a regular file: it is a character device';
+  if (st.isBlockDevice()) return 'not a regular file: it is a block device';
+  if (st.isSocket()) return 'not a regular file: it is a socket';
+  return 'not a regular file';
+}
+
+/** A file looked at without opening it: missing, a regular file, or something else (with the reason). */
+export type FileStat = { kind: 'missing' } | { kind: 'file'; mtimeMs: number; size: number } | { kind: 'bad'; problem: Problem };
+
+/** Stats a file (following symlinks); never opens it, so a FIFO or a device is never read. */
+export function statFile(file: string): FileStat {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      // A symlink whose target is gone is there, and broken.
+      try {
+        if (fs.lstatSync(file).isSymbolicLink()) return { kind: 'bad', problem: { file, message: 'is a symlink to a missing file' } };
+      } catch {
+        // Nothing at all: missing.
+      }
+      return { kind: 'missing' };
+    }
+    if (code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'bad', problem: { file, message: describe(err) } };
+  }
+  const not = notAFile(st);
+  return not ? { kind: 'bad', problem: { file, message: not } } : { kind: 'file', mtimeMs: st.mtimeMs, size: st.size };
 }
 
 /** Whether the path is a directory (following symlinks). */
@@ -54,6 +115,9 @@ function describe(err: unknown): string {
   if (e?.code === 'ENOENT') return 'file is missing';
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
   if (e?.code === 'EISDIR') return 'is a directory, expected a file';
+  if (e?.code === 'ELOOP') return 'is a symlink loop (too many levels of symbolic links)';
+  if (e?.code === 'ENOTDIR') return 'a folder on its path is not a directory';
+  if (e?.code === 'ENXIO' || e?.code === 'ENODEV') return 'is a device with nothing behind it';
   return e?.message ?? String(err);
 }
 
@@ -63,9 +127,11 @@ export function readText(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<st
   // lookup per stat shows in `tower status` time.
   let fd: number | null = null;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    // O_NONBLOCK: opening a FIFO never waits for a writer; O_NOCTTY: a terminal device never becomes ours.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY);
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { ok: false, problem: { file, message: 'not a regular file' } };
+    const not = notAFile(st);
+    if (not) return { ok: false, problem: { file, message: not } };
     if (st.size > maxBytes) {
       return { ok: false, problem: { file, message: `file is too large (${st.size} bytes, limit ${maxBytes})` } };
     }
@@ -179,7 +245,7 @@ export function readJsonFiles<R extends { problems: Problem[] }>(
   skip: (name: string) => boolean = () => false,
 ): R[] {
   const results: R[] = [];
-  for (const name of listDir(dir)) {
+  for (const name of listDir(dir, problems)) {
     if (!name.endsWith('.json') || name.startsWith('.') || skip(name)) continue;
     const file = path.join(dir, name);
     if (unsafeName(name)) {

@@ -16,6 +16,11 @@ import type { SnapshotStore } from './types.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
+/**
+ * Output that changed this recently still counts as moving: agents print in bursts, and a pane
+ * captured between two bursts is not idle yet.
+ */
+export const MOVING_MS = 12_000;
 /** Lines of scrollback kept per capture (what the preview can scroll back through). */
 export const CAPTURE_HISTORY = 200;
 
@@ -26,6 +31,8 @@ export interface PaneLook {
   reading: PaneReading;
   /** When the reading's activity began, epoch ms. */
   since: number;
+  /** When the text last changed (0: not seen changing yet), epoch ms. */
+  movedAt: number;
 }
 
 /** The member panes worth capturing: a pane id, and alive in the pane list when there is one. */
@@ -97,11 +104,12 @@ export class PaneWatch {
             continue;
           }
           const prev = this.looks.get(id);
-          if (prev && prev.text === cap.text && prev.reading.cue !== 'output-moving') continue;
-          const moved = prev !== undefined && prev.text !== cap.text;
-          const reading = readPane(sanitize(cap.text), moved, cap.command);
+          const movedAt = prev && prev.text !== cap.text ? now : (prev?.movedAt ?? 0);
+          const moving = movedAt > 0 && now - movedAt < MOVING_MS;
+          if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
+          const reading = readPane(sanitize(cap.text), moving, cap.command);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
-          this.looks.set(id, { text: cap.text, reading, since });
+          this.looks.set(id, { text: cap.text, reading, since, movedAt });
           changed = true;
         }
       } catch (err) {

@@ -9,6 +9,7 @@ import type { Gate, Problem, Run, System } from '../model.js';
 import type { SystemModule, TeamReaders } from '../systems/module.js';
 import { SYSTEM_MODULES, teamModule } from '../systems/registry.js';
 import type { ReadSettings, Team } from '../systems/types.js';
+import { unlistable } from '../files/read.js';
 import { sanitizeLine } from '../text.js';
 import type { RunSource } from './discover.js';
 
@@ -70,12 +71,24 @@ function readSourceUnordered(source: RunSource, teams: Team[], settings: ReadSet
     const read = readers.systems.find((m) => m.system === source.system)?.readRun;
     if (!read) throw new Error(`no reader for ${source.system} state directories`);
     const r = read(source.root, source.stateDir, teams, settings);
-    return { source, run: r.run, teamNames: r.teamNames };
+    return { source, run: unreadableStateDir(r.run, source.stateDir), teamNames: r.teamNames };
   } catch (err) {
     const run = emptyRun(source.system, sanitizeLine(path.basename(source.root)) || source.system, source.root, source.stateDir);
     run.problems.push({ file: source.stateDir, message: `the ${source.system} reader failed: ${failure(err)}` });
     return { source, run, teamNames: [] };
   }
+}
+
+/**
+ * A state directory that can't be listed leaves every reader blind: whatever it made of that, the
+ * run's status is unknown (never "idle") and the run says why.
+ */
+function unreadableStateDir(run: Run, stateDir: string): Run {
+  const problem = unlistable(stateDir);
+  if (!problem) return run;
+  if (!run.problems.some((p) => p.file === problem.file && p.message === problem.message)) run.problems.unshift(problem);
+  run.status = 'unknown';
+  return run;
 }
 
 /** A Claude team as a run of its own; a throwing reader gives a run of unknown status. */

@@ -3,8 +3,8 @@
  * with a typed TmuxError. Panes are targeted by pane id (`%3`), never by a name that could match twice.
  */
 import crypto from 'node:crypto';
-import { execa } from 'execa';
 import { TmuxError, classifyTmuxFailure } from './errors.js';
+import { runTmuxProcess } from './process.js';
 
 /** Which tmux server to talk to: `-L name`, `-S path`, or the default server. */
 export interface TmuxSocket {
@@ -135,37 +135,17 @@ export class TmuxClient {
   async run(args: readonly string[], opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string> {
     const argv = this.argv(args);
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const child = execa('tmux', argv, {
-      reject: false,
-      timeout: timeoutMs,
-      cancelSignal: opts.signal,
-      stdin: 'ignore',
-      env: { TMUX: '' },
-      extendEnv: true,
-    });
-    // A tmux client hands its pipes to the server, so a server that stops answering keeps them open
-    // after the client is killed: execa's own timeout would then wait forever for them to close.
-    let guard: NodeJS.Timeout | undefined;
-    const hung = new Promise<never>((_, reject) => {
-      guard = setTimeout(() => {
-        child.kill('SIGKILL');
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        reject(new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${timeoutMs} ms (no answer)`, argv));
-      }, timeoutMs + 500);
-    });
-    const r = await Promise.race([child, hung]).finally(() => clearTimeout(guard));
-    if (r.timedOut) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${opts.timeoutMs ?? this.timeoutMs} ms`, argv);
-    const code = (r as { code?: string }).code;
-    if (code === 'ENOENT' || (r.failed && r.exitCode === undefined && /ENOENT/.test(String(r.message)))) {
-      throw new TmuxError('not-installed', 'tmux is not installed (apt-get install tmux)', argv);
+    const r = await runTmuxProcess(argv, timeoutMs, opts.signal);
+    if (r.hung) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${timeoutMs} ms (no answer)`, argv);
+    if (r.error?.code === 'ENOENT') throw new TmuxError('not-installed', 'tmux is not installed (apt-get install tmux)', argv);
+    if (r.timedOut) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${timeoutMs} ms`, argv);
+    if (r.canceled) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} was cancelled`, argv);
+    if (r.error) throw new TmuxError('failed', `tmux ${args[0] ?? ''}: ${r.error.message}`, argv);
+    if (r.code !== 0) {
+      const stderr = r.stderr.trim();
+      throw new TmuxError(classifyTmuxFailure(stderr), `tmux ${args[0] ?? ''}: ${stderr || `exit ${r.code ?? r.signal ?? '?'}`}`, argv);
     }
-    if (r.isCanceled) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} was cancelled`, argv);
-    if (r.exitCode !== 0) {
-      const stderr = String(r.stderr ?? '').trim();
-      throw new TmuxError(classifyTmuxFailure(stderr), `tmux ${args[0] ?? ''}: ${stderr || `exit ${r.exitCode}`}`, argv);
-    }
-    return String(r.stdout ?? '');
+    return r.stdout;
   }
 
   /** Every pane of the server in one call. */
@@ -269,6 +249,8 @@ export class TmuxClient {
    * attach from inside another tmux works.
    */
   async attachSession(target: string): Promise<number> {
+    // execa is loaded here only: every other call runs tmux through runTmuxProcess, off the start path.
+    const { execa } = await import('execa');
     const r = await execa('tmux', this.argv(['attach-session', '-t', target]), {
       reject: false,
       stdio: 'inherit',

@@ -98,7 +98,7 @@ export function ControlRoom(props: ControlRoomProps) {
   const ui = useSyncExternalStore(core.ui.subscribe, core.ui.getState);
   const dialogState = useSyncExternalStore(core.dialogs.subscribe, core.dialogs.getState);
   const cancellable = useSyncExternalStore(core.runner.subscribe, core.runner.getCancellable);
-  const { loading, suspended } = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const { loading, reading, suspended } = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const size = useTerminalSize();
 
   const view = useMemo(() => deriveView(snapshot, activity.length, ui), [snapshot, activity.length, ui]);
@@ -130,6 +130,7 @@ export function ControlRoom(props: ControlRoomProps) {
           layout={layout}
           snapshot={snapshot}
           loading={loading}
+          reading={reading}
           activity={activity}
           ui={ui}
           view={view}

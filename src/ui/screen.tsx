@@ -30,6 +30,8 @@ export interface ScreenProps {
   layout: Layout;
   snapshot: Snapshot;
   loading: boolean;
+  /** While loading: what is being read (see SessionState). */
+  reading?: string | undefined;
   activity: readonly ActivityEntry[];
   ui: UiState;
   view: ScreenView;
@@ -91,6 +93,7 @@ export function Screen(p: ScreenProps) {
       filtering={p.ui.filtering}
       contextThreshold={p.contextThreshold}
       rect={layout.runs}
+      reading={p.loading ? (p.reading ?? '') : null}
     />
   );
   let body;

@@ -15,12 +15,14 @@ import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import { seededStore } from './first-frame/seeded-store.js';
 import type { Bindings } from './keymap.js';
+import { startNotifications } from './notifications.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
 import { FrameSink } from './terminal/frame-sink.js';
 import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
 import type { Terminal } from './terminal/terminal.js';
+import { readingNote } from './reading-note.js';
 
 /** Waits until ink has let go of stdin (its reader detached), at most `ms`. */
 async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> {
@@ -98,7 +100,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const live = createBoxesStore(ctx, local);
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
-  const session = createSessionStore({ loading: !start.first });
+  const session = createSessionStore({ loading: !start.first, reading: start.first ? '' : readingNote(ctx.claudeDir, ctx.roots) });
   const painter = start.painter ?? new ScreenPainter(stdout);
   const sink = new FrameSink(stdout, painter);
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
@@ -106,6 +108,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
   // The actions need the store of every box itself (not the seeded view of it) to reach the hosts.
   const actions = realActions(env, live, handOver(session, painter, terminal, stdin));
+  const notifications = startNotifications(ctx, store, activity, session, stdout);
 
   let code = 0;
   let failure: unknown;
@@ -151,6 +154,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       () => {
         firstSnapshot();
         session.set({ loading: false });
+        notifications.follow();
       },
       (err: unknown) => {
         firstSnapshot();
@@ -169,6 +173,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     painter.stop();
     sink.dispose();
     terminal.restore();
+    await notifications.stop().catch(() => {});
     held.release((t) => process.stderr.write(t));
     await store.stop().catch(() => {});
   }

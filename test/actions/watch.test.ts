@@ -7,6 +7,7 @@ import type { WatchEvent } from '../../src/actions/watch-events.js';
 import { diffSnapshots } from '../../src/actions/watch-events.js';
 import type { Gate, Run } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';
+import { defaultNotifyConfig } from '../../src/notify/config.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
@@ -98,6 +99,27 @@ describe('runWatch on the live store', () => {
     await watching;
     expect(events.some((e) => e.event === 'action-started')).toBe(false);
     expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('checkpoint');
+  });
+
+  it('runs the notify command for what opens after the start, not for what the first snapshot shows', async () => {
+    const home = tempDir('tower-home-');
+    const shop = tempDir('tower-shop-');
+    const stateDir = harnessProject(shop);
+    const told = path.join(home, 'told.txt');
+    const command = `echo "$TOWER_EVENT $TOWER_RUN $TOWER_GATE" >> '${told}'`;
+    const w = actionWorld(tmux.name, home, { config: { pollIntervalMs: 100, notify: { ...defaultNotifyConfig(), command } } });
+    w.ctx.roots = [shop];
+    const events: WatchEvent[] = [];
+    const ac = new AbortController();
+    const watching = runWatch(w.ctx, { autoCheckpoint: false, signal: ac.signal, emit: (e) => events.push(e) });
+    await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, { what: 'the pending gate' });
+    fs.writeFileSync(path.join(stateDir, 'checkpoint-pre-done.md'), '# Checkpoint: pre-done (manual request)\n');
+    await waitFor(() => fs.existsSync(told) && fs.readFileSync(told, 'utf8').includes('pre-done'), 10_000, { what: 'the notify command' });
+    ac.abort();
+    await watching;
+    expect(fs.readFileSync(told, 'utf8')).toBe(`gate-opened harness:${path.basename(shop)} pre-done\n`);
+    // The JSON lines are the same events as without notifications.
+    expect(new Set(events.map((e) => e.event))).toEqual(new Set(['run-added', 'gate-opened']));
   });
 
   it('--auto-checkpoint: one cycle per run at a time; a failed checkpoint stops the cycle before rehydrate', async () => {

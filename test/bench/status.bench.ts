@@ -1,7 +1,9 @@
 /**
  * `tower status --json` on a big machine: 50 tina runs each merging a Claude team of 200 task
  * files (10,000 tasks), plus harness, SAGE and dotagent runs, with a live private tmux server.
- * Prints min / median / max wall time of 10 runs, next to `node -e 0` for reference.
+ * Prints min / median / max wall time of 10 runs, next to the floor measured in the same rounds: a
+ * bare node script reading and parsing the same files (status-floor.js), and `node -e 0`. Goal: the
+ * median within 1.3× of the floor's.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +17,11 @@ import { startTmux } from '../helpers/tmux.js';
 const ROUNDS = 10;
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'tower.js');
+
+function median(ms: number[]): number {
+  const s = [...ms].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
 
 function stats(ms: number[]): string {
   const s = [...ms].sort((a, b) => a - b);
@@ -52,17 +59,25 @@ try {
   const tasks = snapshot.runs.reduce((n, r) => n + r.tasks.length, 0);
   console.log(`machine: ${snapshot.runs.length} runs, ${tasks} tasks (${machine.taskFiles} task files), output ${(warm.stdout.length / 1e6).toFixed(1)} MB, ${snapshot.problems.length} snapshot problems`);
 
+  const floorArgs = [path.join(import.meta.dirname, 'status-floor.js'), machine.claudeDir, ...machine.tinaRoots, ...machine.otherRoots];
+  const read = JSON.parse(time(floorArgs, env).stdout) as { files: number; parsed: number };
+  console.log(`floor: reads ${read.files} files, parses ${read.parsed} as JSON`);
+
   const piped: number[] = [];
   const devNull: number[] = [];
+  const floor: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     piped.push(time(args, env).ms);
     devNull.push(time(args, env, true).ms);
+    floor.push(time(floorArgs, env).ms);
     bare.push(time(['-e', '0'], env).ms);
   }
   console.log(`tower status --json, stdout read through a pipe (${ROUNDS} runs): ${stats(piped)}`);
   console.log(`tower status --json > /dev/null             (${ROUNDS} runs): ${stats(devNull)}`);
+  console.log(`floor: node reading + parsing the same files  (${ROUNDS} runs): ${stats(floor)}`);
   console.log(`node -e 0                                   (${ROUNDS} runs): ${stats(bare)}`);
+  console.log(`ratio of medians, piped / floor: ${(median(piped) / median(floor)).toFixed(2)}× (goal ≤ 1.3×)`);
   console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
 } finally {
   await tmux.kill();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundMeasureText, boundWrapText, noFetchProbe, patchDependencies, TEXT_CACHE_LIMIT } from '../../scripts/bundle-patches.js';
+import { boundMeasureText, boundWrapText, englishOnly, fastStringWidth, NARROW_TEXT, noFetchProbe, patchDependencies, TEXT_CACHE_LIMIT } from '../../scripts/bundle-patches.js';
 import { tempDir } from '../helpers/box.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
@@ -31,12 +31,15 @@ describe('bundle patches', () => {
     expect(boundWrapText(fs.readFileSync(inkFile('wrap-text.js'), 'utf8'))).toContain(`cacheSize >= ${TEXT_CACHE_LIMIT}`);
     const yoga = path.join(REPO, 'node_modules', 'yoga-layout', 'dist', 'binaries', 'yoga-wasm-base64-esm.js');
     expect(noFetchProbe(fs.readFileSync(yoga, 'utf8'))).not.toMatch(/typeof fetch\b/);
+    const locales = path.join(REPO, 'node_modules', 'zod', 'v4', 'locales', 'index.js');
+    expect(englishOnly(fs.readFileSync(locales, 'utf8'))).toBe('export { default as en } from "./en.js";\n');
   });
 
   it('refuse code they do not recognise, so an updated dependency fails the build', () => {
     expect(() => boundMeasureText('export default () => 0;')).toThrow(/ink measure-text/);
     expect(() => boundWrapText('const cache = new Map();')).toThrow(/ink wrap-text/);
     expect(() => noFetchProbe('export {};')).toThrow(/yoga-layout/);
+    expect(() => englishOnly('export { default as de } from "./de.js";')).toThrow(/zod locales/);
   });
 
   it("keep ink's text measuring right across the cache starting afresh, with the heap flat", async () => {
@@ -71,4 +74,47 @@ describe('bundle patches', () => {
     );
     expect(JSON.parse(out)).toEqual({ width: 42, fetch: false });
   }, 60_000);
+
+  it('leave zod validating with its English messages', async () => {
+    const out = await runBundled(
+      'zod',
+      `import { z } from 'zod';
+       const r = z.object({ n: z.number().min(1) }).strict().safeParse({ n: 0, x: 1 });
+       console.log(JSON.stringify({ messages: r.error.issues.map((i) => i.message), locales: Object.keys(z.locales) }));`,
+    );
+    const r = JSON.parse(out) as { messages: string[]; locales: string[] };
+    expect(r.locales).toEqual(['en']);
+    expect(r.messages).toEqual(['Too small: expected number to be >=1', 'Unrecognized key: "x"']);
+  }, 60_000);
+});
+
+describe('string-width rewrite', () => {
+  it('measures exactly as string-width does, for every narrow character and for mixed text', async () => {
+    const { default: original } = await import('string-width');
+    const narrow = new RegExp(NARROW_TEXT);
+    const samples: string[] = [];
+    for (let cp = 0x20; cp <= 0x25ff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (narrow.test(ch)) samples.push(ch, `a${ch}b`);
+    }
+    // Text the fast path must not take: wide, emoji, combining, control, ANSI, zero-width.
+    samples.push('╭─ Team · 4 ─╮ ▕████░▏72%! …', '漢字 and │ box', '👍🏽 ok', 'e\u0301│', '\u200b│', '│\u001b[31mred\u001b[39m│', 'tab\there', '↔️', '⚠ warn', '');
+    const out = await runBundled(
+      'width',
+      `import stringWidth from 'string-width';
+       const samples = ${JSON.stringify(samples)};
+       console.log(JSON.stringify({ narrow: samples.map((s) => stringWidth(s)), wide: samples.map((s) => stringWidth(s, { ambiguousIsNarrow: false })) }));`,
+    );
+    const r = JSON.parse(out) as { narrow: number[]; wide: number[] };
+    expect(samples.length).toBeGreaterThan(300);
+    expect(r.narrow).toEqual(samples.map((s) => original(s)));
+    expect(r.wide).toEqual(samples.map((s) => original(s, { ambiguousIsNarrow: false })));
+  }, 60_000);
+
+  it('builds no segmenter or property regex for ASCII and box-drawing text', () => {
+    const patched = fastStringWidth(fs.readFileSync(path.join(REPO, 'node_modules', 'string-width', 'index.js'), 'utf8'));
+    expect(patched).not.toMatch(/^const segmenter = new Intl\.Segmenter\(\);$/m);
+    expect(patched).toMatch(/const rgiEmojiRegex = lazyRegExp\(\(\) => /);
+    expect(() => fastStringWidth('export default (s) => s.length;')).toThrow(/string-width/);
+  });
 });

@@ -164,7 +164,7 @@ describe('tower demo, used as an operator uses it', () => {
     await selectRun(stage, 'checkout-flow');
     await press(stage, 'checkpoint');
     const dialog = await confirmDialog(`Checkpoint tina:checkout-flow (lead team-lead in ${lead})`, 'the checkpoint confirm dialog');
-    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /checkpoint`);
+    expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /tina:checkpoint`);
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} Enter`);
 
     await press(stage, 'confirm');

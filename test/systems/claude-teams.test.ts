@@ -218,7 +218,7 @@ describe('readTeams and teamRun on a real directory', () => {
       expect.stringMatching(/^4\.json: invalid JSON/),
       '5.json: file is binary, expected text',
       expect.stringMatching(/^6\.json: file is too large/),
-      '7.json: not a regular file',
+      '7.json: not a regular file: it is a directory',
     ]);
   });
 

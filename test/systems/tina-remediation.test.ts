@@ -128,4 +128,13 @@ describe('a run in a remediation phase, with its lead in tmux', () => {
     expect(fs.existsSync(handoff)).toBe(true);
     expect(await tmux.client.capturePane(pane)).toContain('❯ /tina:checkpoint');
   });
+
+  it('finds the run from a pane working in the worktree when no team file and no registry points at it', async () => {
+    fs.rmSync(path.join(claudeDir, 'teams'), { recursive: true });
+    fs.rmSync(path.join(claudeDir, 'tasks'), { recursive: true });
+    expect(snapshot(null).runs).toEqual([]);
+    await tmux.newSession('shell', path.join(root, 'docs'));
+    const run = billing(snapshot(await tmux.client.listPanes()));
+    expect(run).toMatchObject({ root, stateDir, phase: { current: '2.5' } });
+  });
 });

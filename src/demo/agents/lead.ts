@@ -2,7 +2,9 @@
  * A team lead: a REPL in its pane (prompt `❯ `) that answers the checkpoint, clear and rehydrate
  * commands, while it keeps its phase heartbeat, raises its own context toward the checkpoint
  * threshold (`--climb`), narrates what its team does, and escalates after `--after` seconds when
- * told to.
+ * told to. While its team has work left it shows a status line above its prompt, as Claude Code does
+ * during a turn (`✻ Coordinating… (12s · esc to interrupt)`); when the work is done the line goes
+ * and the lead waits at its prompt.
  */
 import path from 'node:path';
 import readline from 'node:readline';
@@ -42,28 +44,47 @@ export function runLead(rt: AgentRuntime): void {
 
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: PROMPT, terminal: Boolean(process.stdin.isTTY) });
   let busy = true;
-  // Lines printed between commands go above the prompt, which is drawn again below them.
+  let statusShown = false;
+  let coordinatingSince: number | null = null;
+  const teamName = team ? path.basename(path.dirname(team)) : 'team';
+  const statusLine = (): string => {
+    if (coordinatingSince === null) return '';
+    return `✻ Coordinating ${teamName}… (${Math.floor((Date.now() - coordinatingSince) / 1000)}s · esc to interrupt)`;
+  };
+  // Lines printed between commands go above the status line and the prompt, which are drawn again below them.
   rt.printHook = {
     before: () => {
       if (busy) return;
       readline.clearLine(process.stdout, 0);
       readline.cursorTo(process.stdout, 0);
+      if (statusShown) process.stdout.write('\u001b[1A\r\u001b[2K');
+      statusShown = false;
     },
     after: () => {
-      if (!busy) rl.prompt(true);
+      if (busy) return;
+      const status = statusLine();
+      if (status) process.stdout.write(`${style.dim(status)}\n`);
+      statusShown = status !== '';
+      rl.prompt(true);
     },
+  };
+  const redraw = () => {
+    rt.printHook?.before();
+    rt.printHook?.after();
   };
   rt.onStop(() => rl.close());
   rl.on('SIGINT', () => rt.stop(0));
   rl.on('close', () => rt.stop(0));
 
-  const teamName = team ? path.basename(path.dirname(team)) : 'team';
   rt.print(style.bold(`✻ ${rt.opts.title ?? `team-lead · ${teamName}`}`));
   rt.print(style.dim(`  team ${teamName} · commands: /tina:checkpoint /clear /tina:rehydrate /help`));
   rt.print('');
 
   const handle = async (line: string): Promise<void> => {
     busy = true;
+    // The status line sits two lines up now (the typed line moved the cursor down): blank it.
+    if (statusShown) process.stdout.write('\u001b[2A\r\u001b[2K\u001b[2B\r');
+    statusShown = false;
     try {
       if (line === '') return;
       if (CHECKPOINT_COMMANDS.has(line)) await checkpoint(lc);
@@ -99,6 +120,11 @@ export function runLead(rt: AgentRuntime): void {
     phaseStatus?.heartbeat();
     if (phaseStatus?.status() === 'executing') lc.meter?.climb();
     narrate(false);
+    const all = tasks ? readTasks(rt, tasks) : [];
+    const left = all.some((t) => t.status !== 'completed');
+    if (left && coordinatingSince === null) coordinatingSince = Date.now();
+    if (!left) coordinatingSince = null;
+    redraw();
   }, 1500);
 
   if (phaseStatus && after !== undefined) {

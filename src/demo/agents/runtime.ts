@@ -34,6 +34,8 @@ export interface AgentOptions {
   climb: boolean;
   /** A title line for agents that mostly wait. */
   title?: string | undefined;
+  /** A shell command the worker asks permission for before its first task (it waits for an answer). */
+  ask?: string | undefined;
 }
 
 /** Parses `<role> --flag value ...` (the role is taken off before). */
@@ -55,6 +57,7 @@ export function parseAgentArgs(argv: string[]): AgentOptions {
       after: { type: 'string' },
       climb: { type: 'boolean' },
       title: { type: 'string' },
+      ask: { type: 'string' },
     },
   });
   if (!values.sandbox) throw new Error('--sandbox is required');
@@ -73,6 +76,7 @@ export function parseAgentArgs(argv: string[]): AgentOptions {
     after: after !== undefined && Number.isFinite(after) ? after : undefined,
     climb: Boolean(values.climb),
     title: values.title,
+    ask: values.ask,
   };
 }
 

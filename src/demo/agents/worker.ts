@@ -1,11 +1,13 @@
 /**
  * A worker: every few seconds it moves one task along — picks up an unblocked pending task, works
  * on it for a tick or two, completes it — by rewriting the task file atomically, as Claude Code does.
- * With `--task ID` it never finishes that task (the stuck worker of the run that escalates).
+ * With `--task ID` it never finishes that task (the stuck worker of the run that escalates). With
+ * `--ask COMMAND` it first asks permission to run that command, and waits at the question until answered.
  */
 import path from 'node:path';
 import type { AgentRuntime } from './runtime.js';
 import { style } from './runtime.js';
+import { askPermission } from './ask.js';
 import type { AgentTask } from './tasks.js';
 import { isUnblocked, readTasks, writeTask } from './tasks.js';
 
@@ -39,7 +41,17 @@ export function runWorker(rt: AgentRuntime): void {
     lastIdle = message;
   };
 
+  // Until the operator answers the question, the worker does nothing else (as Claude Code does).
+  let asking: 'not yet' | 'waiting' | 'answered' = rt.opts.ask ? 'not yet' : 'answered';
   const tick = () => {
+    if (asking === 'waiting') return;
+    if (asking === 'not yet' && rt.opts.ask) {
+      asking = 'waiting';
+      void askPermission(rt, rt.opts.ask).then(() => {
+        asking = 'answered';
+      });
+      return;
+    }
     const tasks = readTasks(rt, dir);
     const mine = tasks.find((t) => t.status === 'in_progress' && t.owner === me);
     if (mine) {

@@ -9,7 +9,7 @@ import { renderHandoff } from '../agents/handoff.js';
 import { isoSeconds, minutesAgo, writeJsonAtomic, writeTextAtomic } from '../files.js';
 import type { DemoRun, SandboxLayout, TaskSeed } from '../plan.js';
 import { membersIn, MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-teams.js';
-import { gitRange, orchestrationSession, phaseSession, supervisorHeader, tinaStateDir, writeSessionRegistry } from './tina-files.js';
+import { gitRange, orchestrationSession, phaseSession, supervisorHeader, tinaStateDir } from './tina-files.js';
 
 const FEATURE = 'checkout-flow';
 
@@ -105,7 +105,8 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
     fs.utimesSync(handoff1, new Date(l.now - 70 * 60_000), new Date(l.now - 70 * 60_000));
     writeJsonAtomic(path.join(state, 'phase-2', 'status.json'), { status: 'executing', started_at: ago(34), heartbeat_at: isoSeconds(l.now) });
     writeJsonAtomic(path.join(state, 'context-metrics.json'), { used_pct: 55, tokens: 110_000, max: 200_000, timestamp: isoSeconds(l.now) });
-    writeSessionRegistry(l.claudeDir, FEATURE, project, l.now - 95 * 60_000);
+    // No tina-sessions entry: tina stopped writing that registry (2026-02-08); the run is found from
+    // its teams' and panes' working directories.
     writeTasks(l.claudeDir, phaseTeam, PHASE_2_TASKS);
   };
 

@@ -38,7 +38,7 @@ export function docsRefresh(l: SandboxLayout): DemoRun {
         panes: [
           { member: 'team-lead', role: 'lead', cwd: project, flags: { ...agent, name: 'team-lead', tasks, team: teamFileOf(l.claudeDir, TEAM), title: 'team-lead · docs-refresh' } },
           { member: 'writer-1', role: 'worker', cwd: project, flags: { ...agent, name: 'writer-1', tasks } },
-          { member: 'writer-2', role: 'worker', cwd: project, flags: { ...agent, name: 'writer-2', tasks } },
+          { member: 'writer-2', role: 'worker', cwd: project, flags: { ...agent, name: 'writer-2', tasks, ask: 'npx linkinator docs/ --recurse' } },
         ],
       },
     ],

@@ -7,9 +7,9 @@ export function tinaStateDir(project: string): string {
   return path.join(project, '.claude', 'tina');
 }
 
-/** The tmux session tina gives a phase team (`.` in the feature becomes `_`). */
-export function phaseSession(feature: string, phase: number): string {
-  return `tina-${feature.replace(/\./g, '_')}-phase-${phase}`;
+/** The tmux session tina gives a phase team (`.` in the feature and in the phase becomes `_`). */
+export function phaseSession(feature: string, phase: number | string): string {
+  return `tina-${feature.replace(/\./g, '_')}-phase-${String(phase).replace(/\./g, '_')}`;
 }
 
 /** The tmux session of the orchestration team. */
@@ -22,7 +22,7 @@ export function supervisorHeader(feature: string, project: string): Record<strin
   return { version: 1, feature, spec_doc: `docs/plans/2026-${feature}-design.md`, worktree_path: project, branch: `tina/${feature}` };
 }
 
-/** Registers the orchestration in `<claude>/tina-sessions/<feature>.json`, as tina does. */
+/** Registers the orchestration in `<claude>/tina-sessions/<feature>.json`, as tina did before 2026-02-08. */
 export function writeSessionRegistry(claudeDir: string, feature: string, project: string, createdAt: number): void {
   writeJsonAtomic(path.join(claudeDir, 'tina-sessions', `${feature}.json`), {
     feature,

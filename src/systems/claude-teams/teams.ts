@@ -20,7 +20,7 @@ export function readTeams(claudeDir: string): { teams: Team[]; problems: Problem
   const teamsDir = path.join(claudeDir, 'teams');
   const problems: Problem[] = [];
   const teams: Team[] = [];
-  for (const dirName of listDir(teamsDir)) {
+  for (const dirName of listDir(teamsDir, problems)) {
     const teamDir = path.join(teamsDir, dirName);
     if (!isDir(teamDir)) continue;
     if (unsafeName(dirName)) {
@@ -102,6 +102,9 @@ export function parseTeamConfig(
   const problems: Problem[] = [];
   if (!isObject(json)) return { team: null, problems: [{ file, message: 'team config is not a JSON object' }] };
   const dirName = path.basename(path.dirname(file));
+  if (!['name', 'members', 'leadAgentId'].some((k) => k in json)) {
+    problems.push({ file, message: 'unrecognised shape: no name, members or leadAgentId (not a Claude Code team config?)' });
+  }
   const name = text(json.name) || sanitizeLine(dirName);
   const leadId = text(json.leadAgentId);
   const rawMembers = Array.isArray(json.members) ? json.members : [];

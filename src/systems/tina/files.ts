@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Problem } from '../../model.js';
 import { parseHandoff } from './handoff.js';
 import type { ParsedHandoff } from './handoff.js';
-import { cleanProblem, exists, listDir, mtimeMs, readJson, readJsonWith, readText, toIso } from '../../files/read.js';
+import { cleanProblem, exists, listDir, mtimeMs, readJson, readJsonWith, readText, statFile, toIso } from '../../files/read.js';
 import { sanitizeLine } from '../../text.js';
 import { comparePhases, currentPhaseOf } from './phases.js';
 import { parseCheckpointSignal, parseContextMetrics, parsePhaseStatus, parseSupervisorState } from './state.js';
@@ -34,7 +34,7 @@ const PHASE_DIR = /^phase-(\d+(?:\.\d+)*)$/;
 /** Reads supervisor state, the current phase's status, the signal, the context gauge and the handoff. */
 export function readTinaFiles(stateDir: string): TinaFiles {
   const problems: Problem[] = [];
-  const names = listDir(stateDir);
+  const names = listDir(stateDir, problems);
   const phaseDirs = names
     .map((n) => PHASE_DIR.exec(n)?.[1])
     .filter((n): n is string => n !== undefined)
@@ -124,10 +124,15 @@ function readHandoff(
   phaseDirs: string[],
   problems: Problem[],
 ): TinaFiles['handoff'] {
-  const candidates = phaseDirs
-    .map((n) => path.join(stateDir, `phase-${n}`, 'handoff.md'))
-    .map((file) => ({ file, mtime: mtimeMs(file) }))
-    .filter((c): c is { file: string; mtime: number } => c.mtime !== null);
+  // Stat, never open, to choose: a handoff that is a FIFO, a directory, a device or a symlink loop is
+  // a problem, never a handoff "written 0 s ago".
+  const candidates: { file: string; mtime: number }[] = [];
+  for (const n of phaseDirs) {
+    const file = path.join(stateDir, `phase-${n}`, 'handoff.md');
+    const st = statFile(file);
+    if (st.kind === 'bad') problems.push(cleanProblem(st.problem));
+    else if (st.kind === 'file') candidates.push({ file, mtime: st.mtimeMs });
+  }
   const currentFile = current === null ? null : path.join(stateDir, `phase-${current}`, 'handoff.md');
   const chosen =
     candidates.find((c) => c.file === currentFile) ??

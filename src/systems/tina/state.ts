@@ -100,6 +100,10 @@ function time(obj: Record<string, unknown>, keys: string[], file: string, proble
 /** Parses supervisor-state.json (current `.claude/tina/` and older `.tina/` shapes). */
 export function parseSupervisorState(json: unknown, file: string): Parsed<'state', SupervisorState | null> {
   if (!isObject(json)) return { state: null, problems: [{ file, message: 'supervisor state is not a JSON object' }] };
+  const known = ['feature', 'feature_name', 'featureName', 'current_phase', 'currentPhase', 'phase', 'phases', 'status', 'state', 'total_phases', 'totalPhases'];
+  if (!known.some((k) => k in json)) {
+    return { state: null, problems: [{ file, message: 'unrecognised shape: none of feature, current_phase, phases, status (not a tina supervisor state?)' }] };
+  }
   const problems: Problem[] = [];
   const phases = new Map<string, SupervisorPhase>();
   const rawPhases = json.phases;
@@ -129,6 +133,7 @@ export function parseSupervisorState(json: unknown, file: string): Parsed<'state
   }
   const current = text(pick(json, ['current_phase', 'currentPhase', 'phase']));
   const total = num(pick(json, ['total_phases', 'totalPhases', 'phase_count']));
+
   return {
     state: {
       feature: text(pick(json, ['feature', 'feature_name', 'featureName'])),
@@ -156,6 +161,9 @@ function contextLines(ctx: unknown): string[] {
 export function parsePhaseStatus(json: unknown, file: string): Parsed<'status', PhaseStatus | null> {
   if (!isObject(json)) return { status: null, problems: [{ file, message: 'phase status is not a JSON object' }] };
   const problems: Problem[] = [];
+  if (!['status', 'started_at', 'completed_at', 'blocked_at', 'heartbeat_at', 'heartbeat'].some((k) => k in json)) {
+    problems.push({ file, message: 'unrecognised shape: no status, started_at or heartbeat_at (not a tina phase status?)' });
+  }
   return {
     status: {
       status: word(json.status),

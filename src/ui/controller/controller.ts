@@ -8,7 +8,7 @@ import type { ActivityEntry } from '../../store/types.js';
 import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Bindings, Command } from '../keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
-import { gateBody } from '../panes/gates-pane.js';
+import { gateBody } from '../text/gate-body.js';
 import { backMeaning } from '../state/available.js';
 import { scrollBack } from '../state/moves.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
@@ -112,17 +112,17 @@ export class Controller {
       case 'terminate':
       case 'rehydrate': {
         const built = buildRequest(command, selection);
-        return built.ok ? runner.ask(built.request) : runner.refuse(built.title, built.reason);
+        return built.ok ? runner.ask(built.request) : runner.refuse({ kind: command, run: view.run?.id ?? '' }, built.title, built.reason);
       }
       case 'request': {
         const run = view.run;
-        if (!run) return runner.refuse('request', 'no run is selected');
-        if (!systemOf(run.system).requests) return runner.refuse(`request ${run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${run.id} is a ${run.system} run`);
+        if (!run) return runner.refuse({ kind: 'request', run: '' }, 'request', 'no run is selected');
+        if (!systemOf(run.system).requests) return runner.refuse({ kind: 'request', run: run.id }, `request ${run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${run.id} is a ${run.system} run`);
         return this.d.dialogs.dispatch({ type: 'open', dialog: { kind: 'request', runId: run.id, field: 'name', name: '', message: '' } });
       }
       case 'attach': {
         const target = attachTarget(selection);
-        return target.ok ? runner.attach(target.paneId, target.label, view.run?.id ?? null) : runner.refuse(target.title, target.reason);
+        return target.ok ? runner.attach(target.paneId, target.label, view.run?.id ?? null) : runner.refuse({ kind: 'attach', run: view.run?.id ?? '' }, target.title, target.reason);
       }
       default:
         return;

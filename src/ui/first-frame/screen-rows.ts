@@ -15,12 +15,14 @@ import { wantsOf } from '../metrics.js';
 import { activityLines } from '../panes/activity-pane.js';
 import { gatesLines } from '../panes/gates-pane.js';
 import { paneTitle } from '../panes/pane-title.js';
+import { previewFrame } from '../panes/preview-lines.js';
 import { problemsLines } from '../panes/problems-pane.js';
 import { reviewsLines } from '../panes/reviews-pane.js';
 import { runsPaneLines } from '../panes/runs-lines.js';
 import { taskStats, tasksLines } from '../panes/tasks-pane.js';
 import { teamLines } from '../panes/team-pane.js';
 import { availableHints } from '../state/available.js';
+import { previewMember } from '../state/selectors.js';
 import type { DetailPane } from '../state/ui-state.js';
 import { DETAIL_PANES, initialUiState } from '../state/ui-state.js';
 import type { ScreenView } from '../state/view.js';
@@ -68,7 +70,10 @@ function detailLines(pane: DetailPane, rect: Rect, view: ScreenView, s: OpeningS
   else if (pane === 'team') content = teamLines(run, cursor, false, w, h);
   else if (pane === 'reviews') content = reviewsLines(run, cursor, false, w, h);
   else if (pane === 'problems') content = problemsLines(run, s.snapshot, cursor, false, w, h);
-  else content = activityLines([], cursor, false, h);
+  else if (pane === 'preview') {
+    // Nothing is captured before the live store's first tick: the preview says it waits for that.
+    return previewFrame({ member: previewMember(run, view.member, 'runs'), hasRun: run !== null, look: undefined, lines: null, focused: false, scroll: 0, rect });
+  } else content = activityLines([], cursor, false, h);
   return frameLines(paneTitle(pane, run, s.snapshot, []), false, rect, content);
 }
 

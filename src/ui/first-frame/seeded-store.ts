@@ -8,18 +8,19 @@ import type { SnapshotStore } from '../../store/types.js';
 
 /** `live`, answering `first` until `live` publishes for the first time. */
 export function seededStore(live: SnapshotStore, first: Snapshot): SnapshotStore {
-  let seeded = true;
+  // Dropped once the live store has published: a big machine's snapshot is megabytes.
+  let seed: Snapshot | null = first;
   // Subscribed before anyone else, so every later listener already reads the live snapshot.
   const stopSeeding = live.subscribe(() => {
-    seeded = false;
+    seed = null;
     stopSeeding();
   });
   return {
     subscribe: (listener) => live.subscribe(listener),
-    getSnapshot: () => (seeded ? first : live.getSnapshot()),
+    getSnapshot: () => seed ?? live.getSnapshot(),
     start: async () => {
       await live.start();
-      seeded = false;
+      seed = null;
       stopSeeding();
     },
     stop: () => live.stop(),

@@ -2,14 +2,14 @@
  * Gates: checkpoints and approvals amber, escalations red, context amber, granted dim, each with
  * how long it has waited; below the list, the selected gate's body so it can be read before granting.
  */
-import type { Gate, Run } from '../../model.js';
-import { sanitize, sanitizeLine } from '../../text.js';
+import type { Run } from '../../model.js';
+import { sanitizeLine } from '../../text.js';
 import { listLines, mark } from '../components/list.js';
 import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, tableRow } from '../components/table.js';
 import { age } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
-import { wrapText } from '../text/width.js';
+import { gateBody } from '../text/gate-body.js';
 import { gateTagCell } from './words.js';
 
 type Col = 'mark' | 'tag' | 'id' | 'title' | 'state' | 'age';
@@ -22,15 +22,6 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'state', header: 'STATE', width: 8 },
   { key: 'age', header: 'WAITING', width: 4, align: 'right' },
 ];
-
-/** The lines of a gate's body (or where it lives, when it has none). */
-export function gateBody(gate: Gate, width: number): string[] {
-  const head = [`${gate.kind} ${sanitizeLine(gate.id)}: ${sanitizeLine(gate.title)}`];
-  if (gate.file) head.push(`file: ${sanitizeLine(gate.file)}`);
-  if (!gate.grantable && gate.state === 'pending') head.push(gate.kind === 'context' ? 'not grantable: run the checkpoint cycle (c)' : 'not grantable from tower');
-  const body = gate.body ? sanitize(gate.body).split('\n') : [];
-  return [...head, ...body].flatMap((l) => wrapText(l, width - 1)).map((l) => ` ${l}`);
-}
 
 /** The gates pane's content lines. */
 export function gatesLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number, now: number): Segment[][] {

@@ -25,6 +25,8 @@ export interface RunsPaneProps {
   /** Context threshold for runs that name none. */
   contextThreshold: number;
   rect: Rect;
+  /** Not null while the first snapshot is being read: what is read, with its size ('' when unknown). */
+  reading?: string | null | undefined;
 }
 
 type Col = 'mark' | 'host' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'wait' | 'context' | 'note';
@@ -112,6 +114,10 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     lines.push(headerRow(cols));
   }
   const height = Math.max(0, p.rect.height - 2 - lines.length);
+  if (p.runs.length === 0 && p.reading != null && p.filter === '') {
+    lines.push([{ text: `  reading state…${p.reading ? ` (${p.reading})` : ''}`, tone: 'dim' }]);
+    return lines;
+  }
   if (p.runs.length === 0) {
     lines.push([{ text: p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)', tone: 'dim' }]);
     return lines;

@@ -1,0 +1,79 @@
+// What each way of starting tower loads, from esbuild's metafile: the output files reached from
+// cli.js through static imports, plus the lazily imported module of the command and what it
+// statically imports. Used by `npm run build` (figures) and by the test that holds the budgets.
+import path from 'node:path';
+
+/** The start paths: the entry modules loaded, in order (src paths as esbuild names them). */
+export const START_PATHS = {
+  'tower status': ['src/cli.ts', 'src/commands/status.ts'],
+  'tower (first frame)': ['src/cli.ts', 'src/ui/main.tsx'],
+  'tower (live screen)': ['src/cli.ts', 'src/ui/main.tsx', 'src/ui/session.tsx'],
+};
+
+/**
+ * Bytes of JavaScript each start path may load; the test fails above them. Measured when set:
+ * status 1,131 KB, first frame 1,234 KB, live screen 2,184 KB (before this budget: 1,471 KB,
+ * 1,583 KB with a splash for a first frame, 2,522 KB).
+ */
+export const START_BUDGETS = {
+  'tower status': 1160 * 1024,
+  'tower (first frame)': 1260 * 1024,
+  'tower (live screen)': 2240 * 1024,
+};
+
+/** Packages that must stay off a start path: the screen's machinery is not needed to print or paint text. */
+export const KEPT_OFF = {
+  'tower status': ['react', 'react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'chalk'],
+  'tower (first frame)': ['react-reconciler', 'ink', 'yoga-layout', 'chokidar'],
+  'tower (live screen)': [],
+};
+
+/** Output file → { bytes, files (static imports) } and entry module → output file. */
+function graph(metafile) {
+  const outputs = new Map();
+  const byEntry = new Map();
+  for (const [file, out] of Object.entries(metafile.outputs)) {
+    if (file.endsWith('.map')) continue;
+    const imports = out.imports.filter((i) => !i.external && i.kind === 'import-statement').map((i) => i.path);
+    outputs.set(file, { bytes: out.bytes, imports, inputs: out.inputs });
+    if (out.entryPoint) byEntry.set(out.entryPoint, file);
+  }
+  return { outputs, byEntry };
+}
+
+/** For each start path: the output files it loads and their total bytes. */
+export function startPaths(metafile, paths = START_PATHS) {
+  const { outputs, byEntry } = graph(metafile);
+  const result = {};
+  for (const [name, entries] of Object.entries(paths)) {
+    const seen = new Set();
+    const visit = (file) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const next of outputs.get(file)?.imports ?? []) visit(next);
+    };
+    for (const entry of entries) {
+      const file = byEntry.get(entry);
+      if (!file) throw new Error(`no output for ${entry}`);
+      visit(file);
+    }
+    const files = [...seen];
+    const bytes = files.reduce((n, f) => n + (outputs.get(f)?.bytes ?? 0), 0);
+    // The biggest inputs on the path, to say where the bytes come from.
+    const inputs = new Map();
+    for (const f of files) for (const [input, { bytesInOutput }] of Object.entries(outputs.get(f)?.inputs ?? {})) inputs.set(input, bytesInOutput);
+    result[name] = { bytes, files: files.map((f) => path.basename(f)), inputs };
+  }
+  return result;
+}
+
+/** Bytes by package (node_modules/<pkg>) or `src`, biggest first. */
+export function byPackage(inputs) {
+  const sums = new Map();
+  for (const [input, bytes] of inputs) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const key = m ? m[1] : 'src';
+    sums.set(key, (sums.get(key) ?? 0) + bytes);
+  }
+  return [...sums].sort((a, b) => b[1] - a[1]);
+}

@@ -1,0 +1,76 @@
+/**
+ * What newly needs a human between two snapshots, each told once: a gate that opened (a checkpoint
+ * timeout is its own event), a member whose pane died, a member that started waiting for a human.
+ * Pure; the keys of what was already told are kept by the caller.
+ */
+import type { Member, Run, Snapshot } from '../model.js';
+import type { NotifyEvent } from './config.js';
+import { memberWaitsForHuman } from '../store/needs-you.js';
+
+/** One thing to tell the operator. */
+export interface Notice {
+  event: NotifyEvent;
+  run: string;
+  /** The gate id (gate events), else null. */
+  gate: string | null;
+  /** One line saying what happened, for the desktop notification and TOWER_TITLE. */
+  title: string;
+  /** The run's box (null: this one). */
+  host: string | null;
+  /** What makes it the same notice again (never told twice). */
+  key: string;
+}
+
+/** The gate id tower gives a checkpoint that timed out (an escalation of its own). */
+export const CHECKPOINT_TIMEOUT_GATE = 'checkpoint-timeout';
+
+function hostOf(run: Run): string | null {
+  const host = (run as { host?: unknown }).host;
+  return typeof host === 'string' ? host : null;
+}
+
+function memberId(run: Run, m: Member): string {
+  return `${run.id}/${m.team ?? ''}/${m.name}`;
+}
+
+/** Every notice the snapshot holds right now (what is pending, dead or waiting), keyed. */
+export function currentNotices(snapshot: Snapshot): Notice[] {
+  const out: Notice[] = [];
+  for (const run of snapshot.runs) {
+    const host = hostOf(run);
+    for (const g of run.gates) {
+      if (g.state !== 'pending') continue;
+      const event: NotifyEvent = g.id === CHECKPOINT_TIMEOUT_GATE ? 'checkpoint-timeout' : 'gate-opened';
+      out.push({ event, run: run.id, gate: g.id, title: `${run.id}: ${g.title}`, host, key: `gate|${run.id}|${g.id}|${g.since ?? ''}` });
+    }
+    for (const m of run.members) {
+      if (m.state === 'dead') out.push({ event: 'member-died', run: run.id, gate: null, title: `${run.id}: ${m.name}'s pane died`, host, key: `dead|${memberId(run, m)}|${m.paneId ?? ''}` });
+      if (memberWaitsForHuman(m)) {
+        const what = m.activityCue === 'question' ? 'asks a question' : 'stopped and waits for input';
+        out.push({ event: 'member-waiting', run: run.id, gate: null, title: `${run.id}: ${m.name} ${what}`, host, key: `wait|${memberId(run, m)}|${m.activitySince ?? ''}` });
+      }
+    }
+  }
+  return out;
+}
+
+/** Remembers what was told; `news` gives only what was not told (or seen at startup) before. */
+export class NoticeLog {
+  private told = new Set<string>();
+
+  /** The first snapshot: everything it shows is known, not news. */
+  baseline(snapshot: Snapshot): void {
+    for (const n of currentNotices(snapshot)) this.told.add(n.key);
+  }
+
+  /** The notices of this snapshot that are new, marked as told. */
+  news(snapshot: Snapshot): Notice[] {
+    const out: Notice[] = [];
+    for (const n of currentNotices(snapshot)) {
+      if (this.told.has(n.key)) continue;
+      this.told.add(n.key);
+      out.push(n);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,51 @@
+/** The preview pane's title and lines for a member and what tower last captured of its pane. Pure. */
+import type { Member } from '../../model.js';
+import type { PaneLook } from '../../store/captures.js';
+import { sanitizeLine } from '../../text.js';
+import { frameLines } from '../components/frame.js';
+import type { Rect } from '../layout.js';
+import type { Segment } from '../text/segments.js';
+import { activityWord } from './activity-words.js';
+
+/** The visible window of a capture: `height` lines ending `scroll` lines above the bottom (clamped). */
+export function previewWindow(lines: readonly Segment[][], height: number, scroll: number): { shown: Segment[][]; scroll: number } {
+  const max = Math.max(0, lines.length - height);
+  const back = Math.min(Math.max(0, scroll), max);
+  const end = lines.length - back;
+  return { shown: lines.slice(Math.max(0, end - height), end), scroll: back };
+}
+
+function note(text: string): Segment[][] {
+  return [[{ text: `  ${text}`, tone: 'dim' }]];
+}
+
+/** What the preview shows. `lines` are the capture's lines (already made safe), null before the first capture. */
+export interface PreviewState {
+  member: Member | null;
+  hasRun: boolean;
+  look: PaneLook | undefined;
+  lines: readonly Segment[][] | null;
+  focused: boolean;
+  scroll: number;
+  rect: Rect;
+}
+
+/** The preview pane in its frame. */
+export function previewFrame(p: PreviewState): Segment[][] {
+  const height = Math.max(0, p.rect.height - 2);
+  let content: Segment[][];
+  let where = '';
+  const m = p.member;
+  if (!p.hasRun) content = note('no run selected');
+  else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
+  else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
+  else if (!p.look || !p.lines) content = note('waiting for the first capture of its pane…');
+  else {
+    const win = previewWindow(p.lines, height, p.scroll);
+    content = win.shown;
+    where = win.scroll > 0 ? ` · ${win.scroll} lines back` : ' · live';
+  }
+  const who = m ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}` : ''}` : '';
+  const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
+  return frameLines(`Preview${who}${doing}${where}`, p.focused, p.rect, content);
+}
