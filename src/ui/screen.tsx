@@ -32,6 +32,8 @@ export interface ScreenProps {
   loading: boolean;
   /** While loading: what is being read (see SessionState). */
   reading?: string | undefined;
+  /** Notifications muted (the header says so). */
+  muted?: boolean | undefined;
   activity: readonly ActivityEntry[];
   ui: UiState;
   view: ScreenView;
@@ -134,7 +136,7 @@ export function Screen(p: ScreenProps) {
   }
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
-      <Line segments={headerLine(p.snapshot, width, p.readonly, p.loading)} />
+      <Line segments={headerLine(p.snapshot, width, p.readonly, p.loading, p.muted ?? false)} />
       {body}
       <Line segments={footerLine(p.hints, p.bindings, width)} />
       {overlay}

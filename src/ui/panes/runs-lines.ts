@@ -64,7 +64,8 @@ export function runNote(run: Run): Cell {
   const pending = run.gates.filter((g) => g.state === 'pending');
   const esc = pending.find((g) => g.kind === 'escalation');
   if (esc) return { text: sanitizeLine(esc.title), tone: 'red' };
-  const waiting = run.members.find(waitsForHuman);
+  // A question blocks its agent outright: it comes before a lead waiting at its prompt.
+  const waiting = run.members.find((m) => waitsForHuman(m) && m.activityCue === 'question') ?? run.members.find(waitsForHuman);
   if (waiting) return { text: `${sanitizeLine(waiting.name)} ${activityWord(waiting)}`, tone: 'amber' };
   const first = pending[0];
   if (first) return { text: sanitizeLine(first.title), tone: 'amber' };
