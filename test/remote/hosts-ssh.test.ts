@@ -258,6 +258,9 @@ describe('hosts that refuse', () => {
       const snap = JSON.parse(r.stdout) as Snapshot;
       expect(snap.hosts?.[0]).toMatchObject({ name: 'r', state: 'unreachable' });
       expect(snap.hosts?.[0]?.error).toMatch(/refused the login .*authorized_keys/);
+      const text = await tower(home, ['status', '--config', cfg, '--no-local']);
+      expect(text.exitCode).toBe(0);
+      expect(text.stdout).toMatch(/Hosts: r unreachable since \d\d:\d\d:\d\d \(box-r refused the login/);
     } finally {
       refusing.remove();
       fs.rmSync(home, { recursive: true, force: true });
