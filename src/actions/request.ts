@@ -145,6 +145,8 @@ async function runHook(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Promise<s
     extendEnv: false,
     stdin: 'ignore',
     all: true,
+    // The log keeps the output byte for byte, final newline included.
+    stripFinalNewline: false,
     reject: false,
     timeout: HOOK_TIMEOUT_MS,
   });

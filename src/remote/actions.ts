@@ -47,7 +47,7 @@ export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHa
     attach(paneId, runId) {
       const remote = runId ? hostOf(runId) : null;
       if (!remote) return attachToPane(env, paneId, io);
-      return attachOnHost(env, remote.link, store.controlDir.path, paneId, remote.id, io);
+      return attachOnHost(env, remote.link, paneId, remote.id, io);
     },
   };
 }
@@ -111,9 +111,9 @@ export function remoteAttachCommand(link: HostLink, paneId: string): string {
 }
 
 /** Hands the terminal to `ssh -t <host> tmux … attach-session -t <pane>` and comes back on detach. */
-export async function attachOnHost(env: ActionEnv, link: HostLink, controlDir: string, paneId: string, runId: string, io: TerminalHandOver): Promise<ActionOutcome> {
+export async function attachOnHost(env: ActionEnv, link: HostLink, paneId: string, runId: string, io: TerminalHandOver): Promise<ActionOutcome> {
   const started = Date.now();
-  const argv = sshArgv(link.host, controlDir, 10, remoteAttachCommand(link, paneId), { tty: true });
+  const argv = sshArgv(link.host, link.opts.controlPath, 10, remoteAttachCommand(link, paneId), { tty: true });
   let outcome: ActionOutcome;
   if (!/^%\d+$/.test(paneId)) outcome = { status: 'refused', message: `"${paneId}" is not a pane id (like %3)` };
   else if (env.ctx.dryRun) outcome = { status: 'done', message: `dry run: nothing was done`, details: [`ssh ${argv.map(shellQuote).join(' ')}`] };

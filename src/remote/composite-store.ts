@@ -40,7 +40,7 @@ export class CompositeStore implements SnapshotStore {
   constructor(private readonly opts: CompositeOptions) {
     this.now = opts.now ?? Date.now;
     this.controlDir = new ControlDir();
-    this.links = opts.hosts.map((h) => new HostLink(h, { controlDir: this.controlDir.path, timeoutSec: opts.timeoutSec, reconnect: opts.reconnect, reader: opts.reader, now: this.now }));
+    this.links = opts.hosts.map((h, i) => new HostLink(h, { controlPath: this.controlDir.socketFor(i), timeoutSec: opts.timeoutSec, reconnect: opts.reconnect, reader: opts.reader, now: this.now }));
     this.mappers = opts.hosts.map((h) => new HostRunMapper(h.name));
     this.snapshot = this.combine();
   }

@@ -18,8 +18,8 @@ export const BACKOFF_SEC = [1, 2, 4, 8, 15] as const;
 const STDERR_KEEP = 4096;
 
 export interface LinkOptions {
-  /** The private control socket directory. */
-  controlDir: string;
+  /** This host's control socket (in a private directory): every ssh to the host shares its connection. */
+  controlPath: string;
   /** Seconds to connect and get the first snapshot. */
   timeoutSec: number;
   /** Whether to reconnect after a loss (false for one-shot commands). */
@@ -59,7 +59,7 @@ export class HostLink {
 
   constructor(
     readonly host: HostConfig,
-    private readonly opts: LinkOptions,
+    readonly opts: LinkOptions,
   ) {
     this.now = opts.now ?? Date.now;
     this.state = { name: host.name, state: 'connecting', since: this.iso(), error: null };
@@ -154,7 +154,7 @@ export class HostLink {
     this.failure = null;
     const reader = this.shipping ? readReaderBundle(this.opts.reader) : null;
     const command = reader ? shipCommand(this.host) : serveCommand(this.host);
-    const argv = sshArgv(this.host, this.opts.controlDir, this.opts.timeoutSec, command);
+    const argv = sshArgv(this.host, this.opts.controlPath, this.opts.timeoutSec, command);
     const child = spawn('ssh', argv, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     if (reader) child.stdin.write(shipPayload(reader));

@@ -11,21 +11,28 @@ import type { HostConfig } from '../config.js';
 /** Seconds between keepalives; after three unanswered ones ssh gives up on the connection. */
 export const KEEPALIVE_SEC = 5;
 
+/** The longest temp dir the control sockets go under; a longer one falls back to /tmp. */
+const SHORT_BASE = 60;
+
 /**
- * A private directory for the control sockets. Kept short (a unix socket path holds at most 108
- * bytes, and ssh's %C alone is 40), owned by us with mode 0700, removed by `dispose()`.
+ * A private directory for the control sockets, owned by us with mode 0700, removed by `dispose()`.
+ * Socket paths stay short: a unix socket path holds at most 104-108 bytes, and ssh adds a 17-byte
+ * suffix while it sets the socket up, so each host's socket is named by its index, not ssh's %C.
  */
 export class ControlDir {
   readonly path: string;
   constructor(base = os.tmpdir()) {
-    // os.tmpdir() can be long; /tmp is the short fallback. The socket path is this dir
-    // (base + '/tower-ssh-XXXXXX'), '/', %C (40) and the 17-character suffix ssh adds while binding.
-    const root = base.length + 17 + 1 + 40 + 17 >= 108 ? '/tmp' : base;
+    const root = base.length > SHORT_BASE ? '/tmp' : base;
     this.path = fs.mkdtempSync(path.join(root, 'tower-ssh-'));
     fs.chmodSync(this.path, 0o700);
     // A signal or crash may end the process before stop(): the directory goes anyway.
     process.once('exit', this.dispose);
   }
+  /** The control socket of the `index`-th host. */
+  socketFor(index: number): string {
+    return path.join(this.path, `h${index}`);
+  }
+
   dispose = (): void => {
     process.off('exit', this.dispose);
     fs.rmSync(this.path, { recursive: true, force: true });
@@ -33,12 +40,12 @@ export class ControlDir {
 }
 
 /** The ssh options tower always passes; the host's own sshArgs come first, so they win. */
-export function sshOptions(controlDir: string, connectTimeoutSec: number): string[] {
+export function sshOptions(controlPath: string, connectTimeoutSec: number): string[] {
   const o = (s: string) => ['-o', s];
   return [
     ...o('BatchMode=yes'),
     ...o('ControlMaster=auto'),
-    ...o(`ControlPath=${controlDir}/%C`),
+    ...o(`ControlPath=${controlPath}`),
     ...o('ControlPersist=no'),
     ...o(`ServerAliveInterval=${KEEPALIVE_SEC}`),
     ...o('ServerAliveCountMax=3'),
@@ -47,8 +54,8 @@ export function sshOptions(controlDir: string, connectTimeoutSec: number): strin
 }
 
 /** argv (after `ssh`) that runs `command` on the host; `tty` asks for a terminal (attach). */
-export function sshArgv(host: HostConfig, controlDir: string, connectTimeoutSec: number, command: string, opts: { tty?: boolean } = {}): string[] {
-  return [...host.sshArgs, ...sshOptions(controlDir, connectTimeoutSec), opts.tty ? '-t' : '-T', '--', host.destination, command];
+export function sshArgv(host: HostConfig, controlPath: string, connectTimeoutSec: number, command: string, opts: { tty?: boolean } = {}): string[] {
+  return [...host.sshArgs, ...sshOptions(controlPath, connectTimeoutSec), opts.tty ? '-t' : '-T', '--', host.destination, command];
 }
 
 /** Quotes a word for the remote shell. */

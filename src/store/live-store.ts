@@ -17,6 +17,8 @@ import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
 import { cleanDirty, hasWork, teamCwds } from './dirty.js';
+import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
+import type { LiveStoreOptions } from './live-options.js';
 import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
 import { defaultReaders, mergesTeams, readSource } from './readers.js';
@@ -26,25 +28,8 @@ import { watchStateDirs } from './state-watcher.js';
 import type { SnapshotStore } from './types.js';
 import { WatchScope } from './watch-scope.js';
 
-/** The shortest gap between two emits: one frame. */
-export const FRAME_MS = 16;
-
-/**
- * Every two minutes everything is re-read once: ages (stale handoff, stuck heartbeat) move with the
- * clock, and a missed file event (an inotify limit, a network file system) heals itself. On a box
- * with 10,000 task files a full read costs ~150 ms of CPU, so this is most of tower's idle cost.
- */
-export const FULL_REFRESH_MS = 120_000;
-
-export interface LiveStoreOptions {
-  now?: () => number;
-  /** The source readers (tests swap one in). */
-  readers?: SourceReaders;
-  /** $HOME for the walk up from pane cwds. */
-  home?: string;
-  /** Called after each tmux poll (and the first read) with its pane list; the next tick waits for it. */
-  onPoll?: (panes: PaneInfo[] | null, signal: AbortSignal) => Promise<void>;
-}
+export { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
+export type { LiveStoreOptions } from './live-options.js';
 
 /** Creates the live store; `start()` reads once and begins watching and polling. */
 export function createLiveStore(ctx: AppContext, opts: LiveStoreOptions = {}): SnapshotStore {

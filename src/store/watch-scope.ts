@@ -89,13 +89,15 @@ export class WatchScope {
     });
   }
 
-  /** The state directory whose run reads `p`, when `p` is one of the extra files a system names. */
+  /** The state directory whose run reads `p`, when `p` is one of the extra files a system names (or a folder leading to one). */
   private extraFileSource(p: string): string | null {
     for (const root of this.roots) {
       if (!isInside(p, root)) continue;
       const parts = path.relative(root, p).split(path.sep).filter(Boolean);
       for (const extra of EXTRA_FILES) {
-        if (extra.parts.length !== parts.length || !startsWith(parts, extra.parts)) continue;
+        // The file, or a folder leading to it: a file written right after its folder was made can
+        // change before the folder is watched, so the folder's arrival re-reads the run too.
+        if (parts.length === 0 || !startsWith(extra.parts, parts)) continue;
         const dir = extra.markers.map((m) => path.join(root, m)).find((d) => this.stateDirs.includes(d));
         if (dir) return dir;
       }

@@ -83,6 +83,8 @@ export function ControlRoom(props: ControlRoomProps) {
       activity: () => props.activity.getSnapshot(),
       metrics: () => metrics.current,
       quit: () => quit.current(),
+      muted: () => session.getSnapshot().muted,
+      toggleMute: () => session.set({ muted: !session.getSnapshot().muted }),
       previewLines: (view, focus) => {
         const m = previewMember(view.run, view.member, focus);
         const look = m?.paneId ? props.watch?.look(m.paneId) : undefined;
@@ -98,7 +100,7 @@ export function ControlRoom(props: ControlRoomProps) {
   const ui = useSyncExternalStore(core.ui.subscribe, core.ui.getState);
   const dialogState = useSyncExternalStore(core.dialogs.subscribe, core.dialogs.getState);
   const cancellable = useSyncExternalStore(core.runner.subscribe, core.runner.getCancellable);
-  const { loading, suspended } = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const { loading, reading, suspended, muted } = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const size = useTerminalSize();
 
   const view = useMemo(() => deriveView(snapshot, activity.length, ui), [snapshot, activity.length, ui]);
@@ -118,6 +120,7 @@ export function ControlRoom(props: ControlRoomProps) {
     filter: ui.filter,
     cancellable: cancellable !== null,
     dialogScrolls: metrics.current.dialogMax > 0,
+    muted,
   });
 
   const inPrompt = useMemo(() => () => core.ui.getState().filtering || core.dialogs.getState().current?.kind === 'request', [core]);
@@ -130,6 +133,8 @@ export function ControlRoom(props: ControlRoomProps) {
           layout={layout}
           snapshot={snapshot}
           loading={loading}
+          reading={reading}
+          muted={muted}
           activity={activity}
           ui={ui}
           view={view}

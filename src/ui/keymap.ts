@@ -32,6 +32,8 @@ export const COMMANDS = [
   'dismiss',
   'next-field',
   'read',
+  'preview',
+  'mute',
 ] as const;
 export type Command = (typeof COMMANDS)[number];
 
@@ -73,6 +75,7 @@ export const KEYMAP: readonly CommandSpec[] = [
   { command: 'focus-prev', keys: ['shift+tab'], hint: 'prev pane', description: 'Focus the previous pane', contexts: ['global'], group: 'Navigate' },
   { command: 'filter', keys: ['/'], hint: 'filter', description: 'Filter the runs list as you type; Enter keeps the filter, Esc clears it', contexts: ['global'], group: 'Navigate' },
   { command: 'read', keys: ['v'], hint: 'read gate', description: 'Read the selected gate in full (gates pane)', contexts: ['pane'], group: 'Navigate' },
+  { command: 'preview', keys: ['p'], hint: 'preview', description: "Focus the live preview of the selected member's pane (else the lead's); j/k and PgUp scroll back", contexts: ['global'], group: 'Navigate' },
   { command: 'back', keys: ['esc'], hint: 'back', description: 'Clear the filter, return to the runs list, or cancel a running checkpoint', contexts: ['global'], group: 'Navigate' },
   { command: 'checkpoint', keys: ['c'], hint: 'checkpoint', description: "Run the checkpoint cycle in the lead's pane", contexts: ['global'], group: 'Act' },
   { command: 'grant', keys: ['g'], hint: 'grant', description: 'Grant the selected (or first) pending gate', contexts: ['global'], group: 'Act' },
@@ -85,6 +88,7 @@ export const KEYMAP: readonly CommandSpec[] = [
   { command: 'accept', keys: ['enter'], hint: 'accept', description: 'Accept the prompt', contexts: ['prompt'], group: 'Dialogs' },
   { command: 'dismiss', keys: ['esc'], hint: 'cancel', description: 'Leave the prompt (the filter is cleared)', contexts: ['prompt'], group: 'Dialogs' },
   { command: 'next-field', keys: ['tab'], hint: 'next field', description: 'Move to the next field of the prompt', contexts: ['prompt'], group: 'Dialogs' },
+  { command: 'mute', keys: ['m'], hint: 'mute', description: 'Mute or unmute notifications (bell, desktop, notify command; the title still counts)', contexts: ['global'], group: 'General' },
   { command: 'help', keys: ['?'], hint: 'help', description: 'Show or hide every key', contexts: ['global', 'modal'], group: 'General' },
   { command: 'quit', keys: ['q'], hint: 'quit', description: 'Quit tower (the terminal is restored)', contexts: ['global'], group: 'General' },
   { command: 'force-quit', keys: ['ctrl+c'], hint: 'quit', description: 'Quit from anywhere, even a prompt or dialog', contexts: ALL, group: 'General' },

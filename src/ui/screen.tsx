@@ -30,6 +30,10 @@ export interface ScreenProps {
   layout: Layout;
   snapshot: Snapshot;
   loading: boolean;
+  /** While loading: what is being read (see SessionState). */
+  reading?: string | undefined;
+  /** Notifications muted (the header says so). */
+  muted?: boolean | undefined;
   activity: readonly ActivityEntry[];
   ui: UiState;
   view: ScreenView;
@@ -91,6 +95,7 @@ export function Screen(p: ScreenProps) {
       filtering={p.ui.filtering}
       contextThreshold={p.contextThreshold}
       rect={layout.runs}
+      reading={p.loading ? (p.reading ?? '') : null}
     />
   );
   let body;
@@ -131,7 +136,7 @@ export function Screen(p: ScreenProps) {
   }
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
-      <Line segments={headerLine(p.snapshot, width, p.readonly, p.loading)} />
+      <Line segments={headerLine(p.snapshot, width, p.readonly, p.loading, p.muted ?? false)} />
       {body}
       <Line segments={footerLine(p.hints, p.bindings, width)} />
       {overlay}

@@ -2,6 +2,8 @@
 
 export interface SessionState {
   loading: boolean;
+  /** While loading: what is being read, with its size ("10,000 Claude teams"), for the runs list. */
+  reading: string;
   suspended: boolean;
   /** Notifications muted by the operator (bell, desktop, command; the title still counts). */
   muted: boolean;
@@ -16,7 +18,7 @@ export interface SessionStore {
 
 /** A session store starting at `initial`. */
 export function createSessionStore(initial: Partial<SessionState> = {}): SessionStore {
-  let state: SessionState = { loading: false, suspended: false, muted: false, ...initial };
+  let state: SessionState = { loading: false, reading: '', suspended: false, muted: false, ...initial };
   const listeners = new Set<() => void>();
   return {
     subscribe(l) {
@@ -26,7 +28,7 @@ export function createSessionStore(initial: Partial<SessionState> = {}): Session
     getSnapshot: () => state,
     set(patch) {
       const next = { ...state, ...patch };
-      if (next.loading === state.loading && next.suspended === state.suspended && next.muted === state.muted) return;
+      if (next.loading === state.loading && next.reading === state.reading && next.suspended === state.suspended && next.muted === state.muted) return;
       state = next;
       for (const l of listeners) l();
     },

@@ -22,6 +22,7 @@ import { FrameSink } from './terminal/frame-sink.js';
 import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
 import type { Terminal } from './terminal/terminal.js';
+import { readingNote } from './reading-note.js';
 
 /** Waits until ink has let go of stdin (its reader detached), at most `ms`. */
 async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> {
@@ -99,7 +100,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const live = createBoxesStore(ctx, local);
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
-  const session = createSessionStore({ loading: !start.first });
+  const session = createSessionStore({ loading: !start.first, reading: start.first ? '' : readingNote(ctx.claudeDir, ctx.roots) });
   const painter = start.painter ?? new ScreenPainter(stdout);
   const sink = new FrameSink(stdout, painter);
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the

@@ -72,7 +72,7 @@ describe('request', () => {
     expect(Number(m?.[1])).toBeLessThanOrEqual(after);
     const log = hookLogs()[0] ?? '';
     expect(log).toContain(`name=pre-done trigger=manual project=${root} state=${stateDir} slug=${path.basename(root)} cwd=${fs.realpathSync(root)}`);
-    expect(log).toContain('oops');
+    expect(log).toMatch(/oops\n$/);
     expect(outcome.details?.some((d) => d.startsWith('hook on-checkpoint-fired.sh exited 0'))).toBe(true);
     // A manual request is not an automatic trigger: no fired marker.
     expect(fs.existsSync(path.join(stateDir, '.checkpoint-pre-done.fired'))).toBe(false);

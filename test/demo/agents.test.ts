@@ -11,7 +11,10 @@ import { writeTextAtomic } from '../../src/demo/files.js';
 import { writeTasks } from '../../src/demo/runs/claude-teams.js';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
+import { readDotagentRun } from '../../src/systems/dotagent/read.js';
 import { parseRunLog } from '../../src/systems/harness/log.js';
+import { readSageRun } from '../../src/systems/sage/read.js';
+import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -197,6 +200,9 @@ describe('the agents', { timeout: 60_000 }, () => {
     expect(added).toMatch(/^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00\] \[INFO\] Resume signal detected!\n/);
     expect(added).toContain('[INFO] Resume status: APPROVED\n');
     expect(added).toContain('[SUCCESS] Approval received - resuming orchestration\n');
+    // tower reads the consumed answer as answered: nothing left to grant.
+    const gate = readSageRun(project('billing'), state, { ...DEFAULT_READ_SETTINGS, now: Date.now() }).gates[0];
+    expect(gate === undefined || (gate.state === 'granted' && !gate.grantable)).toBe(true);
     const epic = await waitFor(() => readObject(path.join(state, 'EPIC-042.json')), 5000);
     await waitFor(() => (readObject(path.join(state, 'EPIC-042.json'))?.next_action as { type?: string } | undefined)?.type === 'continue', 20_000, { what: 'next_action continue' });
     expect(readObject(path.join(state, 'EPIC-042.json'))?.completed).toEqual(epic.completed);
@@ -211,6 +217,9 @@ describe('the agents', { timeout: 60_000 }, () => {
     const next = await waitFor(() => readObject(file)?.phase_status === 'in_progress' && readObject(file), 20_000, { what: 'IMPLEMENTATION in progress' });
     expect(next).toMatchObject({ current_phase: 'IMPLEMENTATION', workflow_id: phase.workflow_id, completed_phases: phase.completed_phases });
     expect((next.user_checkpoints as Array<{ phase: string }>).map((c) => c.phase)).toEqual(['REQUIREMENTS', 'ARCHITECTURE']);
+    const run = readDotagentRun(project('auth-service'), path.dirname(file), { ...DEFAULT_READ_SETTINGS, now: Date.now() });
+    expect(run.gates.filter((g) => g.state === 'pending')).toEqual([]);
+    expect(run.status).toBe('running');
   });
 
   it('exit cleanly on SIGTERM and SIGHUP', async () => {

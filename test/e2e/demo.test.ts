@@ -48,6 +48,8 @@ let stage: Stage | undefined;
 let stateHome: string;
 /** When the run began, to check the grant's timestamp against. */
 let startedAt: number;
+/** Where the notify command writes one line per notification. */
+let told: string;
 
 /** Waits for the screen; on timeout the error names the step and quotes the last screen. */
 function screenShows(condition: string | RegExp | ((screen: string) => boolean), what: string, timeoutMs = 15_000): Promise<string> {
@@ -112,7 +114,9 @@ beforeAll(async () => {
   stateHome = path.join(home, 'state');
   for (const dir of [home, path.join(home, 'config'), stateHome]) fs.mkdirSync(dir, { recursive: true });
   const config = path.join(work, 'config.json');
-  fs.writeFileSync(config, `${JSON.stringify(CONFIG)}\n`);
+  told = path.join(work, 'told.txt');
+  const notify = { command: `echo "$TOWER_EVENT $TOWER_RUN $TOWER_GATE" >> ${shellQuote(told)}` };
+  fs.writeFileSync(config, `${JSON.stringify({ ...CONFIG, notify })}\n`);
 
   const argv = [process.execPath, tower, ...sandbox.roots.flatMap((r) => ['--root', r]), '--claude-dir', sandbox.claudeDir, '-L', sandbox.socketName, '--config', config];
   // CI variables would make ink render as if to a log; NO_COLOR is dropped so the run is the same
@@ -153,6 +157,18 @@ describe('tower demo, used as an operator uses it', () => {
     const screen = await screenShows((s) => isRunSelected(s, 'checkout-flow') && CONTEXT_PENDING.test(s), 'the pending context gate of checkout-flow');
     expect(screen).toMatch(/checkout-flow\s.*checkpoint due/);
   }, 45_000);
+
+  it("shows the lead's output scrolling in the preview, from its own pane", async () => {
+    if (!stage) throw new Error('tower is not running');
+    await selectRun(stage, 'checkout-flow');
+    const shown = await screenShows(/Preview · team-lead %\d+/, "the lead's pane in the preview");
+    const lead = /Preview · team-lead (%\d+)/.exec(shown)?.[1] ?? '';
+    expect([paneOf('tina-checkout-flow-phase-2/team-lead'), paneOf('tina-checkout-flow-orchestration/team-lead')]).toContain(lead);
+    // What the pane shows next appears in the preview, below what it showed before.
+    await agents.sendLine(lead, 'status of the cart work');
+    const after = await screenShows(/│status of the cart work\s*│/, 'the preview to follow new output');
+    expect(after).toMatch(new RegExp(`Preview · team-lead ${lead} .*· live`));
+  }, 30_000);
 
   it("runs the checkpoint cycle: the confirm dialog shows the lead's pane and the exact command, the handoff is written", async () => {
     if (!stage) throw new Error('tower is not running');
@@ -221,6 +237,29 @@ describe('tower demo, used as an operator uses it', () => {
     expect(Date.parse(at ?? '')).toBeGreaterThanOrEqual(startedAt - 1000);
     expect(Date.parse(at ?? '')).toBeLessThanOrEqual(Date.now());
   }, 45_000);
+
+  it('marks the writer waiting at a permission question in the team pane and the runs list', async () => {
+    if (!stage) throw new Error('tower is not running');
+    const writer2 = paneOf('docs-refresh/writer-2');
+    await selectRun(stage, 'docs-refresh');
+    const screen = await screenShows((s) => /\? question/.test(memberRow(s, writer2) ?? ''), 'writer-2 marked at a question', 20_000);
+    expect(screen).toMatch(/claude\s+docs-refresh\s.*⏸1.*writer-2 asks a question/);
+    const pane = await waitForAgentPane(agents, writer2, 'Do you want to proceed?');
+    expect(pane).toContain('❯ 1. Yes');
+  }, 30_000);
+
+  it('tells the operator when the harness fires a checkpoint: the notify command runs, the title counts', async () => {
+    if (!stage) throw new Error('tower is not running');
+    const stateDir = path.join(project('sheets-clone'), '.papercusp');
+    fs.writeFileSync(path.join(stateDir, 'checkpoint-e2e-review.md'), '# Checkpoint: e2e-review (manual request)\n');
+    await waitFor(() => fs.existsSync(told) && fs.readFileSync(told, 'utf8').includes('e2e-review'), 15_000, { what: 'the notify command' });
+    const lines = fs.readFileSync(told, 'utf8').trimEnd().split('\n');
+    expect(lines).toContain('gate-opened harness:sheets-clone e2e-review');
+    // What the first snapshot already showed (SAGE's human gate) was never news.
+    expect(lines.some((l) => l.includes('hitl'))).toBe(false);
+    expect(lines.filter((l) => l.includes('e2e-review'))).toHaveLength(1);
+    expect(await stage.tmux.displayMessage(stage.paneId, '#{pane_title}')).toMatch(/^tower · \d+ needs? you$/);
+  }, 30_000);
 
   it('force-terminates one teammate selected in the team pane, and nobody else', async () => {
     if (!stage) throw new Error('tower is not running');

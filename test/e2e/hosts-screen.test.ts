@@ -3,7 +3,6 @@
  * real ssh (private sshd instances); a file written on a box shows on the screen, and attach opens
  * the member's pane on that box's own tmux server through `ssh -t`.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -15,10 +14,11 @@ import type { RemoteBox } from '../helpers/remote-box.js';
 import { makeRemoteBox } from '../helpers/remote-box.js';
 import type { SshLab } from '../helpers/sshd.js';
 import { startSshLab } from '../helpers/sshd.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-const unique = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-const socket = `tower-e2e-hosts-${unique}`;
+const socket = uniqueSocketName('tower-e2e-hosts');
+const unique = socket.replace(/^tower-e2e-hosts-/, '');
 let cli: BuiltCli;
 let lab: SshLab;
 let dir: string;

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFile } from './box.js';
+import { closeSocketAfterFile } from './leftovers.js';
 
 export interface RemoteBox {
   name: string;
@@ -34,7 +35,8 @@ export function makeRemoteBox(dir: string, name: string, project: string, bin: s
   const claudeDir = path.join(base, 'claude');
   fs.mkdirSync(claudeDir, { recursive: true });
   const xdgState = path.join(base, 'state');
-  const socketName = `tower-test-${unique}-${name}`;
+  // A tmux server a test starts for the box is stopped after the file, its socket removed.
+  const socketName = closeSocketAfterFile(`tower-test-${unique}-${name}`);
   const env = [`HOME=${base}`, `XDG_STATE_HOME=${xdgState}`, `XDG_CONFIG_HOME=${path.join(base, 'config')}`, `CLAUDE_CONFIG_DIR=${claudeDir}`];
   const tower = `${env.join(' ')} ${process.execPath} ${bin} --root ${root} --claude-dir ${claudeDir} -L ${socketName}`;
   return { name, root, stateDir, xdgState, claudeDir, socketName, tower, openCheckpoint };

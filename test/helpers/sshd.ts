@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { tempDir } from './box.js';
+import { stopAfterFile } from './leftovers.js';
 import { waitFor } from './wait-for.js';
 
 export const SSHD = '/usr/sbin/sshd';
@@ -226,6 +227,8 @@ export async function startSshLab(names: readonly string[], opts: { authorize?: 
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+  // Every sshd (and the connections it forked) goes after the file, even when a test failed half-way.
+  stopAfterFile(async () => lab.remove());
   try {
     await Promise.all(boxes.map((b) => b.start()));
   } catch (err) {

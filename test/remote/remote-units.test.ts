@@ -1,4 +1,5 @@
 /** The pure parts of reaching other boxes: host names, ssh arguments and errors, the stream's diffs, config. */
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/config.js';
 import type { HostConfig } from '../../src/config.js';
@@ -7,7 +8,7 @@ import type { Snapshot } from '../../src/model.js';
 import { HostRunMapper, hostProblem, splitHostRunId } from '../../src/remote/host-runs.js';
 import { hostNameOf, resolveHosts } from '../../src/remote/hosts.js';
 import { applyChanges, decodeLine, diffSnapshots, lineSplitter } from '../../src/remote/protocol.js';
-import { describeSshFailure, shellQuote, sshArgv } from '../../src/remote/ssh.js';
+import { ControlDir, describeSshFailure, shellQuote, sshArgv } from '../../src/remote/ssh.js';
 
 const host: HostConfig = { name: 'build-1', destination: 'op@build-1', sshArgs: ['-F', '/cfg'], tower: 'tower --root /srv' };
 
@@ -30,11 +31,24 @@ describe('hosts', () => {
 
 describe('ssh', () => {
   it('never prompts, multiplexes through a private socket and keeps the connection alive', () => {
-    const argv = sshArgv(host, '/tmp/tower-ssh-x', 7, 'tower serve --stdio');
+    const argv = sshArgv(host, '/tmp/tower-ssh-x/h0', 7, 'tower serve --stdio');
     expect(argv.slice(0, 2)).toEqual(['-F', '/cfg']);
-    for (const o of ['BatchMode=yes', 'ControlMaster=auto', 'ControlPath=/tmp/tower-ssh-x/%C', 'ServerAliveInterval=5', 'ConnectTimeout=7']) expect(argv).toContain(o);
+    for (const o of ['BatchMode=yes', 'ControlMaster=auto', 'ControlPath=/tmp/tower-ssh-x/h0', 'ServerAliveInterval=5', 'ConnectTimeout=7']) expect(argv).toContain(o);
     expect(argv.slice(-4)).toEqual(['-T', '--', 'op@build-1', 'tower serve --stdio']);
     expect(sshArgv(host, '/d', 5, 'x', { tty: true })).toContain('-t');
+  });
+
+  it('keeps control socket paths short enough for a unix socket, whatever the temp dir', () => {
+    const dir = new ControlDir(`/tmp/${'long-temp-dir-'.repeat(6)}`);
+    try {
+      expect(dir.path.startsWith('/tmp/tower-ssh-')).toBe(true);
+      // ssh adds a 17-byte suffix while it sets the socket up; the limit is 104 on some systems.
+      expect(dir.socketFor(99).length + 18).toBeLessThan(104);
+      expect(fs.statSync(dir.path).mode & 0o777).toBe(0o700);
+    } finally {
+      dir.dispose();
+    }
+    expect(fs.existsSync(dir.path)).toBe(false);
   });
 
   it('says what went wrong and what to do', () => {

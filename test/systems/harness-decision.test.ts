@@ -44,3 +44,9 @@ describe('parseDecisionLine', () => {
     expect(isEscalation('NEXT_WORKER')).toBe(false);
   });
 });
+
+describe('parseDecisionLine on odd lines', () => {
+  it('strips repeated role suffixes; the role is the last one named', () => {
+    expect(parseDecisionLine('ORCH decision: ESCALATE x (role=a) (role=b)')).toMatchObject({ rest: 'x', role: 'b' });
+  });
+});

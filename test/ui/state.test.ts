@@ -4,6 +4,7 @@ import { availableHints, backMeaning } from '../../src/ui/state/available.js';
 import type { Situation } from '../../src/ui/state/available.js';
 import { NO_DIALOG, dialogReducer } from '../../src/ui/state/dialog-state.js';
 import { attachTarget, buildRequest } from '../../src/ui/state/requests.js';
+import { SCREEN_COMMANDS } from '../../src/ui/commands/screen-commands.js';
 import { canCheckpoint, gateCounts, liveTeammates, visibleRuns } from '../../src/ui/state/selectors.js';
 import { initialUiState, uiReducer } from '../../src/ui/state/ui-state.js';
 import { deriveView } from '../../src/ui/state/view.js';
@@ -128,6 +129,36 @@ describe('footer hints', () => {
     const h = availableHints(situation({ view: harness })).map((x) => x.command);
     expect(h).toEqual(expect.arrayContaining(['grant', 'request']));
     expect(h).not.toContain('checkpoint');
+  });
+
+  it('offer a command exactly when its key would act, for every command and selection', () => {
+    const snap = fixtureSnapshot([tinaRun(), harnessRun()]);
+    const views = [deriveView(snap, 0, initialUiState()), deriveView(fixtureSnapshot([harnessRun()]), 0, initialUiState())];
+    // The tina run's team: the lead, a worker, a dead worker and an in-process reviewer (no pane of its own).
+    const selections = views.flatMap((view) =>
+      (['runs', 'team', 'gates'] as const).flatMap((focus) =>
+        (view.run?.members.length ? view.run.members : [null]).map((member) => ({ view: { ...view, member }, focus })),
+      ),
+    );
+    for (const { view, focus } of selections) {
+      const offered = new Set(availableHints(situation({ view, focus })).map((h) => h.command));
+      const sel = { view, run: view.run, focus, member: focus === 'team' ? view.member : null, gate: view.gate, filter: '', cancellable: false, muted: false };
+      for (const [command, spec] of Object.entries(SCREEN_COMMANDS)) {
+        if ('routed' in spec || spec.footer === null) continue;
+        expect(offered.has(command as never), `${command} with ${focus} ${view.member?.name ?? ''}`).toBe(spec.when(sel).ok);
+      }
+    }
+  });
+
+  it('refuse terminate for a selected member without a pane of its own, and do not offer it', () => {
+    const run = tinaRun();
+    const view = { ...deriveView(fixtureSnapshot([run]), 0, initialUiState()), member: run.members[3] ?? null };
+    expect(availableHints(situation({ view, focus: 'team' })).map((h) => h.command)).not.toContain('terminate');
+    const verdict = SCREEN_COMMANDS.terminate;
+    expect('routed' in verdict ? null : verdict.when({ view, run, focus: 'team', member: view.member, gate: null, filter: '', cancellable: false, muted: false })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('no tmux pane of its own'),
+    });
   });
 
   it('say what Esc does now', () => {

@@ -46,7 +46,8 @@ export function parseDecisionLine(raw: string): DecisionLine | null {
   if (!single) return null;
   let rest = single[2] ?? '';
   const role = ROLE_SUFFIX.exec(rest);
-  if (role) rest = rest.slice(0, role.index);
+  // Strip every trailing role suffix (a line logged twice over must not leave one in the reason).
+  for (let m = role; m; m = ROLE_SUFFIX.exec(rest)) rest = rest.slice(0, m.index);
   // Separators people put between verb and reason: "ESCALATE: x", "ESCALATE — x", "ESCALATE - x".
   rest = rest.replace(/^[\s:—–-]+/, '').trim();
   const who = role?.[1]?.trim() ?? '';

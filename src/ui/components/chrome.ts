@@ -9,7 +9,7 @@ import type { Segment } from '../text/segments.js';
 import { fitLine, lineWidth } from '../text/segments.js';
 
 /** `tower · 6 runs · 2 need you · 1 problem` on the left, `[read-only]` on the right. */
-export function headerLine(snapshot: Snapshot, width: number, readonly: boolean, loading: boolean): Segment[] {
+export function headerLine(snapshot: Snapshot, width: number, readonly: boolean, loading: boolean, muted = false): Segment[] {
   const needYou = countNeedingYou(snapshot);
   const problems = snapshot.problems.length + snapshot.runs.reduce((n, r) => n + r.problems.length, 0);
   const left: Segment[] = [{ text: ' tower', tone: 'accent' }];
@@ -19,7 +19,7 @@ export function headerLine(snapshot: Snapshot, width: number, readonly: boolean,
     if (needYou > 0) left.push({ text: ` · ${needYou} need${needYou === 1 ? 's' : ''} you`, tone: 'amber' });
     if (problems > 0) left.push({ text: ` · ${problems} problem${problems === 1 ? '' : 's'}`, tone: 'red' });
   }
-  const right: Segment[] = readonly ? [{ text: '[read-only] ', tone: 'amber' }] : [];
+  const right: Segment[] = [...(muted ? [{ text: '[muted] ', tone: 'dim' as const }] : []), ...(readonly ? [{ text: '[read-only] ', tone: 'amber' as const }] : [])];
   const gap = width - lineWidth(left) - lineWidth(right);
   return fitLine(gap > 0 ? [...left, { text: ' '.repeat(gap) }, ...right] : [...left, { text: ' ' }, ...right], width);
 }

@@ -49,7 +49,7 @@ export class ActionRunner {
     try {
       planned = this.deps.actions.plan(request);
     } catch (err) {
-      this.refuse(`${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`);
+      this.refuse(request, `${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`);
       return;
     }
     // A run of another box is planned on that box: the dialog opens when its plan arrives.
@@ -58,7 +58,7 @@ export class ActionRunner {
         (plan) => {
           if (!this.disposed) this.open(plan);
         },
-        (err: unknown) => this.refuse(`${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`),
+        (err: unknown) => this.refuse(request, `${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`),
       );
       return;
     }
@@ -75,9 +75,13 @@ export class ActionRunner {
     if (plan.refusal) this.start(plan);
   }
 
-  /** Shows why something cannot be done. */
-  refuse(title: string, reason: string): void {
+  /**
+   * Shows why something cannot be done, and records the refusal like any refused plan (activity
+   * pane, audit log), as the CLI does.
+   */
+  refuse(request: Pick<ActionRequest, 'kind' | 'run'>, title: string, reason: string): void {
     this.deps.dialogs.dispatch({ type: 'open', dialog: { kind: 'refusal', title, reason } });
+    this.start({ request, run: null, title, effects: [], refusal: reason, destructive: request.kind !== 'attach', target: null });
   }
 
   /** y/Enter in a dialog. */

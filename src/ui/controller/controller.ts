@@ -3,18 +3,17 @@
  * prompt, the filter prompt, the focused pane, then global commands. It applies keys to the state
  * stores synchronously, so keys arriving together are handled one after the other.
  */
+import { ACTION_KINDS } from '../../actions/types.js';
+import type { ActionKind } from '../../actions/types.js';
 import type { Snapshot } from '../../model.js';
 import type { ActivityEntry } from '../../store/types.js';
-import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Bindings, Command } from '../keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
-import { gateBody } from '../text/gate-body.js';
-import { backMeaning } from '../state/available.js';
+import { screenCommand } from '../commands/screen-commands.js';
+import type { ScreenSelection } from '../commands/screen-commands.js';
 import { scrollBack } from '../state/moves.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
-import { attachTarget, buildRequest } from '../state/requests.js';
-import type { Selection } from '../state/requests.js';
 import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
 import type { ScreenView } from '../state/view.js';
 import { deriveView } from '../state/view.js';
@@ -36,6 +35,9 @@ export interface ControllerDeps {
   snapshot: () => Snapshot;
   activity: () => readonly ActivityEntry[];
   metrics: () => ScreenMetrics;
+  /** Whether notifications are muted, and the toggle. */
+  muted?: () => boolean;
+  toggleMute?: () => void;
   /** How many lines the preview of this view holds (how far back it scrolls). */
   previewLines?: (view: ScreenView, focus: PaneId) => number;
   quit: () => void;
@@ -68,11 +70,7 @@ export class Controller {
       ui.dispatch({ type: 'move', pane: state.focus, move: paneCommand, count: view.rows[state.focus], page, runIds: view.runs.map((r) => r.id) });
       return;
     }
-    if (paneCommand === 'read' && view.gate) {
-      const g = view.gate;
-      this.d.dialogs.dispatch({ type: 'open', dialog: { kind: 'read', title: `${g.kind} ${g.id}`, text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'), scroll: 0 } });
-      return;
-    }
+    if (paneCommand === 'read') return this.command('read', state, view);
     const command = translateGlobalKey(bindings, key);
     if (command) this.command(command, state, view);
   }
@@ -82,51 +80,30 @@ export class Controller {
     return deriveView(this.d.snapshot(), this.d.activity().length, this.d.ui.getState());
   }
 
+  /** A main-screen command: its spec says whether it applies (else why not) and what it does. */
   private command(command: Command, state: UiState, view: ScreenView): void {
-    const { ui, runner } = this.d;
-    const selection: Selection = {
+    const spec = screenCommand(command);
+    if (!spec) return;
+    const { ui, dialogs, runner } = this.d;
+    const selection: ScreenSelection = {
+      view,
       run: view.run,
       focus: state.focus,
       member: state.focus === 'team' ? view.member : null,
       gate: view.gate,
+      filter: state.filter,
+      cancellable: runner.getCancellable() !== null,
+      muted: this.d.muted?.() ?? false,
     };
-    switch (command) {
-      case 'quit':
-        return this.d.quit();
-      case 'help':
-        return ui.dispatch({ type: 'help', open: true });
-      case 'filter':
-        return ui.dispatch({ type: 'filter-open' });
-      case 'focus-next':
-      case 'focus-prev':
-        return ui.dispatch({ type: 'focus-step', delta: command === 'focus-next' ? 1 : -1, panes: view.focusable });
-      case 'back': {
-        const meaning = backMeaning({ focus: state.focus, filter: state.filter, cancellable: runner.getCancellable() !== null });
-        if (meaning === 'back') ui.dispatch({ type: 'focus', pane: 'runs' });
-        else if (meaning === 'clear filter') ui.dispatch({ type: 'filter-clear' });
-        else if (meaning === 'cancel checkpoint') runner.cancelRunning();
-        return;
-      }
-      case 'checkpoint':
-      case 'grant':
-      case 'terminate':
-      case 'rehydrate': {
-        const built = buildRequest(command, selection);
-        return built.ok ? runner.ask(built.request) : runner.refuse(built.title, built.reason);
-      }
-      case 'request': {
-        const run = view.run;
-        if (!run) return runner.refuse('request', 'no run is selected');
-        if (!systemOf(run.system).requests) return runner.refuse(`request ${run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${run.id} is a ${run.system} run`);
-        return this.d.dialogs.dispatch({ type: 'open', dialog: { kind: 'request', runId: run.id, field: 'name', name: '', message: '' } });
-      }
-      case 'attach': {
-        const target = attachTarget(selection);
-        return target.ok ? runner.attach(target.paneId, target.label, view.run?.id ?? null) : runner.refuse(target.title, target.reason);
-      }
-      default:
-        return;
+    const verdict = spec.when(selection);
+    if (!verdict.ok) {
+      if (!verdict.reason) return;
+      // An action refused here is recorded like the CLI's refusals (activity pane, audit log).
+      if (isActionKind(command)) runner.refuse({ kind: command, run: view.run?.id ?? '' }, verdict.title, verdict.reason);
+      else dialogs.dispatch({ type: 'open', dialog: { kind: 'refusal', title: verdict.title, reason: verdict.reason } });
+      return;
     }
+    spec.run(selection, { ui, dialogs, runner, quit: () => this.d.quit(), toggleMute: () => this.d.toggleMute?.() });
   }
 
   private helpKey(key: string | null): void {
@@ -184,4 +161,8 @@ export class Controller {
       ui.dispatch({ type: 'filter-accept', firstId: first });
     }
   }
+}
+
+function isActionKind(command: Command): command is Command & ActionKind {
+  return (ACTION_KINDS as readonly string[]).includes(command);
 }

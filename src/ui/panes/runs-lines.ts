@@ -25,6 +25,8 @@ export interface RunsPaneProps {
   /** Context threshold for runs that name none. */
   contextThreshold: number;
   rect: Rect;
+  /** Not null while the first snapshot is being read: what is read, with its size ('' when unknown). */
+  reading?: string | null | undefined;
 }
 
 type Col = 'mark' | 'host' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'wait' | 'context' | 'note';
@@ -62,7 +64,8 @@ export function runNote(run: Run): Cell {
   const pending = run.gates.filter((g) => g.state === 'pending');
   const esc = pending.find((g) => g.kind === 'escalation');
   if (esc) return { text: sanitizeLine(esc.title), tone: 'red' };
-  const waiting = run.members.find(waitsForHuman);
+  // A question blocks its agent outright: it comes before a lead waiting at its prompt.
+  const waiting = run.members.find((m) => waitsForHuman(m) && m.activityCue === 'question') ?? run.members.find(waitsForHuman);
   if (waiting) return { text: `${sanitizeLine(waiting.name)} ${activityWord(waiting)}`, tone: 'amber' };
   const first = pending[0];
   if (first) return { text: sanitizeLine(first.title), tone: 'amber' };
@@ -112,6 +115,10 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     lines.push(headerRow(cols));
   }
   const height = Math.max(0, p.rect.height - 2 - lines.length);
+  if (p.runs.length === 0 && p.reading != null && p.filter === '') {
+    lines.push([{ text: `  reading state…${p.reading ? ` (${p.reading})` : ''}`, tone: 'dim' }]);
+    return lines;
+  }
   if (p.runs.length === 0) {
     lines.push([{ text: p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)', tone: 'dim' }]);
     return lines;

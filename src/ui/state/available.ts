@@ -1,11 +1,10 @@
 /**
- * Which commands apply right now, for the footer: the keymap says what a key means, this says
- * whether it means anything for the current selection. Pure.
+ * Which commands apply right now, for the footer: the keymap says what a key means, the command
+ * specs say whether it means anything for the current selection. Pure.
  */
-import { systemOf } from '../../systems/registry.js';
 import type { Command } from '../keymap.js';
 import type { Dialog } from './dialog-state.js';
-import { canCheckpoint, grantableGates, leadWithPane, liveTeammates } from './selectors.js';
+import { screenHints } from '../commands/screen-commands.js';
 import type { ScreenView } from './view.js';
 import type { PaneId } from './ui-state.js';
 
@@ -21,6 +20,8 @@ export interface Situation {
   cancellable: boolean;
   /** Whether the confirm dialog has more lines than fit (so scrolling applies). */
   dialogScrolls?: boolean;
+  /** Whether notifications are muted (the footer offers to unmute). */
+  muted?: boolean;
 }
 
 /** A footer hint: the command and the word for what it does here. */
@@ -50,37 +51,21 @@ export function availableHints(s: Situation): Hint[] {
     }
   }
   if (s.filtering) return [h('accept', 'keep filter'), h('dismiss', 'clear filter')];
-  return [...actionHints(s), ...navigationHints(s)];
+  return mainHints(s);
 }
 
-function actionHints(s: Situation): Hint[] {
-  const run = s.view.run;
-  if (!run) return [];
-  const out: Hint[] = [];
-  if (canCheckpoint(run)) out.push(h('checkpoint', 'checkpoint'));
-  if (grantableGates(run).length > 0) out.push(h('grant', 'grant'));
-  const member = s.focus === 'team' ? s.view.member : null;
-  if (member ? Boolean(member.paneId) : liveTeammates(run).length > 0) out.push(h('terminate', member ? `terminate ${member.name}` : 'terminate'));
-  if (canCheckpoint(run)) out.push(h('rehydrate', 'rehydrate'));
-  if (systemOf(run.system).requests) out.push(h('request', 'request'));
-  if (s.focus === 'gates' && s.view.gate) out.push(h('read', 'read gate'));
-  const target = member ?? leadWithPane(run);
-  if (target?.paneId && target.state !== 'dead') out.push(h('attach', 'attach'));
-  return out;
+/** The main screen's hints: from the command specs, so the footer offers exactly what a key would do. */
+function mainHints(s: Situation): Hint[] {
+  return screenHints({
+    view: s.view,
+    run: s.view.run,
+    focus: s.focus,
+    member: s.focus === 'team' ? s.view.member : null,
+    gate: s.view.gate,
+    filter: s.filter,
+    cancellable: s.cancellable,
+    muted: s.muted ?? false,
+  });
 }
 
-function navigationHints(s: Situation): Hint[] {
-  const out: Hint[] = [h('focus-next', 'panes'), h('filter', 'filter')];
-  const back = backMeaning(s);
-  if (back) out.push(h('back', back));
-  out.push(h('help', 'help'), h('quit', 'quit'));
-  return out;
-}
-
-/** What Esc does outside dialogs and prompts: clear the filter, go back to the runs list, or cancel. */
-export function backMeaning(s: Pick<Situation, 'filter' | 'focus' | 'cancellable'>): 'clear filter' | 'back' | 'cancel checkpoint' | null {
-  if (s.focus !== 'runs') return 'back';
-  if (s.filter !== '') return 'clear filter';
-  if (s.cancellable) return 'cancel checkpoint';
-  return null;
-}
+export { backMeaning } from '../commands/screen-commands.js';

@@ -36,6 +36,7 @@ export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request'>, se
       return { ok: true, request: { kind, run: run.id, gate: gate.id } };
     }
     case 'terminate':
+      if (sel.member && (!sel.member.paneId || sel.member.state === 'in-process')) return nothing(`terminate ${sel.member.name}`, `${sel.member.name} has no tmux pane of its own (${sel.member.state})`);
       if (sel.member) return { ok: true, request: { kind, run: run.id, members: [sel.member.name] } };
       if (liveTeammates(run).length === 0) return nothing(`terminate ${run.id}`, `${run.id} has no live teammates (a lead is terminated only when selected in the team pane)`);
       return { ok: true, request: { kind, run: run.id, members: [] } };
@@ -48,7 +49,7 @@ export function attachTarget(sel: Selection): { ok: true; paneId: string; label:
   if (!run) return { ok: false, title: 'attach', reason: 'no run is selected' };
   const m = sel.member ?? leadWithPane(run);
   if (!m) return { ok: false, title: `attach ${run.id}`, reason: `${run.id} has no lead with a tmux pane; select a member in the team pane` };
-  if (!m.paneId) return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
+  if (!m.paneId || m.state === 'in-process') return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
   if (m.state === 'dead') return { ok: false, title: `attach ${m.name}`, reason: `${m.name}'s pane ${m.paneId} is dead` };
   return { ok: true, paneId: m.paneId, label: m.name };
 }

@@ -1,0 +1,169 @@
+/**
+ * Every command, one spec each: when it applies to what is selected (ok with the footer's word, or
+ * the reason it is refused) and what it does. The keymap (keymap.ts) gives each command its keys
+ * and help text; this record, which the compiler checks covers every command, gives the rest, so
+ * the footer, the refusals and the handler can't disagree.
+ */
+import { runsOf, systemOf } from '../../systems/registry.js';
+import type { Command } from '../keymap.js';
+import { gateBody } from '../text/gate-body.js';
+import type { DialogAction, DialogState } from '../state/dialog-state.js';
+import type { ReducerStore } from '../state/reducer-store.js';
+import { attachTarget, buildRequest } from '../state/requests.js';
+import type { Selection } from '../state/requests.js';
+import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
+import type { ScreenView } from '../state/view.js';
+import type { ActionRunner } from '../controller/action-runner.js';
+
+/** What is selected, plus what the global commands look at. */
+export interface ScreenSelection extends Selection {
+  view: ScreenView;
+  filter: string;
+  /** Whether a running checkpoint can be cancelled with Esc. */
+  cancellable: boolean;
+  muted: boolean;
+}
+
+/** Whether a command applies now: ok with the footer's word, or why not (an empty reason: silently nothing). */
+export type Verdict = { ok: true; label: string } | { ok: false; title: string; reason: string };
+
+/** What a handler may touch. */
+export interface CommandDeps {
+  ui: ReducerStore<UiState, UiAction>;
+  dialogs: ReducerStore<DialogState, DialogAction>;
+  runner: ActionRunner;
+  quit: () => void;
+  toggleMute: () => void;
+}
+
+/** A command of the main screen; `footer` says in which group of the footer it is offered. */
+export interface ScreenCommand {
+  footer: 'act' | 'nav' | null;
+  when(s: ScreenSelection): Verdict;
+  run(s: ScreenSelection, d: CommandDeps): void;
+}
+
+/** Commands the router handles before the main screen: list moves, dialogs and prompts. */
+export type RoutedCommand = { routed: 'move' | 'dialog' | 'prompt' | 'anywhere' };
+
+const ok = (label: string): Verdict => ({ ok: true, label });
+const no = (title: string, reason: string): Verdict => ({ ok: false, title, reason });
+const always = (label: string) => () => ok(label);
+
+/** What Esc does outside dialogs and prompts: clear the filter, go back to the runs list, or cancel. */
+export function backMeaning(s: Pick<ScreenSelection, 'filter' | 'focus' | 'cancellable'>): 'clear filter' | 'back' | 'cancel checkpoint' | null {
+  if (s.focus !== 'runs') return 'back';
+  if (s.filter !== '') return 'clear filter';
+  if (s.cancellable) return 'cancel checkpoint';
+  return null;
+}
+
+/** An action that goes through planning and a confirm dialog. */
+function planned(kind: 'checkpoint' | 'grant' | 'terminate' | 'rehydrate', label: (s: ScreenSelection) => string): ScreenCommand {
+  return {
+    footer: 'act',
+    when: (s) => {
+      const built = buildRequest(kind, s);
+      return built.ok ? ok(label(s)) : no(built.title, built.reason);
+    },
+    run: (s, d) => {
+      const built = buildRequest(kind, s);
+      if (built.ok) d.runner.ask(built.request);
+    },
+  };
+}
+
+const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) => d.ui.dispatch({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
+
+/** The spec of every command. */
+export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedCommand } = {
+  up: { routed: 'move' },
+  down: { routed: 'move' },
+  'page-up': { routed: 'move' },
+  'page-down': { routed: 'move' },
+  first: { routed: 'move' },
+  last: { routed: 'move' },
+  confirm: { routed: 'dialog' },
+  cancel: { routed: 'dialog' },
+  accept: { routed: 'prompt' },
+  dismiss: { routed: 'prompt' },
+  'next-field': { routed: 'prompt' },
+  'force-quit': { routed: 'anywhere' },
+  checkpoint: planned('checkpoint', () => 'checkpoint'),
+  grant: planned('grant', () => 'grant'),
+  terminate: planned('terminate', (s) => (s.member ? `terminate ${s.member.name}` : 'terminate')),
+  rehydrate: planned('rehydrate', () => 'rehydrate'),
+  request: {
+    footer: 'act',
+    when: (s) => {
+      if (!s.run) return no('request', 'no run is selected');
+      if (!systemOf(s.run.system).requests) return no(`request ${s.run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${s.run.id} is a ${s.run.system} run`);
+      return ok('request');
+    },
+    run: (s, d) => {
+      if (s.run) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'request', runId: s.run.id, field: 'name', name: '', message: '' } });
+    },
+  },
+  read: {
+    footer: 'act',
+    when: (s) => (s.focus === 'gates' && s.gate ? ok('read gate') : no('read', 'select a gate in the gates pane to read it')),
+    run: (s, d) => {
+      const g = s.gate;
+      if (g) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'read', title: `${g.kind} ${g.id}`, text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'), scroll: 0 } });
+    },
+  },
+  attach: {
+    footer: 'act',
+    when: (s) => {
+      const t = attachTarget(s);
+      return t.ok ? ok('attach') : no(t.title, t.reason);
+    },
+    run: (s, d) => {
+      const t = attachTarget(s);
+      if (t.ok) d.runner.attach(t.paneId, t.label, s.run?.id ?? null);
+    },
+  },
+  'focus-next': { footer: 'nav', when: always('panes'), run: focusStep(1) },
+  'focus-prev': { footer: null, when: always('prev pane'), run: focusStep(-1) },
+  preview: {
+    footer: null,
+    when: (s) => (s.focus === 'preview' ? no('preview', '') : ok('preview')),
+    run: (_s, d) => d.ui.dispatch({ type: 'focus', pane: 'preview' }),
+  },
+  filter: { footer: 'nav', when: always('filter'), run: (_s, d) => d.ui.dispatch({ type: 'filter-open' }) },
+  back: {
+    footer: 'nav',
+    when: (s) => {
+      const meaning = backMeaning(s);
+      return meaning ? ok(meaning) : no('back', '');
+    },
+    run: (s, d) => {
+      const meaning = backMeaning(s);
+      if (meaning === 'back') d.ui.dispatch({ type: 'focus', pane: 'runs' });
+      else if (meaning === 'clear filter') d.ui.dispatch({ type: 'filter-clear' });
+      else if (meaning === 'cancel checkpoint') d.runner.cancelRunning();
+    },
+  },
+  mute: { footer: null, when: (s) => ok(s.muted ? 'unmute' : 'mute'), run: (_s, d) => d.toggleMute() },
+  help: { footer: 'nav', when: always('help'), run: (_s, d) => d.ui.dispatch({ type: 'help', open: true }) },
+  quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.quit() },
+};
+
+/** The spec of a main-screen command, or null for one the router handles elsewhere. */
+export function screenCommand(command: Command): ScreenCommand | null {
+  const spec = SCREEN_COMMANDS[command];
+  return 'routed' in spec ? null : spec;
+}
+
+/** The main screen's footer hints: actions that apply, then navigation, in the record's order. */
+export function screenHints(s: ScreenSelection): { command: Command; label: string }[] {
+  const out: { command: Command; label: string }[] = [];
+  for (const group of ['act', 'nav'] as const) {
+    for (const [command, spec] of Object.entries(SCREEN_COMMANDS) as [Command, ScreenCommand | RoutedCommand][]) {
+      if ('routed' in spec || spec.footer !== group) continue;
+      const v = spec.when(s);
+      if (v.ok) out.push({ command, label: v.label });
+    }
+  }
+  return out;
+}
