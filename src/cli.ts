@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     const opts = cmd.optsWithGlobals() as GlobalOptions;
     let ctx: AppContext;
     try {
-      ctx = createContext(opts);
+      ctx = await createContext(opts);
     } catch (err) {
       if (err instanceof ConfigError) {
         process.stderr.write(`tower: ${err.message}\n`);

@@ -44,8 +44,8 @@ export interface AppContext {
 }
 
 /** Builds the context from options; throws ConfigError on a bad config file. */
-export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): AppContext {
-  const { config, file } = loadConfig(opts.config, env);
+export async function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<AppContext> {
+  const { config, file } = await loadConfig(opts.config, env);
   const roots = [...(opts.root ?? []), ...config.roots].map((r) => path.resolve(r));
   const socketName = opts.socketName ?? config.socketName;
   const socketPath = opts.socketPath ?? config.socketPath;

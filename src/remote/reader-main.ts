@@ -28,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--stdio', 'speak the protocol on stdin and stdout')
     .action(async (_o: unknown, cmd: Command) => {
       try {
-        code = await serveStdio(createContext(cmd.optsWithGlobals() as GlobalOptions));
+        code = await serveStdio(await createContext(cmd.optsWithGlobals() as GlobalOptions));
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
         process.stderr.write(`tower: ${err.message}\n`);

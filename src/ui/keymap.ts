@@ -2,8 +2,7 @@
  * The keymap: one table of data. It drives the input router, the footer hints, the `?` overlay and
  * the README key table. Components ask which command a key means; they never compare raw characters.
  */
-import { z } from 'zod';
-import { isKeySpec, keyLabel } from './input/key-name.js';
+import { keyLabel } from './input/key-name.js';
 
 /** Every command a key can mean. */
 export const COMMANDS = [
@@ -110,19 +109,15 @@ export function keysLabel(bindings: Bindings, command: Command): string {
   return bindings.keys[command].map(keyLabel).join('/');
 }
 
-const KeySpecSchema = z.string().refine(isKeySpec, { message: 'is not a key (use a character, or up, down, enter, esc, tab, shift+tab, pageup, ctrl+x, …)' });
+/** User overrides from the config file: command → keys (replacing that command's defaults). keymap-schema.ts checks them. */
+export type KeyOverrides = Partial<Record<Command, string[]>>;
 
-/** User overrides from the config file: command → keys (replacing that command's defaults). */
-export const KeyOverridesSchema = z.partialRecord(z.enum(COMMANDS), z.array(KeySpecSchema).min(1));
-export type KeyOverrides = z.infer<typeof KeyOverridesSchema>;
-
-/** Builds the bindings from defaults plus overrides, or says what is wrong (unknown command, bad key, conflict). */
-export function resolveBindings(overrides: unknown = {}): { ok: true; bindings: Bindings } | { ok: false; errors: string[] } {
-  const parsed = KeyOverridesSchema.safeParse(overrides ?? {});
-  if (!parsed.success) {
-    return { ok: false, errors: parsed.error.issues.map((i) => `keys.${i.path.join('.') || '(top level)'}: ${i.message}`) };
-  }
-  const keys = Object.fromEntries(KEYMAP.map((s) => [s.command, parsed.data[s.command] ?? s.keys])) as Record<Command, readonly string[]>;
+/**
+ * Builds the bindings from defaults plus overrides already checked for shape (keymap-schema.ts's
+ * resolveBindings checks and then calls this), or says which keys would clash.
+ */
+export function bindingsFrom(overrides: KeyOverrides): { ok: true; bindings: Bindings } | { ok: false; errors: string[] } {
+  const keys = Object.fromEntries(KEYMAP.map((s) => [s.command, overrides[s.command] ?? s.keys])) as Record<Command, readonly string[]>;
   const errors: string[] = [];
   for (const layer of KEY_LAYERS) {
     const seen = new Map<string, Command>();
@@ -148,7 +143,7 @@ export function resolveBindings(overrides: unknown = {}): { ok: true; bindings: 
 
 /** The default bindings (the table above, no overrides). */
 export function defaultBindings(): Bindings {
-  const r = resolveBindings({});
+  const r = bindingsFrom({});
   if (!r.ok) throw new Error(`the default keymap is inconsistent: ${r.errors.join('; ')}`);
   return r.bindings;
 }

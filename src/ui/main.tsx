@@ -9,7 +9,7 @@ import type { Snapshot } from '../model.js';
 import { buildSnapshot } from '../store/snapshot.js';
 import { openingFrame } from './first-frame/frame-text.js';
 import type { Bindings } from './keymap.js';
-import { resolveBindings } from './keymap.js';
+import { bindingsFrom } from './keymap.js';
 import { installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
 import { Terminal } from './terminal/terminal.js';
@@ -62,7 +62,8 @@ export async function runControlRoom(ctx: AppContext): Promise<number> {
     ctx.err.write('tower: the control room needs a terminal to read keys from (stdin is not a TTY); try `tower status`\n');
     return 1;
   }
-  const keys = resolveBindings(ctx.config.keys);
+  // The validator is loaded only when there are overrides to check.
+  const keys = Object.keys(ctx.config.keys).length === 0 ? bindingsFrom({}) : (await import('./keymap-schema.js')).resolveBindings(ctx.config.keys);
   if (!keys.ok) {
     ctx.err.write(`tower: config ${ctx.configFile ?? ''}: ${keys.errors.join('; ')}\n`);
     return 2;

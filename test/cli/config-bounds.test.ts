@@ -18,10 +18,10 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function problemOf(config: object): string {
+async function problemOf(config: object): Promise<string> {
   writeFile(file, config);
   try {
-    loadConfig(file);
+    await loadConfig(file);
   } catch (err) {
     expect(err).toBeInstanceOf(ConfigError);
     return (err as Error).message;
@@ -32,23 +32,23 @@ function problemOf(config: object): string {
 const DURATIONS = ['checkpointTimeoutSec', 'stragglerAfterSec', 'killGraceSec', 'rehydrateTimeoutSec', 'staleHandoffMinutes', 'heartbeatStaleSec', 'pollIntervalMs'] as const;
 
 describe('config durations', () => {
-  it('refuses a value timers cannot hold, naming the key and the bound', () => {
-    expect(problemOf({ pollIntervalMs: 3e9 })).toMatch(/pollIntervalMs: at most 60000 ms/);
+  it('refuses a value timers cannot hold, naming the key and the bound', async () => {
+    expect(await problemOf({ pollIntervalMs: 3e9 })).toMatch(/pollIntervalMs: at most 60000 ms/);
     for (const key of DURATIONS) {
-      const msg = problemOf({ [key]: 3e9 });
+      const msg = await problemOf({ [key]: 3e9 });
       expect(msg, key).toContain(`${key}: at most`);
-      expect(problemOf({ [key]: 0 }), key).toContain(`${key}: at least`);
-      expect(problemOf({ [key]: -5 }), key).toContain(key);
+      expect(await problemOf({ [key]: 0 }), key).toContain(`${key}: at least`);
+      expect(await problemOf({ [key]: -5 }), key).toContain(key);
     }
-    expect(problemOf({ pollIntervalMs: 50 })).toContain('pollIntervalMs: at least 100 ms');
+    expect(await problemOf({ pollIntervalMs: 50 })).toContain('pollIntervalMs: at least 100 ms');
   });
 
-  it('accepts the defaults and the bounds themselves', () => {
+  it('accepts the defaults and the bounds themselves', async () => {
     const d = defaultConfig();
     writeFile(file, Object.fromEntries(DURATIONS.map((k) => [k, d[k]])));
-    expect(loadConfig(file).config.pollIntervalMs).toBe(2000);
+    expect((await loadConfig(file)).config.pollIntervalMs).toBe(2000);
     writeFile(file, { pollIntervalMs: 60_000, checkpointTimeoutSec: 86_400, killGraceSec: 0.1 });
-    expect(loadConfig(file).config.checkpointTimeoutSec).toBe(86_400);
+    expect((await loadConfig(file)).config.checkpointTimeoutSec).toBe(86_400);
   });
 });
 
@@ -63,9 +63,9 @@ describe('an invalid keys section', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('is refused by loadConfig itself, naming the key', () => {
-    expect(problemOf({ keys: { 'no-such-command': ['x'] } })).toContain('keys');
-    expect(problemOf({ keys: { grant: ['j'] } })).toMatch(/keys: "j" would mean both/);
+  it('is refused by loadConfig itself, naming the key', async () => {
+    expect(await problemOf({ keys: { 'no-such-command': ['x'] } })).toContain('keys');
+    expect(await problemOf({ keys: { grant: ['j'] } })).toMatch(/keys: "j" would mean both/);
   });
 
   it('makes every command exit 2 with the key named', async () => {

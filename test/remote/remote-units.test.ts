@@ -1,7 +1,7 @@
 /** The pure parts of reaching other boxes: host names, ssh arguments and errors, the stream's diffs, config. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../src/config.js';
+import { ConfigSchema } from '../../src/config-schema.js';
 import type { HostConfig } from '../../src/config.js';
 import { emptyRun } from '../../src/model.js';
 import type { Snapshot } from '../../src/model.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunSchema } from '../../src/model.js';
+import { RunSchema } from '../../src/model-schema.js';
 import type { Run } from '../../src/model.js';
 import { parseExecutionState, parsePhaseState, readDotagentRun, validateDotagent } from '../../src/systems/dotagent/read.js';
 import type { DotagentPhase } from '../../src/systems/dotagent/read.js';

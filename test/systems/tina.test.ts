@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RunSchema } from '../../src/model.js';
+import { RunSchema } from '../../src/model-schema.js';
 import type { Run } from '../../src/model.js';
 import { readTeams } from '../../src/systems/claude-teams/teams.js';
 import { sourcesOfRoot } from '../../src/store/discover.js';

@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotSchema } from '../../src/model.js';
+import { SnapshotSchema } from '../../src/model-schema.js';
 import type { Run, Snapshot } from '../../src/model.js';
 import { readTinaRun } from '../../src/systems/tina/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';

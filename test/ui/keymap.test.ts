@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, KEYMAP, commandFor, defaultBindings, keyTableMarkdown, keysLabel, resolveBindings } from '../../src/ui/keymap.js';
+import { COMMANDS, KEYMAP, commandFor, defaultBindings, keyTableMarkdown, keysLabel } from '../../src/ui/keymap.js';
+import { resolveBindings } from '../../src/ui/keymap-schema.js';
 import { currentKeyTable, withKeyTable } from '../../src/ui/keys-doc.js';
 import { isKeySpec, keyLabel } from '../../src/ui/input/key-name.js';
 

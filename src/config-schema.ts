@@ -1,0 +1,116 @@
+/**
+ * The zod schema of the config file. Loaded only when a config file exists: a start without one takes
+ * the plain defaults of config.ts (a test holds them equal to what this schema gives for `{}`).
+ */
+import { z } from 'zod';
+import { BARE_COMMANDS, ConfigError, TINA_COMMANDS, type Config } from './config.js';
+import { NotifyConfigSchema } from './notify/config-schema.js';
+import { resolveBindings } from './ui/keymap-schema.js';
+
+/** The text typed into a lead's pane for each step of the checkpoint cycle. */
+export const CommandsSchema = z
+  .object({
+    checkpoint: z.string().min(1).default('/checkpoint'),
+    clear: z.string().min(1).default('/clear'),
+    rehydrate: z.string().min(1).default('/rehydrate'),
+  })
+  .strict();
+
+/**
+ * A duration in the config: a finite number between sane bounds. The upper bounds keep every
+ * timer below what setTimeout holds (2^31-1 ms, else it fires after 1 ms: a busy loop).
+ */
+function duration(unit: 'ms' | 's' | 'min', min: number, max: number, fallback: number, opts: { int?: boolean } = {}) {
+  const words = { ms: 'ms', s: 's', min: 'minutes' }[unit];
+  let n = z.number({ error: `must be a number of ${words}` });
+  if (opts.int) n = n.int({ error: `must be a whole number of ${words}` });
+  return n
+    .min(min, { error: `at least ${min} ${words}` })
+    .max(max, { error: `at most ${max} ${words}${unit === 'ms' ? ` (${max / 1000} s)` : ''}` })
+    .default(fallback);
+}
+
+const DAY_SEC = 86_400;
+
+/** Another build box reached over OpenSSH. */
+export const HostSchema = z
+  .object({
+    /** How the box is named in run ids (`<name>/<system>:<run>`) and on the screen. */
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a host name is letters, digits, ".", "_" or "-"'),
+    /** What ssh connects to: `op@build-1`, an alias of ~/.ssh/config. */
+    destination: z.string().min(1),
+    /** Extra ssh arguments, such as ["-F", "/path/ssh_config"] or ["-p", "2222"]. */
+    sshArgs: z.array(z.string()).default([]),
+    /** The shell command line that starts tower on that box, its env, roots and flags included. */
+    tower: z.string().min(1).default('tower'),
+  })
+  .strict();
+
+export const ConfigSchema = z
+  .object({
+    /** Other build boxes shown beside this one. */
+    hosts: z.array(HostSchema).default([]),
+    /** Whether this box's own runs are shown (false: only the hosts). */
+    local: z.boolean().default(true),
+    /** Seconds a host may take to connect and send its first snapshot before it counts as unreachable. */
+    hostTimeoutSec: z.number().positive().default(15),
+    /** Project roots watched in addition to discovered ones. */
+    roots: z.array(z.string().min(1)).default([]),
+    /** The Claude Code config dir (teams, tasks, tina-sessions). */
+    claudeDir: z.string().min(1).optional(),
+    /** tmux server: socket name (-L) or path (-S). */
+    socketName: z.string().min(1).optional(),
+    socketPath: z.string().min(1).optional(),
+    /**
+     * Commands typed into a lead's pane, per system with a checkpoint cycle. tina is a Claude Code
+     * plugin, whose skills are always namespaced: `/tina:checkpoint`, `/tina:rehydrate` (the bare
+     * forms of older setups can be set here).
+     */
+    commands: z
+      .object({
+        tina: CommandsSchema.default(TINA_COMMANDS),
+        'claude-team': CommandsSchema.default(BARE_COMMANDS),
+      })
+      .strict()
+      .default({ tina: TINA_COMMANDS, 'claude-team': BARE_COMMANDS }),
+    /** Seconds the checkpoint cycle waits for the handoff before it escalates (tina: 5 min). */
+    checkpointTimeoutSec: duration('s', 0.1, DAY_SEC, 300),
+    /** Seconds after which teammates still alive during a checkpoint are offered for force-terminate. */
+    stragglerAfterSec: duration('s', 0.1, 3600, 30),
+    /** Seconds between SIGTERM and SIGKILL when force-terminating. */
+    killGraceSec: duration('s', 0.1, 300, 2),
+    /** Seconds the rehydrate step waits for REHYDRATE COMPLETE. */
+    rehydrateTimeoutSec: duration('s', 0.1, 3600, 120),
+    /** Minutes after which a handoff is stale (tina: 60). */
+    staleHandoffMinutes: duration('min', 1, 7 * 24 * 60, 60),
+    /** Seconds after which a phase heartbeat looks stuck (tina: 300). */
+    heartbeatStaleSec: duration('s', 1, 7 * DAY_SEC, 300),
+    /** Context threshold used when a run names none (tina: 70). */
+    contextThresholdPct: z.number().min(1).max(100).default(70),
+    /** Milliseconds between tmux polls (one `list-panes -a` each): how soon a dead pane shows. */
+    pollIntervalMs: duration('ms', 100, 60_000, 2000, { int: true }),
+    /** Refuse every action. */
+    readonly: z.boolean().default(false),
+    /** Key overrides: command name → list of keys (see the README's key table). */
+    keys: z.record(z.string(), z.array(z.string().min(1))).default({}),
+    /** Notifications when something newly needs a human (bell, desktop, title, command). */
+    notify: NotifyConfigSchema.default(NotifyConfigSchema.parse({})),
+  })
+  .strict();
+
+/** The config a file's JSON value means, or a ConfigError naming the file and every wrong key. */
+export function checkConfig(target: string, value: unknown): Config {
+  const parsed = ConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => {
+      const where = i.path.length ? i.path.join('.') : '(top level)';
+      const keys = 'keys' in i && Array.isArray(i.keys) ? ` ${i.keys.join(', ')}` : '';
+      return `${where}:${keys} ${i.message}`;
+    });
+    throw new ConfigError(`config ${target}: ${issues.join('; ')}`);
+  }
+  // Checked here, not only by the screen: every command refuses a config it would misread.
+  const keys = resolveBindings(parsed.data.keys);
+  if (!keys.ok) throw new ConfigError(`config ${target}: ${keys.errors.join('; ')}`);
+  return parsed.data;
+}

@@ -1,0 +1,131 @@
+/**
+ * The zod schemas of the snapshot (the `tower status --json` contract, version 1): what checks a
+ * snapshot read back, and where the types of model.ts come from. Loaded only where something is validated.
+ */
+import { z } from 'zod';
+import { SYSTEMS, RUN_STATUSES, MEMBER_STATES, ACTIVITIES, GATE_KINDS, REVIEW_VERDICTS, HOST_STATES } from './model.js';
+
+/** A file that could not be read or makes no sense, and why. `file` is null for run-level findings. */
+export const ProblemSchema = z.object({
+  file: z.string().nullable(),
+  message: z.string(),
+});
+
+export const PhaseSchema = z.object({
+  /** The current phase, as the system names it ("2", "IMPLEMENTATION", "03-implement"). */
+  current: z.string(),
+  /** How many phases there are, when the system says. */
+  total: z.number().nullable(),
+  /** The system's own status word for the phase ("executing", "blocked", "in_progress"). */
+  status: z.string(),
+});
+
+export const MemberSchema = z.object({
+  name: z.string(),
+  /** agentType or the role a handoff gives ("tina:implementer"). */
+  role: z.string(),
+  model: z.string(),
+  /** tmux pane id ("%3"), or null when the member has no pane of its own. */
+  paneId: z.string().nullable(),
+  state: z.enum(MEMBER_STATES),
+  lead: z.boolean(),
+  /** The team this member belongs to (a tina run merges several teams). Extra to the v1 contract. */
+  team: z.string().optional(),
+  /** What the pane shows it doing; set from pane captures (unknown before the first one). */
+  activity: z.enum(ACTIVITIES).optional(),
+  /** Since when (ISO) it has been doing that, as far as tower saw. Extra to the v1 contract. */
+  activitySince: z.string().nullable().optional(),
+  /** What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`, `silent`. Extra to the v1 contract. */
+  activityCue: z.string().optional(),
+});
+
+export const TaskSchema = z.object({
+  id: z.string(),
+  subject: z.string(),
+  status: z.string(),
+  owner: z.string().nullable(),
+  blockedBy: z.array(z.string()),
+  /** The team (or source) the task came from. Extra to the v1 contract. */
+  team: z.string().optional(),
+});
+
+export const ReviewSchema = z.object({
+  taskId: z.string(),
+  /** What was reviewed: "spec-review", "code-quality", "phase-review". */
+  kind: z.string(),
+  verdict: z.enum(REVIEW_VERDICTS),
+  reviewer: z.string().nullable(),
+});
+
+export const GateSchema = z.object({
+  /** Gate id, as `tower grant <run> <gate>` takes it: harness checkpoint name, `hitl`, dotagent phase, `context`, `blocked`. */
+  id: z.string(),
+  kind: z.enum(GATE_KINDS),
+  state: z.enum(['pending', 'granted']),
+  /** When the gate started waiting (ISO), when known. */
+  since: z.string().nullable(),
+  /** Whether `tower grant` can grant it (false for context and escalation gates). */
+  grantable: z.boolean(),
+  title: z.string(),
+  /** The file that holds the gate, absolute. */
+  file: z.string().nullable(),
+  /** The gate's body text, sanitized (the checkpoint's Markdown, the blocked reason). Extra to the v1 contract. */
+  body: z.string().optional(),
+});
+
+export const ContextSchema = z.object({
+  usedPct: z.number(),
+  threshold: z.number().nullable(),
+});
+
+export const HandoffSchema = z.object({
+  path: z.string(),
+  writtenAt: z.string(),
+  /** Older than one hour (tina's rule): still usable, but warn. */
+  stale: z.boolean(),
+});
+
+export const RunSchema = z.object({
+  /** `<system>:<name>`, suffixed `#2`, `#3` when two roots hold the same name. */
+  id: z.string(),
+  system: z.enum(SYSTEMS),
+  name: z.string(),
+  /** The project root the run was found in (absolute), or null (a Claude team on its own). */
+  root: z.string().nullable(),
+  status: z.enum(RUN_STATUSES),
+  phase: PhaseSchema.nullable(),
+  members: z.array(MemberSchema),
+  tasks: z.array(TaskSchema),
+  reviews: z.array(ReviewSchema),
+  gates: z.array(GateSchema),
+  context: ContextSchema.nullable(),
+  handoff: HandoffSchema.nullable(),
+  problems: z.array(ProblemSchema),
+  /** The state directory the run's files live in (absolute), or null. Extra to the v1 contract. */
+  stateDir: z.string().nullable().optional(),
+  /** Warnings worth a glance (stale handoff, stuck heartbeat, context over threshold). Extra to the v1 contract. */
+  warnings: z.array(z.string()).optional(),
+  /** The build box the run lives on (a configured host's name); null or absent: this box. */
+  host: z.string().nullable().optional(),
+  /** True when the run is the last known state of a host that is unreachable now. */
+  stale: z.boolean().optional(),
+});
+
+/** How a configured host is doing: connected, still connecting, or unreachable since a time and why. */
+export const HostStateSchema = z.object({
+  name: z.string(),
+  state: z.enum(HOST_STATES),
+  /** ISO time the host entered this state. */
+  since: z.string().nullable(),
+  /** What went wrong, in words (the ssh error); null when ok. */
+  error: z.string().nullable(),
+});
+
+export const SnapshotSchema = z.object({
+  version: z.literal(1),
+  generatedAt: z.string(),
+  runs: z.array(RunSchema),
+  problems: z.array(ProblemSchema),
+  /** Present when hosts are configured: every host and its state. */
+  hosts: z.array(HostStateSchema).optional(),
+});
