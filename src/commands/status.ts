@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Snapshot } from '../model.js';
+import type { HostState, Snapshot } from '../model.js';
 import { snapshotWithActivity } from '../store/captures.js';
 import { buildSnapshot } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
@@ -31,10 +31,17 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   }
   const color = ctx.color && (ctx.out as NodeJS.WriteStream).isTTY === true;
   let text = formatStatus(snapshot, { color, now });
+  if (snapshot.hosts?.length) text += `Hosts: ${snapshot.hosts.map(hostWord).join(', ')}\n`;
   if (snapshot.runs.length === 0) {
     const roots = ctx.roots.length ? ctx.roots.map(sanitizeLine).join(', ') : 'none given';
     text += `Looked in ${sanitizeLine(ctx.claudeDir)}, the working directories of the tmux server's panes, and roots (${roots}).\n`;
   }
   ctx.out.write(text);
   return 0;
+}
+
+/** One host in the text output: `build-1 ok`, `build-2 unreachable since 14:02:11 (why)`. */
+function hostWord(h: HostState): string {
+  const since = h.state !== 'ok' && h.since ? ` since ${h.since.slice(11, 19)}` : '';
+  return `${sanitizeLine(h.name)} ${h.state}${since}${h.error ? ` (${sanitizeLine(h.error)})` : ''}`;
 }

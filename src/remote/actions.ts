@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { attachToPane, planAction, runAction } from '../actions/index.js';
+import { READ_ONLY, attachToPane, planAction, runAction } from '../actions/index.js';
 import type { TerminalHandOver } from '../actions/attach.js';
 import { appendAudit, currentUser } from '../actions/audit.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../actions/types.js';
@@ -61,10 +61,12 @@ function localizePlan(link: HostLink, plan: ActionPlan, request: ActionRequest):
 
 /** Plans on the host; a host that cannot answer gives a refusal saying why. */
 export async function planOnHost(env: ActionEnv, link: HostLink, request: ActionRequest): Promise<ActionPlan> {
+  const run = hostRunId(link.host.name, request.run);
+  // Read-only here means read-only everywhere: the host is not even asked.
+  if (env.ctx.readonly) return { request: { ...request, run }, run: null, title: `${request.kind} ${run}`, effects: [], refusal: READ_ONLY, destructive: request.kind !== 'attach' };
   try {
     return localizePlan(link, await link.plan(request, env.ctx.dryRun), request);
   } catch (err) {
-    const run = hostRunId(link.host.name, request.run);
     return { request: { ...request, run }, run: null, title: `${request.kind} ${run}`, effects: [], refusal: (err as Error).message, destructive: request.kind !== 'attach' };
   }
 }
@@ -74,7 +76,7 @@ export async function runOnHost(env: ActionEnv, link: HostLink, request: ActionR
   const started = Date.now();
   let outcome: ActionOutcome;
   if (plan.refusal !== null) outcome = { status: 'refused', message: plan.refusal };
-  else if (env.ctx.readonly) outcome = { status: 'refused', message: 'read-only mode' };
+  else if (env.ctx.readonly) outcome = { status: 'refused', message: READ_ONLY };
   else {
     try {
       outcome = await link.run(request, env.ctx.dryRun, hooks);

@@ -108,6 +108,13 @@ try {
   if (!process.env.BENCH_QUICK) {
     keysInProcess();
     bigMachine();
+  } else {
+    const machine = buildBigMachine({ tinaRuns: 50, tasksPerTeam: 200, others: 5 });
+    try {
+      firstFrame('50 runs × 200 tasks', ['--claude-dir', machine.claudeDir, ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r])], 5);
+    } finally {
+      machine.remove();
+    }
   }
 } finally {
   tmux.kill();

@@ -149,6 +149,10 @@ describe('every box in one tower, over ssh', () => {
       const remote = fs.readFileSync(path.join(boxB.xdgState, 'tower', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(remote.at(-1)).toMatchObject({ action: 'grant', run: 'harness:beta', outcome: 'done' });
 
+      const readonly = await tower(home, ['grant', 'b/harness:beta', 'ship', '--dry-run', '--readonly', '--config', cfg, '--no-local']);
+      expect(readonly.exitCode).toBe(1);
+      expect(readonly.stderr).toContain('read-only mode');
+
       const again = await tower(home, ['grant', 'b/harness:beta', 'ship', '--config', cfg, '--no-local']);
       expect(again.exitCode).toBe(1);
       expect(again.stderr).toMatch(/refused/);
@@ -258,6 +262,9 @@ describe('hosts that refuse', () => {
       const snap = JSON.parse(r.stdout) as Snapshot;
       expect(snap.hosts?.[0]).toMatchObject({ name: 'r', state: 'unreachable' });
       expect(snap.hosts?.[0]?.error).toMatch(/refused the login .*authorized_keys/);
+      const text = await tower(home, ['status', '--config', cfg, '--no-local']);
+      expect(text.exitCode).toBe(0);
+      expect(text.stdout).toMatch(/Hosts: r unreachable since \d\d:\d\d:\d\d \(box-r refused the login/);
     } finally {
       refusing.remove();
       fs.rmSync(home, { recursive: true, force: true });
