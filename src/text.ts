@@ -17,8 +17,14 @@ export function stripControls(text: string): string {
   return escapeInvisible(text.replace(/\t/g, '  ').replace(CONTROLS, ''));
 }
 
+// Printable ASCII (and newlines) holds nothing to strip or escape: most text read from state files
+// is that, and a machine's worth of task files is tens of thousands of strings.
+const PLAIN = /^[\u0020-\u007e\n]*$/;
+const PLAIN_LINE = /^[\u0020-\u007e]*$/;
+
 /** Strips escape sequences and control characters; keeps newlines and turns tabs into spaces. */
 export function sanitize(text: string): string {
+  if (PLAIN.test(text)) return text;
   return stripControls(text.replace(ESCAPES, ''));
 }
 
@@ -27,6 +33,7 @@ export const ESCAPE_SEQUENCES = ESCAPES;
 
 /** One line of untrusted text: sanitized, newlines folded to spaces. */
 export function sanitizeLine(text: string): string {
+  if (PLAIN_LINE.test(text)) return text;
   return sanitize(text).replace(/[\r\n]+/g, ' ');
 }
 

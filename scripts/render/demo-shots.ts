@@ -100,6 +100,22 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }
 
+/**
+ * Selects a run through the filter: `/`, its name, Enter (the first match is selected), Esc (the
+ * filter is cleared, the selection stays). Unlike stepping with arrow keys, nothing can overshoot
+ * when the screen is slow to follow the keys.
+ */
+async function selectByFilter(stage: Stage, name: string): Promise<string> {
+  await pressKeys(stage, '/');
+  await waitForScreen(stage, 'filter:', { what: 'the filter prompt' });
+  await typeText(stage, name);
+  await waitForScreen(stage, `filter: ${name}`, { what: `the filter ${name}` });
+  await pressKeys(stage, 'Enter');
+  await waitForScreen(stage, (s) => isSelected(s, name), { what: `${name} selected` });
+  await pressKeys(stage, 'Escape');
+  return waitForScreen(stage, (s) => !s.includes('filter:') && isSelected(s, name), { what: `${name} selected, filter cleared` });
+}
+
 /** Waits until no condition text is on the screen (a dialog or prompt closed). */
 async function waitGone(stage: Stage, text: string): Promise<void> {
   await waitForScreen(stage, (screen) => !screen.includes(text), { what: `"${text}" to go away` });
@@ -120,7 +136,7 @@ async function shoot(ctx: ShotContext, stage: Stage, name: string, title: string
   let capture = await waitForQuiet(stage, { quietMs: 400 });
   for (let tries = 0; run !== undefined && !isSelected(plain(capture), run); tries++) {
     if (tries === 3) throw new Error(`${run} does not stay selected for the ${name} shot`);
-    await selectRun(stage, run);
+    await selectByFilter(stage, run);
     capture = await waitForQuiet(stage, { quietMs: 400 });
   }
   const shot = await saveShot(ctx.outDir, name, capture, { cols: stage.cols, rows: stage.rows }, {
@@ -137,13 +153,13 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
     timeoutMs: 20_000,
     what: 'the runs list',
   });
-  await selectRun(stage, 'checkout-flow');
+  await selectByFilter(stage, 'checkout-flow');
   await waitForScreen(stage, 'Tasks', { what: 'the tina run detail' });
   await shoot(ctx, stage, 'control-room', 'tower — control room', 'checkout-flow');
 
   // The lead raises checkpoint-needed: the run waits on a context gate.
   await waitForScreen(stage, /checkpoint due/, { timeoutMs: SCENE_TIMEOUT_MS, what: 'the context signal' });
-  await selectRun(stage, 'checkout-flow');
+  await selectByFilter(stage, 'checkout-flow');
   await waitForScreen(stage, '[CTX]', { what: 'the context gate in the gates pane' });
   await shoot(ctx, stage, 'context-gate', 'tower — checkpoint-needed raises a context gate', 'checkout-flow');
 
@@ -155,7 +171,7 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
 
   // The harness fires pre-done; g asks before writing the grant file, n leaves it unwritten.
   await waitForScreen(stage, /pre-done/, { timeoutMs: SCENE_TIMEOUT_MS, what: 'the harness checkpoint' });
-  await selectRun(stage, 'sheets-clone');
+  await selectByFilter(stage, 'sheets-clone');
   await pressKeys(stage, 'g');
   await waitForScreen(stage, (s) => s.includes('Grant pre-done') && s.includes('granted at'), { what: 'the grant confirmation' });
   await shoot(ctx, stage, 'confirm-grant', 'tower — g confirms the exact file write');
@@ -171,6 +187,20 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
   await shoot(ctx, stage, 'filter', 'tower — / filters the runs as you type');
   await pressKeys(stage, 'Escape');
   await waitGone(stage, 'filter:');
+
+  // docs-refresh: writer-2 sits at a permission question; the team pane, the runs list and the preview show it.
+  await selectByFilter(stage, 'docs-refresh');
+  await waitForScreen(stage, '? question', { timeoutMs: SCENE_TIMEOUT_MS, what: 'writer-2 at its question' });
+  await pressKeys(stage, 'Tab');
+  await waitForScreen(stage, '[> Team', { what: 'the team pane focused' });
+  const onWriter2 = (screen: string) => /[│┃]>\s+writer-2\b/.test(screen);
+  for (let i = 0; i < 6 && !onWriter2(await captureText(stage)); i++) {
+    await pressKeys(stage, 'j');
+    await waitForQuiet(stage, { quietMs: 200 });
+  }
+  await waitForScreen(stage, (s) => s.includes('Preview · writer-2') && s.includes('Do you want to proceed?'), { what: "writer-2's pane in the preview" });
+  await shoot(ctx, stage, 'preview', 'tower — the preview and a member waiting at a question', 'docs-refresh');
+  await pressKeys(stage, 'Escape');
 }
 
 /** Stops the sandbox and removes the socket file its tmux server leaves behind. */
@@ -181,7 +211,7 @@ async function stopSandbox(sandbox: DemoSandbox): Promise<void> {
   if (socketPath) fs.rmSync(socketPath, { force: true });
 }
 
-/** Takes every demo shot into `outDir`: control-room, context-gate, help, confirm-grant, filter, narrow-80x24. */
+/** Takes every demo shot into `outDir`: control-room, context-gate, help, confirm-grant, filter, preview, narrow-80x24. */
 export async function takeDemoShots(outDir: string, opts: DemoShotOptions = {}): Promise<SavedShot[]> {
   const ctx: ShotContext = { outDir, log: opts.log ?? (() => undefined), shots: [], ...(opts.scale !== undefined ? { scale: opts.scale } : {}) };
   const xdg = privateXdg();

@@ -14,15 +14,14 @@ export type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
 /**
  * Whether the path exists (any kind). A path that can't be looked at (permission denied on its
- * folder, a symlink loop) counts as there: reading it then says why, instead of it silently missing.
+ * folder) reads as absent here; readers that must not miss it use statFile, which says why.
  */
 export function exists(file: string): boolean {
   try {
     fs.lstatSync(file);
     return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  } catch {
+    return false;
   }
 }
 

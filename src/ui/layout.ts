@@ -74,11 +74,12 @@ export function computeLayout(columns: number, rows: number, wants: Wants, showP
   const slot = (pane: DetailPane, min: number, want: number, grow: boolean): Slot => ({ pane, min: min + 2, want: want + 2, grow });
   const left: Slot[] = [slot('team', 2, wants.team, false), slot('tasks', 3, wants.tasks, true)];
   if (showProblems) left.push(slot('problems', 1, Math.min(wants.problems, 6), false));
-  // The activity pane and the preview share what the right column has left: both show things as they happen.
+  // The preview takes what the right column has left; the activity pane what its entries need
+  // (an entry with its details is a few lines), up to a dozen lines.
   const right: Slot[] = [
     slot('gates', 3, wants.gates, false),
     slot('reviews', 2, Math.min(wants.reviews, 6), false),
-    slot('activity', 3, Math.min(wants.activity, 6), true),
+    slot('activity', 3, Math.min(wants.activity * 5, 12), false),
     slot('preview', 4, 4, true),
   ];
   const place = (slots: Slot[], width: number): PlacedPane[] => {

@@ -66,6 +66,10 @@ describe('a grant killed with SIGKILL', () => {
       // deleted: the gate is open again, so only the lock and temp files can stand in the way.
       fs.rmSync(path.join(stateDir, '.resume-signal'), { force: true });
       if (before.some((n) => n.endsWith('.lock') || n.endsWith('.tmp'))) leftBehind++;
+      // The holder's REVISE answer, unread, would answer the gate (SAGE's orchestrator reads any
+      // answer newer than the gate): date it before the gate, so this grant may replace it.
+      const answer = path.join(stateDir, '.resume-signal');
+      if (fs.existsSync(answer)) fs.utimesSync(answer, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
       const started = Date.now();
       const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' }), {});
       expect(outcome, `round ${i}: left ${before.join(' ')}`).toMatchObject({ status: 'done' });

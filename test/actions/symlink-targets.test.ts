@@ -86,7 +86,8 @@ describe('grants never write through a symlinked target', () => {
     const sagePlan = planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' });
     const dotPlan = planAction(w.env, { kind: 'grant', run: 'dotagent:wf-1', gate: 'REQUIREMENTS' });
     expect([sagePlan.refusal, dotPlan.refusal]).toEqual([null, null]);
-    fs.symlinkSync(victim, path.join(sageDir, '.resume-signal'));
+    // Dangling: an existing answer would be refused earlier, as already answered.
+    fs.symlinkSync(path.join(outside, 'answer'), path.join(sageDir, '.resume-signal'));
     fs.copyFileSync(path.join(dotDir, 'phase.json'), path.join(outside, 'phase.json'));
     fs.rmSync(path.join(dotDir, 'phase.json'));
     fs.symlinkSync(path.join(outside, 'phase.json'), path.join(dotDir, 'phase.json'));
@@ -94,6 +95,7 @@ describe('grants never write through a symlinked target', () => {
     expect(await runAction(w.env, sagePlan, {})).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
     expect(await runAction(w.env, dotPlan, {})).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
     expect(fs.readFileSync(victim, 'utf8')).toBe(PRECIOUS);
+    expect(fs.existsSync(path.join(outside, 'answer'))).toBe(false);
     expect(fs.readFileSync(path.join(outside, 'phase.json'), 'utf8')).toBe(before);
   });
 

@@ -16,7 +16,8 @@ import { startTmux } from '../helpers/tmux.js';
 
 const ROUNDS = 10;
 const repo = path.resolve(import.meta.dirname, '..', '..');
-const bin = path.join(repo, 'bin', 'tower.js');
+// BENCH_BIN: another build of tower to measure (the figures before a change, say).
+const bin = process.env.BENCH_BIN ?? path.join(repo, 'bin', 'tower.js');
 
 function median(ms: number[]): number {
   const s = [...ms].sort((a, b) => a - b);

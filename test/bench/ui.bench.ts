@@ -17,7 +17,8 @@ import { BenchTmux, median, rssMb, stats } from './ui-tmux.js';
 
 const ROUNDS = 7;
 const repo = path.resolve(import.meta.dirname, '..', '..');
-const bin = path.join(repo, 'bin', 'tower.js');
+// BENCH_BIN: another build of tower to measure (the figures before a change, say).
+const bin = process.env.BENCH_BIN ?? path.join(repo, 'bin', 'tower.js');
 const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 const tmux = new BenchTmux(`tower-bench-ui-${process.pid}-${crypto.randomBytes(3).toString('hex')}`);
 const xdg = tempDir('tower-bench-xdg-');
@@ -107,6 +108,13 @@ try {
   if (!process.env.BENCH_QUICK) {
     keysInProcess();
     bigMachine();
+  } else {
+    const machine = buildBigMachine({ tinaRuns: 50, tasksPerTeam: 200, others: 5 });
+    try {
+      firstFrame('50 runs × 200 tasks', ['--claude-dir', machine.claudeDir, ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r])], 5);
+    } finally {
+      machine.remove();
+    }
   }
 } finally {
   tmux.kill();

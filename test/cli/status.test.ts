@@ -75,6 +75,18 @@ describe('tower status --json (built CLI)', () => {
     expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(r.stdout), null, 2)}\n`);
   });
 
+  it("carries each member's activity, read from one capture of its pane", () => {
+    const r = tower(['status', '--json', ...boxArgs()]);
+    const snap = JSON.parse(r.stdout) as Snapshot;
+    const members = snap.runs.flatMap((run) => run.members);
+    expect(members.every((m) => ['working', 'waiting', 'idle', 'unknown'].includes(m.activity ?? ''))).toBe(true);
+    // The phase lead's pane runs a silent `sleep`: nothing moving, no prompt, no question.
+    const lead = snap.runs.find((x) => x.id === 'tina:auth-flow')?.members.find((m) => m.paneId === leadPane);
+    expect(lead).toMatchObject({ activity: 'idle', activityCue: 'silent' });
+    // Members without a live pane of their own are unknown.
+    expect(members.filter((m) => m.state !== 'alive').every((m) => m.activity === 'unknown')).toBe(true);
+  });
+
   it('exits 0 with broken files, which become problems on their runs', () => {
     const broken = buildBox();
     try {

@@ -243,7 +243,7 @@ describe('tower demo, used as an operator uses it', () => {
     const writer2 = paneOf('docs-refresh/writer-2');
     await selectRun(stage, 'docs-refresh');
     const screen = await screenShows((s) => /\? question/.test(memberRow(s, writer2) ?? ''), 'writer-2 marked at a question', 20_000);
-    expect(screen).toMatch(/claude\s+docs-refresh\s.*⏸1.*writer-2 asks a question/);
+    expect(screen).toMatch(/claude\s+docs-refresh\s.*\s1\s.*writer-2 asks a question/);
     const pane = await waitForAgentPane(agents, writer2, 'Do you want to proceed?');
     expect(pane).toContain('❯ 1. Yes');
   }, 30_000);

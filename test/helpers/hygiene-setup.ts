@@ -23,7 +23,9 @@ function ownSockets(runId: string): string[] {
 
 export default function setup(): () => void {
   const runId = crypto.randomBytes(4).toString('hex');
-  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `tower-testrun-${runId}-`)));
+  // Short: unix socket paths made under it (ssh control sockets) must stay below 108 bytes.
+  const parent = path.join(fs.realpathSync(os.tmpdir()), `tower-run-${runId}`);
+  fs.mkdirSync(parent, { mode: 0o700 });
   const outerTmp = process.env.TMPDIR;
   process.env.TMPDIR = parent;
   process.env.TOWER_TEST_RUN = runId;

@@ -59,3 +59,18 @@ describe('WatchScope.classify: what a change means', () => {
     expect(scope.classify('/q/other')).toEqual({ kind: 'none' });
   });
 });
+
+describe('WatchScope: the extra files a system module names', () => {
+  const extra = new WatchScope(claude, () => false);
+  extra.setRoots(['/p/epic'], ['/p/epic/.sage/state']);
+
+  it('watches SAGE\'s orchestrator log (and the folders leading to it), nothing else beside it', () => {
+    expect(extra.ignored('/p/epic/.sage/logs')).toBe(false);
+    expect(extra.ignored('/p/epic/.sage/logs/orchestrator-v2.log')).toBe(false);
+    expect(extra.ignored('/p/epic/.sage/logs/worker.log')).toBe(true);
+  });
+
+  it('re-reads the SAGE run of that root when the log changes', () => {
+    expect(extra.classify('/p/epic/.sage/logs/orchestrator-v2.log')).toEqual({ kind: 'source', stateDir: '/p/epic/.sage/state', rediscover: false });
+  });
+});

@@ -92,6 +92,8 @@ describe('a state directory tower may not list (read as an unprivileged user)', 
     const run = runAt(dir);
     expect(run.status).toBe('unknown');
     expect(run.problems).toContainEqual({ file: dir, message: "can't list the directory: permission denied" });
+    // Nothing is made up from files tower could not look at: no gate appears.
+    expect(run.gates).toEqual([]);
   });
 
   it('a tina phase folder that is locked: its status file is a problem with the reason, not a missing file', () => {

@@ -11,6 +11,8 @@ import { defaultBindings } from '../../src/ui/keymap.js';
 import { paintDiff } from '../../src/ui/terminal/screen-painter.js';
 import { createTheme } from '../../src/ui/theme.js';
 import { NOW, fixtureSnapshot, gate } from './fixtures.js';
+import { PaneWatch } from '../../src/store/captures.js';
+import { TmuxClient } from '../../src/tmux/client.js';
 import { renderRoom, waitFor } from './helpers.js';
 
 const level = chalk.level;
@@ -20,7 +22,9 @@ afterEach(() => {
 
 /** ink's first frame of the control room on `snapshot`. */
 async function inkFrame(snapshot: Snapshot, columns: number, rows: number, color: boolean, readonly = false): Promise<string> {
-  const { screen } = renderRoom({ columns, rows, snapshot, props: { color, readonly, contextThreshold: 70 } });
+  // The session's captures exist from the start, but none has arrived by ink's first frame.
+  const watch = new PaneWatch(new TmuxClient({ name: 'tower-test-never-started' }));
+  const { screen } = renderRoom({ columns, rows, snapshot, props: { color, readonly, contextThreshold: 70, watch } });
   try {
     await waitFor(() => screen.frame() !== '', 5000, { what: 'a frame' });
     return screen.frame();

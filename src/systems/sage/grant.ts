@@ -3,6 +3,7 @@
  * refused when the gate is already answered, by an unread `.resume-signal` or by an answer the
  * orchestrator has read, deleted and logged: a second answer would be read at the NEXT gate, unseen.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { ActionStop } from '../../actions/execution.js';
 import { writeAtomic } from '../../actions/files.js';
@@ -27,6 +28,10 @@ export const sageGrant: GrantWay = {
   },
   run: (d, runId) =>
     underGrantLock(d, runId, async () => {
+      // A linked .resume-signal is refused before anything is read through it.
+      if (fs.lstatSync(d.file, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+        throw new ActionStop('refused', `${d.file} is a symlink: tower never writes through one`);
+      }
       // Checked again under the lock, as the reader decides it: any answer newer than what raised the gate.
       const signals = readSignals(d.stateDir, [] as Problem[]);
       const raisedAt = Math.max(0, ...d.raisedBy.map((f) => mtimeMs(f) ?? 0));

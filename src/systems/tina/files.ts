@@ -52,7 +52,10 @@ export function readTinaFiles(stateDir: string): TinaFiles {
   let phaseStatus: PhaseStatus | null = null;
   if (currentPhase !== null) {
     const file = path.join(stateDir, `phase-${currentPhase}`, 'status.json');
-    if (exists(file)) {
+    // Stat first: a status file tower may not look at is a problem, not a phase without status.
+    const st = statFile(file);
+    if (st.kind === 'bad') problems.push(cleanProblem(st.problem));
+    else if (st.kind === 'file') {
       phaseStatusFile = file;
       phaseStatus = readJsonWith(file, parsePhaseStatus, problems)?.status ?? null;
     }

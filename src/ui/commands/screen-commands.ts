@@ -106,7 +106,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   },
   read: {
     footer: 'act',
-    when: (s) => (s.focus === 'gates' && s.gate ? ok('read gate') : no('read', 'select a gate in the gates pane to read it')),
+    when: (s) => (s.focus === 'gates' && s.gate ? ok('read gate') : no('read', '')),
     run: (s, d) => {
       const g = s.gate;
       if (g) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'read', title: `${g.kind} ${g.id}`, text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'), scroll: 0 } });

@@ -163,6 +163,6 @@ export class Controller {
   }
 }
 
-function isActionKind(command: Command): command is Command & ActionKind {
+function isActionKind(command: Command): command is ActionKind {
   return (ACTION_KINDS as readonly string[]).includes(command);
 }

@@ -96,10 +96,10 @@ function gatesText(run: Run): Cell[] {
   return out;
 }
 
-/** How many members wait for a human (`⏸2`), or nothing. */
+/** How many members wait for a human, or nothing. */
 function waitCell(run: Run): Cell {
   const n = run.members.filter(waitsForHuman).length;
-  return n > 0 ? { text: `⏸${n}`, tone: 'amber' } : { text: '' };
+  return n > 0 ? { text: String(n), tone: 'amber' } : { text: '' };
 }
 
 /** The rows of the list, without the frame. */

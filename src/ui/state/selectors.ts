@@ -61,5 +61,8 @@ export function taskCounts(run: Run): [string, number][] {
 export function previewMember(run: Run | null, selected: Member | null, focus: string): Member | null {
   if (!run) return null;
   if ((focus === 'team' || focus === 'preview') && selected?.paneId) return selected;
-  return leadWithPane(run) ?? run.members.find((m) => m.paneId) ?? null;
+  // The lead the checkpoint cycle types into: of the working team (tina: the current phase's) when the system names one.
+  const teams = systemOf(run.system).cycle?.workingTeams(run) ?? [];
+  const working = run.members.find((m) => m.lead && m.paneId && m.state === 'alive' && m.team !== undefined && teams.includes(m.team));
+  return working ?? leadWithPane(run) ?? run.members.find((m) => m.paneId) ?? null;
 }
