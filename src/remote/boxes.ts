@@ -14,11 +14,9 @@ import type { SnapshotStore } from '../store/types.js';
 import { boxActions } from './actions.js';
 import type { BoxActions } from './actions.js';
 import { CompositeStore } from './composite-store.js';
+import { usesHosts } from './hosts.js';
 
-/** Whether other boxes are involved (hosts given, or this box left out). */
-export function usesHosts(ctx: Pick<AppContext, 'hosts' | 'local'>): boolean {
-  return ctx.hosts.length > 0 || !ctx.local;
-}
+export { usesHosts };
 
 /** How a one-shot command reads this box. */
 export interface ReadOptions {

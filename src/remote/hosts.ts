@@ -27,3 +27,8 @@ export function resolveHosts(configured: readonly HostConfig[], flags: readonly 
   }
   return out;
 }
+
+/** Whether other boxes are involved (hosts given, or this box left out). */
+export function usesHosts(ctx: { hosts: readonly HostConfig[]; local: boolean }): boolean {
+  return ctx.hosts.length > 0 || !ctx.local;
+}

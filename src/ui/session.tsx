@@ -8,8 +8,8 @@ import type { ActionEnv } from '../actions/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { ActivityStore } from '../store/activity.js';
-import { actionsFor, createBoxesStore } from '../remote/boxes.js';
-import type { SnapshotStore } from '../store/types.js';
+import { attachToPane, planAction, runAction } from '../actions/index.js';
+import { usesHosts } from '../remote/hosts.js';
 import { createWatchedStore } from '../store/live-activity.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
@@ -30,9 +30,13 @@ async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> 
   while (stdin.listenerCount('readable') > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
 }
 
-/** The real actions; the terminal is handed over around `tmux attach`. */
-function realActions(env: ActionEnv, store: SnapshotStore, handOver: { suspend(): Promise<void>; resume(): void }): ControlRoomActions {
-  return actionsFor(env, store, handOver);
+/** The real actions on this box; the terminal is handed over around `tmux attach`. */
+function localActions(env: ActionEnv, handOver: { suspend(): Promise<void>; resume(): void }): ControlRoomActions {
+  return {
+    plan: (req) => planAction(env, req),
+    run: (plan, hooks) => runAction(env, plan, hooks),
+    attach: (paneId) => attachToPane(env, paneId, handOver),
+  };
 }
 
 /** The libuv handle under stdin (not public API: see stopReading). */
@@ -97,7 +101,9 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const stdout = process.stdout;
   const stdin = process.stdin;
   const { store: local, watch } = createWatchedStore(ctx);
-  const live = createBoxesStore(ctx, local);
+  // Other boxes' machinery (ssh links, the combined store) is loaded only when there are hosts.
+  const remote = usesHosts(ctx) ? await import('../remote/boxes.js') : null;
+  const live = remote ? remote.createBoxesStore(ctx, local) : local;
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
   const session = createSessionStore({ loading: !start.first, reading: start.first ? '' : readingNote(ctx.claudeDir, ctx.roots) });
@@ -106,8 +112,9 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
   // actions get no activity store of their own: one entry per action, not two.
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
+  const io = handOver(session, painter, terminal, stdin);
   // The actions need the store of every box itself (not the seeded view of it) to reach the hosts.
-  const actions = realActions(env, live, handOver(session, painter, terminal, stdin));
+  const actions = remote ? remote.actionsFor(env, live, io) : localActions(env, io);
   const notifications = startNotifications(ctx, store, activity, session, stdout);
 
   let code = 0;

@@ -166,7 +166,7 @@ describe('tower demo, used as an operator uses it', () => {
     expect([paneOf('tina-checkout-flow-phase-2/team-lead'), paneOf('tina-checkout-flow-orchestration/team-lead')]).toContain(lead);
     // What the pane shows next appears in the preview, below what it showed before.
     await agents.sendLine(lead, 'status of the cart work');
-    const after = await screenShows(/│status of the cart work\s*│/, 'the preview to follow new output');
+    const after = await screenShows(/[│❯] ?status of the cart work/, 'the preview to follow new output');
     expect(after).toMatch(new RegExp(`Preview · team-lead ${lead} .*· live`));
   }, 30_000);
 
