@@ -6,8 +6,10 @@
  */
 import type { Config } from '../config.js';
 import type { Gate, Problem, Run, System } from '../model.js';
-import type { Effect } from '../actions/types.js';
-import type { GrantDetail } from '../actions/detail.js';
+import type { AppContext } from '../context.js';
+import type { ActionOutcome, ActionRequest, Effect } from '../actions/types.js';
+import type { GrantDetail, RequestDetail } from '../actions/detail.js';
+import type { Execution, PlanParts } from '../actions/execution.js';
 import type { ReadSettings, Team } from './types.js';
 
 /** A run read from one state directory, with the Claude teams it took in (so they are not runs of their own). */
@@ -70,6 +72,13 @@ export interface GrantWay {
   run(d: GrantDetail, runId: string): Promise<string>;
 }
 
+/** How a system opens a named checkpoint the operator asked for. */
+export interface RequestWay {
+  /** The effects shown before it runs, or a refusal; `title` names the action in both. */
+  plan(ctx: AppContext, run: Run, req: ActionRequest, title: string): PlanParts;
+  run(x: Execution, d: RequestDetail): Promise<ActionOutcome>;
+}
+
 /** One agent system. */
 export interface SystemModule {
   system: System;
@@ -91,6 +100,6 @@ export interface SystemModule {
   teams: TeamReaders | null;
   cycle: CycleWay | null;
   grant: GrantWay | null;
-  /** Whether the operator can request a named checkpoint (a file tower creates in the state dir). */
-  requests: boolean;
+  /** How the operator requests a named checkpoint (a file tower creates in the state dir), or null. */
+  requests: RequestWay | null;
 }

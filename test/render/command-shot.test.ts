@@ -38,7 +38,9 @@ describe('shootCommand', () => {
     const out = tempDir();
     const socketName = uniqueSocketName();
     const shot = await shootCommand(out, {
-      command: `printf '\\033[38;2;255;0;0mred & <bold>\\033[0m\\n\\033[44m blue \\033[0m ✓\\n'`,
+      // The short sleep lets tmux read the output before the pane dies (on a loaded machine it can
+      // mark the pane dead first and never draw what the pty still held).
+      command: `printf '\\033[38;2;255;0;0mred & <bold>\\033[0m\\n\\033[44m blue \\033[0m ✓\\n'; sleep 0.3`,
       name: 'colours',
       cols: 40,
       rows: 10,

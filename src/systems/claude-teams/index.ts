@@ -24,5 +24,5 @@ export const claudeTeams: SystemModule = {
   teams: { readTeams, readTeam, teamRun },
   cycle: teamCycle,
   grant: null,
-  requests: false,
+  requests: null,
 };

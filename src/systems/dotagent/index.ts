@@ -16,5 +16,5 @@ export const dotagent: SystemModule = {
   teams: null,
   cycle: null,
   grant: dotagentGrant,
-  requests: false,
+  requests: null,
 };

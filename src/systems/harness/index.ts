@@ -1,6 +1,7 @@
 /** The checkpoint harness: `.harness/` (or `.papercusp/`) with named checkpoint files and their `.granted` sentinels. */
 import type { SystemModule } from '../module.js';
 import { harnessGrant } from './grant.js';
+import { harnessRequests } from './request.js';
 import { readHarnessRun } from './read.js';
 
 export const harness: SystemModule = {
@@ -16,5 +17,5 @@ export const harness: SystemModule = {
   teams: null,
   cycle: null,
   grant: harnessGrant,
-  requests: true,
+  requests: harnessRequests,
 };

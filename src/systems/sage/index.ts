@@ -17,5 +17,5 @@ export const sage: SystemModule = {
   teams: null,
   cycle: null,
   grant: sageGrant,
-  requests: false,
+  requests: null,
 };

@@ -16,5 +16,5 @@ export const tina: SystemModule = {
   teams: null,
   cycle: tinaCycle,
   grant: null,
-  requests: false,
+  requests: null,
 };

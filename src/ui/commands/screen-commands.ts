@@ -97,7 +97,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     footer: 'act',
     when: (s) => {
       if (!s.run) return no('request', 'no run is selected');
-      if (!systemOf(s.run.system).requests) return no(`request ${s.run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests)}; ${s.run.id} is a ${s.run.system} run`);
+      if (!systemOf(s.run.system).requests) return no(`request ${s.run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests !== null)}; ${s.run.id} is a ${s.run.system} run`);
       return ok('request');
     },
     run: (s, d) => {

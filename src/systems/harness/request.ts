@@ -1,0 +1,170 @@
+/**
+ * Request a named checkpoint on a harness run, as the harness API does for an operator: write
+ * `checkpoint-<name>.md` (refused while one is pending), then run the state dir's
+ * `hooks/on-checkpoint-fired.sh` when it is there and executable, the way the harness runs its
+ * hooks: cwd the project, its env plus HARNESS_SLUG (and OPERATOR_BASE when tower has one), output
+ * to `<stateDir>/logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`. A failing hook is a warning,
+ * not a failure. A manual request writes no `.fired` marker: that marks automatic triggers.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { AppContext } from '../../context.js';
+import type { Run } from '../../model.js';
+import { exists } from '../../files/read.js';
+import { currentUser } from '../../actions/audit.js';
+import type { RequestDetail } from '../../actions/detail.js';
+import { createEffect, runEffect } from '../../actions/effects.js';
+import type { Execution, PlanParts } from '../../actions/execution.js';
+import { ActionStop, refuse } from '../../actions/execution.js';
+import { createExclusive, makeDirInside, writeAtomic } from '../../actions/files.js';
+import { checkpointNameRefusal, linkRefusal, writableStateDir } from '../../actions/safety.js';
+import type { ActionOutcome, ActionRequest } from '../../actions/types.js';
+import type { RequestWay } from '../module.js';
+import { CHECKPOINT_NAME } from './read.js';
+
+/** The harness hook run when a checkpoint is created (in `<stateDir>/hooks/`, where the harness keeps its hooks). */
+export const HOOK_NAME = 'on-checkpoint-fired.sh';
+/** How long the hook may run before it is killed (and reported as a warning). */
+export const HOOK_TIMEOUT_MS = 30_000;
+
+/** The body of a manual checkpoint request, in the harness's own layout. */
+export function requestBody(o: { name: string; run: string; at: Date; by: string; message: string }): string {
+  const message = o.message.trim() === '' ? '' : `${o.message.trim()}\n\n`;
+  return (
+    `# Checkpoint: ${o.name} (manual request)\n\n` +
+    `Requested at: ${o.at.toISOString()}\n` +
+    `By: ${o.by} via tower\n\n` +
+    message +
+    `## How to grant\n- tower grant ${o.run} ${o.name}\n`
+  );
+}
+
+/** The hook in the state dir when it is a regular file with an execute bit (the harness's own test). */
+export function hookIfExecutable(stateDir: string): string | null {
+  const hook = path.join(stateDir, 'hooks', HOOK_NAME);
+  try {
+    const st = fs.statSync(hook);
+    return st.isFile() && (st.mode & 0o111) !== 0 ? hook : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The variables the hook gets on top of tower's environment, as the harness sets them. */
+export function hookEnv(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {
+    CHECKPOINT_NAME: d.name,
+    TRIGGER: 'manual',
+    PROJECT_DIR: d.root,
+    STATE_DIR: d.stateDir,
+    // The harness's slug is the project directory's name.
+    HARNESS_SLUG: path.basename(d.root),
+  };
+  const base = towerEnv.OPERATOR_BASE;
+  if (base !== undefined && base !== '') env.OPERATOR_BASE = base;
+  return env;
+}
+
+/** The hook's log file for a run starting at `atMs`: `<epoch-seconds>-on-checkpoint-fired.log`. */
+export function hookLogFile(logDir: string, atMs: number): string {
+  return path.join(logDir, `${Math.floor(atMs / 1000)}-${HOOK_NAME.replace(/\.sh$/, '')}.log`);
+}
+
+/** Plans a checkpoint request. */
+function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: string): PlanParts {
+  const name = req.name ?? '';
+  if (!CHECKPOINT_NAME.test(name)) return refuse(`bad checkpoint name "${name}": use letters, digits, _ . - only`, title, name);
+  const badName = checkpointNameRefusal(name);
+  if (badName) return refuse(badName, title, name);
+  const w = writableStateDir(run);
+  if ('refusal' in w) return refuse(w.refusal, title, name);
+  if (!run.root) return refuse(`${run.id} has no project root`, title, name);
+  const file = path.join(w.dir, `checkpoint-${name}.md`);
+  const linked = linkRefusal(file) ?? linkRefusal(`${file}.granted`);
+  if (linked) return refuse(linked, title, name);
+  if (exists(file)) {
+    return refuse(
+      exists(`${file}.granted`)
+        ? `checkpoint ${name} was granted but the harness has not consumed it yet (${file}.granted); re-run the harness first`
+        : `checkpoint ${name} is already pending (${file})`,
+      title,
+      name,
+    );
+  }
+  const detail: RequestDetail = {
+    kind: 'request',
+    name,
+    stateDir: w.dir,
+    root: run.root,
+    file,
+    message: req.message ?? '',
+    hook: hookIfExecutable(w.dir),
+    hookLogDir: path.join(w.dir, 'logs', 'hooks'),
+  };
+  const body = requestBody({ name, run: run.id, at: new Date(), by: `${currentUser(ctx.env)}@${os.hostname()}`, message: detail.message });
+  const effects = [createEffect(file, body)];
+  if (detail.hook) {
+    const env = Object.entries(hookEnv(detail, ctx.env))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    effects.push(
+      runEffect(`${detail.hook} in ${detail.root} with ${env} (timeout ${HOOK_TIMEOUT_MS / 1000} s), output to ${detail.hookLogDir}/<epoch-seconds>-${HOOK_NAME.replace(/\.sh$/, '')}.log`),
+    );
+  }
+  return { refusal: null, title, target: name, effects, detail, destructive: true };
+}
+
+/** Runs a checkpoint request. */
+async function runRequest(x: Execution, d: RequestDetail): Promise<ActionOutcome> {
+  const ctx = x.env.ctx;
+  const body = requestBody({ name: d.name, run: x.run.id, at: new Date(), by: `${currentUser(ctx.env)}@${os.hostname()}`, message: d.message });
+  if (!(await createExclusive(d.stateDir, d.file, body))) {
+    throw new ActionStop('refused', `checkpoint ${d.name} is already pending (${d.file})`);
+  }
+  const details = [`wrote ${d.file}`];
+  if (d.hook) {
+    x.progress({ message: `running ${HOOK_NAME}`, elapsedMs: 0, timeoutMs: HOOK_TIMEOUT_MS, waitingFor: d.hook });
+    details.push(await runHook(d, ctx.env));
+  }
+  const warned = details.some((l) => l.startsWith('warning'));
+  return { status: 'done', message: `requested checkpoint ${d.name} on ${x.run.id}${warned ? ' (the hook failed: see details)' : ''}`, details };
+}
+
+/** Runs the hook and writes its output to `logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`; one line says how it went. */
+async function runHook(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Promise<string> {
+  const hook = d.hook as string;
+  const startedAt = Date.now();
+  const r = await execa(hook, [], {
+    cwd: d.root,
+    // Tower's own environment (not the process's: tests and remote runs pass their own), plus the hook's variables.
+    env: { ...towerEnv, ...hookEnv(d, towerEnv) },
+    extendEnv: false,
+    stdin: 'ignore',
+    all: true,
+    // The log keeps the output byte for byte, final newline included.
+    stripFinalNewline: false,
+    reject: false,
+    timeout: HOOK_TIMEOUT_MS,
+  });
+  const how = r.timedOut ? `timed out after ${HOOK_TIMEOUT_MS / 1000} s` : r.exitCode === 0 ? 'exited 0' : r.exitCode !== undefined ? `exited ${r.exitCode}` : `failed: ${r.shortMessage}`;
+  const log = hookLogFile(d.hookLogDir, startedAt);
+  let where = `log ${log}`;
+  let logged = true;
+  try {
+    await makeDirInside(d.stateDir, d.hookLogDir);
+    // The log holds the hook's output only (stdout and stderr together), as the harness writes it.
+    // Two requests within one second share the name: the second appends rather than erase the first.
+    const earlier = fs.existsSync(log) ? await fs.promises.readFile(log, 'utf8') : '';
+    await writeAtomic(d.stateDir, log, earlier + String(r.all ?? ''));
+  } catch (err) {
+    where = `could not write its log: ${(err as Error).message}`;
+    logged = false;
+  }
+  const ok = logged && !r.timedOut && r.exitCode === 0;
+  return `${ok ? '' : 'warning: '}hook ${HOOK_NAME} ${how} (${where})`;
+}
+
+/** How an operator opens a named checkpoint on a harness run. */
+export const harnessRequests: RequestWay = { plan: planRequest, run: runRequest };
