@@ -9,7 +9,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import type { AppContext } from '../../context.js';
 import type { Run } from '../../model.js';
 import { exists } from '../../files/read.js';
@@ -135,6 +134,8 @@ async function runRequest(x: Execution, d: RequestDetail): Promise<ActionOutcome
 /** Runs the hook and writes its output to `logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`; one line says how it went. */
 async function runHook(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Promise<string> {
   const hook = d.hook as string;
+  // execa is loaded here only: the system registry (and with it this module) is on every start path.
+  const { execa } = await import('execa');
   const startedAt = Date.now();
   const r = await execa(hook, [], {
     cwd: d.root,
