@@ -36,11 +36,11 @@ export function tinaTeams(feature: string | null, root: string, teams: Team[]): 
       phases.push({ n: phaseOfName(m[1] ?? ''), team });
       continue;
     }
-    const inRoot = team.cwd !== null && isInside(team.cwd, root);
-    if (!inRoot) continue;
+    // The name first: it rules out most teams of a busy machine without resolving any path.
     const old = /^phase-(\d+(?:\.\d+)*)-execution$/.exec(team.name);
-    if (old) older.push({ n: old[1] ?? '', team });
-    else if (feature !== null && team.name === feature) older.push({ n: '', team });
+    const named = old !== null || (feature !== null && team.name === feature);
+    if (!named || team.cwd === null || !isInside(team.cwd, root)) continue;
+    older.push({ n: old ? (old[1] ?? '') : '', team });
   }
   const byN = (a: { n: string }, b: { n: string }): number => (a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n));
   return [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byN).map((p) => p.team)];
