@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stateHome } from '../config.js';
+import { sanitizeLine } from '../text.js';
 import type { ActionOutcome } from './types.js';
 
 /** One line of the audit log. */
@@ -51,4 +52,39 @@ export async function appendAudit(entry: AuditEntry, env: NodeJS.ProcessEnv = pr
   } catch (err) {
     return `could not write the audit log ${file}: ${(err as Error).message}`;
   }
+}
+
+/** What an audit line says of an action besides its outcome. */
+export interface AuditRecord {
+  action: string;
+  run: string;
+  target: string | null;
+  /** The build box it ran on, when that is another one. */
+  remote?: string;
+}
+
+/**
+ * Ends an action: makes its outcome safe to print (names and titles come from state files) and,
+ * unless it was a dry run, appends its audit line; a line that can't be written is one more detail.
+ */
+export async function settleOutcome(env: NodeJS.ProcessEnv, dryRun: boolean, rec: AuditRecord, startedMs: number, outcome: ActionOutcome): Promise<ActionOutcome> {
+  let out: ActionOutcome = { ...outcome, message: sanitizeLine(outcome.message), ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}) };
+  if (dryRun) return out;
+  const failure = await appendAudit(
+    {
+      time: new Date(startedMs).toISOString(),
+      user: currentUser(env),
+      host: os.hostname(),
+      action: rec.action,
+      run: rec.run,
+      target: rec.target,
+      outcome: out.status,
+      duration: Date.now() - startedMs,
+      message: out.message,
+      ...(rec.remote !== undefined ? { remote: rec.remote } : {}),
+    },
+    env,
+  );
+  if (failure) out = { ...out, details: [...(out.details ?? []), failure] };
+  return out;
 }

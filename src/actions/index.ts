@@ -3,13 +3,12 @@
  * effects (or refuses); runAction executes a plan, reporting progress, and records every run of an
  * action, whatever its outcome, in the audit log and the activity pane.
  */
-import os from 'node:os';
 import type { Run } from '../model.js';
 import { resolveRun } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
 import { planAttach, planAttachPane, runAttach } from './attach.js';
 import type { TerminalHandOver } from './attach.js';
-import { appendAudit, currentUser } from './audit.js';
+import { settleOutcome } from './audit.js';
 import { planCheckpoint, runCheckpoint } from './checkpoint.js';
 import type { Execution, PlanParts } from './execution.js';
 import { outcomeOfError, refuse, toActionPlan } from './execution.js';
@@ -83,25 +82,7 @@ async function recorded(env: ActionEnv, rec: Recorded, title: string, hooks: Run
   } catch (err) {
     outcome = outcomeOfError(err);
   }
-  // Names and titles come from state files: make the outcome safe to print.
-  outcome = { ...outcome, message: sanitizeLine(outcome.message), ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}) };
-  if (!env.ctx.dryRun) {
-    const failure = await appendAudit(
-      {
-        time: new Date(started).toISOString(),
-        user: currentUser(env.ctx.env),
-        host: os.hostname(),
-        action: rec.action,
-        run: rec.run,
-        target: rec.target,
-        outcome: outcome.status,
-        duration: Date.now() - started,
-        message: outcome.message,
-      },
-      env.ctx.env,
-    );
-    if (failure) outcome = { ...outcome, details: [...(outcome.details ?? []), failure] };
-  }
+  outcome = await settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome);
   if (activityId !== undefined) {
     env.activity?.update(activityId, { status: outcome.status, message: outcome.message, progress: undefined, details: outcome.details });
   }

@@ -5,14 +5,12 @@
  * pane on the host's tmux server.
  */
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import { READ_ONLY, attachToPane, planAction, runAction } from '../actions/index.js';
 import type { TerminalHandOver } from '../actions/attach.js';
-import { appendAudit, currentUser } from '../actions/audit.js';
+import { settleOutcome } from '../actions/audit.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../actions/types.js';
 import type { Run } from '../model.js';
 import { resolveRun } from '../store/snapshot.js';
-import { sanitizeLine } from '../text.js';
 import type { CompositeStore } from './composite-store.js';
 import { hostRunId, splitHostRunId } from './host-runs.js';
 import type { HostLink } from './link.js';
@@ -84,26 +82,8 @@ export async function runOnHost(env: ActionEnv, link: HostLink, request: ActionR
       outcome = { status: 'failed', message: (err as Error).message };
     }
   }
-  outcome = { ...outcome, message: sanitizeLine(outcome.message), ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}) };
-  if (!env.ctx.dryRun) {
-    const failure = await appendAudit(
-      {
-        time: new Date(started).toISOString(),
-        user: currentUser(env.ctx.env),
-        host: os.hostname(),
-        action: request.kind,
-        run: plan.run?.id ?? hostRunId(link.host.name, request.run),
-        target: plan.target ?? null,
-        outcome: outcome.status,
-        duration: Date.now() - started,
-        message: outcome.message,
-        remote: link.host.name,
-      },
-      env.ctx.env,
-    );
-    if (failure) outcome = { ...outcome, details: [...(outcome.details ?? []), failure] };
-  }
-  return outcome;
+  const rec = { action: request.kind, run: plan.run?.id ?? hostRunId(link.host.name, request.run), target: plan.target ?? null, remote: link.host.name };
+  return settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome);
 }
 
 /** The remote command that attaches to a pane on the host's tmux server. */
@@ -134,11 +114,5 @@ export async function attachOnHost(env: ActionEnv, link: HostLink, paneId: strin
     }
     outcome = code === 0 ? { status: 'done', message: `back from ${paneId} on ${link.host.name}` } : { status: 'failed', message: `ssh -t ${link.host.destination} tmux attach-session -t ${paneId} exited ${code}` };
   }
-  if (!env.ctx.dryRun) {
-    await appendAudit(
-      { time: new Date(started).toISOString(), user: currentUser(env.ctx.env), host: os.hostname(), action: 'attach', run: hostRunId(link.host.name, runId), target: paneId, outcome: outcome.status, duration: Date.now() - started, message: outcome.message, remote: link.host.name },
-      env.ctx.env,
-    );
-  }
-  return outcome;
+  return settleOutcome(env.ctx.env, env.ctx.dryRun, { action: 'attach', run: hostRunId(link.host.name, runId), target: paneId, remote: link.host.name }, started, outcome);
 }
