@@ -44,6 +44,15 @@ function expectVictimIntact(): void {
   expect(fs.readdirSync(outside)).toEqual(['victim']);
 }
 
+/** A SAGE run at its human gate, in the test project. */
+function sageAtHumanGate(): { stateDir: string; run: Run } {
+  const stateDir = path.join(root, '.sage', 'state');
+  writeFile(path.join(stateDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl' } });
+  const run = emptyRun('sage', 'epic-1', root, stateDir);
+  run.gates = [gate('hitl', path.join(stateDir, 'epic-1.json'), { kind: 'approval' })];
+  return { stateDir, run };
+}
+
 describe('grants never write through a symlinked target', () => {
   it('harness: a .granted sentinel that is a link is refused as a link', async () => {
     const stateDir = path.join(root, '.harness');
@@ -59,11 +68,8 @@ describe('grants never write through a symlinked target', () => {
   });
 
   it('SAGE: a .resume-signal linked outside is refused, the linked file untouched', async () => {
-    const stateDir = path.join(root, '.sage', 'state');
-    writeFile(path.join(stateDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl' } });
+    const { stateDir, run } = sageAtHumanGate();
     fs.symlinkSync(victim, path.join(stateDir, '.resume-signal'));
-    const run = emptyRun('sage', 'epic-1', root, stateDir);
-    run.gates = [gate('hitl', path.join(stateDir, 'epic-1.json'), { kind: 'approval' })];
     w.setSnapshot(snapshotOf(run));
     const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' }), {});
     expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
@@ -74,10 +80,7 @@ describe('grants never write through a symlinked target', () => {
   });
 
   it('SAGE and dotagent: a link made between the plan and the run is still refused', async () => {
-    const sageDir = path.join(root, '.sage', 'state');
-    writeFile(path.join(sageDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl' } });
-    const sage = emptyRun('sage', 'epic-1', root, sageDir);
-    sage.gates = [gate('hitl', path.join(sageDir, 'epic-1.json'), { kind: 'approval' })];
+    const { stateDir: sageDir, run: sage } = sageAtHumanGate();
     const dotDir = path.join(root, 'memory', 'state');
     writeFile(path.join(dotDir, 'phase.json'), '{"completed_phases":[{"phase":"REQUIREMENTS"}],"user_checkpoints":[]}\n');
     const dot = emptyRun('dotagent', 'wf-1', root, dotDir);
@@ -100,11 +103,8 @@ describe('grants never write through a symlinked target', () => {
   });
 
   it('SAGE: a grant lock that is a link is refused, never followed', async () => {
-    const stateDir = path.join(root, '.sage', 'state');
-    writeFile(path.join(stateDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl' } });
+    const { stateDir, run } = sageAtHumanGate();
     fs.symlinkSync(victim, path.join(stateDir, '.tower-grant.lock'));
-    const run = emptyRun('sage', 'epic-1', root, stateDir);
-    run.gates = [gate('hitl', path.join(stateDir, 'epic-1.json'), { kind: 'approval' })];
     w.setSnapshot(snapshotOf(run));
     const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' }), {});
     expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });

@@ -32,7 +32,7 @@ export const sageGrant: GrantWay = {
       if (fs.lstatSync(d.file, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
         throw new ActionStop('refused', `${d.file} is a symlink: tower never writes through one`);
       }
-      // Checked again under the lock, as the reader decides it: any answer newer than what raised the gate.
+      // Checked again under the lock, as the reader decides it: an answer newer than what raised the gate counts.
       const signals = readSignals(d.stateDir, [] as Problem[]);
       const raisedAt = Math.max(0, ...d.raisedBy.map((f) => mtimeMs(f) ?? 0));
       const answer = gateAnswer(raisedAt, signals.resume, signals.logged);
