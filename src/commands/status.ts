@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { HostState, Snapshot } from '../model.js';
-import { snapshotWithActivity } from '../store/captures.js';
-import { buildSnapshot } from '../store/snapshot.js';
+import { readThisBox } from '../store/captures.js';
 import { sanitizeLine } from '../text.js';
 import { formatStatus } from './status-text.js';
 
@@ -12,7 +11,7 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   try {
     if (ctx.hosts.length === 0 && ctx.local) {
       // This box alone: the remote machinery (ssh links, live stores, actions) is not even loaded.
-      snapshot = await snapshotWithActivity(ctx.tmux, await buildSnapshot(ctx, { now }));
+      snapshot = await readThisBox(ctx, { activity: true, now });
     } else {
       // Beside hosts, every box is read at once; each host has its own timeout.
       const boxes = await (await import('../remote/boxes.js')).openBoxes(ctx, { activity: true });

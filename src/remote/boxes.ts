@@ -8,8 +8,7 @@ import type { ActionEnv } from '../actions/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { createLiveStore } from '../store/live-store.js';
-import { snapshotWithActivity } from '../store/captures.js';
-import { buildSnapshot } from '../store/snapshot.js';
+import { readThisBox } from '../store/captures.js';
 import type { SnapshotStore } from '../store/types.js';
 import { boxActions } from './actions.js';
 import type { BoxActions } from './actions.js';
@@ -24,11 +23,6 @@ export interface ReadOptions {
   activity?: boolean;
 }
 
-async function readLocal(ctx: AppContext, opts: ReadOptions): Promise<Snapshot> {
-  const snapshot = await buildSnapshot(ctx);
-  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot) : snapshot;
-}
-
 /** This box's snapshot read once, as a store (for one-shot commands beside hosts). */
 export function oneShotStore(ctx: AppContext, opts: ReadOptions = {}): SnapshotStore {
   let snapshot: Snapshot = { version: 1, generatedAt: new Date().toISOString(), runs: [], problems: [] };
@@ -40,7 +34,7 @@ export function oneShotStore(ctx: AppContext, opts: ReadOptions = {}): SnapshotS
     },
     getSnapshot: () => snapshot,
     async start() {
-      snapshot = await readLocal(ctx, opts);
+      snapshot = await readThisBox(ctx, opts);
       for (const l of listeners) l();
     },
     async stop() {},
@@ -76,7 +70,7 @@ const NO_SCREEN: TerminalHandOver = { suspend: () => {}, resume: () => {} };
 /** Reads every box once (hosts in parallel, each with its own timeout) and keeps the links open until close(). */
 export async function openBoxes(ctx: AppContext, opts: ReadOptions = {}): Promise<OpenBoxes> {
   if (!usesHosts(ctx)) {
-    const snapshot = await readLocal(ctx, opts);
+    const snapshot = await readThisBox(ctx, opts);
     const env: ActionEnv = { ctx, snapshot: () => snapshot };
     return { snapshot, actions: actionsFor(env, oneShotStore(ctx), NO_SCREEN), close: async () => {} };
   }

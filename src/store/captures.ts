@@ -4,6 +4,7 @@
  * the text the preview shows. One capture round is one tmux call (src/tmux/capture.ts); the
  * activity it reads is laid over the snapshot without touching how runs are read.
  */
+import type { AppContext } from '../context.js';
 import type { Member, Run, Snapshot } from '../model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { TmuxClient } from '../tmux/client.js';
@@ -12,6 +13,7 @@ import { TmuxError } from '../tmux/errors.js';
 import { sanitize } from '../text.js';
 import type { PaneReading } from './pane-reading.js';
 import { readPane } from './pane-reading.js';
+import { buildSnapshot } from './snapshot.js';
 import type { SnapshotStore } from './types.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
@@ -185,4 +187,10 @@ export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot)
   const out = new ActivityOverlay(watch).apply(snapshot);
   if (!watch.problem) return out;
   return { ...out, problems: [...out.problems, { file: null, message: `tmux: ${watch.problem}; member activity is unknown` }] };
+}
+
+/** This box read once, with one capture round for each member's activity when asked (`tower status`). */
+export async function readThisBox(ctx: AppContext, opts: { activity?: boolean; now?: number } = {}): Promise<Snapshot> {
+  const snapshot = await buildSnapshot(ctx, opts.now === undefined ? {} : { now: opts.now });
+  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot) : snapshot;
 }

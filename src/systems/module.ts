@@ -94,7 +94,7 @@ export interface SystemModule {
   readRun: ((root: string, stateDir: string, teams: Team[], settings: ReadSettings) => RunRead) | null;
   /** Whether its runs take in Claude teams: such runs are re-read when any team changes. */
   mergesTeams: boolean;
-  /** Paths below a state directory watched beyond the usual depth (e.g. a deep log file). */
+  /** Files outside its state directories that its runs depend on, relative to the project root (e.g. a log). */
   watchFiles: readonly string[];
   rootRegistry: RootRegistry | null;
   teams: TeamReaders | null;

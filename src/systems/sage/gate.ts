@@ -9,7 +9,7 @@ import type { Gate, Problem } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
 import { exists, mtimeMs, readText } from '../../files/read.js';
 import { readLogTail } from '../../files/tail.js';
-import { gateAnswer, lastLoggedAnswer } from './answer.js';
+import { ORCHESTRATOR_LOG, gateAnswer, lastLoggedAnswer } from './answer.js';
 import type { GateAnswer, LoggedAnswer } from './answer.js';
 import { parseLastSignal, parseResumeSignal } from './signals.js';
 import type { SageSignal } from './signals.js';
@@ -38,9 +38,9 @@ export interface Signals {
   logFile: string;
 }
 
-/** The orchestrator's log of a state dir (`<project>/.sage/logs/orchestrator-v2.log`). */
+/** The orchestrator's log of a state dir (`<project>/.sage/state` → `<project>/.sage/logs/orchestrator-v2.log`). */
 export function orchestratorLogOf(stateDir: string): string {
-  return path.join(path.dirname(stateDir), 'logs', 'orchestrator-v2.log');
+  return path.join(path.dirname(path.dirname(stateDir)), ORCHESTRATOR_LOG);
 }
 
 function readSignalFile(file: string, problems: Problem[]): string | null {
