@@ -4,7 +4,7 @@
  */
 import type { Gate, GateKind, Member, Problem, Run, RunStatus, Snapshot } from '../model.js';
 import { sanitizeLine } from '../text.js';
-import { countNeedingYou } from '../store/needs-you.js';
+import { activityWord, countNeedingYou } from '../store/needs-you.js';
 
 /** How to print: colour or not, and "now" for the ages of gates and handoffs. */
 export interface TextOptions {
@@ -74,7 +74,8 @@ function gateLine(g: Gate, now: number, paint: Paint): string {
 function memberText(m: Member, paint: Paint): string {
   const stateColor = m.state === 'alive' ? SGR.green : m.state === 'dead' ? SGR.red : SGR.dim;
   const role = sanitizeLine(m.role);
-  const bits = [m.lead ? 'lead' : null, role && !(m.lead && role === 'team-lead') ? role : null, m.paneId ? `${m.state} ${m.paneId}` : m.state];
+  const doing = m.state === 'alive' && m.activity !== undefined && m.activity !== 'unknown' ? activityWord(m) : null;
+  const bits = [m.lead ? 'lead' : null, role && !(m.lead && role === 'team-lead') ? role : null, m.paneId ? `${m.state} ${m.paneId}` : m.state, doing];
   const body = bits.filter((b): b is string => b !== null).join(', ');
   return `${sanitizeLine(m.name)} (${paint(stateColor, body)})`;
 }

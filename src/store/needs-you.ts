@@ -21,3 +21,17 @@ export function runNeedsYou(run: Run): boolean {
 export function countNeedingYou(snapshot: Snapshot): number {
   return snapshot.runs.filter(runNeedsYou).length;
 }
+
+/** A member's activity as one word (what the preview title and the runs list say). */
+export function activityWord(m: Pick<Member, 'activity' | 'activityCue'>): string {
+  switch (m.activity) {
+    case 'working':
+      return 'working';
+    case 'waiting':
+      return m.activityCue === 'question' ? 'asks a question' : 'waiting for input';
+    case 'idle':
+      return m.activityCue === 'shell' ? 'idle (shell)' : 'idle';
+    default:
+      return 'unknown';
+  }
+}

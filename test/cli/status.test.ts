@@ -148,7 +148,8 @@ describe('tower status (text)', () => {
     expect(r.stdout).toMatch(/CHECKPOINT pending \d+[smhd] {2}pre-done: Human reviews before DONE is emitted \(grantable\)/);
     expect(r.stdout).toMatch(/CHECKPOINT granted \d+[smhd] {2}plan-approval/);
     expect(r.stdout).toContain('tina:auth-flow  WAITING  phase 2/3 executing');
-    expect(r.stdout).toContain(`members (auth-flow-phase-2): team-lead (lead, alive ${leadPane})`);
+    // The lead's pane is a bare shell: alive, and idle by what it shows.
+    expect(r.stdout).toContain(`members (auth-flow-phase-2): team-lead (lead, alive ${leadPane}, idle)`);
     expect(r.stdout).toContain('worker-1 (tina:implementer, dead %9002)');
     expect(r.stdout).toContain('spec-reviewer (tina:spec-reviewer, in-process)');
     expect(r.stdout).toContain('tasks: 4 (1 completed, 1 in_progress, 2 pending)');

@@ -7,19 +7,7 @@ import { memberWaitsForHuman } from '../../store/needs-you.js';
 import type { Cell } from '../components/table.js';
 import { age } from '../text/format.js';
 
-/** A member's activity as one word (what the preview title and the runs list say). */
-export function activityWord(m: Pick<Member, 'activity' | 'activityCue'>): string {
-  switch (m.activity) {
-    case 'working':
-      return 'working';
-    case 'waiting':
-      return m.activityCue === 'question' ? 'asks a question' : 'waiting for input';
-    case 'idle':
-      return m.activityCue === 'shell' ? 'idle (shell)' : 'idle';
-    default:
-      return 'unknown';
-  }
-}
+export { activityWord } from '../../store/needs-you.js';
 
 /** Whether this member waits for a human: a lead at its prompt, or anyone at a question. */
 export const waitsForHuman = memberWaitsForHuman;
