@@ -18,8 +18,8 @@ export type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
  */
 export function exists(file: string): boolean {
   try {
-    fs.lstatSync(file);
-    return true;
+    // No throw for a missing file: thousands of lookups of files that are usually absent add up.
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -28,7 +28,7 @@ export function exists(file: string): boolean {
 /** The modification time in ms, or null when the file is missing. */
 export function mtimeMs(file: string): number | null {
   try {
-    return fs.statSync(file).mtimeMs;
+    return fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? null;
   } catch {
     return null;
   }
@@ -43,6 +43,16 @@ export function listDir(dir: string, problems?: Problem[]): string[] {
     return fs.readdirSync(dir).sort();
   } catch (err) {
     if (problems && (err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(dirProblem(dir, err));
+    return [];
+  }
+}
+
+/** A directory's entries with their types, sorted by name; [] when missing or unreadable (as listDir). */
+function listEntries(dir: string, problems: Problem[]): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(dirProblem(dir, err));
     return [];
   }
 }
@@ -79,21 +89,14 @@ export type FileStat = { kind: 'missing' } | { kind: 'file'; mtimeMs: number; si
 
 /** Stats a file (following symlinks); never opens it, so a FIFO or a device is never read. */
 export function statFile(file: string): FileStat {
-  let st: fs.Stats;
+  let st: fs.Stats | undefined;
   try {
-    st = fs.statSync(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      // A symlink whose target is gone is there, and broken.
-      try {
-        if (fs.lstatSync(file).isSymbolicLink()) return { kind: 'bad', problem: { file, message: 'is a symlink to a missing file' } };
-      } catch {
-        // Nothing at all: missing.
-      }
-      return { kind: 'missing' };
+    st = fs.statSync(file, { throwIfNoEntry: false });
+    if (st === undefined) {
+      // Missing (or a folder on its path is a file); a symlink whose target is gone is there, and broken.
+      return fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ? { kind: 'bad', problem: { file, message: 'is a symlink to a missing file' } } : { kind: 'missing' };
     }
-    if (code === 'ENOTDIR') return { kind: 'missing' };
+  } catch (err) {
     return { kind: 'bad', problem: { file, message: describe(err) } };
   }
   const not = notAFile(st);
@@ -103,7 +106,7 @@ export function statFile(file: string): FileStat {
 /** Whether the path is a directory (following symlinks). */
 export function isDir(dir: string): boolean {
   try {
-    return fs.statSync(dir).isDirectory();
+    return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -156,6 +159,52 @@ export function readJson(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<un
   const text = readText(file, maxBytes);
   if (!text.ok) return text;
   return parseJson(file, text.value);
+}
+
+/** The buffer every listed regular file is read into; grows up to MAX_STATE_FILE_BYTES + 1. */
+let listedBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Reads a file that its directory listing called regular, without a stat: a machine holds thousands
+ * of task files, and the stat's object per file shows in `tower status` time. The open refuses a
+ * link (O_NOFOLLOW: a link put there since the listing goes through readText, which says what it
+ * points at) and never waits (O_NONBLOCK); at most MAX_STATE_FILE_BYTES + 1 bytes are ever read, so
+ * a file swapped for a pipe or grown huge since the listing costs no more than a file at the limit.
+ */
+function readListedText(file: string): Read<string> {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY | fs.constants.O_NOFOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') return readText(file);
+    return { ok: false, problem: { file, message: describe(err) } };
+  }
+  try {
+    let read = 0;
+    for (;;) {
+      if (read === listedBuffer.length) {
+        if (read > MAX_STATE_FILE_BYTES) {
+          listedBuffer = Buffer.allocUnsafe(64 * 1024);
+          return { ok: false, problem: { file, message: `file is too large (${fs.fstatSync(fd).size} bytes, limit ${MAX_STATE_FILE_BYTES})` } };
+        }
+        const bigger = Buffer.allocUnsafe(Math.min(listedBuffer.length * 4, MAX_STATE_FILE_BYTES + 1));
+        listedBuffer.copy(bigger, 0, 0, read);
+        listedBuffer = bigger;
+      }
+      const n = fs.readSync(fd, listedBuffer, read, listedBuffer.length - read, null);
+      read += n;
+      // A regular file gives less than asked only at its end: no second read to see 0 bytes.
+      if (read < listedBuffer.length) break;
+    }
+    const text = listedBuffer.toString('utf8', 0, read);
+    if (listedBuffer.length > 64 * 1024) listedBuffer = Buffer.allocUnsafe(64 * 1024);
+    if (text.includes('\0')) return { ok: false, problem: { file, message: 'file is binary, expected text' } };
+    return { ok: true, value: text };
+  } catch (err) {
+    return { ok: false, problem: { file, message: describe(err) } };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Parses JSON text read from `file`. */
@@ -244,15 +293,24 @@ export function readJsonFiles<R extends { problems: Problem[] }>(
   skip: (name: string) => boolean = () => false,
 ): R[] {
   const results: R[] = [];
-  for (const name of listDir(dir, problems)) {
+  for (const entry of listEntries(dir, problems)) {
+    const name = entry.name;
     if (!name.endsWith('.json') || name.startsWith('.') || skip(name)) continue;
-    const file = path.join(dir, name);
+    const file = `${dir}${path.sep}${name}`;
     if (unsafeName(name)) {
       problems.push({ file: sanitizeLine(file), message: `${what} file name contains control characters; skipped` });
       continue;
     }
-    const parsed = readJsonWith(file, parse, problems);
-    if (parsed) results.push(parsed);
+    // A regular file by its listing is read without a stat; anything else the careful way.
+    const text = entry.isFile() ? readListedText(file) : readText(file);
+    const read = text.ok ? parseJson(file, text.value) : text;
+    if (!read.ok) {
+      problems.push(cleanProblem(read.problem));
+      continue;
+    }
+    const parsed = parse(read.value, file);
+    for (const p of parsed.problems) problems.push(p);
+    results.push(parsed);
   }
   return results;
 }

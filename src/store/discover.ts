@@ -49,7 +49,7 @@ export const MARKER_NAMES = [...new Set(stateDirMarkers().map((m) => m.dir))];
 export function canonical(p: string): string {
   const abs = path.resolve(p);
   try {
-    return fs.realpathSync(abs);
+    return fs.realpathSync.native(abs);
   } catch {
     return abs;
   }

@@ -5,7 +5,7 @@
  * command: a pane that vanished ends the call there, is reported gone, and the panes after it are
  * captured by one more call.
  */
-import crypto from 'node:crypto';
+import { randomHex } from '../random.js';
 import type { TmuxClient } from './client.js';
 import { TmuxError } from './errors.js';
 
@@ -20,7 +20,7 @@ export interface CaptureOptions {
 
 /** A fresh marker nonce: 128 random bits, hex (no `%` or `#`, which tmux formats would expand). */
 export function newNonce(): string {
-  return crypto.randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 /** The tmux argv (after the socket flags) of one capture round of `paneIds`. */

@@ -2,7 +2,7 @@
  * The only code that runs tmux. Every call carries the socket flags and a timeout, and fails
  * with a typed TmuxError. Panes are targeted by pane id (`%3`), never by a name that could match twice.
  */
-import crypto from 'node:crypto';
+import { randomHex } from '../random.js';
 import { TmuxError, classifyTmuxFailure } from './errors.js';
 import { runTmuxProcess } from './process.js';
 
@@ -52,7 +52,7 @@ export interface PaneListMarkers {
 
 /** Fresh markers for one call. */
 export function paneListMarkers(): PaneListMarkers {
-  const nonce = crypto.randomBytes(12).toString('hex');
+  const nonce = randomHex(12);
   return { open: `<${nonce}<`, sep: `|${nonce}|`, close: `>${nonce}>` };
 }
 

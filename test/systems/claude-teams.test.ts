@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -219,6 +220,38 @@ describe('readTeams and teamRun on a real directory', () => {
       '5.json: file is binary, expected text',
       expect.stringMatching(/^6\.json: file is too large/),
       '7.json: not a regular file: it is a directory',
+    ]);
+  });
+
+  it('reads task files of every size around its read buffer, up to the limit and not past it', () => {
+    const dir = path.join(claude, 'tasks/solo-team');
+    // The JSON text of a task whose file is exactly `bytes` long.
+    const taskOfSize = (id: string, bytes: number): string => {
+      const head = `{"id":"${id}","subject":"`;
+      return `${head}${'s'.repeat(bytes - head.length - 2)}"}`;
+    };
+    const sizes: Record<string, number> = { '10': 65_535, '11': 65_536, '12': 65_537, '13': 262_144, '14': 1_000_003, '15': 4 * 1024 * 1024 };
+    for (const [id, bytes] of Object.entries(sizes)) fs.writeFileSync(path.join(dir, `${id}.json`), taskOfSize(id, bytes));
+    fs.writeFileSync(path.join(dir, '16.json'), taskOfSize('16', 4 * 1024 * 1024 + 1));
+    const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
+    const read = Object.fromEntries((solo?.tasks ?? []).map((t) => [t.id, t.subject.length]));
+    for (const [id, bytes] of Object.entries(sizes)) expect(read[id], `${bytes} bytes`).toBe(bytes - `{"id":"${id}","subject":"`.length - 2);
+    expect(read['16']).toBeUndefined();
+    expect((solo?.problems ?? []).map((p) => `${path.basename(p.file ?? '')}: ${p.message}`)).toEqual([`16.json: file is too large (${4 * 1024 * 1024 + 1} bytes, limit ${4 * 1024 * 1024})`]);
+  });
+
+  it('reads a task file that is a link the careful way, and never waits on one that is a FIFO', () => {
+    const dir = path.join(claude, 'tasks/solo-team');
+    const elsewhere = path.join(tmp, 'elsewhere.json');
+    fs.writeFileSync(elsewhere, '{"id":"20","subject":"linked","status":"pending"}');
+    fs.symlinkSync(elsewhere, path.join(dir, '20.json'));
+    fs.symlinkSync(path.join(tmp, 'gone.json'), path.join(dir, '21.json'));
+    execFileSync('mkfifo', [path.join(dir, '22.json')]);
+    const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
+    expect(solo?.tasks.map((t) => [t.id, t.subject])).toEqual([['1', expect.any(String)], ['2', expect.any(String)], ['20', 'linked']]);
+    expect((solo?.problems ?? []).map((p) => `${path.basename(p.file ?? '')}: ${p.message}`)).toEqual([
+      '21.json: file is missing',
+      '22.json: not a regular file: it is a FIFO (named pipe)',
     ]);
   });
 

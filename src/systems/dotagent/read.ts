@@ -79,7 +79,7 @@ const CLOCK_SLACK_MS = 5 * 60_000;
 
 function realOrSame(p: string): string {
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync.native(p);
   } catch {
     return path.resolve(p);
   }
