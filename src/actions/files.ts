@@ -3,18 +3,29 @@
  * never goes through a symlink (a target that is a link is refused; a rename replaces a name, never
  * what a link points at), and is atomic: a reader sees the old file or the whole new one.
  */
-import crypto from 'node:crypto';
+import type crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { randomHex } from '../random.js';
 import { pidAlive } from './process-tree.js';
 import { UnsafePathError, assertInsideStateDir } from './safety.js';
 
-/** Marks temp files as this machine's, so a dead writer's leftovers are recognised (by pid) and removed. */
-const HOST_TAG = crypto.createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+const load = createRequire(import.meta.url);
+let hostTag: string | null = null;
+
+/**
+ * Marks temp files as this machine's, so a dead writer's leftovers are recognised (by pid) and
+ * removed. Made on the first write: node's crypto module costs every `tower status` a few ms.
+ */
+function hostTagOf(): string {
+  hostTag ??= (load('node:crypto') as typeof crypto).createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+  return hostTag;
+}
 
 function tempNameFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.tower-${HOST_TAG}-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.tower-${hostTagOf()}-${process.pid}-${randomHex(4)}.tmp`);
 }
 
 function escapeRegExp(s: string): string {
@@ -28,7 +39,7 @@ function escapeRegExp(s: string): string {
 export async function removeDeadTemps(file: string): Promise<string[]> {
   const dir = path.dirname(file);
   const base = escapeRegExp(path.basename(file));
-  const pattern = new RegExp(`^\\.${base}\\.(?:tower-${HOST_TAG}-(\\d+)-|(\\d+)\\.)[0-9a-f]{8}\\.tmp$`);
+  const pattern = new RegExp(`^\\.${base}\\.(?:tower-${hostTagOf()}-(\\d+)-|(\\d+)\\.)[0-9a-f]{8}\\.tmp$`);
   let names: string[];
   try {
     names = await fs.promises.readdir(dir);

@@ -127,6 +127,10 @@ describe('tower status --json (built CLI)', () => {
     expect(uiChunk, 'cli.js imports src/ui/main.tsx lazily as main-*.js').toBeDefined();
     expect(dist.map((u) => path.basename(fileURLToPath(u)))).not.toContain(uiChunk);
 
+    // Node's crypto module (17 modules of its own) is loaded only to write a file, never to read.
+    expect(urls).toContain('node:child_process');
+    expect(urls).not.toContain('node:crypto');
+
     // And no loaded file carries react or ink code (esbuild marks each bundled module with its path).
     for (const u of urls.filter((x) => x.startsWith('file:'))) {
       const file = fileURLToPath(u);
