@@ -25,7 +25,9 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
     return 1;
   }
   if (opts.json) {
-    ctx.out.write(`${JSON.stringify(snapshot, null, 2)}\n`);
+    // Indented for a person at a terminal; one line for a script or a pipe (half the bytes over ssh).
+    const tty = (ctx.out as NodeJS.WriteStream).isTTY === true;
+    ctx.out.write(`${tty ? JSON.stringify(snapshot, null, 2) : JSON.stringify(snapshot)}\n`);
     return 0;
   }
   const color = ctx.color && (ctx.out as NodeJS.WriteStream).isTTY === true;

@@ -3,43 +3,40 @@
  * into one file (dist/tower-reader.js) without the screen, and run there by `node` over the same
  * ssh connection (see ship.ts). It takes the global options a host's `tower` command line may hold.
  */
-import { Command, CommanderError } from 'commander';
+import { UsageError, parseArgv } from '../cli-args.js';
+import { GLOBAL_OPTIONS } from '../cli-options.js';
 import { ConfigError } from '../config.js';
 import { createContext } from '../context.js';
 import type { GlobalOptions } from '../context.js';
 import { serveStdio } from './serve.js';
 
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+const READER = {
+  name: 'tower',
+  description: "tower's reader for a box without tower",
+  version: '0.1.0',
+  globalOptions: GLOBAL_OPTIONS,
+  commands: [{ name: 'serve', description: 'stream this box over stdin/stdout', options: [{ flags: '--stdio', description: 'speak the protocol on stdin and stdout' }] }],
+};
 
 /** Runs `[global options] serve --stdio`; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  let code = 0;
-  const program = new Command('tower')
-    .exitOverride()
-    .option('--root <dir>', 'a project root to watch (repeatable)', collect)
-    .option('--claude-dir <dir>', 'the Claude Code config dir')
-    .option('-L, --socket-name <name>', 'tmux socket name')
-    .option('-S, --socket-path <path>', 'tmux socket path')
-    .option('--config <file>', 'config file')
-    .option('--no-color', 'no colour')
-    .option('--readonly', 'refuse every action');
-  program
-    .command('serve')
-    .option('--stdio', 'speak the protocol on stdin and stdout')
-    .action(async (_o: unknown, cmd: Command) => {
-      try {
-        code = await serveStdio(await createContext(cmd.optsWithGlobals() as GlobalOptions));
-      } catch (err) {
-        if (!(err instanceof ConfigError)) throw err;
-        process.stderr.write(`tower: ${err.message}\n`);
-        code = 2;
-      }
-    });
+  let parsed;
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    parsed = parseArgv(READER, argv);
   } catch (err) {
-    if (err instanceof CommanderError) return 2;
-    throw err;
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`tower: ${err.message}\n`);
+    return 2;
   }
-  return code;
+  if (parsed.kind !== 'run' || parsed.command !== 'serve') {
+    process.stderr.write('tower: this reader only serves (serve --stdio)\n');
+    return 2;
+  }
+  try {
+    return await serveStdio(await createContext(parsed.opts as GlobalOptions));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`tower: ${err.message}\n`);
+    return 2;
+  }
 }

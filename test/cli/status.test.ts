@@ -72,8 +72,16 @@ describe('tower status --json (built CLI)', () => {
       'dotagent:wf-mixed',
       'harness:mixed',
     ]);
-    // Pretty-printed with two spaces, as JSON.stringify(snapshot, null, 2) gives it.
-    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(r.stdout), null, 2)}\n`);
+    // Read by a script through a pipe: one line, half the bytes of the indented form.
+    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(r.stdout))}\n`);
+  });
+
+  it('indents the JSON for a person at a terminal', async () => {
+    const tty = testContext({ claudeDir: box.claudeDir, roots: [box.project('legacy-search')], socketName: uniqueSocketName() });
+    (tty.out as NodeJS.WriteStream).isTTY = true;
+    expect(await statusCommand(tty, { json: true })).toBe(0);
+    expect(tty.stdout()).toBe(`${JSON.stringify(JSON.parse(tty.stdout()), null, 2)}\n`);
+    expect(tty.stdout().split('\n').length).toBeGreaterThan(10);
   });
 
   it("carries each member's activity, read from one capture of its pane", () => {
