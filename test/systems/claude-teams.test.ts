@@ -255,6 +255,17 @@ describe('readTeams and teamRun on a real directory', () => {
     ]);
   });
 
+  it('lists a team\'s tasks in id order, numbers before words, whatever order their files list in', () => {
+    const dir = path.join(claude, 'tasks/solo-team');
+    for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f));
+    const ids = ['100', '10', 'b', '2', '1.5', 'a', '1', '20', ' ', '9'];
+    ids.forEach((id, i) => fs.writeFileSync(path.join(dir, `f${i}.json`), JSON.stringify({ id, subject: `task ${id}` })));
+    const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
+    // A blank id reads as the file's name.
+    expect(solo?.tasks.map((t) => t.id)).toEqual(['1', '1.5', '2', '9', '10', '20', '100', 'a', 'b', 'f8']);
+    expect(solo?.tasks.map((t) => t.id)).toEqual([...(solo?.tasks.map((t) => t.id) ?? [])].sort(compareIds));
+  });
+
   it('skips files and folders whose names hold control characters, saying so', () => {
     fs.writeFileSync(path.join(claude, 'tasks/solo-team/\u001b[2J.json'), '{"id":"9","subject":"s"}');
     fs.mkdirSync(path.join(claude, 'teams/\u001b[31mred'));

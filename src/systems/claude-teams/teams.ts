@@ -86,11 +86,11 @@ function placeholderTeam(dirName: string, configFile: string, tasksDir: string):
 export function readTasks(tasksDir: string, team: string): { tasks: Task[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const notTask = (name: string): boolean => name.startsWith('session-');
-  const tasks = readJsonFiles(tasksDir, 'task', (value, file) => parseTask(value, file, team), problems, notTask)
-    .map((parsed) => parsed.task)
-    .filter((task): task is Task => task !== null);
-  tasks.sort((a, b) => compareIds(a.id, b.id));
-  return { tasks, problems };
+  const tasks: Task[] = [];
+  for (const parsed of readJsonFiles(tasksDir, 'task', (value, file) => parseTask(value, file, team), problems, notTask)) {
+    if (parsed.task) tasks.push(parsed.task);
+  }
+  return { tasks: sortByIds(tasks), problems };
 }
 
 /** Parses a team's config.json; members get state 'in-process' or 'unknown' (liveness comes later). */
@@ -195,7 +195,8 @@ export function teamRun(team: Team, _settings: ReadSettings): Run {
   const root = team.cwd !== null && path.isAbsolute(team.cwd) && isDir(team.cwd) ? team.cwd : null;
   const run = emptyRun('claude-team', team.name, root, path.dirname(team.configFile));
   run.members = team.members.map((m) => ({ ...m }));
-  run.tasks = team.tasks.map((t) => ({ ...t, blockedBy: [...t.blockedBy] }));
+  // A task is never changed once read (members are: liveness), so the run shares its team's.
+  run.tasks = [...team.tasks];
   run.problems = [...team.problems];
   run.status = teamStatus(team.tasks);
   return run;
@@ -207,14 +208,32 @@ function teamStatus(tasks: Task[]): Run['status'] {
   return 'idle';
 }
 
+/**
+ * Tasks in compareIds order, each id's number worked out once: a team's files are listed by name
+ * ("1", "10", "100", "101", …), so nearly every pair is compared.
+ */
+function sortByIds(tasks: Task[]): Task[] {
+  const keyed = tasks.map((task) => ({ task, n: idNumber(task.id) }));
+  keyed.sort((a, b) => {
+    if (a.n !== null && b.n !== null) return a.n - b.n;
+    if ((a.n === null) !== (b.n === null)) return a.n !== null ? -1 : 1;
+    return a.task.id < b.task.id ? -1 : a.task.id > b.task.id ? 1 : 0;
+  });
+  return keyed.map((k) => k.task);
+}
+
+/** An id's value as a number, or null when it is not one. */
+function idNumber(id: string): number | null {
+  const n = Number(id);
+  return id.trim() !== '' && Number.isFinite(n) ? n : null;
+}
+
 /** Orders ids numerically where both are numbers ("2" before "10"), else as text. */
 export function compareIds(a: string, b: string): number {
-  const na = Number(a);
-  const nb = Number(b);
-  const numA = a.trim() !== '' && Number.isFinite(na);
-  const numB = b.trim() !== '' && Number.isFinite(nb);
-  if (numA && numB) return na - nb;
-  if (numA !== numB) return numA ? -1 : 1;
+  const na = idNumber(a);
+  const nb = idNumber(b);
+  if (na !== null && nb !== null) return na - nb;
+  if ((na === null) !== (nb === null)) return na !== null ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -54,7 +54,8 @@ export function assembleTinaRun(
   const merged = tinaTeams(sup?.feature ?? null, root, teams);
   for (const team of merged) {
     run.members.push(...team.members.map((m) => ({ ...m })));
-    run.tasks.push(...team.tasks.map((t) => ({ ...t, blockedBy: [...t.blockedBy] })));
+    // A task is never changed once read (members are: liveness), so the run shares its team's.
+    for (const t of team.tasks) run.tasks.push(t);
     run.problems.push(...team.problems);
   }
   const handoff = files.handoff?.value ?? null;

@@ -15,6 +15,9 @@ export function isInside(dir: string, root: string): boolean {
 }
 
 
+/** tina's older phase teams, named without the feature. */
+const OLDER_PHASE = /^phase-(\d+(?:\.\d+)*)-execution$/;
+
 /**
  * The teams of a tina run, in display order: `<feature>-orchestration`, then `<feature>-phase-<N>` by N,
  * then the older `phase-<N>-execution` teams (and a team named after the feature itself), which carry no
@@ -24,21 +27,27 @@ export function tinaTeams(feature: string | null, root: string, teams: Team[]): 
   const orchestration: Team[] = [];
   const phases: { n: string; team: Team }[] = [];
   const older: { n: string; team: Team }[] = [];
+  const ownPrefix = feature === null ? null : `${feature}-`;
+  const orchestrationName = `${feature}-orchestration`;
   // Remediation teams are `<feature>-phase-2.5` (`-2-5` where only the folder name is known).
   const phaseName = feature === null ? null : new RegExp(`^${escapeRegExp(feature)}-phase-(\\d+(?:[.-]\\d+)*)$`);
+  // Every run looks at every team of the machine: names are tested cheapest first.
   for (const team of teams) {
-    if (feature !== null && team.name === `${feature}-orchestration`) {
-      orchestration.push(team);
-      continue;
-    }
-    const m = phaseName?.exec(team.name);
-    if (m) {
-      phases.push({ n: phaseOfName(m[1] ?? ''), team });
-      continue;
+    const name = team.name;
+    if (ownPrefix !== null && name.startsWith(ownPrefix)) {
+      if (name === orchestrationName) {
+        orchestration.push(team);
+        continue;
+      }
+      const m = phaseName?.exec(name);
+      if (m) {
+        phases.push({ n: phaseOfName(m[1] ?? ''), team });
+        continue;
+      }
     }
     // The name first: it rules out most teams of a busy machine without resolving any path.
-    const old = /^phase-(\d+(?:\.\d+)*)-execution$/.exec(team.name);
-    const named = old !== null || (feature !== null && team.name === feature);
+    const old = name.startsWith('phase-') ? OLDER_PHASE.exec(name) : null;
+    const named = old !== null || (feature !== null && name === feature);
     if (!named || team.cwd === null || !isInside(team.cwd, root)) continue;
     older.push({ n: old ? (old[1] ?? '') : '', team });
   }
