@@ -11,6 +11,12 @@
 //   drawing): the screen is made of such lines. The rewrite builds them on first use, and measures text
 //   of printable ASCII plus a few always-narrow ranges (box drawing, block elements, arrows, maths operators, dashes,
 //   quotes, the ellipsis and the middle dot) by its length, as its own ASCII fast path does.
+// - @alcalzone/ansi-tokenize (ink's and the first frame's cutting of styled text into cells) builds an
+//   Intl.Segmenter when it is imported (~25 ms, on the way to the first frame) and walks every line
+//   grapheme by grapheme through it. The rewrite builds it on first use and walks text made only of
+//   characters that are each a grapheme of their own (the narrow ranges above, and ESC) one code unit
+//   at a time; it also skips working out the change of style between two cells of the same style
+//   (always none), which is most cells of a screen.
 // Each rewrite fails the build when its target code is not found, so a dependency update that moves
 // the code is noticed rather than silently unpatched.
 import fs from 'node:fs';
@@ -89,6 +95,42 @@ export function fastStringWidth(source) {
   );
 }
 
+/**
+ * Characters each of which is a grapheme cluster on its own (no combining mark, joiner, CR or
+ * surrogate among them): what ansi-tokenize may walk one code unit at a time.
+ */
+export const SINGLE_GRAPHEMES = '^[\\u001B\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2200-\\u22FF\\u2500-\\u259F]*$';
+
+/** ansi-tokenize's tokenize with its segmenter made on first use and a walk by code unit where that is the same. */
+export function fastTokenize(source) {
+  const lazy = replaceOnce(
+    source,
+    'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+    `let segmenterMade;
+const singleGraphemes = new RegExp(${JSON.stringify(SINGLE_GRAPHEMES)});
+function graphemesOf(str) {
+    if (!singleGraphemes.test(str)) return (segmenterMade ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(str);
+    const units = [];
+    for (let index = 0; index < str.length; index++) units.push({ segment: str[index], index });
+    return units;
+}`,
+    'ansi-tokenize tokenize',
+  );
+  return replaceOnce(lazy, 'for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of graphemesOf(str)) {', 'ansi-tokenize tokenize');
+}
+
+/** ansi-tokenize's styledCharsToString without the diff of two equal styles (it is always empty). */
+export function sameStyleNoDiff(source) {
+  return replaceOnce(
+    source,
+    'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
+    `const before = chars[i - 1].styles;
+            const same = before.length === char.styles.length && before.every((code, k) => code.code === char.styles[k].code && code.endCode === char.styles[k].endCode);
+            if (!same) ret += ansiCodesToString(diffAnsiCodes(before, char.styles));`,
+    'ansi-tokenize styledChars',
+  );
+}
+
 const PATCHES = [
   // The hoisted copy only (ink and tower use it); an older copy nested under another package is left alone.
   { filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, rewrite: fastStringWidth, hoistedOnly: true },
@@ -96,6 +138,8 @@ const PATCHES = [
   { filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/, rewrite: boundMeasureText },
   { filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/, rewrite: boundWrapText },
   { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/, rewrite: noFetchProbe },
+  { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/, rewrite: fastTokenize },
+  { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/, rewrite: sameStyleNoDiff },
 ];
 
 /** The esbuild plugin applying the rewrites above. */

@@ -8,7 +8,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundMeasureText, boundWrapText, englishOnly, fastStringWidth, NARROW_TEXT, noFetchProbe, patchDependencies, TEXT_CACHE_LIMIT } from '../../scripts/bundle-patches.js';
+import {
+  boundMeasureText,
+  boundWrapText,
+  englishOnly,
+  fastStringWidth,
+  fastTokenize,
+  NARROW_TEXT,
+  noFetchProbe,
+  patchDependencies,
+  sameStyleNoDiff,
+  SINGLE_GRAPHEMES,
+  TEXT_CACHE_LIMIT,
+} from '../../scripts/bundle-patches.js';
 import { tempDir } from '../helpers/box.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
@@ -116,5 +128,50 @@ describe('string-width rewrite', () => {
     expect(patched).not.toMatch(/^const segmenter = new Intl\.Segmenter\(\);$/m);
     expect(patched).toMatch(/const rgiEmojiRegex = lazyRegExp\(\(\) => /);
     expect(() => fastStringWidth('export default (s) => s.length;')).toThrow(/string-width/);
+  });
+});
+
+describe('ansi-tokenize rewrite', () => {
+  it('cuts styled text into exactly the cells ansi-tokenize does, and serialises rows of them alike', async () => {
+    const tokenizer = await import('@alcalzone/ansi-tokenize');
+    const single = new RegExp(SINGLE_GRAPHEMES);
+    const samples: string[] = [];
+    for (let cp = 0x1b; cp <= 0x25ff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (single.test(ch)) samples.push(`a${ch}b`);
+    }
+    // Text the code-unit walk must not take: combining marks, joiners, CR LF, wide, emoji, links.
+    samples.push(
+      '\u001b[31m╭─ Team\u001b[39m · \u001b[1m\u001b[2m4\u001b[22m ─╮ ▕████░▏72%! …',
+      '\u001b[38;2;255;0;0mtrue colour\u001b[39m and \u001b[48;5;22mbg\u001b[49m',
+      '漢字 and │ box',
+      '👍🏽 ok 👨‍👩‍👧',
+      'e\u0301│a\u20dd',
+      'line\r\nnext',
+      '\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007 after',
+      '',
+    );
+    const out = await runBundled(
+      'tokenize',
+      `import { tokenize, styledCharsFromTokens, styledCharsToString } from '@alcalzone/ansi-tokenize';
+       const samples = ${JSON.stringify(samples)};
+       console.log(JSON.stringify(samples.map((s) => { const t = tokenize(s); return { t, row: styledCharsToString(styledCharsFromTokens(t)), cut: tokenize(s, 3) }; })));`,
+    );
+    const r = JSON.parse(out) as { t: unknown; row: string; cut: unknown }[];
+    expect(samples.length).toBeGreaterThan(500);
+    expect(r).toEqual(
+      samples.map((s) => {
+        const t = tokenizer.tokenize(s);
+        return { t, row: tokenizer.styledCharsToString(tokenizer.styledCharsFromTokens(t)), cut: tokenizer.tokenize(s, 3) };
+      }),
+    );
+  }, 60_000);
+
+  it('finds its targets in the installed ansi-tokenize and refuses code it does not recognise', () => {
+    const build = (name: string) => fs.readFileSync(path.join(REPO, 'node_modules', '@alcalzone', 'ansi-tokenize', 'build', name), 'utf8');
+    expect(fastTokenize(build('tokenize.js'))).not.toContain('const segmenter = new Intl.Segmenter');
+    expect(sameStyleNoDiff(build('styledChars.js'))).toContain('if (!same)');
+    expect(() => fastTokenize('export const tokenize = () => [];')).toThrow(/ansi-tokenize tokenize/);
+    expect(() => sameStyleNoDiff('export const styledCharsToString = () => "";')).toThrow(/ansi-tokenize styledChars/);
   });
 });
