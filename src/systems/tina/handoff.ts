@@ -4,7 +4,7 @@
  * `### Completed`…, review tracking as a JSON block) and current (task table, plan path, task notes).
  * Every section is read by what it holds, whatever the shape, so mixed or edited handoffs still read.
  */
-import type { RootContent } from 'mdast';
+import type { Root, RootContent } from 'mdast';
 import type { Problem, Review, Task } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
 import { toIso } from '../../files/read.js';
@@ -45,8 +45,15 @@ const KNOWN = new Set<string>(Object.values(SECTION_ROLES).flat());
  */
 export const MAX_HANDOFF_CHARS = 32 * 1024;
 
-/** Parses a handoff; never throws. A handoff with none of the known sections is shape 'unknown' with a problem. */
-export function parseHandoff(text: string, file: string): { handoff: ParsedHandoff; problems: Problem[] } {
+/**
+ * Parses a handoff; never throws. A handoff with none of the known sections is shape 'unknown' with a
+ * problem. `parse` turns Markdown into mdast (tower's own reader unless another is given to compare with).
+ */
+export function parseHandoff(
+  text: string,
+  file: string,
+  parse: (markdown: string) => Root = parseMarkdown,
+): { handoff: ParsedHandoff; problems: Problem[] } {
   const handoff: ParsedHandoff = {
     shape: 'unknown',
     timestamp: null,
@@ -64,7 +71,7 @@ export function parseHandoff(text: string, file: string): { handoff: ParsedHando
   }
   let doc: ReturnType<typeof splitSections>;
   try {
-    doc = splitSections(parseMarkdown(text.slice(0, MAX_HANDOFF_CHARS)), KNOWN);
+    doc = splitSections(parse(text.slice(0, MAX_HANDOFF_CHARS)), KNOWN);
   } catch (err) {
     problems.push({ file, message: `handoff is not readable Markdown: ${sanitizeLine(String(err)).slice(0, 120)}` });
     return { handoff, problems };

@@ -1,8 +1,6 @@
 /** Markdown structure of a tina handoff: the mdast tree cut into named sections, and plain text of nodes. */
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
 import type { List, ListItem, Nodes, Paragraph, Root, RootContent, Table } from 'mdast';
+import { readBlocks } from './markdown-blocks.js';
 
 /** A `##` section of the handoff: its normalized heading and the nodes under it (sub-headings included). */
 export interface Section {
@@ -10,40 +8,23 @@ export interface Section {
   nodes: RootContent[];
 }
 
-/**
- * Inline constructs a handoff has no use for. micromark resolves emphasis, links and the like in time that
- * grows with the square of unmatched delimiters, so a file of stray `*` or `[` could stall the reader;
- * without them `**Key:**` stays literal text, which boldFields reads.
- */
-const UNUSED_CONSTRUCTS = [
-  'attention',
-  'labelStartLink',
-  'labelStartImage',
-  'labelEnd',
-  'definition',
-  'htmlText',
-  'htmlFlow',
-  'autolink',
-  'strikethrough',
-  'emailAutolink',
-  'protocolAutolink',
-  'wwwAutolink',
-  'gfmFootnoteCall',
-  'gfmPotentialFootnoteCall',
-  'gfmFootnoteDefinition',
-];
-
-/** Nesting deeper than this (columns of indentation and `>`) is flattened: it costs quadratic time, no handoff needs it. */
+/** Nesting deeper than this (columns of indentation and `>`) is flattened: no handoff needs it. */
 const MAX_NESTING_COLUMNS = 80;
 const TOO_DEEP = new RegExp(`^[ \\t>]{${MAX_NESTING_COLUMNS + 1},}`, 'gm');
 
-/** Parses Markdown with GitHub tables and task lists; inline markup other than code spans is kept as text. */
+/** The text with runs of indentation and `>` longer than MAX_NESTING_COLUMNS cut to that length. */
+export function flattenNesting(text: string): string {
+  return text.replace(TOO_DEEP, (run) => run.slice(0, MAX_NESTING_COLUMNS));
+}
+
+/**
+ * Parses Markdown with GitHub tables and task lists (markdown-blocks.ts); inline markup other than
+ * code spans, escapes and character references is kept as text, so `**Key:**` stays literal for
+ * boldFields. A byte order mark at the start is dropped and NUL reads as U+FFFD.
+ */
 export function parseMarkdown(text: string): Root {
-  const flat = text.replace(TOO_DEEP, (run) => run.slice(0, MAX_NESTING_COLUMNS));
-  return fromMarkdown(flat, {
-    extensions: [gfm(), { disable: { null: UNUSED_CONSTRUCTS } }],
-    mdastExtensions: [gfmFromMarkdown()],
-  });
+  const clean = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\0/g, '\ufffd');
+  return readBlocks(flattenNesting(clean));
 }
 
 /** "## Task States:" → "task states". */
