@@ -79,10 +79,12 @@ function joined(lines: string[], ends: string[]): string {
 }
 
 function code(lines: string[], ends: string[], info: string | null): Code {
-  const trimmed = info === null ? '' : info.replace(/^[ \t]+|[ \t]+$/g, '');
+  // The first word is the language; the rest, from its first non-space character, is meta (trailing spaces kept).
+  const trimmed = info === null ? '' : info.replace(/^[ \t]+/, '');
   const space = trimmed.search(/[ \t]/);
   const lang = trimmed === '' ? null : decodeText(space === -1 ? trimmed : trimmed.slice(0, space));
-  const meta = space === -1 ? null : decodeText(trimmed.slice(space).replace(/^[ \t]+/, ''));
+  const rest = space === -1 ? '' : trimmed.slice(space).replace(/^[ \t]+/, '');
+  const meta = rest === '' ? null : decodeText(rest);
   return { type: 'code', lang, meta, value: joined(lines, ends) };
 }
 
@@ -136,7 +138,8 @@ export function toNode(block: ChildBlock): RootContent {
       return code(block.lines, block.ends, block.info);
     case 'indented': {
       let n = block.lines.length;
-      while (n > 0 && /^[ \t]*$/.test(block.lines[n - 1] ?? '')) n--;
+      // Trailing blank lines go; a line with whitespace beyond the code's indentation stays.
+      while (n > 0 && block.lines[n - 1] === '') n--;
       return code(block.lines.slice(0, n), block.ends, null);
     }
     case 'table':

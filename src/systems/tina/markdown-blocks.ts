@@ -26,6 +26,10 @@ class BlockReader {
   private end = '';
   private lastMatched = 0;
   private allClosed = true;
+  /** Whether a block started on this line interrupted a paragraph: containers it opens are held to the same rules. */
+  private interrupting = false;
+  /** The line from where the last block prefix ended, leading whitespace included (a paragraph keeps it for code spans). */
+  private unstripped = '';
 
   read(text: string): Root {
     const lineEnd = /\r\n|\r|\n/g;
@@ -46,6 +50,7 @@ class BlockReader {
     const cur = this.cur;
     cur.reset(text);
     this.end = end;
+    const blankLine = /^[ \t]*$/.test(text);
     let matched = 0;
     for (let k = 1; k < this.stack.length; k++) {
       cur.findNextNonspace();
@@ -59,11 +64,14 @@ class BlockReader {
     let container = this.stack[matched] ?? this.root;
 
     let leaf = container.kind === 'fence' || container.kind === 'indented';
+    // As micromark has it: a paragraph going on, or indented code just left, holds new lists to the rules of interrupting.
+    this.interrupting = container.kind === 'para' || this.tip().kind === 'indented';
     while (!leaf) {
       cur.findNextNonspace();
       const r = this.start(container);
-      if (r === 'consumed') return this.touched(false);
+      if (r === 'consumed') return this.touched(blankLine);
       if (r === 'none') {
+        this.unstripped = cur.rest();
         cur.advanceNextNonspace();
         break;
       }
@@ -73,20 +81,21 @@ class BlockReader {
 
     const tip = this.tip();
     if (!this.allClosed && !cur.blank && tip.kind === 'para') {
-      this.addLine(tip); // a lazy continuation line
+      this.addLine(tip, this.unstripped); // a lazy continuation line
       return this.touched(false);
     }
     this.closeUnmatched();
-    if (container.kind === 'para' || container.kind === 'fence' || container.kind === 'indented') this.addLine(container);
+    if (container.kind === 'para') this.addLine(container, this.unstripped);
+    else if (container.kind === 'fence' || container.kind === 'indented') this.addLine(container, cur.rest());
     else if (container.kind === 'table') {
       if (!cur.blank) container.rows.push(cur.rest());
     } else if (!cur.blank) {
       cur.advanceNextNonspace();
       const para: ParagraphBlock = { kind: 'para', lines: [], ends: [] };
       this.add(para);
-      this.addLine(para);
+      this.addLine(para, cur.rest());
     }
-    this.touched(cur.blank);
+    this.touched(blankLine);
   }
 
   /** Marks the open containers: a blank line came, or content did. */
@@ -94,8 +103,8 @@ class BlockReader {
     for (const b of this.stack) if (b.kind !== 'root' && canHold(b)) b.blank = blank;
   }
 
-  private addLine(b: ParagraphBlock | FenceBlock | { kind: 'indented'; lines: string[]; ends: string[] }): void {
-    b.lines.push(this.cur.rest());
+  private addLine(b: ParagraphBlock | FenceBlock | { kind: 'indented'; lines: string[]; ends: string[] }, line: string): void {
+    b.lines.push(line);
     b.ends.push(this.end);
   }
 
@@ -238,7 +247,7 @@ class BlockReader {
     const cur = this.cur;
     const ordered = /^(\d{1,9})([.)])/.exec(rest);
     const bullet = /^[*+-]/.exec(rest);
-    const interrupts = container.kind === 'para';
+    const interrupts = this.interrupting;
     if (!bullet && (!ordered || (interrupts && ordered[1] !== '1'))) return false;
     const size = bullet ? 1 : (ordered?.[0].length ?? 0);
     const after = rest[size];

@@ -107,6 +107,13 @@ class BacktickRuns {
 /** A run of characters that start nothing. */
 const PLAIN = /[^ \t\\\r\n&`]+/y;
 
+/** The position after the leading spaces and tabs of the line starting at `at` (they are not text). */
+function afterLineStart(text: string, at: number): number {
+  let i = at;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i;
+}
+
 const isEol = (c: string | undefined): boolean => c === '\n' || c === '\r';
 
 /** The length of the line ending at `at` (2 for CRLF), 0 when there is none. */
@@ -128,8 +135,8 @@ function codeValue(raw: string, inTable: boolean): string {
 
 /**
  * The inline content of a paragraph, heading or table cell. `text` holds its lines with their line
- * endings, continuation lines without their leading whitespace. Soft line breaks stay in the text as
- * written; trailing whitespace before them is dropped, two or more spaces or a backslash make a break.
+ * endings. Soft line breaks stay in the text as written; whitespace around them is dropped (except
+ * inside code spans), two or more spaces or a backslash before one make a break.
  */
 export function parseInline(text: string, inTable = false): Inline[] {
   const out: Inline[] = [];
@@ -159,10 +166,9 @@ export function parseInline(text: string, inTable = false): Inline[] {
     } else if (c === '\\') {
       const next = text[i + 1];
       if (isEol(next)) {
-        buf = buf.slice(0, buf.length - trail);
         flush();
         out.push({ type: 'break' });
-        i += 1 + eolLength(text, i + 1);
+        i = afterLineStart(text, i + 1 + eolLength(text, i + 1));
       } else if (next !== undefined && PUNCTUATION.has(next)) {
         add(next);
         i += 2;
@@ -179,7 +185,7 @@ export function parseInline(text: string, inTable = false): Inline[] {
         flush();
         out.push({ type: 'break' });
       } else add(text.slice(i, i + n));
-      i += n;
+      i = afterLineStart(text, i + n);
     } else if (c === '&') {
       const ref = reference(text, i);
       add(ref ? ref[0] : c);
