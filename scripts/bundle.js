@@ -5,20 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { patchDependencies } from './bundle-patches.js';
-import { bundleHandoffParser, handoffOnDemand } from './handoff-on-demand.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const ENTRY_POINTS = { cli: 'src/cli.ts', 'demo-agent': 'src/demo/agent.ts' };
 
-/**
- * Bundles `entryPoints` (name → path relative to the repo) into `outdir`; resolves to esbuild's result.
- * A chunked bundle loads the Markdown parser on demand from a file of its own, written beside the
- * chunks (scripts/handoff-on-demand.js); a single-file bundle (`splitting: false`) keeps it inside.
- */
+/** Bundles `entryPoints` (name → path relative to the repo) into `outdir`; resolves to esbuild's result. */
 export async function bundle(outdir, entryPoints = ENTRY_POINTS, extra = {}) {
-  const onDemand = extra.splitting !== false;
-  if (onDemand && extra.write !== false) await bundleHandoffParser(REPO, outdir, [patchDependencies]);
   return build({
     entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([k, v]) => [k, path.resolve(REPO, v)])),
     outdir,
@@ -43,6 +36,6 @@ export async function bundle(outdir, entryPoints = ENTRY_POINTS, extra = {}) {
     },
     external: ['react-devtools-core'],
     ...extra,
-    plugins: [patchDependencies, ...(onDemand ? [handoffOnDemand] : []), ...(extra.plugins ?? [])],
+    plugins: [patchDependencies, ...(extra.plugins ?? [])],
   });
 }

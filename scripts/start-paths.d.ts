@@ -3,8 +3,10 @@ import type { Metafile } from 'esbuild';
 export const START_PATHS: Record<string, string[]>;
 /** Bytes of JavaScript each start path may load. */
 export const START_BUDGETS: Record<string, number>;
-/** Packages that must stay off each start path. */
+/** Packages that must stay off each start path (a name ending in `*` stands for every name it begins). */
 export const KEPT_OFF: Record<string, string[]>;
+/** The packages of `present` that `keptOff` names (exactly, or by a prefix ending in `*`). */
+export function offenders(keptOff: string[], present: Iterable<string>): string[];
 export interface StartPath {
   bytes: number;
   files: string[];

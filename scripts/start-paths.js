@@ -13,6 +13,9 @@ export const START_PATHS = {
 /**
  * Bytes of JavaScript each start path may load; the test fails above them. Measured when set
  * (Nov 2026), newest first:
+ * - status 214 KB, first frame 326 KB, live screen 1,256 KB: handoffs read by tower's own Markdown
+ *   reader (25 KB) and the handoff sections (11 KB), now part of every path; a handoff no longer
+ *   loads the 132 KB micromark file and costs ~1 ms instead of ~20 ms to read in a fresh process;
  * - status 178 KB, first frame with the runs 289 KB, live screen 1,220 KB: tower's own
  *   command-line parser in place of a general one (121 KB);
  * - status 290 KB, first frame 402 KB, live screen 1,333 KB: the Markdown parser loaded only to
@@ -24,20 +27,29 @@ export const START_PATHS = {
  *   with the live screen, 2,526 KB.
  */
 export const START_BUDGETS = {
-  'tower status': 190 * 1024,
-  'tower (first frame)': 300 * 1024,
-  'tower (live screen)': 1250 * 1024,
+  'tower status': 226 * 1024,
+  'tower (first frame)': 338 * 1024,
+  'tower (live screen)': 1268 * 1024,
 };
 
+/** The Markdown parser handoffs were once read with, and its family: tower reads them itself. */
+const MARKDOWN_PARSER = ['micromark*', 'mdast-util-*', 'decode-named-character-reference', 'character-entities*'];
+
 /**
- * Packages that must stay off a start path: the screen's machinery is not needed to print or paint
- * text, the validator only to check a config file that exists, execa only to run a hook or attach.
+ * Packages that must stay off a start path (a name ending in `*` stands for every name it begins):
+ * the screen's machinery is not needed to print or paint text, the validator only to check a config
+ * file that exists, execa only to run a hook or attach, a general Markdown parser never.
  */
 export const KEPT_OFF = {
-  'tower status': ['react', 'react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'chalk', 'zod', 'execa'],
-  'tower (first frame)': ['react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'zod', 'execa'],
-  'tower (live screen)': ['zod', 'execa'],
+  'tower status': ['react', 'react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'chalk', 'zod', 'execa', ...MARKDOWN_PARSER],
+  'tower (first frame)': ['react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'zod', 'execa', ...MARKDOWN_PARSER],
+  'tower (live screen)': ['zod', 'execa', ...MARKDOWN_PARSER],
 };
+
+/** The packages of `present` that `keptOff` names (exactly, or by a prefix ending in `*`). */
+export function offenders(keptOff, present) {
+  return [...present].filter((pkg) => keptOff.some((name) => (name.endsWith('*') ? pkg.startsWith(name.slice(0, -1)) : pkg === name)));
+}
 
 /** Output file → { bytes, files (static imports) } and entry module → output file. */
 function graph(metafile) {

@@ -55,8 +55,6 @@ describe('the packed tower', () => {
     expect(files).toContain('package/dist/cli.js');
     // The reader a box without tower is sent over ssh.
     expect(files).toContain('package/dist/tower-reader.js');
-    // The Markdown parser, loaded on the first handoff read (scripts/handoff-on-demand.js).
-    expect(files).toContain('package/dist/handoff-parser.cjs');
     expect(files.filter((f) => /^package\/(test|src|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies?: object };
     // Everything is in the bundle: installing downloads nothing.

@@ -1,7 +1,7 @@
 /** Reads a tina state directory from disk into parsed values; everything odd becomes a problem. */
 import path from 'node:path';
 import type { Problem } from '../../model.js';
-import { parseHandoff } from './handoff-parser.js';
+import { parseHandoff } from './handoff.js';
 import type { ParsedHandoff } from './handoff.js';
 import { cleanProblem, exists, listDir, mtimeMs, readJson, readJsonWith, readText, statFile, toIso } from '../../files/read.js';
 import { sanitizeLine } from '../../text.js';
