@@ -171,13 +171,13 @@ let listedBuffer = Buffer.allocUnsafe(64 * 1024);
  * points at) and never waits (O_NONBLOCK); at most MAX_STATE_FILE_BYTES + 1 bytes are ever read, so
  * a file swapped for a pipe or grown huge since the listing costs no more than a file at the limit.
  */
-function readListedText(file: string): Read<string> {
+function readListedText(file: string): string | Problem {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY | fs.constants.O_NOFOLLOW);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') return readText(file);
-    return { ok: false, problem: { file, message: describe(err) } };
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') return textOrProblem(readText(file));
+    return { file, message: describe(err) };
   }
   try {
     let read = 0;
@@ -185,7 +185,7 @@ function readListedText(file: string): Read<string> {
       if (read === listedBuffer.length) {
         if (read > MAX_STATE_FILE_BYTES) {
           listedBuffer = Buffer.allocUnsafe(64 * 1024);
-          return { ok: false, problem: { file, message: `file is too large (${fs.fstatSync(fd).size} bytes, limit ${MAX_STATE_FILE_BYTES})` } };
+          return { file, message: `file is too large (${fs.fstatSync(fd).size} bytes, limit ${MAX_STATE_FILE_BYTES})` };
         }
         const bigger = Buffer.allocUnsafe(Math.min(listedBuffer.length * 4, MAX_STATE_FILE_BYTES + 1));
         listedBuffer.copy(bigger, 0, 0, read);
@@ -198,24 +198,32 @@ function readListedText(file: string): Read<string> {
     }
     const text = listedBuffer.toString('utf8', 0, read);
     if (listedBuffer.length > 64 * 1024) listedBuffer = Buffer.allocUnsafe(64 * 1024);
-    if (text.includes('\0')) return { ok: false, problem: { file, message: 'file is binary, expected text' } };
-    return { ok: true, value: text };
+    return text.includes('\0') ? { file, message: 'file is binary, expected text' } : text;
   } catch (err) {
-    return { ok: false, problem: { file, message: describe(err) } };
+    return { file, message: describe(err) };
   } finally {
     fs.closeSync(fd);
   }
 }
 
+function textOrProblem(read: Read<string>): string | Problem {
+  return read.ok ? read.value : read.problem;
+}
+
 /** Parses JSON text read from `file`. */
 export function parseJson(file: string, text: string): Read<unknown> {
-  if (text.trim() === '') return { ok: false, problem: { file, message: 'file is empty' } };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    return { ok: false, problem: { file, message: `invalid JSON (half-written?): ${sanitizeLine(msg).slice(0, 120)}` } };
+    return { ok: false, problem: jsonProblem(file, text, err) };
   }
+}
+
+/** Why `text` of `file` is not JSON: empty, or what JSON.parse said (worked out only once it failed). */
+function jsonProblem(file: string, text: string, err: unknown): Problem {
+  if (text.trim() === '') return { file, message: 'file is empty' };
+  const msg = err instanceof Error ? err.message : String(err);
+  return { file, message: `invalid JSON (half-written?): ${sanitizeLine(msg).slice(0, 120)}` };
 }
 
 /** Reads a JSON object (not an array or scalar). */
@@ -293,6 +301,26 @@ export function readJsonFiles<R extends { problems: Problem[] }>(
   skip: (name: string) => boolean = () => false,
 ): R[] {
   const results: R[] = [];
+  eachJsonFile(dir, what, problems, skip, (value, file) => {
+    const parsed = parse(value, file);
+    for (const p of parsed.problems) problems.push(p);
+    results.push(parsed);
+  });
+  return results;
+}
+
+/**
+ * Calls `take` with the parsed value of every `*.json` file of a directory, by name, as readJsonFiles
+ * reads them; a file that can't be read as JSON is a problem instead. Nothing is made per file but
+ * what `take` keeps: a machine's task folders hold thousands of files.
+ */
+export function eachJsonFile(
+  dir: string,
+  what: string,
+  problems: Problem[],
+  skip: (name: string) => boolean,
+  take: (value: unknown, file: string) => void,
+): void {
   for (const entry of listEntries(dir, problems)) {
     const name = entry.name;
     if (!name.endsWith('.json') || name.startsWith('.') || skip(name)) continue;
@@ -302,15 +330,18 @@ export function readJsonFiles<R extends { problems: Problem[] }>(
       continue;
     }
     // A regular file by its listing is read without a stat; anything else the careful way.
-    const text = entry.isFile() ? readListedText(file) : readText(file);
-    const read = text.ok ? parseJson(file, text.value) : text;
-    if (!read.ok) {
-      problems.push(cleanProblem(read.problem));
+    const text = entry.isFile() ? readListedText(file) : textOrProblem(readText(file));
+    if (typeof text !== 'string') {
+      problems.push(cleanProblem(text));
       continue;
     }
-    const parsed = parse(read.value, file);
-    for (const p of parsed.problems) problems.push(p);
-    results.push(parsed);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      problems.push(cleanProblem(jsonProblem(file, text, err)));
+      continue;
+    }
+    take(value, file);
   }
-  return results;
 }

@@ -266,6 +266,18 @@ describe('readTeams and teamRun on a real directory', () => {
     expect(solo?.tasks.map((t) => t.id)).toEqual([...(solo?.tasks.map((t) => t.id) ?? [])].sort(compareIds));
   });
 
+  it('orders whole-number ids as compareIds does, equal ids in the order their files list', () => {
+    const dir = path.join(claude, 'tasks/solo-team');
+    for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f));
+    for (const ids of [['10', '2', '007', '2', '1', '300', '1.0', '0'], ['5', '4294967296', '3', '4294967295']]) {
+      for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f));
+      ids.forEach((id, i) => fs.writeFileSync(path.join(dir, `f${i}.json`), JSON.stringify({ id, subject: `file ${i}` })));
+      const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
+      const expected = ids.map((id, i) => ({ id, subject: `file ${i}` })).sort((a, b) => compareIds(a.id, b.id));
+      expect(solo?.tasks.map((t) => ({ id: t.id, subject: t.subject }))).toEqual(expected);
+    }
+  });
+
   it('skips files and folders whose names hold control characters, saying so', () => {
     fs.writeFileSync(path.join(claude, 'tasks/solo-team/\u001b[2J.json'), '{"id":"9","subject":"s"}');
     fs.mkdirSync(path.join(claude, 'teams/\u001b[31mred'));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { emptyRun } from '../../model.js';
 import type { Member, MemberState, Problem, Run, Task } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
-import { cleanProblem, isDir, isObject, listDir, readJson, readJsonFiles, toIso, unsafeName } from '../../files/read.js';
+import { cleanProblem, eachJsonFile, isDir, isObject, listDir, readJson, toIso, unsafeName } from '../../files/read.js';
 import type { ReadSettings, Team } from '../types.js';
 
 /** A tmux pane id as tmux prints it; anything else is not passed on to tmux as a target. */
@@ -87,9 +87,10 @@ export function readTasks(tasksDir: string, team: string): { tasks: Task[]; prob
   const problems: Problem[] = [];
   const notTask = (name: string): boolean => name.startsWith('session-');
   const tasks: Task[] = [];
-  for (const parsed of readJsonFiles(tasksDir, 'task', (value, file) => parseTask(value, file, team), problems, notTask)) {
-    if (parsed.task) tasks.push(parsed.task);
-  }
+  eachJsonFile(tasksDir, 'task', problems, notTask, (value, file) => {
+    const task = taskOf(value, file, team, problems);
+    if (task) tasks.push(task);
+  });
   return { tasks: sortByIds(tasks), problems };
 }
 
@@ -172,22 +173,26 @@ function stateOf(raw: Record<string, unknown>): MemberState {
 
 /** Parses one task file; an owner of '' means nobody. */
 export function parseTask(json: unknown, file: string, team: string): { task: Task | null; problems: Problem[] } {
-  if (!isObject(json)) return { task: null, problems: [{ file, message: 'task is not a JSON object' }] };
   const problems: Problem[] = [];
+  return { task: taskOf(json, file, team, problems), problems };
+}
+
+/** parseTask adding its problems to `problems`: nothing is made per task but the task. */
+function taskOf(json: unknown, file: string, team: string, problems: Problem[]): Task | null {
+  if (!isObject(json)) {
+    problems.push({ file, message: 'task is not a JSON object' });
+    return null;
+  }
   const id = idText(json.id) || sanitizeLine(path.basename(file, '.json'));
   if (typeof json.subject !== 'string') problems.push({ file, message: `task ${id} has no subject` });
-  const blockedBy = Array.isArray(json.blockedBy) ? json.blockedBy.map(idText).filter((b) => b !== '') : [];
-  return {
-    task: {
-      id,
-      subject: text(json.subject),
-      status: text(json.status) || 'unknown',
-      owner: text(json.owner) || null,
-      blockedBy,
-      team,
-    },
-    problems,
-  };
+  const blockedBy: string[] = [];
+  if (Array.isArray(json.blockedBy)) {
+    for (const raw of json.blockedBy as unknown[]) {
+      const b = idText(raw);
+      if (b !== '') blockedBy.push(b);
+    }
+  }
+  return { id, subject: text(json.subject), status: text(json.status) || 'unknown', owner: text(json.owner) || null, blockedBy, team };
 }
 
 /** A run of its own for a team that belongs to no tina run. */
@@ -213,6 +218,22 @@ function teamStatus(tasks: Task[]): Run['status'] {
  * ("1", "10", "100", "101", …), so nearly every pair is compared.
  */
 function sortByIds(tasks: Task[]): Task[] {
+  // Claude Code numbers its tasks: each id and its place packed in one number, sorted natively.
+  const packed = new Float64Array(tasks.length);
+  for (let i = 0; i < tasks.length; i++) {
+    const n = idNumber(tasks[i]?.id ?? '');
+    if (n === null || !Number.isInteger(n) || n < 0 || n >= ID_LIMIT || tasks.length > PLACE_LIMIT) return sortByIdsSlowly(tasks);
+    packed[i] = n * PLACE_LIMIT + i;
+  }
+  packed.sort();
+  return Array.from(packed, (key) => tasks[key % PLACE_LIMIT] as Task);
+}
+
+/** What the packing above holds exactly: ids below 2^32, places below 2^20 (2^52 in all). */
+const ID_LIMIT = 2 ** 32;
+const PLACE_LIMIT = 2 ** 20;
+
+function sortByIdsSlowly(tasks: Task[]): Task[] {
   const keyed = tasks.map((task) => ({ task, n: idNumber(task.id) }));
   keyed.sort((a, b) => {
     if (a.n !== null && b.n !== null) return a.n - b.n;
