@@ -142,7 +142,11 @@ class BlockReader {
         return 'yes';
       case 'item':
         if (cur.blank) {
-          if (b.children.length === 0) return 'no';
+          // An item can begin with one blank line, not two; the blank still loosens its list.
+          if (b.children.length === 0) {
+            b.blank = true;
+            return 'no';
+          }
           cur.advanceNextNonspace();
           return 'yes';
         }
@@ -183,7 +187,6 @@ class BlockReader {
       return 'leaf';
     }
     const rest = cur.restNonspace();
-    if (container.kind === 'para' && (c === '|' || c === ':' || c === '-') && this.table(container, rest)) return 'consumed';
     const deep = this.stack.length >= MAX_OPEN_CONTAINERS;
     if (c === '>' && !deep) {
       cur.advanceNextNonspace();
@@ -222,7 +225,10 @@ class BlockReader {
       this.add({ kind: 'rule' });
       return 'consumed';
     }
-    return !deep && this.listItem(container, rest) ? 'container' : 'none';
+    if (!deep && this.listItem(container, rest)) return 'container';
+    // Last: a list item (`- |`) comes before a delimiter row, as containers are read before what they hold.
+    if (container.kind === 'para' && (c === '|' || c === ':' || c === '-') && this.table(container, rest)) return 'consumed';
+    return 'none';
   }
 
   /** A delimiter row under a paragraph whose last line has as many cells: that line becomes a table's header. */
