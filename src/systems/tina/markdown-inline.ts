@@ -12,9 +12,9 @@ const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
 
 /**
  * Named references a handoff may plausibly hold. The full HTML list has over 2,000 names; a name not
- * listed here stays as written (`&hellip;` does, `&hellip;` would be decoded by a full parser).
+ * listed here stays as written (`&Aring;` does; a full parser would decode it).
  */
-const ENTITIES: Record<string, string> = {
+export const NAMED_REFERENCES: Readonly<Record<string, string>> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', shy: '\u00ad', copy: '\u00a9', reg: '\u00ae',
   trade: '\u2122', hellip: '\u2026', mdash: '\u2014', ndash: '\u2013', lsquo: '\u2018', rsquo: '\u2019',
   ldquo: '\u201c', rdquo: '\u201d', laquo: '\u00ab', raquo: '\u00bb', bull: '\u2022', middot: '\u00b7',
@@ -54,7 +54,7 @@ function reference(text: string, at: number): [string, number] | null {
   if (!m) return null;
   if (m[1] !== undefined) return [numeric(parseInt(m[1], 16)), m[0].length];
   if (m[2] !== undefined) return [numeric(parseInt(m[2], 10)), m[0].length];
-  const named = Object.hasOwn(ENTITIES, m[3] ?? '') ? ENTITIES[m[3] ?? ''] : undefined;
+  const named = Object.hasOwn(NAMED_REFERENCES, m[3] ?? '') ? NAMED_REFERENCES[m[3] ?? ''] : undefined;
   return named === undefined ? null : [named, m[0].length];
 }
 
