@@ -15,7 +15,8 @@ export const START_PATHS = {
  * (Nov 2026), newest first:
  * - status 214 KB, first frame 326 KB, live screen 1,256 KB: handoffs read by tower's own Markdown
  *   reader (25 KB) and the handoff sections (11 KB), now part of every path; a handoff no longer
- *   loads the 132 KB micromark file and costs ~1 ms instead of ~20 ms to read in a fresh process;
+ *   loads the 132 KB micromark file: read cold in a fresh process it takes ~9 ms, not ~30 ms
+ *   (test/bench/handoff.bench.ts);
  * - status 178 KB, first frame with the runs 289 KB, live screen 1,220 KB: tower's own
  *   command-line parser in place of a general one (121 KB);
  * - status 290 KB, first frame 402 KB, live screen 1,333 KB: the Markdown parser loaded only to
