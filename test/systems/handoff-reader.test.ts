@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
 import { parseMarkdown } from '../../src/systems/tina/markdown.js';
 import { NAMED_REFERENCES } from '../../src/systems/tina/markdown-inline.js';
-import { FIXTURES } from '../helpers/fixtures.js';
+import { FIXTURES, HANDOFF_FIXTURES, readFixture } from '../helpers/fixtures.js';
 import { generatedHandoff } from '../helpers/handoff-corpus.js';
 import { bareTree, micromarkHandoff, micromarkParse } from '../helpers/micromark-handoff.js';
 
@@ -46,6 +46,13 @@ describe('the handoff reader reads as micromark did', () => {
       const text = fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
       expectSameReading(text, rel);
       expectSameReading(text.replace(/\n/g, '\r\n'), `${rel} (CRLF)`);
+    }
+  });
+
+  it('on the three shapes cut off at every character, as a reader finds a file mid-write', () => {
+    for (const rel of HANDOFF_FIXTURES) {
+      const text = readFixture(rel);
+      for (let i = 0; i <= text.length; i++) expect(bareTree(parseMarkdown(text.slice(0, i))), `${rel} cut at ${i}`).toEqual(bareTree(micromarkParse(text.slice(0, i))));
     }
   });
 

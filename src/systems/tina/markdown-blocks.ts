@@ -236,7 +236,8 @@ class BlockReader {
     const align = delimiterRow(rest);
     const header = para.lines[para.lines.length - 1];
     if (!align || header === undefined) return false;
-    const cells = rowCells(header).length;
+    // A header needs more than a lone pipe.
+    const cells = /^[ \t]*\|?[ \t]*$/.test(header) ? 0 : rowCells(header).length;
     if (cells === 0 || cells !== align.length) return false;
     para.lines.pop();
     para.ends.pop();

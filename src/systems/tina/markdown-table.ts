@@ -4,7 +4,7 @@ import type { AlignType } from 'mdast';
 /**
  * The cells of a table row, cut at pipes that are not escaped (`\|` and `\\` are pairs; code spans
  * do not protect pipes). A leading pipe opens the first cell, a trailing pipe with nothing after it
- * closes the last; cells keep their surrounding whitespace.
+ * closes the last; cells keep their surrounding whitespace. A lone `|` is one empty cell.
  */
 export function rowCells(line: string): string[] {
   const cells: string[] = [];
@@ -21,7 +21,7 @@ export function rowCells(line: string): string[] {
     }
   }
   const last = line.slice(start);
-  if (/[^ \t]/.test(last)) cells.push(last);
+  if (/[^ \t]/.test(last) || cells.length === 0) cells.push(last);
   return cells;
 }
 
