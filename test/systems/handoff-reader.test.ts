@@ -7,7 +7,10 @@
  * Where the two readers differ, on input no handoff has, it is left out on purpose:
  * - named character references other than the ~90 common ones markdown-inline.ts lists (`&Aring;`)
  *   stay as written; micromark knows all 2,125 HTML names;
- * - containers nested more than 100 deep (`- > - > …` on one line) read as text beyond that depth.
+ * - containers nested more than 100 deep (`- > - > …` on one line) read as text beyond that depth;
+ * - an unclosed code fence or indented code that a list item or block quote ends (a file damaged in
+ *   its middle): micromark drops some of its trailing blank lines, and may read a bare `-` after it
+ *   as a list item. The tree differs there, the parsed handoff does not (the last test below).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -56,8 +59,8 @@ describe('the handoff reader reads as micromark did', () => {
     }
   });
 
-  it('on 400 generated handoffs of the three shapes with their variations', () => {
-    for (let seed = 1; seed <= 400; seed++) expectSameReading(generatedHandoff(seed), `generated handoff ${seed}`);
+  it('on 300 generated handoffs of the three shapes with their variations', () => {
+    for (let seed = 1; seed <= 300; seed++) expectSameReading(generatedHandoff(seed), `generated handoff ${seed}`);
   });
 });
 
@@ -101,5 +104,23 @@ describe('the handoff reader on hostile nesting', () => {
     expect(depth).toBeGreaterThan(90);
     expect(depth).toBeLessThan(120);
     expect(parseHandoff(deep, '/h.md').handoff.notes).toEqual(['after']);
+  });
+});
+
+describe('the parsed handoff is the same as with micromark', () => {
+  it('on generated handoffs with pieces of Markdown and escape sequences spliced in anywhere (fixed seed)', () => {
+    const junk = fc.array(fc.constantFrom(...PIECES, '\u0000', '\u001b[31m', '\ufeff', '<div>', '[a](b)', '<http://x>', '[^1]: n\n'), { minLength: 1, maxLength: 6 });
+    const spliced = fc.tuple(fc.integer({ min: 1, max: 400 }), fc.array(fc.tuple(fc.nat(), junk), { minLength: 1, maxLength: 6 })).map(([seed, cuts]) =>
+      cuts.reduce((text, [at, pieces]) => {
+        const i = at % (text.length + 1);
+        return text.slice(0, i) + pieces.join('') + text.slice(i);
+      }, generatedHandoff(seed)),
+    );
+    fc.assert(
+      fc.property(spliced, (text) => {
+        expect(parseHandoff(text, '/h.md')).toEqual(micromarkHandoff(text, '/h.md'));
+      }),
+      { numRuns: 300, seed: 20261122 },
+    );
   });
 });
