@@ -35,7 +35,7 @@ export const START_BUDGETS = {
  */
 export const KEPT_OFF = {
   'tower status': ['react', 'react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'chalk', 'zod', 'execa'],
-  'tower (first frame)': ['react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'zod', 'execa'],
+  'tower (first frame)': ['react', 'react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'zod', 'execa'],
   'tower (live screen)': ['zod', 'execa'],
 };
 
