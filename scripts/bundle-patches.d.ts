@@ -19,3 +19,4 @@ export const patchDependencies: Plugin;
 export const SINGLE_GRAPHEMES: string;
 export function fastTokenize(source: string): string;
 export function sameStyleNoDiff(source: string): string;
+export const STYLE_CHANGE_LIMIT: number;

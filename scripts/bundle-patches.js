@@ -119,14 +119,39 @@ function graphemesOf(str) {
   return replaceOnce(lazy, 'for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of graphemesOf(str)) {', 'ansi-tokenize tokenize');
 }
 
-/** ansi-tokenize's styledCharsToString without the diff of two equal styles (it is always empty). */
+/** Distinct style changes remembered (a screen has a few dozen). */
+export const STYLE_CHANGE_LIMIT = 1000;
+
+/**
+ * ansi-tokenize's styledCharsToString without the diff of two equal styles (it is always empty), and
+ * with each change from one style to another worked out once: a code's end code follows from the
+ * code, so the codes alone name the change.
+ */
 export function sameStyleNoDiff(source) {
-  return replaceOnce(
+  const declared = replaceOnce(
     source,
+    'export function styledCharsToString(chars) {',
+    `const styleChanges = new Map();
+const codesOf = (styles) => styles.map((code) => code.code).join("");
+function styleChange(from, to) {
+    const key = codesOf(from) + "\u0000" + codesOf(to);
+    let change = styleChanges.get(key);
+    if (change === undefined) {
+        change = ansiCodesToString(diffAnsiCodes(from, to));
+        if (styleChanges.size >= ${STYLE_CHANGE_LIMIT}) styleChanges.clear();
+        styleChanges.set(key, change);
+    }
+    return change;
+}
+export function styledCharsToString(chars) {`,
+    'ansi-tokenize styledChars',
+  );
+  return replaceOnce(
+    declared,
     'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
     `const before = chars[i - 1].styles;
-            const same = before.length === char.styles.length && before.every((code, k) => code.code === char.styles[k].code && code.endCode === char.styles[k].endCode);
-            if (!same) ret += ansiCodesToString(diffAnsiCodes(before, char.styles));`,
+            const same = before.length === char.styles.length && before.every((code, k) => code.code === char.styles[k].code);
+            if (!same) ret += styleChange(before, char.styles);`,
     'ansi-tokenize styledChars',
   );
 }

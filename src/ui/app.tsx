@@ -31,7 +31,8 @@ import { deriveView } from './state/view.js';
 import { previewMember } from './state/selectors.js';
 import { paneTextLines } from './text/pane-text.js';
 import { screenMetrics, wantsOf } from './metrics.js';
-import { ThemeContext, createTheme } from './theme.js';
+import { createTheme } from './theme.js';
+import { ThemeContext } from './theme-context.js';
 
 /** What the control room is given. The stores, the actions and the bindings are taken once, at mount. */
 export interface ControlRoomProps {

@@ -2,8 +2,6 @@
  * Colours by meaning. With colour off (NO_COLOR, --no-color) every tone is plain text: the screen
  * then relies on the words and symbols each view always prints ("[ESC]", "alive", ">").
  */
-import { createContext, useContext } from 'react';
-
 /** What a piece of text means, not how it looks. */
 export const TONES = ['plain', 'dim', 'amber', 'red', 'green', 'accent', 'title', 'key'] as const;
 export type Tone = (typeof TONES)[number];
@@ -45,11 +43,4 @@ export function createTheme(color: boolean): Theme {
     // A background rather than inverse video: inverse turns the gauge's █ blocks into holes.
     selected: color ? { backgroundColor: '#334155' } : {},
   };
-}
-
-export const ThemeContext = createContext<Theme>(createTheme(false));
-
-/** The current theme. */
-export function useTheme(): Theme {
-  return useContext(ThemeContext);
 }

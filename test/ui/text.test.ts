@@ -6,7 +6,8 @@ import { fitColumns } from '../../src/ui/components/table.js';
 import { allocate, computeLayout } from '../../src/ui/layout.js';
 import { age, clock, gauge } from '../../src/ui/text/format.js';
 import { fitLine, lineWidth } from '../../src/ui/text/segments.js';
-import { fit, truncate, wrapText } from '../../src/ui/text/width.js';
+import { displayWidth, fit, NARROW, sliceCells, truncate, wrapText } from '../../src/ui/text/width.js';
+import { NARROW_TEXT } from '../../scripts/bundle-patches.js';
 
 const text = () => fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '漢', '字', '😀', 'é', '-', '…', 'ﾊ') , maxLength: 60 });
 
@@ -39,6 +40,25 @@ describe('display width', () => {
         expect(wrapText(t, width).join('').replace(/\s/g, '')).toBe(t.replace(/\s/g, ''));
       }),
     );
+  });
+});
+
+describe('narrow text', () => {
+  it('is the set string-width measures by length at build time, every character one cell', () => {
+    expect(NARROW.source).toBe(new RegExp(NARROW_TEXT).source);
+    for (let cp = 0x20; cp <= 0x25ff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (NARROW.test(ch)) expect(stringWidth(ch), `U+${cp.toString(16)}`).toBe(1);
+    }
+  });
+
+  it('measures and cuts box drawing as the grapheme walk does', () => {
+    const line = '╭─ Team · 4 ─╮ ▕████░▏72% → …';
+    expect(displayWidth(line)).toBe(stringWidth(line));
+    for (let max = 0; max <= line.length + 1; max++) {
+      const cut = sliceCells(line, max);
+      expect(cut).toBe([...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line)].map((g) => g.segment).slice(0, max).join(''));
+    }
   });
 });
 

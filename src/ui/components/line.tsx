@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { Segment, SgrStyle } from '../text/segments.js';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../theme-context.js';
 import type { TextStyle } from '../theme.js';
 
 /** A pane's own style as ink Text props (ink draws the SGR again: nothing else passes). */

@@ -32,11 +32,12 @@ export function styleSegment(segment: Segment, theme: Theme): string {
   return text;
 }
 
-const blankCell = (): StyledChar => ({ type: 'char', value: ' ', fullWidth: false, styles: [] });
+// One blank cell fills the whole grid: cells are replaced, never changed, so it is never written to.
+const BLANK: StyledChar = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) as unknown as StyledChar['styles'] });
 
 /** The frame text of `blocks` on a grid of `width` × `height` cells. */
 export function frameText(blocks: readonly Placed[], width: number, height: number, theme: Theme): string {
-  const grid: StyledChar[][] = Array.from({ length: height }, () => Array.from({ length: width }, blankCell));
+  const grid: StyledChar[][] = Array.from({ length: height }, () => new Array<StyledChar>(width).fill(BLANK));
   for (const block of blocks) {
     block.lines.forEach((line, i) => {
       const row = grid[block.y + i];

@@ -8,7 +8,7 @@ import type { PaneWatch } from '../../store/captures.js';
 import { Lines } from '../components/line.js';
 import type { Rect } from '../layout.js';
 import { paneTextLines } from '../text/pane-text.js';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../theme-context.js';
 import { previewFrame } from './preview-lines.js';
 
 export interface PreviewPaneProps {

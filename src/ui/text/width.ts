@@ -4,13 +4,20 @@
  */
 import stringWidth from 'string-width';
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: building one costs ~20 ms, and the screen's text rarely needs it (below).
+let segmenter: Intl.Segmenter | null = null;
 // Printable ASCII only: one cell per character, so length is the width.
 const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * Printable ASCII and the always-narrow symbols the screen draws with (box drawing, blocks, arrows,
+ * maths, dashes, quotes, the ellipsis, the middle dot): each character one grapheme of one cell.
+ * The same set string-width's build-time rewrite measures by length (scripts/bundle-patches.js).
+ */
+export const NARROW = /^[\u0020-\u007E\u00B7\u2010-\u2027\u2190-\u2193\u2200-\u22FF\u2500-\u259F]*$/;
 
 /** Cells `text` takes on screen. */
 export function displayWidth(text: string): number {
-  return PLAIN.test(text) ? text.length : stringWidth(text);
+  return PLAIN.test(text) || NARROW.test(text) ? text.length : stringWidth(text);
 }
 
 /** `text` cut to at most `max` cells, ending in … when something was cut. */
@@ -23,9 +30,10 @@ export function truncate(text: string, max: number): string {
 
 /** The longest start of `text` that fits in `max` cells, cut between graphemes. */
 export function sliceCells(text: string, max: number): string {
-  if (PLAIN.test(text)) return text.slice(0, Math.max(0, max));
+  if (PLAIN.test(text) || NARROW.test(text)) return text.slice(0, Math.max(0, max));
   let out = '';
   let used = 0;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of segmenter.segment(text)) {
     const w = stringWidth(segment);
     if (used + w > max) break;
