@@ -1,9 +1,22 @@
 #!/usr/bin/env node
-// Node 22+ can keep compiled code between runs; on Node 20 there is no such cache and nothing happens.
-import module from 'node:module';
+// Node 22+ keeps compiled code between runs; on Node 20 `tower status` runs from one file with the
+// code the build compiled for it (bin/status-loader.cjs), and everything else from the chunks.
+import module, { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
-module.enableCompileCache?.();
-import('../dist/cli.js').then((m) => m.main(process.argv.slice(2))).then(
-  (code) => { process.exitCode = code; },
-  (err) => { console.error(`tower: ${err && err.stack ? err.stack : err}`); process.exitCode = 1; },
-);
+const argv = process.argv.slice(2);
+const done = (code) => { process.exitCode = code; };
+const fail = (err) => { console.error(`tower: ${err && err.stack ? err.stack : err}`); process.exitCode = 1; };
+const full = () => import('../dist/cli.js').then((m) => m.main(argv));
+
+if (module.enableCompileCache) {
+  module.enableCompileCache();
+  full().then(done, fail);
+} else if (argv.includes('status')) {
+  const { runStatus } = createRequire(import.meta.url)('./status-loader.cjs');
+  runStatus(fileURLToPath(new URL('../dist/status.cjs', import.meta.url)), argv)
+    .then((code) => code ?? full())
+    .then(done, fail);
+} else {
+  full().then(done, fail);
+}

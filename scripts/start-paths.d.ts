@@ -17,3 +17,4 @@ export interface StartPath {
 export function startPaths(metafile: Metafile, paths?: Record<string, string[]>): Record<string, StartPath>;
 /** Bytes by package (node_modules/<pkg>) or `src`, biggest first. */
 export function byPackage(inputs: Map<string, number>): [string, number][];
+export const STATUS_FILE_BUDGET: number;

@@ -3,7 +3,7 @@
  * the plain defaults of config.ts (a test holds them equal to what this schema gives for `{}`).
  */
 import { z } from 'zod';
-import { BARE_COMMANDS, ConfigError, TINA_COMMANDS, type Config } from './config.js';
+import { BARE_COMMANDS, TINA_COMMANDS, type Config } from './config.js';
 import { NotifyConfigSchema } from './notify/config-schema.js';
 import { resolveBindings } from './ui/keymap-schema.js';
 
@@ -98,8 +98,11 @@ export const ConfigSchema = z
   })
   .strict();
 
-/** The config a file's JSON value means, or a ConfigError naming the file and every wrong key. */
-export function checkConfig(target: string, value: unknown): Config {
+/**
+ * The config a file's JSON value means, or what is wrong with it, naming every wrong key. Plain data
+ * either way (config.ts makes the error): this module may be loaded from a file of its own.
+ */
+export function checkConfig(value: unknown): { ok: true; config: Config } | { ok: false; errors: string[] } {
   const parsed = ConfigSchema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => {
@@ -107,10 +110,10 @@ export function checkConfig(target: string, value: unknown): Config {
       const keys = 'keys' in i && Array.isArray(i.keys) ? ` ${i.keys.join(', ')}` : '';
       return `${where}:${keys} ${i.message}`;
     });
-    throw new ConfigError(`config ${target}: ${issues.join('; ')}`);
+    return { ok: false, errors: issues };
   }
   // Checked here, not only by the screen: every command refuses a config it would misread.
   const keys = resolveBindings(parsed.data.keys);
-  if (!keys.ok) throw new ConfigError(`config ${target}: ${keys.errors.join('; ')}`);
-  return parsed.data;
+  if (!keys.ok) return { ok: false, errors: keys.errors };
+  return { ok: true, config: parsed.data };
 }

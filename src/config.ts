@@ -77,5 +77,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   const json = parseJson(target, text.value);
   if (!json.ok) throw new ConfigError(`config ${target}: ${json.problem.message}`);
   const { checkConfig } = await import('./config-schema.js');
-  return { config: checkConfig(target, json.value), file: target };
+  const checked = checkConfig(json.value);
+  if (!checked.ok) throw new ConfigError(`config ${target}: ${checked.errors.join('; ')}`);
+  return { config: checked.config, file: target };
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../scripts/bundle.js';
+import { bundleStatusFile, makeStatusCache } from '../../scripts/status-file.js';
 import { tempDir } from '../helpers/box.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -27,9 +28,11 @@ beforeAll(async () => {
   // tree's dist/ may be half-rebuilt by another build at this moment).
   const pkg = path.join(dir, 'pkg');
   fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
-  for (const f of ['package.json', 'README.md', 'bin/tower.js']) fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
+  for (const f of ['package.json', 'README.md', 'bin/tower.js', 'bin/status-loader.cjs']) fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
   await bundle(path.join(pkg, 'dist'), undefined, { logLevel: 'error', sourcemap: true });
   await bundle(path.join(pkg, 'dist'), { 'tower-reader': 'src/remote/reader-main.ts' }, { logLevel: 'error', splitting: false, minify: true });
+  await bundleStatusFile(path.join(pkg, 'dist'), { logLevel: 'error' });
+  expect(makeStatusCache(path.join(pkg, 'dist'))).toBe(true);
   fs.mkdirSync(path.join(pkg, 'test'));
   fs.writeFileSync(path.join(pkg, 'test', 'left-out.test.ts'), '');
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -55,6 +58,8 @@ describe('the packed tower', () => {
     expect(files).toContain('package/dist/cli.js');
     // The reader a box without tower is sent over ssh.
     expect(files).toContain('package/dist/tower-reader.js');
+    // `tower status` on Node 20: its one file, the code compiled for it, and the loader.
+    for (const f of ['package/bin/status-loader.cjs', 'package/dist/status.cjs', 'package/dist/status.cjs.cache', 'package/dist/config-schema.cjs']) expect(files).toContain(f);
     expect(files.filter((f) => /^package\/(test|src|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies?: object };
     // Everything is in the bundle: installing downloads nothing.

@@ -1,0 +1,90 @@
+// `tower status` as one CommonJS file, dist/status.cjs (src/status-main.ts), and the code V8 compiled
+// for it, dist/status.cjs.cache. Node 20 keeps no compiled code between runs and loads an ES module
+// graph file by file; bin/tower.js runs this one file through vm.Script with the kept code instead,
+// which starts `tower status` about twice as close to a bare node as the chunks do. The cache is
+// made here by running the file once on the fixture box, so the functions a read compiles are in it;
+// V8 refuses it on another Node or other flags, and the file then compiles as usual.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { patchDependencies } from './bundle-patches.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const STATUS_FILE = 'status.cjs';
+export const STATUS_CACHE = 'status.cjs.cache';
+
+/**
+ * What the status file never reaches, left out of it: other boxes (status-main hands those to the
+ * full command line), the process wrapper (hooks and attach) and the screen.
+ */
+const LEFT_OUT = /(?:^execa$|[\\/]remote[\\/]boxes\.js$|[\\/]ui[\\/]main\.js$)/;
+
+/**
+ * The config validator (zod, ~380 KB) is a file of its own, dist/config-schema.cjs, loaded only when
+ * a config file exists; its answers are plain data, so nothing of it is shared by identity.
+ */
+export const CONFIG_SCHEMA_FILE = 'config-schema.cjs';
+
+const leaveOut = {
+  name: 'status-file-leave-out',
+  setup(b) {
+    b.onResolve({ filter: LEFT_OUT }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
+    b.onResolve({ filter: /[\\/]config-schema\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${CONFIG_SCHEMA_FILE}`, external: true } : undefined));
+  },
+};
+
+/** Writes `outdir`/status.cjs and `outdir`/config-schema.cjs. */
+export async function bundleStatusFile(outdir, extra = {}) {
+  await build({
+    entryPoints: [path.join(REPO, 'src', 'config-schema.ts')],
+    outfile: path.join(outdir, CONFIG_SCHEMA_FILE),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
+    ...extra,
+    plugins: [patchDependencies],
+  });
+  return build({
+    entryPoints: [path.join(REPO, 'src', 'status-main.ts')],
+    outfile: path.join(outdir, STATUS_FILE),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    // import() of what the file holds becomes a plain call: vm.Script code has no module loader.
+    supported: { 'dynamic-import': false },
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__towerImportMetaUrl' },
+    banner: { js: "const __towerImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    external: ['react-devtools-core'],
+    ...extra,
+    plugins: [patchDependencies, leaveOut],
+  });
+}
+
+/**
+ * Runs the status file once on the fixture box (a private tmux socket name: no server, nothing
+ * touched) and keeps the code it compiled (scripts/keep-status-code.cjs). Returns whether the cache
+ * was written.
+ */
+export function makeStatusCache(outdir) {
+  const box = path.join(REPO, 'test', 'fixtures', 'box');
+  const projects = path.join(box, 'projects');
+  const roots = fs.existsSync(projects) ? fs.readdirSync(projects).map((p) => path.join(projects, p)) : [];
+  const args = ['status', '--json', '--claude-dir', path.join(box, 'claude'), '-L', `tower-build-${process.pid}`, ...roots.flatMap((r) => ['--root', r])];
+  spawnSync(process.execPath, [path.join(REPO, 'scripts', 'keep-status-code.cjs'), path.join(outdir, STATUS_FILE), ...args], {
+    stdio: 'ignore',
+    // No config file is read: the defaults, as on most machines.
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(outdir, 'no-config') },
+    timeout: 60_000,
+  });
+  return fs.existsSync(path.join(outdir, STATUS_CACHE));
+}

@@ -1,0 +1,91 @@
+/**
+ * tower's command line as data: its commands, their arguments and options, the exit codes. The
+ * full command line (cli.ts) and the one-shot `tower status` (status-main.ts) parse argv against it.
+ */
+import { UsageError } from './cli-args.js';
+import type { CommandSpec, OptionSpec, ProgramSpec } from './cli-args.js';
+import { GLOBAL_OPTIONS } from './cli-options.js';
+
+/** Exit codes: 0 success, 1 failure or refusal, 2 bad usage, 3 checkpoint timeout. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, timeout: 3 } as const;
+
+const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'print the exact tmux commands and file writes, do nothing' };
+const RUN_ARG = { name: 'run', description: 'run id or a unique prefix of one' };
+
+function timeoutSeconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new UsageError(`--timeout must be a number of seconds above 0 and at most 86400 (a day), got "${v}"`);
+  return n;
+}
+
+/** tower's commands: what the help says of each (what each runs is in cli.ts). */
+export const COMMANDS = [
+  {
+    name: 'status',
+    description: 'print one snapshot of every run, then exit',
+    options: [{ flags: '--json', description: 'print the snapshot as JSON (the contract of DESIGN.md)' }],
+  },
+  {
+    name: 'grant',
+    description: 'grant a pending gate',
+    args: [RUN_ARG, { name: 'gate', description: 'gate id' }],
+    options: [DRY_RUN, { flags: '--json', description: 'print the outcome as JSON' }],
+  },
+  {
+    name: 'request',
+    description: 'open a named checkpoint on a harness run, running its hook',
+    args: [RUN_ARG, { name: 'name', description: 'checkpoint name ([A-Za-z0-9_.-]+)' }],
+    options: [DRY_RUN, { flags: '--message <text>', description: 'why the run should pause' }],
+  },
+  {
+    name: 'checkpoint',
+    description: "run the checkpoint cycle against the lead's pane; exit 3 on timeout",
+    args: [RUN_ARG],
+    options: [DRY_RUN, { flags: '--timeout <seconds>', description: 'seconds to wait for the handoff', parse: timeoutSeconds }],
+  },
+  {
+    name: 'rehydrate',
+    description: 'type /clear, then the rehydrate command, then clear the signal',
+    args: [RUN_ARG],
+    options: [DRY_RUN],
+  },
+  {
+    name: 'terminate',
+    description: 'force-terminate live teammates (never the lead unless named)',
+    args: [RUN_ARG],
+    options: [DRY_RUN, { flags: '--member <name>', description: 'a member to terminate (repeatable)', repeatable: true }],
+  },
+  {
+    name: 'watch',
+    description: 'headless supervisor: print events as JSON lines',
+    options: [DRY_RUN, { flags: '--auto-checkpoint', description: 'run the checkpoint → clear → rehydrate cycle whenever a signal appears' }],
+  },
+  {
+    name: 'demo',
+    description: 'build a sandbox of every system with fake agents and open the control room on it',
+    options: [
+      { flags: '--no-ui', description: 'build the sandbox, print how to point tower at it, and exit' },
+      { flags: '--dir <dir>', description: 'where to build the sandbox (default a new temp dir)' },
+    ],
+  },
+  {
+    // The far side of a host: streams this box's snapshot over stdin/stdout (see src/remote/serve.ts).
+    name: 'serve',
+    description: 'stream this box to another tower over ssh (JSON lines on stdin/stdout)',
+    options: [{ flags: '--stdio', description: 'speak the protocol on stdin and stdout' }],
+    hidden: true,
+  },
+] as const satisfies readonly CommandSpec[];
+
+/** A command's name. */
+export type CommandName = (typeof COMMANDS)[number]['name'];
+
+/** The command line: its name, its options and its commands. */
+export const PROGRAM: ProgramSpec = {
+  name: 'tower',
+  description: 'A terminal control room for agent teams running in tmux',
+  version: '0.1.0',
+  globalOptions: GLOBAL_OPTIONS,
+  commands: COMMANDS,
+};
+

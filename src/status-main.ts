@@ -1,0 +1,38 @@
+/**
+ * `tower status` on this box, as one file of its own: dist/status.cjs, which bin/tower.js runs with
+ * the compiled code kept from the build (Node 20 has no compile cache of its own). Everything else
+ * (help, a usage error, other boxes, every other command) is the full command line's, in cli.ts:
+ * then this answers null and nothing has been printed.
+ */
+import { UsageError, parseArgv } from './cli-args.js';
+import { EXIT, PROGRAM } from './cli-spec.js';
+import { quietOnClosedOutput } from './closed-output.js';
+import { ConfigError } from './config.js';
+import { createContext } from './context.js';
+import type { GlobalOptions } from './context.js';
+import { oneShotHeap, statusCommand } from './commands/status.js';
+
+/** Runs `tower status [--json]` for this box alone; null when argv asks for anything else. */
+export async function statusMain(argv: string[]): Promise<number | null> {
+  let parsed;
+  try {
+    parsed = parseArgv(PROGRAM, argv);
+  } catch (err) {
+    if (err instanceof UsageError) return null;
+    throw err;
+  }
+  if (parsed.kind !== 'run' || parsed.command !== 'status') return null;
+  quietOnClosedOutput();
+  let ctx;
+  try {
+    ctx = await createContext(parsed.opts as GlobalOptions);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`tower: ${err.message}\n`);
+    return EXIT.usage;
+  }
+  // Other boxes are read over ssh by the machinery the full command line loads.
+  if (ctx.hosts.length > 0 || !ctx.local) return null;
+  await oneShotHeap();
+  return statusCommand(ctx, { json: Boolean(parsed.opts.json) });
+}
