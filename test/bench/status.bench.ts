@@ -1,7 +1,7 @@
 /**
  * `tower status --json` on a big machine: 50 tina runs each merging a Claude team of 200 task
  * files (10,000 tasks), plus harness, SAGE and dotagent runs, with a live private tmux server.
- * Prints min / median / max wall time of 10 runs, next to the floor measured in the same rounds: a
+ * Prints min / median / max wall time of 20 runs, next to the floor measured in the same rounds: a
  * bare node script reading and parsing the same files (status-floor.js), and `node -e 0`. Goal: the
  * median within 1.3× of the floor's.
  */
@@ -14,7 +14,7 @@ import { buildBigMachine } from '../helpers/big-machine.js';
 import { tempDir } from '../helpers/box.js';
 import { startTmux } from '../helpers/tmux.js';
 
-const ROUNDS = 10;
+const ROUNDS = 20;
 const repo = path.resolve(import.meta.dirname, '..', '..');
 // BENCH_BIN: another build of tower to measure (the figures before a change, say).
 const bin = process.env.BENCH_BIN ?? path.join(repo, 'bin', 'tower.js');
