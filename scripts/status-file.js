@@ -36,32 +36,32 @@ const leaveOut = {
   },
 };
 
+/** The options both CommonJS files share. */
+const COMMON_JS = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
 /** Writes `outdir`/status.cjs and `outdir`/config-schema.cjs. */
 export async function bundleStatusFile(outdir, extra = {}) {
   await build({
+    ...COMMON_JS,
     entryPoints: [path.join(REPO, 'src', 'config-schema.ts')],
     outfile: path.join(outdir, CONFIG_SCHEMA_FILE),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    legalComments: 'none',
-    logLevel: 'warning',
     define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
     ...extra,
     plugins: [patchDependencies],
   });
   return build({
+    ...COMMON_JS,
     entryPoints: [path.join(REPO, 'src', 'status-main.ts')],
     outfile: path.join(outdir, STATUS_FILE),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
     // import() of what the file holds becomes a plain call: vm.Script code has no module loader.
     supported: { 'dynamic-import': false },
-    legalComments: 'none',
-    logLevel: 'warning',
     define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__towerImportMetaUrl' },
     banner: { js: "const __towerImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     external: ['react-devtools-core'],

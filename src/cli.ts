@@ -6,9 +6,8 @@ import { UsageError, parseArgv } from './cli-args.js';
 import { EXIT, PROGRAM } from './cli-spec.js';
 import type { CommandName } from './cli-spec.js';
 import type { AppContext, GlobalOptions } from './context.js';
-import { createContext } from './context.js';
+import { commandContext } from './command-context.js';
 import { quietOnClosedOutput } from './closed-output.js';
-import { ConfigError } from './config.js';
 
 export { EXIT } from './cli-spec.js';
 
@@ -51,14 +50,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(parsed.text);
     return EXIT.ok;
   }
-  let ctx: AppContext;
-  try {
-    ctx = await createContext(parsed.opts as GlobalOptions);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`tower: ${err.message}\n`);
-    return EXIT.usage;
-  }
+  const ctx = await commandContext(parsed.opts as GlobalOptions);
+  if (typeof ctx === 'number') return ctx;
   const runner = parsed.command === null ? controlRoom : RUNNERS[parsed.command as CommandName];
   return runner(ctx, parsed.args, parsed.opts);
 }

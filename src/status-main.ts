@@ -5,10 +5,9 @@
  * then this answers null and nothing has been printed.
  */
 import { UsageError, parseArgv } from './cli-args.js';
-import { EXIT, PROGRAM } from './cli-spec.js';
+import { PROGRAM } from './cli-spec.js';
 import { quietOnClosedOutput } from './closed-output.js';
-import { ConfigError } from './config.js';
-import { createContext } from './context.js';
+import { commandContext } from './command-context.js';
 import type { GlobalOptions } from './context.js';
 import { oneShotHeap, statusCommand } from './commands/status.js';
 
@@ -23,14 +22,8 @@ export async function statusMain(argv: string[]): Promise<number | null> {
   }
   if (parsed.kind !== 'run' || parsed.command !== 'status') return null;
   quietOnClosedOutput();
-  let ctx;
-  try {
-    ctx = await createContext(parsed.opts as GlobalOptions);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`tower: ${err.message}\n`);
-    return EXIT.usage;
-  }
+  const ctx = await commandContext(parsed.opts as GlobalOptions);
+  if (typeof ctx === 'number') return ctx;
   // Other boxes are read over ssh by the machinery the full command line loads.
   if (ctx.hosts.length > 0 || !ctx.local) return null;
   await oneShotHeap();

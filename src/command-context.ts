@@ -1,0 +1,16 @@
+/** The context a command runs in, made from its options; a bad config is said once, here. */
+import { EXIT } from './cli-spec.js';
+import { ConfigError } from './config.js';
+import { createContext } from './context.js';
+import type { AppContext, GlobalOptions } from './context.js';
+
+/** The context, or the usage exit code after saying on stderr what is wrong with the config. */
+export async function commandContext(opts: GlobalOptions): Promise<AppContext | number> {
+  try {
+    return await createContext(opts);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`tower: ${err.message}\n`);
+    return EXIT.usage;
+  }
+}
