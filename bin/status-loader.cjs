@@ -17,9 +17,12 @@ function loadStatusFile(given) {
   } catch {
     return null;
   }
+  // V8 checks kept code against the source's length only: code older than the file (a file rebuilt
+  // without it) is never offered.
   let cachedData;
   try {
-    cachedData = fs.readFileSync(`${file}.cache`);
+    const cache = `${file}.cache`;
+    if (fs.statSync(cache).mtimeMs >= fs.statSync(file).mtimeMs) cachedData = fs.readFileSync(cache);
   } catch {
     cachedData = undefined;
   }

@@ -83,6 +83,22 @@ describe('the status file', () => {
     }
   });
 
+  it('never offers kept code older than the file', () => {
+    const file = path.join(dist, STATUS_FILE);
+    const cache = path.join(dist, STATUS_CACHE);
+    expect(loadStatusFile(file)?.script.cachedDataRejected).toBe(false);
+    const made = fs.statSync(file).mtime;
+    const later = new Date(fs.statSync(cache).mtimeMs + 60_000);
+    try {
+      fs.utimesSync(file, later, later);
+      // Not offered at all: V8 neither took nor refused it.
+      expect(loadStatusFile(file)?.script.cachedDataRejected).toBeUndefined();
+    } finally {
+      fs.utimesSync(file, made, made);
+    }
+    expect(loadStatusFile(file)?.script.cachedDataRejected).toBe(false);
+  });
+
   it('runs the same with a cache V8 refuses, or none', () => {
     const cache = path.join(dist, STATUS_CACHE);
     fs.writeFileSync(cache, Buffer.from('not the code of this file'));
