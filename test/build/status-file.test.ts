@@ -5,7 +5,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../scripts/bundle.js';
@@ -16,9 +15,6 @@ import type { Box } from '../helpers/box.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
-const { loadStatusFile } = createRequire(import.meta.url)('../../bin/status-loader.cjs') as {
-  loadStatusFile(file: string): { script: { cachedDataRejected?: boolean } } | null;
-};
 
 let dist: string;
 let box: Box;
@@ -56,13 +52,27 @@ runStatus(process.argv[2], process.argv.slice(3)).then((c) => {
 });`;
 const viaChunks = 'import(process.argv[2]).then((m) => m.main(process.argv.slice(3))).then((c) => { process.exitCode = c; })';
 
+/**
+ * What V8 made of the kept code when the status file was loaded in a fresh process: taken (false),
+ * refused (true) or never offered (undefined). A fresh process each time: within one, V8 answers a
+ * second compile of the same source from its own memory.
+ */
+function keptCodeRefused(): boolean | undefined {
+  const script = `const l = require(${JSON.stringify(path.join(REPO, 'bin', 'status-loader.cjs'))}).loadStatusFile(process.argv[2]);
+process.stdout.write(JSON.stringify({ refused: l.script.cachedDataRejected ?? null }));`;
+  const file = path.join(xdg, 'refused.cjs');
+  fs.writeFileSync(file, script);
+  const r = spawnSync(process.execPath, [file, path.join(dist, STATUS_FILE)], { encoding: 'utf8', timeout: 30_000 });
+  return (JSON.parse(r.stdout) as { refused: boolean | null }).refused ?? undefined;
+}
+
 const withoutClock = (json: string): unknown => ({ ...(JSON.parse(json) as object), generatedAt: null });
 
 describe('the status file', () => {
   it('keeps the code compiled on the fixture box, which V8 then takes', () => {
     expect(makeStatusCache(dist)).toBe(true);
     expect(fs.statSync(path.join(dist, STATUS_CACHE)).size).toBeGreaterThan(10_000);
-    expect(loadStatusFile(path.join(dist, STATUS_FILE))?.script.cachedDataRejected).toBe(false);
+    expect(keptCodeRefused()).toBe(false);
   }, 60_000);
 
   it("answers as the chunks do, and loads no crypto module", () => {
@@ -86,23 +96,23 @@ describe('the status file', () => {
   it('never offers kept code older than the file', () => {
     const file = path.join(dist, STATUS_FILE);
     const cache = path.join(dist, STATUS_CACHE);
-    expect(loadStatusFile(file)?.script.cachedDataRejected).toBe(false);
+    expect(keptCodeRefused()).toBe(false);
     const made = fs.statSync(file).mtime;
     const later = new Date(fs.statSync(cache).mtimeMs + 60_000);
     try {
       fs.utimesSync(file, later, later);
       // Not offered at all: V8 neither took nor refused it.
-      expect(loadStatusFile(file)?.script.cachedDataRejected).toBeUndefined();
+      expect(keptCodeRefused()).toBeUndefined();
     } finally {
       fs.utimesSync(file, made, made);
     }
-    expect(loadStatusFile(file)?.script.cachedDataRejected).toBe(false);
+    expect(keptCodeRefused()).toBe(false);
   });
 
   it('runs the same with a cache V8 refuses, or none', () => {
     const cache = path.join(dist, STATUS_CACHE);
     fs.writeFileSync(cache, Buffer.from('not the code of this file'));
-    expect(loadStatusFile(path.join(dist, STATUS_FILE))?.script.cachedDataRejected).toBe(true);
+    expect(keptCodeRefused()).toBe(true);
     const refused = node(viaFile, [path.join(dist, STATUS_FILE), ...statusArgs()]);
     fs.rmSync(cache);
     const none = node(viaFile, [path.join(dist, STATUS_FILE), ...statusArgs()]);
