@@ -39,20 +39,21 @@ export function mtimeMs(file: string): number | null {
  * directory that exists but can't be listed is a problem naming it and the reason.
  */
 export function listDir(dir: string, problems?: Problem[]): string[] {
-  try {
-    return fs.readdirSync(dir).sort();
-  } catch (err) {
-    if (problems && (err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(dirProblem(dir, err));
-    return [];
-  }
+  return listing(dir, false, problems).sort();
 }
 
 /** A directory's entries with their types, sorted by name; [] when missing or unreadable (as listDir). */
 function listEntries(dir: string, problems: Problem[]): fs.Dirent[] {
+  return listing(dir, true, problems).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function listing(dir: string, withFileTypes: false, problems?: Problem[]): string[];
+function listing(dir: string, withFileTypes: true, problems?: Problem[]): fs.Dirent[];
+function listing(dir: string, withFileTypes: boolean, problems?: Problem[]): string[] | fs.Dirent[] {
   try {
-    return fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return withFileTypes ? fs.readdirSync(dir, { withFileTypes: true }) : fs.readdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(dirProblem(dir, err));
+    if (problems && (err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(dirProblem(dir, err));
     return [];
   }
 }

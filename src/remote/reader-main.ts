@@ -4,39 +4,25 @@
  * ssh connection (see ship.ts). It takes the global options a host's `tower` command line may hold.
  */
 import { UsageError, parseArgv } from '../cli-args.js';
-import { GLOBAL_OPTIONS } from '../cli-options.js';
-import { ConfigError } from '../config.js';
-import { createContext } from '../context.js';
+import { EXIT, PROGRAM } from '../cli-spec.js';
+import { commandContext } from '../command-context.js';
 import type { GlobalOptions } from '../context.js';
 import { serveStdio } from './serve.js';
 
-const READER = {
-  name: 'tower',
-  description: "tower's reader for a box without tower",
-  version: '0.1.0',
-  globalOptions: GLOBAL_OPTIONS,
-  commands: [{ name: 'serve', description: 'stream this box over stdin/stdout', options: [{ flags: '--stdio', description: 'speak the protocol on stdin and stdout' }] }],
-};
-
-/** Runs `[global options] serve --stdio`; resolves to the exit code. */
+/** Runs `[global options] serve --stdio` (tower's own command line); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgv(READER, argv);
+    parsed = parseArgv(PROGRAM, argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`tower: ${err.message}\n`);
-    return 2;
+    return EXIT.usage;
   }
   if (parsed.kind !== 'run' || parsed.command !== 'serve') {
     process.stderr.write('tower: this reader only serves (serve --stdio)\n');
-    return 2;
+    return EXIT.usage;
   }
-  try {
-    return await serveStdio(await createContext(parsed.opts as GlobalOptions));
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`tower: ${err.message}\n`);
-    return 2;
-  }
+  const ctx = await commandContext(parsed.opts as GlobalOptions);
+  return typeof ctx === 'number' ? ctx : serveStdio(ctx);
 }

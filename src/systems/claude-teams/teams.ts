@@ -234,13 +234,7 @@ const ID_LIMIT = 2 ** 32;
 const PLACE_LIMIT = 2 ** 20;
 
 function sortByIdsSlowly(tasks: Task[]): Task[] {
-  const keyed = tasks.map((task) => ({ task, n: idNumber(task.id) }));
-  keyed.sort((a, b) => {
-    if (a.n !== null && b.n !== null) return a.n - b.n;
-    if ((a.n === null) !== (b.n === null)) return a.n !== null ? -1 : 1;
-    return a.task.id < b.task.id ? -1 : a.task.id > b.task.id ? 1 : 0;
-  });
-  return keyed.map((k) => k.task);
+  return [...tasks].sort((a, b) => compareIds(a.id, b.id));
 }
 
 /** An id's value as a number, or null when it is not one. */
