@@ -1,4 +1,4 @@
-// Writes the key table, generated from src/ui/keymap.ts, into README.md between the keys markers
+// Writes the key table, generated from src/keys/keymap.ts, into README.md between the keys markers
 // (`npm run docs`). test/ui/keymap.test.ts fails when the README's table is stale.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -50,7 +50,7 @@ const COMMON_JS = {
 export async function bundleStatusFile(outdir, extra = {}) {
   await build({
     ...COMMON_JS,
-    entryPoints: [path.join(REPO, 'src', 'config-schema.ts')],
+    entryPoints: [path.join(REPO, 'src', 'config', 'config-schema.ts')],
     outfile: path.join(outdir, CONFIG_SCHEMA_FILE),
     define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
     ...extra,

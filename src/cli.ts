@@ -13,7 +13,7 @@ export { EXIT } from './cli-spec.js';
 
 type Runner = (ctx: AppContext, args: string[], opts: Record<string, unknown>) => Promise<number>;
 
-const actions = () => import('./actions/commands.js');
+const actions = () => import('./commands/actions.js');
 
 /** What each command runs (the compiler checks every command has one). */
 const RUNNERS: Record<CommandName, Runner> = {
@@ -27,7 +27,7 @@ const RUNNERS: Record<CommandName, Runner> = {
   checkpoint: async (ctx, [runId], o) => (await actions()).checkpointCommand(ctx, runId ?? '', { timeoutSec: o.timeout as number | undefined }),
   rehydrate: async (ctx, [runId]) => (await actions()).rehydrateCommand(ctx, runId ?? ''),
   terminate: async (ctx, [runId], o) => (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
-  watch: async (ctx, _args, o) => (await import('./actions/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
+  watch: async (ctx, _args, o) => (await import('./commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
   demo: async (ctx, _args, o) => (await import('./demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),
   // The far side of a host: streams this box's snapshot over stdin/stdout (see src/remote/serve.ts).
   serve: async (ctx) => (await import('./remote/serve.js')).serveStdio(ctx),

@@ -1,6 +1,6 @@
 /** The context a command runs in, made from its options; a bad config is said once, here. */
 import { EXIT } from './cli-spec.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config/config.js';
 import { createContext } from './context.js';
 import type { AppContext, GlobalOptions } from './context.js';
 

@@ -1,8 +1,8 @@
 /** What every command is given: resolved config, paths, the tmux client, output streams. */
 import path from 'node:path';
-import type { Config, HostConfig } from './config.js';
-import { claudeDirFrom, loadConfig } from './config.js';
-import { resolveHosts } from './remote/hosts.js';
+import type { Config, HostConfig } from './config/config.js';
+import { claudeDirFrom, loadConfig } from './config/config.js';
+import { resolveHosts } from './config/hosts.js';
 import { TmuxClient } from './tmux/client.js';
 
 /** The command-line options shared by every command. */

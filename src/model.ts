@@ -6,28 +6,9 @@
  */
 import type { z } from 'zod';
 import type * as S from './model-schema.js';
+import type { GateKind, System } from './model-values.js';
 
-export const SYSTEMS = ['tina', 'claude-team', 'harness', 'sage', 'dotagent'] as const;
-export type System = (typeof SYSTEMS)[number];
-
-export const RUN_STATUSES = ['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-export const MEMBER_STATES = ['alive', 'dead', 'in-process', 'unknown'] as const;
-export type MemberState = (typeof MEMBER_STATES)[number];
-
-/** What a member's pane shows it doing (see the README for how it is read). */
-export const ACTIVITIES = ['working', 'waiting', 'idle', 'unknown'] as const;
-export type Activity = (typeof ACTIVITIES)[number];
-
-export const GATE_KINDS = ['checkpoint', 'escalation', 'context', 'approval'] as const;
-export type GateKind = (typeof GATE_KINDS)[number];
-
-export const REVIEW_VERDICTS = ['passed', 'failed', 'pending'] as const;
-export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
-
-export const HOST_STATES = ['ok', 'connecting', 'unreachable'] as const;
-export type HostStateName = (typeof HOST_STATES)[number];
+export * from './model-values.js';
 
 export type Problem = z.infer<typeof S.ProblemSchema>;
 export type Phase = z.infer<typeof S.PhaseSchema>;

@@ -5,12 +5,12 @@
 import fs from 'node:fs';
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
-import type { AttachDetail } from './detail.js';
-import { tmuxEffect } from './effects.js';
-import type { PlanParts } from './execution.js';
-import { ActionStop, isPaneGone, refuse } from './execution.js';
+import type { AttachDetail } from '../kit/detail.js';
+import { tmuxEffect } from '../kit/effects.js';
+import type { PlanParts } from '../kit/execution.js';
+import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import { hasPane } from './targets.js';
-import type { ActionOutcome, ActionRequest } from './types.js';
+import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 
 /** What the screen does around a hand-over of the terminal. */
 export interface TerminalHandOver {

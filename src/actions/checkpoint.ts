@@ -5,20 +5,20 @@
  */
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
-import { exists, mtimeMs } from '../files/read.js';
+import { exists, mtimeMs } from '../files/look.js';
 import type { CycleFiles } from '../systems/module.js';
 import { systemOf } from '../systems/registry.js';
-import type { CheckpointDetail, TerminateTarget } from './detail.js';
-import { seconds, sendLineEffects, waitEffect, writeEffect } from './effects.js';
-import type { Execution, PlanParts } from './execution.js';
-import { refuse, toActionPlan } from './execution.js';
-import { writeAtomic } from './files.js';
+import type { CheckpointDetail, TerminateTarget } from '../kit/detail.js';
+import { seconds, sendLineEffects, waitEffect, writeEffect } from '../kit/effects.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
+import { refuse, toActionPlan } from '../kit/execution.js';
+import { writeAtomic } from '../kit/files.js';
 import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js';
-import { UnsafePathError, linkRefusal, writableStateDir } from './safety.js';
+import { UnsafePathError, linkRefusal, writableStateDir } from '../kit/safety.js';
 import { findLead, workingTeammates } from './targets.js';
 import { liveTargets, planTerminateTargets } from './terminate.js';
-import type { ActionOutcome, ActionRequest, Effect } from './types.js';
-import { countMarker, pollUntil } from './wait.js';
+import type { ActionOutcome, ActionRequest, Effect } from '../kit/types.js';
+import { countMarker, pollUntil } from '../kit/wait.js';
 
 /** The line a lead prints when its handoff is written. */
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';

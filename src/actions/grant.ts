@@ -5,11 +5,11 @@
 import type { AppContext } from '../context.js';
 import type { Gate, Run } from '../model.js';
 import { systemOf } from '../systems/registry.js';
-import type { GrantDetail } from './detail.js';
-import type { Execution, PlanParts } from './execution.js';
-import { refuse } from './execution.js';
-import { linkRefusal, writableStateDir } from './safety.js';
-import type { ActionOutcome, ActionRequest } from './types.js';
+import type { GrantDetail } from '../kit/detail.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
+import { refuse } from '../kit/execution.js';
+import { linkRefusal, writableStateDir } from '../kit/safety.js';
+import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 
 function whyNotGrantable(run: Run, gate: Gate): string {
   if (gate.kind === 'context') return `gate "context" of ${run.id} is a checkpoint signal, not a grant: run the checkpoint cycle (tower checkpoint ${run.id})`;

@@ -8,19 +8,19 @@ import { resolveRun } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
 import { planAttach, planAttachPane, runAttach } from './attach.js';
 import type { TerminalHandOver } from './attach.js';
-import { settleOutcome } from './audit.js';
+import { settleOutcome } from '../kit/audit.js';
 import { planCheckpoint, runCheckpoint } from './checkpoint.js';
-import type { Execution, PlanParts } from './execution.js';
-import { outcomeOfError, refuse, toActionPlan } from './execution.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
+import { outcomeOfError, refuse, toActionPlan } from '../kit/execution.js';
 import { planGrant, runGrant } from './grant.js';
 import { planRehydrate, runRehydrate } from './rehydrate.js';
 import { planRequest, runRequest } from './request.js';
 import { planTerminate, runTerminate } from './terminate.js';
-import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from './types.js';
+import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from '../kit/types.js';
 
 export type { TerminalHandOver } from './attach.js';
-export { auditLogPath } from './audit.js';
-export type { AuditEntry } from './audit.js';
+export { auditLogPath } from '../kit/audit.js';
+export type { AuditEntry } from '../kit/audit.js';
 
 /** The refusal every action gets under --readonly. */
 export const READ_ONLY = 'read-only mode';

@@ -1,8 +1,8 @@
 /** The lead's pane as the checkpoint cycle sees it: present and alive, and its text while tower waits on it. */
 import type { AppContext } from '../context.js';
 import { TmuxError } from '../tmux/errors.js';
-import type { LeadTarget } from './detail.js';
-import { ActionStop, isPaneGone } from './execution.js';
+import type { LeadTarget } from '../kit/detail.js';
+import { ActionStop, isPaneGone } from '../kit/execution.js';
 
 /** Lines of scrollback searched for a completion line (tmux clamps to its history). */
 export const CAPTURE_LINES = 10_000;

@@ -5,17 +5,17 @@
  */
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
-import { exists } from '../files/read.js';
+import { exists } from '../files/look.js';
 import { stateFilesOf } from './checkpoint.js';
-import type { RehydrateDetail } from './detail.js';
-import { deleteEffect, seconds, sendLineEffects, waitEffect } from './effects.js';
-import type { Execution, PlanParts } from './execution.js';
-import { refuse } from './execution.js';
-import { deleteFile } from './files.js';
+import type { RehydrateDetail } from '../kit/detail.js';
+import { deleteEffect, seconds, sendLineEffects, waitEffect } from '../kit/effects.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
+import { refuse } from '../kit/execution.js';
+import { deleteFile } from '../kit/files.js';
 import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js';
 import { findLead } from './targets.js';
-import type { ActionOutcome } from './types.js';
-import { countMarker, pollUntil, showsPrompt } from './wait.js';
+import type { ActionOutcome } from '../kit/types.js';
+import { countMarker, pollUntil, showsPrompt } from '../kit/wait.js';
 
 /** The line a lead prints when it has restored itself from the handoff. */
 export const REHYDRATE_COMPLETE = 'REHYDRATE COMPLETE';

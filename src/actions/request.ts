@@ -5,10 +5,10 @@
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import { runsOf, systemOf } from '../systems/registry.js';
-import type { RequestDetail } from './detail.js';
-import type { Execution, PlanParts } from './execution.js';
-import { refuse } from './execution.js';
-import type { ActionOutcome, ActionRequest } from './types.js';
+import type { RequestDetail } from '../kit/detail.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
+import { refuse } from '../kit/execution.js';
+import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 
 /** Plans a checkpoint request. */
 export function planRequest(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {

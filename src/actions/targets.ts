@@ -5,7 +5,7 @@
 import type { Member, Run } from '../model.js';
 import type { CycleWay } from '../systems/module.js';
 import { runsOf, systemOf } from '../systems/registry.js';
-import type { LeadTarget, TerminateTarget } from './detail.js';
+import type { LeadTarget, TerminateTarget } from '../kit/detail.js';
 
 /** The team names of the run's working team; [] when the run has none named (or its system no cycle). */
 export function workingTeamNames(run: Run): string[] {

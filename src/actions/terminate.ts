@@ -6,15 +6,15 @@
 import type { AppContext } from '../context.js';
 import type { Run } from '../model.js';
 import type { PaneInfo } from '../tmux/client.js';
-import type { TerminateDetail, TerminateTarget } from './detail.js';
-import { seconds, signalEffect, tmuxEffect, waitEffect } from './effects.js';
-import type { Execution, PlanParts } from './execution.js';
-import { isPaneGone, refuse } from './execution.js';
-import type { ProcInfo } from './process-tree.js';
-import { isGone, listProcesses, processTree, protectedPids, sendSignal } from './process-tree.js';
+import type { TerminateDetail, TerminateTarget } from '../kit/detail.js';
+import { seconds, signalEffect, tmuxEffect, waitEffect } from '../kit/effects.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
+import { isPaneGone, refuse } from '../kit/execution.js';
+import type { ProcInfo } from '../kit/process-tree.js';
+import { isGone, listProcesses, processTree, protectedPids, sendSignal } from '../kit/process-tree.js';
 import { namedMembers, workingTeamNames, workingTeammates } from './targets.js';
-import type { ActionOutcome, ActionRequest } from './types.js';
-import { pollUntil } from './wait.js';
+import type { ActionOutcome, ActionRequest } from '../kit/types.js';
+import { pollUntil } from '../kit/wait.js';
 
 /** How long SIGKILLed processes get to disappear before they are reported as left over. */
 const KILL_SETTLE_MS = 1000;

@@ -3,127 +3,15 @@
  * Sources use these so that a missing, empty, truncated, binary or huge file reads the same way everywhere.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Problem } from '../model.js';
 import { sanitizeLine } from '../text.js';
+import { describeError, notAFile } from './look.js';
+import { isObject } from './values.js';
 
 /** Files above this size are refused rather than parsed (a state file is a few kB). */
 export const MAX_STATE_FILE_BYTES = 4 * 1024 * 1024;
 
 export type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
-
-/**
- * Whether the path exists (any kind). A path that can't be looked at (permission denied on its
- * folder) reads as absent here; readers that must not miss it use statFile, which says why.
- */
-export function exists(file: string): boolean {
-  try {
-    // No throw for a missing file: thousands of lookups of files that are usually absent add up.
-    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
-/** The modification time in ms, or null when the file is missing. */
-export function mtimeMs(file: string): number | null {
-  try {
-    return fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The names in a directory, sorted; [] when it is missing or unreadable. Given `problems`, a
- * directory that exists but can't be listed is a problem naming it and the reason.
- */
-export function listDir(dir: string, problems?: Problem[]): string[] {
-  return listing(dir, false, problems).sort();
-}
-
-/** A directory's entries with their types, sorted by name; [] when missing or unreadable (as listDir). */
-function listEntries(dir: string, problems: Problem[]): fs.Dirent[] {
-  return listing(dir, true, problems).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-function listing(dir: string, withFileTypes: false, problems?: Problem[]): string[];
-function listing(dir: string, withFileTypes: true, problems?: Problem[]): fs.Dirent[];
-function listing(dir: string, withFileTypes: boolean, problems?: Problem[]): string[] | fs.Dirent[] {
-  try {
-    return withFileTypes ? fs.readdirSync(dir, { withFileTypes: true }) : fs.readdirSync(dir);
-  } catch (err) {
-    if (problems && (err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(dirProblem(dir, err));
-    return [];
-  }
-}
-
-function dirProblem(dir: string, err: unknown): Problem {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'ENOTDIR' ? 'is not a directory' : describe(err);
-  return { file: sanitizeLine(dir), message: `can't list the directory: ${why}` };
-}
-
-/** Why a directory that exists can't be listed, or null when it lists (or is simply missing). */
-export function unlistable(dir: string): Problem | null {
-  try {
-    fs.readdirSync(dir);
-    return null;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : dirProblem(dir, err);
-  }
-}
-
-/** What a path is when it is not a regular file, in words; null for a regular file. */
-export function notAFile(st: fs.Stats): string | null {
-  if (st.isFile()) return null;
-  if (st.isDirectory()) return 'not a regular file: it is a directory';
-  if (st.isFIFO()) return 'not a regular file: it is a FIFO (named pipe)';
-  if (st.isCharacterDevice()) return 'not a regular file: it is a character device';
-  if (st.isBlockDevice()) return 'not a regular file: it is a block device';
-  if (st.isSocket()) return 'not a regular file: it is a socket';
-  return 'not a regular file';
-}
-
-/** A file looked at without opening it: missing, a regular file, or something else (with the reason). */
-export type FileStat = { kind: 'missing' } | { kind: 'file'; mtimeMs: number; size: number } | { kind: 'bad'; problem: Problem };
-
-/** Stats a file (following symlinks); never opens it, so a FIFO or a device is never read. */
-export function statFile(file: string): FileStat {
-  let st: fs.Stats | undefined;
-  try {
-    st = fs.statSync(file, { throwIfNoEntry: false });
-    if (st === undefined) {
-      // Missing (or a folder on its path is a file); a symlink whose target is gone is there, and broken.
-      return fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ? { kind: 'bad', problem: { file, message: 'is a symlink to a missing file' } } : { kind: 'missing' };
-    }
-  } catch (err) {
-    return { kind: 'bad', problem: { file, message: describe(err) } };
-  }
-  const not = notAFile(st);
-  return not ? { kind: 'bad', problem: { file, message: not } } : { kind: 'file', mtimeMs: st.mtimeMs, size: st.size };
-}
-
-/** Whether the path is a directory (following symlinks). */
-export function isDir(dir: string): boolean {
-  try {
-    return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  } catch {
-    return false;
-  }
-}
-
-function describe(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'ENOENT') return 'file is missing';
-  if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
-  if (e?.code === 'EISDIR') return 'is a directory, expected a file';
-  if (e?.code === 'ELOOP') return 'is a symlink loop (too many levels of symbolic links)';
-  if (e?.code === 'ENOTDIR') return 'a folder on its path is not a directory';
-  if (e?.code === 'ENXIO' || e?.code === 'ENODEV') return 'is a device with nothing behind it';
-  return e?.message ?? String(err);
-}
-
 /** Reads a text file of at most MAX_STATE_FILE_BYTES; binary content (NUL bytes) is a problem. */
 export function readText(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<string> {
   // One open and an fstat on the descriptor: a machine holds thousands of task files, and a path
@@ -149,7 +37,7 @@ export function readText(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<st
     if (bytes.includes(0)) return { ok: false, problem: { file, message: 'file is binary, expected text' } };
     return { ok: true, value: bytes.toString('utf8') };
   } catch (err) {
-    return { ok: false, problem: { file, message: describe(err) } };
+    return { ok: false, problem: { file, message: describeError(err) } };
   } finally {
     if (fd !== null) fs.closeSync(fd);
   }
@@ -172,13 +60,13 @@ let listedBuffer = Buffer.allocUnsafe(64 * 1024);
  * points at) and never waits (O_NONBLOCK); at most MAX_STATE_FILE_BYTES + 1 bytes are ever read, so
  * a file swapped for a pipe or grown huge since the listing costs no more than a file at the limit.
  */
-function readListedText(file: string): string | Problem {
+export function readListedText(file: string): string | Problem {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY | fs.constants.O_NOFOLLOW);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') return textOrProblem(readText(file));
-    return { file, message: describe(err) };
+    return { file, message: describeError(err) };
   }
   try {
     let read = 0;
@@ -201,13 +89,13 @@ function readListedText(file: string): string | Problem {
     if (listedBuffer.length > 64 * 1024) listedBuffer = Buffer.allocUnsafe(64 * 1024);
     return text.includes('\0') ? { file, message: 'file is binary, expected text' } : text;
   } catch (err) {
-    return { file, message: describe(err) };
+    return { file, message: describeError(err) };
   } finally {
     fs.closeSync(fd);
   }
 }
 
-function textOrProblem(read: Read<string>): string | Problem {
+export function textOrProblem(read: Read<string>): string | Problem {
   return read.ok ? read.value : read.problem;
 }
 
@@ -221,7 +109,7 @@ export function parseJson(file: string, text: string): Read<unknown> {
 }
 
 /** Why `text` of `file` is not JSON: empty, or what JSON.parse said (worked out only once it failed). */
-function jsonProblem(file: string, text: string, err: unknown): Problem {
+export function jsonProblem(file: string, text: string, err: unknown): Problem {
   if (text.trim() === '') return { file, message: 'file is empty' };
   const msg = err instanceof Error ? err.message : String(err);
   return { file, message: `invalid JSON (half-written?): ${sanitizeLine(msg).slice(0, 120)}` };
@@ -234,115 +122,7 @@ export function readJsonObject(file: string): Read<Record<string, unknown>> {
   if (!isObject(r.value)) return { ok: false, problem: { file, message: 'expected a JSON object' } };
   return { ok: true, value: r.value };
 }
-
-/** A plain object check for untyped JSON. */
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * A timestamp as ISO: accepts ISO-8601 strings and epoch milliseconds (or seconds, when small).
- * Returns null when the value is absent or unparseable (callers keep the raw value for display).
- */
-export function toIso(v: unknown): string | null {
-  const ms = toMs(v);
-  return ms === null ? null : new Date(ms).toISOString();
-}
-
-/** A timestamp as epoch ms, or null. */
-export function toMs(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) {
-    const ms = v < 1e11 ? v * 1000 : v;
-    return Number.isFinite(new Date(ms).getTime()) ? ms : null;
-  }
-  if (typeof v === 'string' && v.trim() !== '') {
-    if (/^\d+$/.test(v.trim())) return toMs(Number(v.trim()));
-    // Date.parse is lenient ("ISO-8601" parses as the year 8601): accept only date-shaped strings.
-    if (!/^\s*\d{4}-\d{2}-\d{2}/.test(v)) return null;
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? null : t;
-  }
-  return null;
-}
-
 /** A problem from these readers with its text made safe to print (JSON errors quote the file). */
 export function cleanProblem(problem: Problem): Problem {
   return { file: problem.file === null ? null : sanitizeLine(problem.file), message: sanitizeLine(problem.message) };
-}
-
-/** Whether a file name holds characters that must never reach the screen (it is skipped, not renamed). */
-export function unsafeName(name: string): boolean {
-  return sanitizeLine(name) !== name;
-}
-
-/**
- * Reads a JSON file and parses its value with `parse`, adding every problem (of the read or of the
- * parse) to `problems`; null when the file can't be read as JSON.
- */
-export function readJsonWith<R extends { problems: Problem[] }>(file: string, parse: (value: unknown, file: string) => R, problems: Problem[]): R | null {
-  const read = readJson(file);
-  if (!read.ok) {
-    problems.push(cleanProblem(read.problem));
-    return null;
-  }
-  const parsed = parse(read.value, file);
-  problems.push(...parsed.problems);
-  return parsed;
-}
-
-/**
- * `readJsonWith` on every `*.json` file of a directory, by name; dotfiles are passed over and a name
- * with control characters is skipped as a problem (`what` names the kind of file in its message).
- */
-export function readJsonFiles<R extends { problems: Problem[] }>(
-  dir: string,
-  what: string,
-  parse: (value: unknown, file: string) => R,
-  problems: Problem[],
-  skip: (name: string) => boolean = () => false,
-): R[] {
-  const results: R[] = [];
-  eachJsonFile(dir, what, problems, skip, (value, file) => {
-    const parsed = parse(value, file);
-    for (const p of parsed.problems) problems.push(p);
-    results.push(parsed);
-  });
-  return results;
-}
-
-/**
- * Calls `take` with the parsed value of every `*.json` file of a directory, by name, as readJsonFiles
- * reads them; a file that can't be read as JSON is a problem instead. Nothing is made per file but
- * what `take` keeps: a machine's task folders hold thousands of files.
- */
-export function eachJsonFile(
-  dir: string,
-  what: string,
-  problems: Problem[],
-  skip: (name: string) => boolean,
-  take: (value: unknown, file: string) => void,
-): void {
-  for (const entry of listEntries(dir, problems)) {
-    const name = entry.name;
-    if (!name.endsWith('.json') || name.startsWith('.') || skip(name)) continue;
-    const file = `${dir}${path.sep}${name}`;
-    if (unsafeName(name)) {
-      problems.push({ file: sanitizeLine(file), message: `${what} file name contains control characters; skipped` });
-      continue;
-    }
-    // A regular file by its listing is read without a stat; anything else the careful way.
-    const text = entry.isFile() ? readListedText(file) : textOrProblem(readText(file));
-    if (typeof text !== 'string') {
-      problems.push(cleanProblem(text));
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      problems.push(cleanProblem(jsonProblem(file, text, err)));
-      continue;
-    }
-    take(value, file);
-  }
 }

@@ -4,7 +4,7 @@
  * Pure; the keys of what was already told are kept by the caller.
  */
 import type { Member, Run, Snapshot } from '../model.js';
-import type { NotifyEvent } from './config.js';
+import type { NotifyEvent } from '../config/notify.js';
 import { memberWaitsForHuman } from '../store/needs-you.js';
 
 /** One thing to tell the operator. */

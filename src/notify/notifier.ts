@@ -6,7 +6,7 @@
 import { bellBytes, desktopBytes, needYouTitle, titleBytes } from './bytes.js';
 import { runNotifyCommand } from './command.js';
 import type { CommandOutcome } from './command.js';
-import type { NotifyConfig } from './config.js';
+import type { NotifyConfig } from '../config/notify.js';
 import { countNeedingYou } from '../store/needs-you.js';
 import type { Notice } from './notices.js';
 import { NoticeLog } from './notices.js';

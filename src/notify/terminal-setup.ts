@@ -6,7 +6,7 @@
  */
 import { TmuxClient } from '../tmux/client.js';
 import { RESTORE_TITLE, SAVE_TITLE, titleBytes } from './bytes.js';
-import type { NotifyConfig } from './config.js';
+import type { NotifyConfig } from '../config/notify.js';
 
 /** The tmux server and pane tower runs in, from $TMUX and $TMUX_PANE, or null outside tmux. */
 export function ownPane(env: NodeJS.ProcessEnv): { client: TmuxClient; pane: string } | null {

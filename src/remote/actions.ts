@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import { READ_ONLY, attachToPane, planAction, runAction } from '../actions/index.js';
 import type { TerminalHandOver } from '../actions/attach.js';
-import { settleOutcome } from '../actions/audit.js';
-import type { ActionEnv, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../actions/types.js';
+import { settleOutcome } from '../kit/audit.js';
+import type { ActionEnv, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../kit/types.js';
 import type { Run } from '../model.js';
 import { resolveRun } from '../store/snapshot.js';
 import type { CompositeStore } from './composite-store.js';

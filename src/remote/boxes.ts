@@ -4,7 +4,7 @@
  */
 import { attachToPane, planAction, runAction } from '../actions/index.js';
 import type { TerminalHandOver } from '../actions/attach.js';
-import type { ActionEnv } from '../actions/types.js';
+import type { ActionEnv } from '../kit/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { createLiveStore } from '../store/live-store.js';
@@ -13,7 +13,7 @@ import type { SnapshotStore } from '../store/types.js';
 import { boxActions } from './actions.js';
 import type { BoxActions } from './actions.js';
 import { CompositeStore } from './composite-store.js';
-import { usesHosts } from './hosts.js';
+import { usesHosts } from '../config/hosts.js';
 
 export { usesHosts };
 

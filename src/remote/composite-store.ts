@@ -3,7 +3,7 @@
  * host. Each link has its own timeouts and reconnection, so a slow or dead host never delays the
  * others; its last known runs stay, marked stale, with its state in `hosts` and in the problems.
  */
-import type { HostConfig } from '../config.js';
+import type { HostConfig } from '../config/config.js';
 import type { HostState, Problem, Run, Snapshot } from '../model.js';
 import type { SnapshotStore } from '../store/types.js';
 import { HostRunMapper, hostProblem, hostProblems, splitHostRunId } from './host-runs.js';

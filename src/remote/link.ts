@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../actions/types.js';
-import type { HostConfig } from '../config.js';
+import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../kit/types.js';
+import type { HostConfig } from '../config/config.js';
 import type { HostState, Snapshot } from '../model.js';
 import type { ClientMessage, Hello, ServerMessage } from './protocol.js';
 import { PROTOCOL_VERSION, applyChanges, decodeLine, encode, lineSplitter } from './protocol.js';

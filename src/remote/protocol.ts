@@ -4,7 +4,7 @@
  * full snapshot, then only what changed; the other side sends requests (plan, run, cancel, refresh)
  * and gets answers tagged with the request's id.
  */
-import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../actions/types.js';
+import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../kit/types.js';
 import type { Problem, Run, Snapshot } from '../model.js';
 
 /** Bumped whenever a message changes shape; both sides must speak the same one. */

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { planAction, runAction } from '../actions/index.js';
-import type { ActionEnv, ActionRequest } from '../actions/types.js';
+import type { ActionEnv, ActionRequest } from '../kit/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { createLiveStore } from '../store/live-store.js';

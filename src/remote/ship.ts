@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import type { HostConfig } from '../config.js';
+import type { HostConfig } from '../config/config.js';
 
 /** The single-file reader, next to the bundle this code runs from. */
 export function readerBundlePath(): string {

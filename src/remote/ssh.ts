@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { HostConfig } from '../config.js';
+import type { HostConfig } from '../config/config.js';
 
 /** Seconds between keepalives; after three unanswered ones ssh gives up on the connection. */
 export const KEEPALIVE_SEC = 5;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { AppContext } from '../context.js';
 import type { Problem, Snapshot } from '../model.js';
-import { isDir } from '../files/read.js';
+import { isDir } from '../files/look.js';
 import type { ReadSettings, Team } from '../systems/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';

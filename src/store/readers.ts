@@ -9,7 +9,7 @@ import type { Gate, Problem, Run, System } from '../model.js';
 import type { SystemModule, TeamReaders } from '../systems/module.js';
 import { SYSTEM_MODULES, teamModule } from '../systems/registry.js';
 import type { ReadSettings, Team } from '../systems/types.js';
-import { unlistable } from '../files/read.js';
+import { unlistable } from '../files/look.js';
 import { sanitizeLine } from '../text.js';
 import type { RunSource } from './discover.js';
 

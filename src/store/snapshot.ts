@@ -3,7 +3,7 @@
  * source, merge Claude teams, apply liveness from one pane list, give ids, sort.
  */
 import path from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import type { Problem, Run, Snapshot } from '../model.js';
 import type { ReadSettings, Team } from '../systems/types.js';

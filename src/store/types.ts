@@ -16,19 +16,4 @@ export interface SnapshotStore {
   refresh(runId?: string): void;
 }
 
-/** One line of the activity pane: an action from the moment it is asked for until it ends. */
-export interface ActivityEntry {
-  id: number;
-  /** ISO time the action started. */
-  time: string;
-  action: string;
-  runId: string | null;
-  target: string | null;
-  status: 'running' | 'done' | 'refused' | 'failed' | 'cancelled' | 'timeout';
-  /** What is happening or what happened, one line. */
-  message: string;
-  /** While waiting: elapsed and timeout in ms, and what it waits for. */
-  progress?: { elapsedMs: number; timeoutMs: number; waitingFor: string } | undefined;
-  /** Extra lines (hook output, per-pane results). */
-  details?: string[] | undefined;
-}
+export type { ActivityEntry } from '../kit/activity.js';

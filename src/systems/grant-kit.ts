@@ -1,10 +1,10 @@
 /** What the systems' grants share: the lock that makes two grants at once give one grant and one refusal. */
 import path from 'node:path';
-import { withLock } from '../actions/files.js';
-import { ActionStop } from '../actions/execution.js';
-import type { GrantDetail } from '../actions/detail.js';
-import { createEffect, deleteEffect } from '../actions/effects.js';
-import type { Effect } from '../actions/types.js';
+import { withLock } from '../kit/lock.js';
+import { ActionStop } from '../kit/execution.js';
+import type { GrantDetail } from '../kit/detail.js';
+import { createEffect, deleteEffect } from '../kit/effects.js';
+import type { Effect } from '../kit/types.js';
 
 /** The lock file tower holds in a state directory while it grants. */
 export const LOCK_NAME = '.tower-grant.lock';

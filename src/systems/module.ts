@@ -4,12 +4,12 @@
  * (where its files are, how a run is read, how a gate is granted, what is typed into a lead) lives in
  * its folder under src/systems/.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Gate, Problem, Run, System } from '../model.js';
 import type { AppContext } from '../context.js';
-import type { ActionOutcome, ActionRequest, Effect } from '../actions/types.js';
-import type { GrantDetail, RequestDetail } from '../actions/detail.js';
-import type { Execution, PlanParts } from '../actions/execution.js';
+import type { ActionOutcome, ActionRequest, Effect } from '../kit/types.js';
+import type { GrantDetail, RequestDetail } from '../kit/detail.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
 import type { ReadSettings, Team } from './types.js';
 
 /** A run read from one state directory, with the Claude teams it took in (so they are not runs of their own). */

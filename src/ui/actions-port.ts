@@ -1,5 +1,5 @@
 /** What the control room needs from the actions: plan, run, attach. Tests pass a recording one. */
-import type { ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../actions/types.js';
+import type { ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../kit/types.js';
 
 /** The actions as the control room calls them. */
 export interface ControlRoomActions {

@@ -4,7 +4,7 @@
  */
 import { useApp } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { ActivityStore } from '../store/activity.js';
+import type { ActivityStore } from '../kit/activity.js';
 import type { PaneWatch } from '../store/captures.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { ControlRoomActions } from './actions-port.js';
@@ -17,8 +17,8 @@ import { ClockContext } from './hooks/use-clock.js';
 import { useInputRouter } from './hooks/use-input-router.js';
 import { useActivity, useSnapshot } from './hooks/use-snapshot.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
-import type { Bindings } from './keymap.js';
-import { defaultBindings } from './keymap.js';
+import type { Bindings } from '../keys/keymap.js';
+import { defaultBindings } from '../keys/keymap.js';
 import { computeLayout } from './layout.js';
 import { dialogOverlay, helpOverlay, Screen } from './screen.js';
 import type { SessionStore } from './session-state.js';

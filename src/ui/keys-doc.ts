@@ -1,5 +1,5 @@
 /** The README's key table lives between two markers; this puts the generated one there. Pure. */
-import { keyTableMarkdown } from './keymap.js';
+import { keyTableMarkdown } from '../keys/keymap.js';
 
 export const KEYS_START = '<!-- keys:start -->';
 export const KEYS_END = '<!-- keys:end -->';

@@ -8,8 +8,8 @@ import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { buildSnapshot } from '../store/snapshot.js';
 import { openingFrame } from './first-frame/frame-text.js';
-import type { Bindings } from './keymap.js';
-import { bindingsFrom } from './keymap.js';
+import type { Bindings } from '../keys/keymap.js';
+import { bindingsFrom } from '../keys/keymap.js';
 import { installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
 import { Terminal } from './terminal/terminal.js';
@@ -63,7 +63,7 @@ export async function runControlRoom(ctx: AppContext): Promise<number> {
     return 1;
   }
   // The validator is loaded only when there are overrides to check.
-  const keys = Object.keys(ctx.config.keys).length === 0 ? bindingsFrom({}) : (await import('./keymap-schema.js')).resolveBindings(ctx.config.keys);
+  const keys = Object.keys(ctx.config.keys).length === 0 ? bindingsFrom({}) : (await import('../keys/keymap-schema.js')).resolveBindings(ctx.config.keys);
   if (!keys.ok) {
     ctx.err.write(`tower: config ${ctx.configFile ?? ''}: ${keys.errors.join('; ')}\n`);
     return 2;

@@ -6,7 +6,7 @@
 import type { AppContext } from '../context.js';
 import { Notifier } from '../notify/notifier.js';
 import { ownPane, prepareTerminal } from '../notify/terminal-setup.js';
-import type { ActivityStore } from '../store/activity.js';
+import type { ActivityStore } from '../kit/activity.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { SessionStore } from './session-state.js';
 

@@ -11,7 +11,7 @@ import { dialogText } from './components/dialog-lines.js';
 import { helpLines } from './components/help-lines.js';
 import { Line, Lines } from './components/line.js';
 import { Overlay, overlayBox } from './components/overlay.js';
-import type { Bindings } from './keymap.js';
+import type { Bindings } from '../keys/keymap.js';
 import type { Layout } from './layout.js';
 import { MIN_SIZE } from './layout.js';
 import { DetailPaneView, paneTitle } from './panes/detail-pane.js';

@@ -4,17 +4,17 @@
  */
 import { render } from 'ink';
 import type { Instance } from 'ink';
-import type { ActionEnv } from '../actions/types.js';
+import type { ActionEnv } from '../kit/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
-import { ActivityStore } from '../store/activity.js';
+import { ActivityStore } from '../kit/activity.js';
 import { attachToPane, planAction, runAction } from '../actions/index.js';
-import { usesHosts } from '../remote/hosts.js';
+import { usesHosts } from '../config/hosts.js';
 import { createWatchedStore } from '../store/live-activity.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import { seededStore } from './first-frame/seeded-store.js';
-import type { Bindings } from './keymap.js';
+import type { Bindings } from '../keys/keymap.js';
 import { startNotifications } from './notifications.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
 import { emptyRun } from '../../src/model.js';
-import type { ActionProgress } from '../../src/actions/types.js';
+import type { ActionProgress } from '../../src/kit/types.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';

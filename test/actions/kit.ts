@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../../src/config.js';
-import type { ActionEnv } from '../../src/actions/types.js';
+import type { Config } from '../../src/config/config.js';
+import type { ActionEnv } from '../../src/kit/types.js';
 import { emptyRun } from '../../src/model.js';
 import type { Member, Run, Snapshot } from '../../src/model.js';
-import { ActivityStore } from '../../src/store/activity.js';
+import { ActivityStore } from '../../src/kit/activity.js';
 import type { TestContext } from '../helpers/context.js';
 import { testContext } from '../helpers/context.js';
 import { tempDir, writeFile } from '../helpers/box.js';

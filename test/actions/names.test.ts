@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkpointNameRefusal } from '../../src/actions/safety.js';
+import { checkpointNameRefusal } from '../../src/kit/safety.js';
 import { planAction, runAction } from '../../src/actions/index.js';
 import type { Gate } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';

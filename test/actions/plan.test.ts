@@ -2,11 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { shellQuote } from '../../src/actions/effects.js';
+import { shellQuote } from '../../src/kit/effects.js';
 import { planAction, runAction } from '../../src/actions/index.js';
-import { parseStat, processTree } from '../../src/actions/process-tree.js';
-import { assertInsideStateDir, realpathLoose, writableStateDir } from '../../src/actions/safety.js';
-import { countMarker, showsPrompt } from '../../src/actions/wait.js';
+import { parseStat, processTree } from '../../src/kit/process-tree.js';
+import { assertInsideStateDir, realpathLoose, writableStateDir } from '../../src/kit/safety.js';
+import { countMarker, showsPrompt } from '../../src/kit/wait.js';
 import type { Run } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';
 import { tempDir, writeFile } from '../helpers/box.js';

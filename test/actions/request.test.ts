@@ -11,7 +11,7 @@ import { planAction, runAction } from '../../src/actions/index.js';
 import type { Run } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';
 import { dialogText } from '../../src/ui/components/dialog-lines.js';
-import { defaultBindings } from '../../src/ui/keymap.js';
+import { defaultBindings } from '../../src/keys/keymap.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import type { ActionWorld } from './kit.js';

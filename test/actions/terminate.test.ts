@@ -1,7 +1,7 @@
 /** Force-terminate against real panes: process trees, a teammate that ignores SIGTERM, leads left alone. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
-import { processTree } from '../../src/actions/process-tree.js';
+import { processTree } from '../../src/kit/process-tree.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';

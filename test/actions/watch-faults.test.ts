@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runWatch } from '../../src/actions/watch.js';
-import type { WatchEvent } from '../../src/actions/watch-events.js';
+import { runWatch } from '../../src/commands/watch.js';
+import type { WatchEvent } from '../../src/commands/watch-events.js';
 import { createLiveStore } from '../../src/store/live-store.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { tempDir } from '../helpers/box.js';

@@ -2,12 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runWatch } from '../../src/actions/watch.js';
-import type { WatchEvent } from '../../src/actions/watch-events.js';
-import { diffSnapshots } from '../../src/actions/watch-events.js';
+import { runWatch } from '../../src/commands/watch.js';
+import type { WatchEvent } from '../../src/commands/watch-events.js';
+import { diffSnapshots } from '../../src/commands/watch-events.js';
 import type { Gate, Run } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';
-import { defaultNotifyConfig } from '../../src/notify/config.js';
+import { defaultNotifyConfig } from '../../src/config/notify.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';

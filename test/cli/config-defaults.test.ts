@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig, loadConfig } from '../../src/config.js';
-import { ConfigSchema } from '../../src/config-schema.js';
-import { defaultNotifyConfig } from '../../src/notify/config.js';
-import { NotifyConfigSchema } from '../../src/notify/config-schema.js';
+import { defaultConfig, loadConfig } from '../../src/config/config.js';
+import { ConfigSchema } from '../../src/config/config-schema.js';
+import { defaultNotifyConfig } from '../../src/config/notify.js';
+import { NotifyConfigSchema } from '../../src/config/notify-schema.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 
 let dir: string;

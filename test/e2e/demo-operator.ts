@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { bundle } from '../../scripts/bundle.js';
 import type { Stage } from '../../scripts/render/stage.js';
 import { captureText, waitForScreen } from '../../scripts/render/stage.js';
-import type { Command } from '../../src/ui/keymap.js';
-import { defaultBindings } from '../../src/ui/keymap.js';
+import type { Command } from '../../src/keys/keymap.js';
+import { defaultBindings } from '../../src/keys/keymap.js';
 import type { TmuxClient } from '../../src/tmux/client.js';
 import { waitFor } from '../helpers/wait-for.js';
 

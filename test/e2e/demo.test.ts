@@ -15,7 +15,7 @@ import { shellQuote } from '../../src/demo/panes.js';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { TmuxClient } from '../../src/tmux/client.js';
-import { defaultBindings, keysLabel } from '../../src/ui/keymap.js';
+import { defaultBindings, keysLabel } from '../../src/keys/keymap.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { removeAfterFile } from '../helpers/leftovers.js';

@@ -1,7 +1,7 @@
 /** An AppContext for tests: defaults config, a private tmux socket, output captured in memory. */
 import { PassThrough } from 'node:stream';
-import type { Config } from '../../src/config.js';
-import { defaultConfig } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
+import { defaultConfig } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 

@@ -4,7 +4,8 @@
  * argv: <stateDir>. Prints `ready` once looping.
  */
 import path from 'node:path';
-import { withLock, writeAtomic } from '../../src/actions/files.js';
+import { writeAtomic } from '../../src/kit/files.js';
+import { withLock } from '../../src/kit/lock.js';
 
 const stateDir = process.argv[2] ?? '';
 const big = 'x'.repeat(4 * 1024 * 1024);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultNotifyConfig } from '../../src/notify/config.js';
+import { defaultNotifyConfig } from '../../src/config/notify.js';
 import { prepareTerminal } from '../../src/notify/terminal-setup.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';

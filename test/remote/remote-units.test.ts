@@ -1,12 +1,12 @@
 /** The pure parts of reaching other boxes: host names, ssh arguments and errors, the stream's diffs, config. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../src/config-schema.js';
-import type { HostConfig } from '../../src/config.js';
+import { ConfigSchema } from '../../src/config/config-schema.js';
+import type { HostConfig } from '../../src/config/config.js';
 import { emptyRun } from '../../src/model.js';
 import type { Snapshot } from '../../src/model.js';
 import { HostRunMapper, hostProblem, splitHostRunId } from '../../src/remote/host-runs.js';
-import { hostNameOf, resolveHosts } from '../../src/remote/hosts.js';
+import { hostNameOf, resolveHosts } from '../../src/config/hosts.js';
 import { applyChanges, decodeLine, diffSnapshots, lineSplitter } from '../../src/remote/protocol.js';
 import { ControlDir, describeSshFailure, shellQuote, sshArgv } from '../../src/remote/ssh.js';
 

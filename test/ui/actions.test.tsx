@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActionOutcome, ActionPlan, RunHooks } from '../../src/actions/types.js';
+import type { ActionOutcome, ActionPlan, RunHooks } from '../../src/kit/types.js';
 import { fixtureSnapshot, harnessRun, quietRuns, tinaRun } from './fixtures.js';
 import type { TestScreen } from './helpers.js';
 import { renderRoom, waitFor, waitForText } from './helpers.js';

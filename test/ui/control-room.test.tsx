@@ -7,9 +7,9 @@ vi.hoisted(() => {
 
 import { render as renderInkTest } from 'ink-testing-library';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ActivityStore } from '../../src/store/activity.js';
+import { ActivityStore } from '../../src/kit/activity.js';
 import { ControlRoom } from '../../src/ui/app.js';
-import { KEYMAP } from '../../src/ui/keymap.js';
+import { KEYMAP } from '../../src/keys/keymap.js';
 import { emptyRun } from '../../src/model.js';
 import { fixtureSnapshot, harnessRun, tinaRun } from './fixtures.js';
 import type { TestScreen } from './helpers.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model.js';
 import { emptyRun } from '../../src/model.js';
 import { openingFrame } from '../../src/ui/first-frame/frame-text.js';
-import { defaultBindings } from '../../src/ui/keymap.js';
+import { defaultBindings } from '../../src/keys/keymap.js';
 import { paintDiff } from '../../src/ui/terminal/screen-painter.js';
 import { createTheme } from '../../src/ui/theme.js';
 import { NOW, fixtureSnapshot, gate } from './fixtures.js';

@@ -1,8 +1,8 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { keyName, splitChunk } from '../../src/ui/input/key-name.js';
+import { keyName, splitChunk } from '../../src/keys/key-name.js';
 import { isForceQuit, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../../src/ui/input/translate.js';
-import { defaultBindings } from '../../src/ui/keymap.js';
+import { defaultBindings } from '../../src/keys/keymap.js';
 
 const NO_KEY: Key = {
   upArrow: false,

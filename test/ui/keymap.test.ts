@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, KEYMAP, commandFor, defaultBindings, keyTableMarkdown, keysLabel } from '../../src/ui/keymap.js';
-import { resolveBindings } from '../../src/ui/keymap-schema.js';
+import { COMMANDS, KEYMAP, commandFor, defaultBindings, keyTableMarkdown, keysLabel } from '../../src/keys/keymap.js';
+import { resolveBindings } from '../../src/keys/keymap-schema.js';
 import { currentKeyTable, withKeyTable } from '../../src/ui/keys-doc.js';
-import { isKeySpec, keyLabel } from '../../src/ui/input/key-name.js';
+import { isKeySpec, keyLabel } from '../../src/keys/key-name.js';
 
 describe('keymap table', () => {
   it('has exactly one row per command, each with keys, a hint and a description', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionPlan } from '../../src/actions/types.js';
+import type { ActionPlan } from '../../src/kit/types.js';
 import { availableHints, backMeaning } from '../../src/ui/state/available.js';
 import type { Situation } from '../../src/ui/state/available.js';
 import { NO_DIALOG, dialogReducer } from '../../src/ui/state/dialog-state.js';

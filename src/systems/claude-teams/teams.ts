@@ -6,7 +6,10 @@ import path from 'node:path';
 import { emptyRun } from '../../model.js';
 import type { Member, MemberState, Problem, Run, Task } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
-import { cleanProblem, eachJsonFile, isDir, isObject, listDir, readJson, toIso, unsafeName } from '../../files/read.js';
+import { isDir, listDir, unsafeName } from '../../files/look.js';
+import { cleanProblem, readJson } from '../../files/read.js';
+import { eachJsonFile } from '../../files/json-dir.js';
+import { isObject, toIso } from '../../files/values.js';
 import type { ReadSettings, Team } from '../types.js';
 
 /** A tmux pane id as tmux prints it; anything else is not passed on to tmux as a target. */

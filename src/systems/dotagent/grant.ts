@@ -1,8 +1,9 @@
 /** dotagent's grant: a `{phase, approved_at}` entry appended to `user_checkpoints` in `phase.json`, every other field kept. */
 import path from 'node:path';
-import { ActionStop } from '../../actions/execution.js';
-import { writeAtomic } from '../../actions/files.js';
-import { isObject, readJsonObject, readText } from '../../files/read.js';
+import { ActionStop } from '../../kit/execution.js';
+import { writeAtomic } from '../../kit/files.js';
+import { readJsonObject, readText } from '../../files/read.js';
+import { isObject } from '../../files/values.js';
 import { formatLike, grantLockFile, lockedEffects, underGrantLock } from '../grant-kit.js';
 import type { GrantWay } from '../module.js';
 

@@ -13,7 +13,9 @@ import { sanitizeLine } from '../../text.js';
 import { parseExecutionStateText, parsePhaseStateText } from './state.js';
 import type { DotagentExecution, DotagentPhase } from './state.js';
 import { validateDotagent } from './validate.js';
-import { exists, isDir, mtimeMs, readText, toIso } from '../../files/read.js';
+import { exists, isDir, mtimeMs } from '../../files/look.js';
+import { readText } from '../../files/read.js';
+import { toIso } from '../../files/values.js';
 import type { ReadSettings } from '../types.js';
 
 export { DOTAGENT_PHASES, parseExecutionState, parseExecutionStateText, parsePhaseState, parsePhaseStateText } from './state.js';

@@ -4,7 +4,8 @@
  */
 import type { Problem } from '../../model.js';
 import { asText } from '../../text.js';
-import { cleanProblem, isObject, parseJson, toMs } from '../../files/read.js';
+import { cleanProblem, parseJson } from '../../files/read.js';
+import { isObject, toMs } from '../../files/values.js';
 
 /** The workflow's phases, in the order they run. */
 export const DOTAGENT_PHASES = ['REQUIREMENTS', 'ARCHITECTURE', 'IMPLEMENTATION', 'VERIFICATION', 'REFLECTION'] as const;

@@ -4,7 +4,8 @@
  */
 import type { Problem } from '../../model.js';
 import { sanitize, sanitizeLine } from '../../text.js';
-import { cleanProblem, isObject, parseJson, toIso } from '../../files/read.js';
+import { cleanProblem, parseJson } from '../../files/read.js';
+import { isObject, toIso } from '../../files/values.js';
 
 /** A checkpoint name as the harness accepts it (`checkpoint-<name>.md`). */
 export const CHECKPOINT_NAME = /^[A-Za-z0-9_.-]+$/;

@@ -1,10 +1,10 @@
 /** The harness's grant: the `.granted` sentinel next to the pending checkpoint, created exclusively. */
 import path from 'node:path';
-import { createEffect } from '../../actions/effects.js';
-import { ActionStop } from '../../actions/execution.js';
-import { createExclusive } from '../../actions/files.js';
-import { checkpointNameRefusal } from '../../actions/safety.js';
-import { exists } from '../../files/read.js';
+import { createEffect } from '../../kit/effects.js';
+import { ActionStop } from '../../kit/execution.js';
+import { createExclusive } from '../../kit/files.js';
+import { checkpointNameRefusal } from '../../kit/safety.js';
+import { exists } from '../../files/look.js';
 import type { GrantWay } from '../module.js';
 import { CHECKPOINT_NAME } from './files.js';
 

@@ -4,7 +4,7 @@
  */
 import type { Problem } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
-import { toIso } from '../../files/read.js';
+import { toIso } from '../../files/values.js';
 import { parseDecisionLine } from './decision.js';
 
 /** How much of the end of run.log is read. */

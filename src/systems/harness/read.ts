@@ -21,7 +21,9 @@ import type { HarnessConfig } from './files.js';
 import { parseRunLog, readLogTail } from './log.js';
 import type { Decision } from './log.js';
 import { isEscalation } from './decision.js';
-import { cleanProblem, exists, isDir, listDir, mtimeMs, readJsonWith, readText } from '../../files/read.js';
+import { exists, isDir, listDir, mtimeMs } from '../../files/look.js';
+import { cleanProblem, readText } from '../../files/read.js';
+import { readJsonWith } from '../../files/json-dir.js';
 import type { ReadSettings } from '../types.js';
 
 export { CHECKPOINT_NAME } from './files.js';

@@ -7,7 +7,8 @@
 import path from 'node:path';
 import type { Gate, Problem } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
-import { exists, mtimeMs, readText } from '../../files/read.js';
+import { exists, mtimeMs } from '../../files/look.js';
+import { readText } from '../../files/read.js';
 import { readLogTail } from '../../files/tail.js';
 import { ORCHESTRATOR_LOG, gateAnswer, lastLoggedAnswer } from './answer.js';
 import type { GateAnswer, LoggedAnswer } from './answer.js';

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ActionStop } from '../../actions/execution.js';
-import { writeAtomic } from '../../actions/files.js';
-import { mtimeMs } from '../../files/read.js';
+import { ActionStop } from '../../kit/execution.js';
+import { writeAtomic } from '../../kit/files.js';
+import { mtimeMs } from '../../files/look.js';
 import type { Problem } from '../../model.js';
 import { gateAnswer } from './answer.js';
 import { readSignals } from './gate.js';

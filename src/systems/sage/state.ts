@@ -7,7 +7,8 @@
  */
 import type { Problem } from '../../model.js';
 import { asText, sanitizeLine } from '../../text.js';
-import { cleanProblem, isObject, parseJson, toMs } from '../../files/read.js';
+import { cleanProblem, parseJson } from '../../files/read.js';
+import { isObject, toMs } from '../../files/values.js';
 
 export type SageShape = 'nested' | 'flat' | 'run-epic' | 'create-epic';
 

@@ -7,7 +7,7 @@
 import type { Root, RootContent } from 'mdast';
 import type { Problem, Review, Task } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
-import { toIso } from '../../files/read.js';
+import { toIso } from '../../files/values.js';
 import { readMembers, readNotes, readReviews, readTasks } from './handoff-sections.js';
 import { boldFields, nodeText, parseMarkdown, splitSections } from './markdown.js';
 import type { Section } from './markdown.js';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Problem, Run } from '../../model.js';
-import { readJsonFiles } from '../../files/read.js';
+import { readJsonFiles } from '../../files/json-dir.js';
 import { readTinaFiles } from './files.js';
 import { assembleTinaRun } from './run.js';
 import { parseSessionEntry } from './state.js';

@@ -5,7 +5,7 @@
 import type { Problem, Review, ReviewVerdict } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
 import { compareIds } from '../claude-teams/teams.js';
-import { isObject } from '../../files/read.js';
+import { isObject } from '../../files/values.js';
 
 const PASSED_WORDS = ['passed', 'pass', 'approved', 'approve', 'accepted', 'ok', 'lgtm', 'success', 'succeeded'];
 const FAILED_WORDS = ['failed', 'fail', 'rejected', 'reject', 'changes_requested', 'gaps', 'needs_changes'];

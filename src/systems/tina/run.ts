@@ -3,7 +3,7 @@ import path from 'node:path';
 import { emptyRun } from '../../model.js';
 import type { Gate, Member, Run, RunStatus } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
-import { toMs } from '../../files/read.js';
+import { toMs } from '../../files/values.js';
 import type { TinaFiles } from './files.js';
 import { mergeReviews } from './reviews.js';
 import { tinaTeams } from './teams.js';

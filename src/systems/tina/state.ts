@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { Problem, Review } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
-import { isObject, parseJson, toIso } from '../../files/read.js';
+import { parseJson } from '../../files/read.js';
+import { isObject, toIso } from '../../files/values.js';
 import { parseReviewVerdicts } from './reviews.js';
 
 /** One entry of supervisor-state `phases`. */

@@ -5,7 +5,7 @@
  * the footer, the refusals and the handler can't disagree.
  */
 import { runsOf, systemOf } from '../../systems/registry.js';
-import type { Command } from '../keymap.js';
+import type { Command } from '../../keys/keymap.js';
 import { gateBody } from '../text/gate-body.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';

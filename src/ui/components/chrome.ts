@@ -1,7 +1,7 @@
 /** The header, footer and tab bar lines. Pure. */
 import type { Snapshot } from '../../model.js';
-import type { Bindings } from '../keymap.js';
-import { keyLabel } from '../input/key-name.js';
+import type { Bindings } from '../../keys/keymap.js';
+import { keyLabel } from '../../keys/key-name.js';
 import type { Hint } from '../state/available.js';
 import { countNeedingYou } from '../../store/needs-you.js';
 import type { DetailPane } from '../state/ui-state.js';

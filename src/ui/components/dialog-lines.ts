@@ -2,8 +2,8 @@
  * The text of each dialog. The confirm dialog shows exactly the plan's title and every effect's
  * text, wrapped rather than cut so nothing of what will happen is hidden. Pure.
  */
-import type { Bindings, Command } from '../keymap.js';
-import { keysLabel } from '../keymap.js';
+import type { Bindings, Command } from '../../keys/keymap.js';
+import { keysLabel } from '../../keys/keymap.js';
 import type { Dialog } from '../state/dialog-state.js';
 import { sanitize, sanitizeLine } from '../../text.js';
 import type { Segment } from '../text/segments.js';

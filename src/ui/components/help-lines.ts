@@ -1,6 +1,6 @@
 /** The `?` overlay: every command of the keymap with its keys, grouped, from the same table as the footer. Pure. */
-import type { Bindings, CommandSpec } from '../keymap.js';
-import { KEY_CONTEXTS, KEYMAP, contextWords, keysLabel } from '../keymap.js';
+import type { Bindings, CommandSpec } from '../../keys/keymap.js';
+import { KEY_CONTEXTS, KEYMAP, contextWords, keysLabel } from '../../keys/keymap.js';
 import type { Segment } from '../text/segments.js';
 import { fit } from '../text/width.js';
 

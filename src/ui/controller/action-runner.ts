@@ -3,8 +3,8 @@
  * activity pane, Esc cancelling a waiting action, and the straggler offer as a dialog.
  * Lives outside React; the screen reads which action can be cancelled through subscribe/getSnapshot.
  */
-import type { ActionKind, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../../actions/types.js';
-import type { ActivityStore } from '../../store/activity.js';
+import type { ActionKind, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../../kit/types.js';
+import type { ActivityStore } from '../../kit/activity.js';
 import type { ControlRoomActions } from '../actions-port.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';

@@ -3,11 +3,11 @@
  * prompt, the filter prompt, the focused pane, then global commands. It applies keys to the state
  * stores synchronously, so keys arriving together are handled one after the other.
  */
-import { ACTION_KINDS } from '../../actions/types.js';
-import type { ActionKind } from '../../actions/types.js';
+import { ACTION_KINDS } from '../../kit/types.js';
+import type { ActionKind } from '../../kit/types.js';
 import type { Snapshot } from '../../model.js';
 import type { ActivityEntry } from '../../store/types.js';
-import type { Bindings, Command } from '../keymap.js';
+import type { Bindings, Command } from '../../keys/keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
 import { screenCommand } from '../commands/screen-commands.js';
 import type { ScreenSelection } from '../commands/screen-commands.js';

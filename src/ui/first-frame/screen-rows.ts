@@ -8,7 +8,7 @@
 import type { Snapshot } from '../../model.js';
 import { footerLine, headerLine, tabBarLine } from '../components/chrome.js';
 import { frameLines } from '../components/frame.js';
-import type { Bindings } from '../keymap.js';
+import type { Bindings } from '../../keys/keymap.js';
 import type { Rect } from '../layout.js';
 import { computeLayout, MIN_SIZE } from '../layout.js';
 import { wantsOf } from '../metrics.js';

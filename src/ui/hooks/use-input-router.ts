@@ -7,7 +7,7 @@ import type { Key } from 'ink';
 import { useInput } from 'ink';
 import { useCallback } from 'react';
 import type { Controller } from '../controller/controller.js';
-import { keyName, splitChunk } from '../input/key-name.js';
+import { keyName, splitChunk } from '../../keys/key-name.js';
 
 /** Routes keys to `controller` while `isActive` (false while the terminal is handed to tmux attach). */
 export function useInputRouter(controller: Controller, isActive: boolean, inPrompt: () => boolean): void {

@@ -1,7 +1,7 @@
 /** The live snapshot and the activity entries, read from their stores outside React. */
 import { useSyncExternalStore } from 'react';
 import type { Snapshot } from '../../model.js';
-import type { ActivityStore } from '../../store/activity.js';
+import type { ActivityStore } from '../../kit/activity.js';
 import type { ActivityEntry, SnapshotStore } from '../../store/types.js';
 
 /** The current snapshot; re-renders only when the store hands out a new object. */

@@ -2,8 +2,8 @@
  * Key translation, pure: (state, key) → what it means. The router tries, in order, force-quit,
  * the open dialog or help, the open prompt, the focused pane, then global keys.
  */
-import type { Bindings, Command } from '../keymap.js';
-import { commandFor } from '../keymap.js';
+import type { Bindings, Command } from '../../keys/keymap.js';
+import { commandFor } from '../../keys/keymap.js';
 import { isMove } from '../state/moves.js';
 import type { PaneId } from '../state/ui-state.js';
 

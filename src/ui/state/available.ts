@@ -2,7 +2,7 @@
  * Which commands apply right now, for the footer: the keymap says what a key means, the command
  * specs say whether it means anything for the current selection. Pure.
  */
-import type { Command } from '../keymap.js';
+import type { Command } from '../../keys/keymap.js';
 import type { Dialog } from './dialog-state.js';
 import { screenHints } from '../commands/screen-commands.js';
 import type { ScreenView } from './view.js';

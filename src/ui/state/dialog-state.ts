@@ -2,7 +2,7 @@
  * Dialogs as a reducer: the confirm dialog of a plan, a refusal, the request prompt and the
  * straggler offer of a running checkpoint. One shows at a time; later ones queue behind it.
  */
-import type { ActionPlan } from '../../actions/types.js';
+import type { ActionPlan } from '../../kit/types.js';
 
 /** A dialog on screen. */
 export type Dialog =

@@ -1,5 +1,5 @@
 /** Cursor movement in a list, pure: what up, down, a page, first and last do to an index. */
-import type { Command } from '../keymap.js';
+import type { Command } from '../../keys/keymap.js';
 
 /** A list's cursor, its length and how many rows a page holds. */
 export interface ListState {

@@ -2,7 +2,7 @@
  * From what is selected on screen to an ActionRequest (or the reason there is nothing to ask for).
  * Pure: the actions themselves check again and produce the exact plan.
  */
-import type { ActionKind, ActionRequest } from '../../actions/types.js';
+import type { ActionKind, ActionRequest } from '../../kit/types.js';
 import type { Gate, Member, Run } from '../../model.js';
 import { canCheckpoint, grantableGates, leadWithPane, liveTeammates } from './selectors.js';
 import type { PaneId } from './ui-state.js';

@@ -3,9 +3,9 @@
  * the plain defaults of config.ts (a test holds them equal to what this schema gives for `{}`).
  */
 import { z } from 'zod';
-import { BARE_COMMANDS, TINA_COMMANDS, type Config } from './config.js';
-import { NotifyConfigSchema } from './notify/config-schema.js';
-import { resolveBindings } from './ui/keymap-schema.js';
+import { BARE_COMMANDS, TINA_COMMANDS } from './defaults.js';
+import { NotifyConfigSchema } from './notify-schema.js';
+import { resolveBindings } from '../keys/keymap-schema.js';
 
 /** The text typed into a lead's pane for each step of the checkpoint cycle. */
 export const CommandsSchema = z
@@ -102,7 +102,7 @@ export const ConfigSchema = z
  * The config a file's JSON value means, or what is wrong with it, naming every wrong key. Plain data
  * either way (config.ts makes the error): this module may be loaded from a file of its own.
  */
-export function checkConfig(value: unknown): { ok: true; config: Config } | { ok: false; errors: string[] } {
+export function checkConfig(value: unknown): { ok: true; config: z.infer<typeof ConfigSchema> } | { ok: false; errors: string[] } {
   const parsed = ConfigSchema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => {

@@ -1,7 +1,7 @@
 /** The contract between the control room (or a CLI verb) and the actions. */
 import type { AppContext } from '../context.js';
 import type { Run, Snapshot } from '../model.js';
-import type { ActivityStore } from '../store/activity.js';
+import type { ActivityStore } from './activity.js';
 import type { ActionDetail } from './detail.js';
 
 export const ACTION_KINDS = ['checkpoint', 'rehydrate', 'terminate', 'grant', 'request', 'attach'] as const;

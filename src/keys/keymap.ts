@@ -2,7 +2,7 @@
  * The keymap: one table of data. It drives the input router, the footer hints, the `?` overlay and
  * the README key table. Components ask which command a key means; they never compare raw characters.
  */
-import { keyLabel } from './input/key-name.js';
+import { keyLabel } from './key-name.js';
 
 /** Every command a key can mean. */
 export const COMMANDS = [

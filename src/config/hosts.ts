@@ -1,5 +1,5 @@
 /** The hosts a command shows: the configured ones plus those named by --host, each once. */
-import type { HostConfig } from '../config.js';
+import type { HostConfig } from './config.js';
 
 /** The name a bare destination gets: its host part (`op@build-1.lan` → `build-1.lan`). */
 export function hostNameOf(destination: string): string {

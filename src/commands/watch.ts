@@ -10,8 +10,8 @@ import { actionsFor, createBoxesStore } from '../remote/boxes.js';
 import { createWatchedStore } from '../store/live-activity.js';
 import { systemOf } from '../systems/registry.js';
 import type { SnapshotStore } from '../store/types.js';
-import type { ActionEnv, ActionKind } from './types.js';
-import { cancellable } from './wait.js';
+import type { ActionEnv, ActionKind } from '../kit/types.js';
+import { cancellable } from '../kit/wait.js';
 import type { WatchEvent } from './watch-events.js';
 import { diffSnapshots } from './watch-events.js';
 

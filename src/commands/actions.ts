@@ -5,9 +5,9 @@
 import type { AppContext } from '../context.js';
 import type { BoxActions } from '../remote/actions.js';
 import { openBoxes } from '../remote/boxes.js';
-import { seconds } from './effects.js';
-import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from './types.js';
-import { cancellable } from './wait.js';
+import { seconds } from '../kit/effects.js';
+import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from '../kit/types.js';
+import { cancellable } from '../kit/wait.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;

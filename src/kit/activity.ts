@@ -1,5 +1,21 @@
 /** The activity pane's store: actions push and update entries; the UI reads with useSyncExternalStore. */
-import type { ActivityEntry } from './types.js';
+
+/** One line of the activity pane: an action from the moment it is asked for until it ends. */
+export interface ActivityEntry {
+  id: number;
+  /** ISO time the action started. */
+  time: string;
+  action: string;
+  runId: string | null;
+  target: string | null;
+  status: 'running' | 'done' | 'refused' | 'failed' | 'cancelled' | 'timeout';
+  /** What is happening or what happened, one line. */
+  message: string;
+  /** While waiting: elapsed and timeout in ms, and what it waits for. */
+  progress?: { elapsedMs: number; timeoutMs: number; waitingFor: string } | undefined;
+  /** Extra lines (hook output, per-pane results). */
+  details?: string[] | undefined;
+}
 
 const MAX_ENTRIES = 200;
 

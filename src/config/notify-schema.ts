@@ -1,6 +1,6 @@
 /** The zod schema of the config's `notify` key; loaded only when a config file is checked. */
 import { z } from 'zod';
-import { NOTIFY_EVENTS } from './config.js';
+import { NOTIFY_EVENTS } from './defaults.js';
 
 export const NotifyConfigSchema = z
   .object({

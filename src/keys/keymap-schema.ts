@@ -3,7 +3,7 @@
  * overrides never loads the validator.
  */
 import { z } from 'zod';
-import { isKeySpec } from './input/key-name.js';
+import { isKeySpec } from './key-name.js';
 import { COMMANDS, bindingsFrom, type Bindings } from './keymap.js';
 
 const KeySpecSchema = z.string().refine(isKeySpec, { message: 'is not a key (use a character, or up, down, enter, esc, tab, shift+tab, pageup, ctrl+x, …)' });

@@ -1,10 +1,9 @@
 /** The `notify` key of the config file: which channels tell the operator, and about what. */
 import type { z } from 'zod';
-import type { NotifyConfigSchema } from './config-schema.js';
+import type { NotifyConfigSchema } from './notify-schema.js';
+import { NOTIFY_EVENTS } from './defaults.js';
 
-/** What newly needs a human: the events a notification is about. */
-export const NOTIFY_EVENTS = ['gate-opened', 'checkpoint-timeout', 'member-died', 'member-waiting'] as const;
-export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
+export { NOTIFY_EVENTS, type NotifyEvent } from './defaults.js';
 
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
 

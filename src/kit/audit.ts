@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stateHome } from '../config.js';
+import { stateHome } from '../config/config.js';
 import { sanitizeLine } from '../text.js';
 import type { ActionOutcome } from './types.js';
 

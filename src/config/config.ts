@@ -7,8 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { CommandsSchema, ConfigSchema, HostSchema } from './config-schema.js';
-import { readText, parseJson } from './files/read.js';
-import { defaultNotifyConfig } from './notify/config.js';
+import { readText, parseJson } from '../files/read.js';
+import { BARE_COMMANDS, TINA_COMMANDS } from './defaults.js';
+import { defaultNotifyConfig } from './notify.js';
 
 /** The text typed into a lead's pane for each step of the checkpoint cycle. */
 export type Commands = z.infer<typeof CommandsSchema>;
@@ -16,10 +17,7 @@ export type Commands = z.infer<typeof CommandsSchema>;
 export type HostConfig = z.infer<typeof HostSchema>;
 export type Config = z.infer<typeof ConfigSchema>;
 
-/** What tina's supervisor types: its plugin's skills. */
-export const TINA_COMMANDS: Commands = { checkpoint: '/tina:checkpoint', clear: '/clear', rehydrate: '/tina:rehydrate' };
-/** The bare forms (the seeds' words, and a plain Claude Code team's own commands). */
-export const BARE_COMMANDS: Commands = { checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' };
+export { BARE_COMMANDS, TINA_COMMANDS } from './defaults.js';
 
 /** The defaults, as if the config file were `{}` (the same values as the schema's defaults). */
 export function defaultConfig(): Config {

@@ -161,5 +161,3 @@ export async function makeDirInside(stateDir: string, dir: string): Promise<void
   await fs.promises.mkdir(dir, { recursive: true });
   assertInsideStateDir(stateDir, path.join(dir, 'x'));
 }
-
-export { withLock } from './lock.js';

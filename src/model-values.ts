@@ -1,0 +1,25 @@
+/**
+ * The closed sets of values the snapshot's fields take. Apart from model.ts and model-schema.ts so
+ * that both use them and neither imports the other's values.
+ */
+export const SYSTEMS = ['tina', 'claude-team', 'harness', 'sage', 'dotagent'] as const;
+export type System = (typeof SYSTEMS)[number];
+
+export const RUN_STATUSES = ['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const MEMBER_STATES = ['alive', 'dead', 'in-process', 'unknown'] as const;
+export type MemberState = (typeof MEMBER_STATES)[number];
+
+/** What a member's pane shows it doing (see the README for how it is read). */
+export const ACTIVITIES = ['working', 'waiting', 'idle', 'unknown'] as const;
+export type Activity = (typeof ACTIVITIES)[number];
+
+export const GATE_KINDS = ['checkpoint', 'escalation', 'context', 'approval'] as const;
+export type GateKind = (typeof GATE_KINDS)[number];
+
+export const REVIEW_VERDICTS = ['passed', 'failed', 'pending'] as const;
+export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
+
+export const HOST_STATES = ['ok', 'connecting', 'unreachable'] as const;
+export type HostStateName = (typeof HOST_STATES)[number];
