@@ -28,11 +28,18 @@ const LEFT_OUT = /(?:^execa$|[\\/]remote[\\/]boxes\.js$|[\\/]ui[\\/]main\.js$)/;
  */
 export const CONFIG_SCHEMA_FILE = 'config-schema.cjs';
 
+/**
+ * The handoff Markdown reader (micromark with GitHub's extensions, ~240 KB) is a file of its own too,
+ * dist/markdown-reader.cjs, loaded the first time a handoff's content is read.
+ */
+export const MARKDOWN_READER_FILE = 'markdown-reader.cjs';
+
 const leaveOut = {
   name: 'status-file-leave-out',
   setup(b) {
     b.onResolve({ filter: LEFT_OUT }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
     b.onResolve({ filter: /[\\/]config-schema\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${CONFIG_SCHEMA_FILE}`, external: true } : undefined));
+    b.onResolve({ filter: /[\\/]markdown-reader\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${MARKDOWN_READER_FILE}`, external: true } : undefined));
   },
 };
 
@@ -46,8 +53,14 @@ const COMMON_JS = {
   logLevel: 'warning',
 };
 
-/** Writes `outdir`/status.cjs and `outdir`/config-schema.cjs. */
+/** Writes `outdir`/status.cjs, `outdir`/config-schema.cjs and `outdir`/markdown-reader.cjs. */
 export async function bundleStatusFile(outdir, extra = {}) {
+  await build({
+    ...COMMON_JS,
+    entryPoints: [path.join(REPO, 'src', 'systems', 'tina', 'markdown-reader.ts')],
+    outfile: path.join(outdir, MARKDOWN_READER_FILE),
+    ...extra,
+  });
   await build({
     ...COMMON_JS,
     entryPoints: [path.join(REPO, 'src', 'config', 'config-schema.ts')],

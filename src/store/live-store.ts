@@ -25,6 +25,7 @@ import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
 import { watchStateDirs } from './state-watcher.js';
+import { onDeferredDone } from '../systems/deferred.js';
 import type { SnapshotStore } from './types.js';
 import { WatchScope } from './watch-scope.js';
 
@@ -72,6 +73,7 @@ class LiveStore implements SnapshotStore {
   /** Set once the first full read is published; frames before that would publish half a snapshot. */
   private ready = false;
   private stopped = false;
+  private offDeferred: (() => void) | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -98,6 +100,10 @@ class LiveStore implements SnapshotStore {
   }
 
   private async begin(): Promise<void> {
+    // A reader that waited for a module loaded on demand (a handoff's Markdown parser) reads again once it is there.
+    this.offDeferred = onDeferredDone(() => {
+      if (!this.stopped) this.refresh();
+    });
     const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
     if (this.stopped) return;
     this.takePanes(panes, problem);
@@ -126,6 +132,7 @@ class LiveStore implements SnapshotStore {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.offDeferred?.();
     this.abort.abort();
     if (this.frameTimer) clearTimeout(this.frameTimer);
     if (this.pollTimer) clearTimeout(this.pollTimer);

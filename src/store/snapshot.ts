@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import type { Problem, Run, Snapshot } from '../model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
+import { deferredWork } from '../systems/deferred.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
 import { assembleRuns, teamDirName } from './assemble.js';
@@ -123,7 +124,17 @@ export async function listPanesForSnapshot(
 }
 
 /** Lists the panes once, discovers and reads: the snapshot of `tower status`. */
-export async function buildSnapshot(ctx: AppContext, opts: { now?: number } = {}): Promise<Snapshot> {
+export async function buildSnapshot(ctx: AppContext, opts: { now?: number; complete?: boolean } = {}): Promise<Snapshot> {
+  const first = await readOnce(ctx, opts);
+  // A reader that needed a module loaded on demand (a handoff's Markdown parser) read what it
+  // could; once the module is there, the box is read again whole. The first frame does not wait.
+  const waiting = opts.complete === false ? null : deferredWork();
+  if (!waiting) return first;
+  await waiting;
+  return readOnce(ctx, opts);
+}
+
+async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapshot> {
   // tmux is spawned first and answers while the teams (the bulk of the files) are read.
   const listing = listPanesForSnapshot(ctx);
   const teamProblems: Problem[] = [];

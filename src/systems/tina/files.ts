@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Problem } from '../../model.js';
 import { parseHandoff } from './handoff.js';
+import { markdownReader } from './markdown.js';
 import type { ParsedHandoff } from './handoff.js';
 import { exists, listDir, mtimeMs, statFile } from '../../files/look.js';
 import { cleanProblem, readJson, readText } from '../../files/read.js';
@@ -115,10 +116,13 @@ function readTowerEscalation(stateDir: string, handoffMtime: number | null, prob
 // of its state dir; a handoff rarely changes, so the last parse of each file is kept.
 const handoffCache = new Map<string, { text: string; result: ReturnType<typeof parseHandoff> }>();
 
-function parseHandoffCached(text: string, file: string): ReturnType<typeof parseHandoff> {
+/** The parse of a handoff, or null while the Markdown reader is still being loaded (the snapshot reads it again then). */
+function parseHandoffCached(text: string, file: string): ReturnType<typeof parseHandoff> | null {
   const hit = handoffCache.get(file);
   if (hit && hit.text === text) return hit.result;
-  const result = parseHandoff(text, file);
+  const parse = markdownReader();
+  if (!parse) return null;
+  const result = parseHandoff(text, file, parse);
   if (handoffCache.size > 500) handoffCache.clear();
   handoffCache.set(file, { text, result });
   return result;
@@ -150,6 +154,7 @@ function readHandoff(
     return { file: chosen.file, mtimeMs: chosen.mtime, value: null };
   }
   const parsed = parseHandoffCached(read.value, chosen.file);
+  if (!parsed) return { file: chosen.file, mtimeMs: chosen.mtime, value: null };
   problems.push(...parsed.problems);
   return { file: chosen.file, mtimeMs: chosen.mtime, value: parsed.handoff };
 }

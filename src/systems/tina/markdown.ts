@@ -1,6 +1,6 @@
 /** Markdown structure of a tina handoff: the mdast tree cut into named sections, and plain text of nodes. */
 import type { List, ListItem, Nodes, Paragraph, Root, RootContent, Table } from 'mdast';
-import { readBlocks } from './markdown-blocks.js';
+import { deferUntil } from '../deferred.js';
 
 /** A `##` section of the handoff: its normalized heading and the nodes under it (sub-headings included). */
 export interface Section {
@@ -8,23 +8,27 @@ export interface Section {
   nodes: RootContent[];
 }
 
-/** Nesting deeper than this (columns of indentation and `>`) is flattened: no handoff needs it. */
-const MAX_NESTING_COLUMNS = 80;
-const TOO_DEEP = new RegExp(`^[ \\t>]{${MAX_NESTING_COLUMNS + 1},}`, 'gm');
-
-/** The text with runs of indentation and `>` longer than MAX_NESTING_COLUMNS cut to that length. */
-export function flattenNesting(text: string): string {
-  return text.replace(TOO_DEEP, (run) => run.slice(0, MAX_NESTING_COLUMNS));
-}
+type MarkdownReader = (text: string) => Root;
+let reader: MarkdownReader | null = null;
+let loading: Promise<void> | null = null;
 
 /**
- * Parses Markdown with GitHub tables and task lists (markdown-blocks.ts); inline markup other than
- * code spans, escapes and character references is kept as text, so `**Key:**` stays literal for
- * boldFields. A byte order mark at the start is dropped and NUL reads as U+FFFD.
+ * The Markdown reader (micromark, markdown-reader.ts) when it is loaded; else null, and its load is
+ * started and recorded as work the snapshot waits for (systems/deferred.ts).
  */
-export function parseMarkdown(text: string): Root {
-  const clean = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\0/g, '\ufffd');
-  return readBlocks(flattenNesting(clean));
+export function markdownReader(): MarkdownReader | null {
+  if (reader) return reader;
+  loading ??= import('./markdown-reader.js').then((m) => {
+    reader = m.readMarkdown;
+  });
+  deferUntil(loading);
+  return null;
+}
+
+/** Loads the Markdown reader now (a caller that reads handoffs synchronously right after). */
+export async function loadMarkdownReader(): Promise<void> {
+  if (markdownReader()) return;
+  await loading;
 }
 
 /** "## Task States:" → "task states". */
