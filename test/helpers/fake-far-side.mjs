@@ -1,3 +1,4 @@
+/* global process, setTimeout */
 // A tampered `tower serve --stdio` for the door's tests: it speaks tower's protocol over the real
 // ssh channel, then sends what a hostile or broken box could. Usage: node fake-far-side.mjs SCENE LOG
 // (every line it reads from the local tower is appended to LOG).
