@@ -4,7 +4,6 @@
  * carriage return, then sees the prompt clear; `send` types a line; both refuse when the pane shows
  * something else than what they act on.
  */
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
