@@ -25,7 +25,7 @@ import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
 import { watchStateDirs } from './state-watcher.js';
-import { onDeferredDone } from '../systems/deferred.js';
+import { deferredWork, onDeferredDone } from '../systems/deferred.js';
 import type { SnapshotStore } from './types.js';
 import { WatchScope } from './watch-scope.js';
 
@@ -113,6 +113,14 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     // Sources are read after the watcher is ready, so no change between read and watch is lost.
     this.readEverything();
+    // A reader that waited for a module loaded on demand (a handoff's parser) is read again before the
+    // first snapshot is published, so the first snapshot is whole, as `tower status`'s is.
+    const waiting = deferredWork();
+    if (waiting) {
+      await waiting;
+      if (this.stopped) return;
+      this.readEverything();
+    }
     this.lastFullAt = this.now();
     // What discovery and the first read covered; team events since the teams were read stay dirty.
     this.dirty.sources.clear();

@@ -4,7 +4,7 @@
  * choices (`❯ 1. Yes`, `  2. No, and tell Claude what to do differently`); or a `[y/n]` question.
  * Pure: the same screen always reads the same, so a prompt seen before can be recognised again.
  */
-import { screenTail } from './pane-reading.js';
+import { screenTail } from './screen-tail.js';
 
 export interface PromptOption {
   /** What is typed to choose it: the digit, or `y` / `n`. */
@@ -38,8 +38,18 @@ function unboxed(line: string): string {
     .trim();
 }
 
+/** Whether the screen shows a prompt with options that output below it says was answered. */
+export function promptAnswered(plain: string): boolean {
+  return scan(plain) === 'answered';
+}
+
 /** The prompt at the bottom of a screen (escape sequences already removed), or null. */
 export function readPrompt(plain: string): PanePrompt | null {
+  const found = scan(plain);
+  return typeof found === 'object' ? found : null;
+}
+
+function scan(plain: string): PanePrompt | 'answered' | null {
   const lines = screenTail(plain, LOOK).map(unboxed);
   let q = -1;
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -58,7 +68,7 @@ export function readPrompt(plain: string): PanePrompt | null {
     else if (!TRAILER.test(line)) after++;
   }
   // Output below the prompt means it was answered and the agent went on: no prompt now.
-  if (after > 0) return null;
+  if (after > 0) return options.length > 0 ? 'answered' : null;
   if (options.length === 0 && YES_NO.test(question)) options.push({ key: 'y', label: 'yes' }, { key: 'n', label: 'no' });
   if (options.length === 0) return null;
   // The box above the question: from its top border (or the start of what was looked at) down.
