@@ -50,6 +50,10 @@ export const MemberSchema = z.object({
       signature: z.string(),
     })
     .optional(),
+  /** How full its context is, from its Claude Code transcript (the lead of a Claude team). */
+  context: z.object({ usedPct: z.number(), tokens: z.number(), window: z.number() }).nullable().optional(),
+  /** Tokens its transcript shows used, added up over what tower read of it. */
+  tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() }).nullable().optional(),
 });
 
 export const TaskSchema = z.object({

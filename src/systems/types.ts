@@ -32,6 +32,8 @@ export interface Team {
   createdAt: string | null;
   /** The cwd the members run in (first member's), used to tie a team to a project root. */
   cwd: string | null;
+  /** The lead's Claude Code session (`leadSessionId`): its transcript says how full its context is. */
+  leadSessionId?: string | null;
   /** Members with `state` set to 'in-process' where the file says so, else 'unknown' (liveness is applied later). */
   members: Member[];
   tasks: Task[];

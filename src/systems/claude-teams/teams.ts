@@ -9,6 +9,7 @@ import { sanitizeLine } from '../../text.js';
 import { isDir, listDir, unsafeName } from '../../files/look.js';
 import { cleanProblem, readJson } from '../../files/read.js';
 import { eachJsonFile } from '../../files/json-dir.js';
+import { transcriptFile, transcriptUsage } from './transcript.js';
 import { isObject, toIso } from '../../files/values.js';
 import type { ReadSettings, Team } from '../types.js';
 
@@ -150,12 +151,18 @@ export function parseTeamConfig(
       description: text(json.description) || null,
       createdAt: toIso(json.createdAt),
       cwd,
+      leadSessionId: sessionIdOf(json.leadSessionId),
       members,
       tasks: [],
       problems: [],
     },
     problems,
   };
+}
+
+/** A session id as Claude Code writes one (a UUID); anything else names no transcript. */
+function sessionIdOf(v: unknown): string | null {
+  return typeof v === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(v) ? v : null;
 }
 
 /** `tmuxPaneId` values that name no pane and are no problem: an in-process member, a lead running in-process. */
@@ -199,7 +206,7 @@ function taskOf(json: unknown, file: string, team: string, problems: Problem[]):
 }
 
 /** A run of its own for a team that belongs to no tina run. */
-export function teamRun(team: Team, _settings: ReadSettings): Run {
+export function teamRun(team: Team, settings: ReadSettings): Run {
   const root = team.cwd !== null && path.isAbsolute(team.cwd) && isDir(team.cwd) ? team.cwd : null;
   const run = emptyRun('claude-team', team.name, root, path.dirname(team.configFile));
   run.members = team.members.map((m) => ({ ...m }));
@@ -207,7 +214,38 @@ export function teamRun(team: Team, _settings: ReadSettings): Run {
   run.tasks = [...team.tasks];
   run.problems = [...team.problems];
   run.status = teamStatus(team.tasks);
+  leadContext(run, team, settings);
   return run;
+}
+
+/**
+ * The lead's context from its transcript: on the lead (`context`, `tokens`), as the run's CONTEXT,
+ * and past the threshold a `context` gate, so the checkpoint cycle is offered as for tina.
+ */
+function leadContext(run: Run, team: Team, settings: ReadSettings): void {
+  const lead = run.members.find((m) => m.lead);
+  if (!lead || !team.leadSessionId || team.cwd === null || !path.isAbsolute(team.cwd)) return;
+  // teams/<name>/config.json lives in the Claude config dir, which holds projects/ too.
+  const claudeDir = path.dirname(path.dirname(path.dirname(team.configFile)));
+  const file = transcriptFile(claudeDir, team.cwd, team.leadSessionId);
+  const usage = transcriptUsage(file);
+  if (!usage) return;
+  lead.context = { usedPct: usage.usedPct, tokens: usage.used, window: usage.window };
+  lead.tokens = usage.tokens;
+  const threshold = settings.contextThresholdPct;
+  run.context = { usedPct: usage.usedPct, threshold };
+  if (usage.usedPct < threshold) return;
+  run.warnings = [...(run.warnings ?? []), `context ${usage.usedPct}% ≥ ${threshold}% threshold`];
+  run.gates.push({
+    id: 'context',
+    kind: 'context',
+    state: 'pending',
+    since: null,
+    grantable: false,
+    title: `Context ${usage.usedPct}% ≥ ${threshold}% — checkpoint due`,
+    file,
+    body: `${lead.name}'s transcript: ${usage.used} of ${usage.window} tokens in use at its last turn.\nThe checkpoint cycle saves a handoff, clears and rehydrates the lead.`,
+  });
 }
 
 function teamStatus(tasks: Task[]): Run['status'] {

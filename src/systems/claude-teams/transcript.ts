@@ -1,0 +1,138 @@
+/**
+ * How full an agent's context is, from its Claude Code transcript:
+ * `<claude dir>/projects/<cwd with / . \ : as ->/<session id>.jsonl`, one JSON record per line. The
+ * context in use is the last assistant turn's input: `message.usage.input_tokens` +
+ * `cache_creation_input_tokens` + `cache_read_input_tokens`; tokens used add up `usage` once per
+ * message id (Claude Code writes one line per content block, each repeating the usage). Lines of
+ * model `<synthetic>` (API errors, usage zero) are passed over.
+ *
+ * Transcripts reach tens of MB: only the tail is read the first time (TAIL_BYTES), then only what was
+ * appended since, and a file that shrank is read from its tail again. Never the whole file per read.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isObject } from '../../files/values.js';
+
+/** Claude's context window unless a turn shows more in use (the 1M-token models). */
+export const DEFAULT_WINDOW = 200_000;
+const LARGE_WINDOW = 1_000_000;
+/** What is read of a transcript seen for the first time (or rewritten): its last bytes. */
+export const TAIL_BYTES = 512 * 1024;
+/** The most read at once of what was appended since the last read. */
+const STEP_BYTES = 4 * 1024 * 1024;
+/** Transcripts followed at once; the oldest is forgotten past this. */
+const MAX_FOLLOWED = 2000;
+/** Message ids remembered per transcript to count each message's usage once. */
+const MAX_IDS = 512;
+
+export interface TokenTotals {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface TranscriptUsage {
+  /** Tokens of context in use at the last assistant turn, and the window they fill. */
+  used: number;
+  window: number;
+  usedPct: number;
+  /** Added up over what tower has read of the transcript. */
+  tokens: TokenTotals;
+}
+
+interface Followed {
+  offset: number;
+  size: number;
+  used: number | null;
+  tokens: TokenTotals;
+  ids: string[];
+  /** An incomplete last line, kept until its end is appended. */
+  partial: string;
+}
+
+const followed = new Map<string, Followed>();
+
+/** The transcript of session `sessionId` run in `cwd`. */
+export function transcriptFile(claudeDir: string, cwd: string, sessionId: string): string {
+  return path.join(claudeDir, 'projects', cwd.replace(/[/.\\:]/g, '-'), `${sessionId}.jsonl`);
+}
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+function take(state: Followed, line: string): void {
+  if (!line.includes('"assistant"') || !line.includes('usage')) return;
+  let rec: unknown;
+  try {
+    rec = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (!isObject(rec) || rec.type !== 'assistant' || !isObject(rec.message)) return;
+  const msg = rec.message;
+  if (msg.model === '<synthetic>' || !isObject(msg.usage)) return;
+  const u = msg.usage;
+  const input = num(u.input_tokens);
+  const cacheWrite = num(u.cache_creation_input_tokens);
+  const cacheRead = num(u.cache_read_input_tokens);
+  state.used = input + cacheWrite + cacheRead;
+  const id = typeof msg.id === 'string' ? msg.id : typeof rec.requestId === 'string' ? rec.requestId : null;
+  if (id !== null && state.ids.includes(id)) return;
+  if (id !== null) {
+    state.ids.push(id);
+    if (state.ids.length > MAX_IDS) state.ids.shift();
+  }
+  state.tokens = { input: state.tokens.input + input, output: state.tokens.output + num(u.output_tokens), cacheRead: state.tokens.cacheRead + cacheRead, cacheWrite: state.tokens.cacheWrite + cacheWrite };
+}
+
+function readRange(file: string, from: number, to: number): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const buf = Buffer.allocUnsafe(to - from);
+    const n = fs.readSync(fd, buf, 0, buf.length, from);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The usage a transcript shows now, or null when it is missing or holds no assistant turn yet. Never throws. */
+export function transcriptUsage(file: string): TranscriptUsage | null {
+  let size: number;
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return null;
+    size = st.size;
+  } catch {
+    followed.delete(file);
+    return null;
+  }
+  let state = followed.get(file);
+  if (!state || size < state.size) {
+    // New, or rewritten: its tail only; a first partial line there is not a record.
+    state = { offset: Math.max(0, size - TAIL_BYTES), size: 0, used: null, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ids: [], partial: '' };
+    if (state.offset > 0) state.partial = '\u0000';
+    followed.delete(file);
+    if (followed.size >= MAX_FOLLOWED) followed.delete(followed.keys().next().value!);
+    followed.set(file, state);
+  }
+  if (size > state.offset) {
+    const to = Math.min(size, state.offset + STEP_BYTES);
+    let text: string;
+    try {
+      text = readRange(file, state.offset, to);
+    } catch {
+      return null;
+    }
+    const lines = (state.partial + text).split('\n');
+    state.partial = lines.pop() ?? '';
+    // The first piece of a tail read starts mid-line: it is dropped, not parsed.
+    if (lines[0]?.startsWith('\u0000')) lines.shift();
+    for (const line of lines) take(state, line);
+    state.offset = to;
+  }
+  state.size = size;
+  if (state.used === null) return null;
+  const window = state.used > DEFAULT_WINDOW ? LARGE_WINDOW : DEFAULT_WINDOW;
+  return { used: state.used, window, usedPct: Math.round((state.used / window) * 100), tokens: { ...state.tokens } };
+}
