@@ -17,6 +17,7 @@ import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
 import { cleanDirty, hasWork, teamCwds } from './dirty.js';
+import { handoffsUnread, loadHandoffs } from './handoffs.js';
 import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
 import type { LiveStoreOptions } from './live-options.js';
 import { PaneTracker } from './pane-tracker.js';
@@ -107,6 +108,7 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     // Sources are read after the watcher is ready, so no change between read and watch is lost.
     this.readEverything();
+    this.readHandoffsLater();
     this.lastFullAt = this.now();
     // What discovery and the first read covered; team events since the teams were read stay dirty.
     this.dirty.sources.clear();
@@ -342,6 +344,7 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     try {
       this.apply();
+      this.readHandoffsLater();
       this.problems.internal = null;
     } catch (err) {
       // A bug must not kill the control room: show it and keep watching.
@@ -350,6 +353,21 @@ class LiveStore implements SnapshotStore {
     }
     this.dirty = cleanDirty();
     this.assemble();
+  }
+
+  /** A read met a handoff before its parser was loaded: load it, then read the tina runs again. */
+  private readHandoffsLater(): void {
+    if (!handoffsUnread()) return;
+    loadHandoffs().then(
+      () => {
+        for (const [key, source] of this.sources) if (source.system === 'tina') this.dirty.sources.add(key);
+        this.schedule();
+      },
+      (err: unknown) => {
+        this.problems.internal = { file: null, message: `could not load the handoff reader: ${err instanceof Error ? err.message : String(err)}` };
+        this.schedule();
+      },
+    );
   }
 
   /** Works through what is dirty, in place (each step may mark more: a team change dirties the run that took it in). */

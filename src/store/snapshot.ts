@@ -12,6 +12,7 @@ import { TmuxError } from '../tmux/errors.js';
 import { assembleRuns, teamDirName } from './assemble.js';
 import { discoverRoots, sourceKey, sourcesOfRoot } from './discover.js';
 import type { Discovery, RunSource } from './discover.js';
+import { handoffsUnread, loadHandoffs } from './handoffs.js';
 import { applyLiveness, indexPanes } from './liveness.js';
 import { defaultReaders, guarded, readSource, readTeamRun } from './readers.js';
 import type { SourceReaders } from './readers.js';
@@ -122,8 +123,12 @@ export async function listPanesForSnapshot(
   }
 }
 
-/** Lists the panes once, discovers and reads: the snapshot of `tower status`. */
-export async function buildSnapshot(ctx: AppContext, opts: { now?: number } = {}): Promise<Snapshot> {
+/**
+ * Lists the panes once, discovers and reads: the snapshot of `tower status`. A handoff met before its
+ * parser was loaded is read again once it is, unless `handoffContent` is false (the first frame shows
+ * a handoff's time and path only; the live store fills in the rest).
+ */
+export async function buildSnapshot(ctx: AppContext, opts: { now?: number; handoffContent?: boolean } = {}): Promise<Snapshot> {
   // tmux is spawned first and answers while the teams (the bulk of the files) are read.
   const listing = listPanesForSnapshot(ctx);
   const teamProblems: Problem[] = [];
@@ -139,6 +144,9 @@ export async function buildSnapshot(ctx: AppContext, opts: { now?: number } = {}
     discover: ctx.discover,
     home: ctx.env.HOME || undefined,
   };
+  const first = readSnapshotWithTeams(input, teams, [...problems]);
+  if (opts.handoffContent === false || !handoffsUnread()) return first;
+  await loadHandoffs();
   return readSnapshotWithTeams(input, teams, problems);
 }
 

@@ -1,6 +1,13 @@
-/** Markdown structure of a tina handoff: the mdast tree cut into named sections, and plain text of nodes. */
+/**
+ * Markdown structure of a tina handoff: the text read into an mdast tree by micromark and
+ * mdast-util-from-markdown (with GitHub's tables and task lists), the tree cut into named sections,
+ * and plain text of nodes. This module is loaded only when a handoff's content is read
+ * (handoff-parser.ts): the library is most of what reading a handoff loads.
+ */
 import type { List, ListItem, Nodes, Paragraph, Root, RootContent, Table } from 'mdast';
-import { readBlocks } from './markdown-blocks.js';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
 
 /** A `##` section of the handoff: its normalized heading and the nodes under it (sub-headings included). */
 export interface Section {
@@ -18,13 +25,36 @@ export function flattenNesting(text: string): string {
 }
 
 /**
- * Parses Markdown with GitHub tables and task lists (markdown-blocks.ts); inline markup other than
- * code spans, escapes and character references is kept as text, so `**Key:**` stays literal for
- * boldFields. A byte order mark at the start is dropped and NUL reads as U+FFFD.
+ * Inline constructs a handoff has no use for, turned off: their text stays literal, so `**Key:**`
+ * reaches boldFields as written and a stray `[`, `<` or `*` never changes what a line says.
+ */
+const UNUSED_CONSTRUCTS = [
+  'attention',
+  'labelStartLink',
+  'labelStartImage',
+  'labelEnd',
+  'definition',
+  'htmlText',
+  'htmlFlow',
+  'autolink',
+  'strikethrough',
+  'emailAutolink',
+  'protocolAutolink',
+  'wwwAutolink',
+  'gfmFootnoteCall',
+  'gfmPotentialFootnoteCall',
+  'gfmFootnoteDefinition',
+];
+
+/**
+ * Parses Markdown with GitHub tables and task lists; inline markup other than code spans, escapes
+ * and character references is kept as text. Deep nesting is flattened first (flattenNesting).
  */
 export function parseMarkdown(text: string): Root {
-  const clean = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\0/g, '\ufffd');
-  return readBlocks(flattenNesting(clean));
+  return fromMarkdown(flattenNesting(text), {
+    extensions: [gfm(), { disable: { null: UNUSED_CONSTRUCTS } }],
+    mdastExtensions: [gfmFromMarkdown()],
+  });
 }
 
 /** "## Task States:" → "task states". */
