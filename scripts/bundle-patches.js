@@ -4,8 +4,6 @@
 //   without end. The rewrite starts the cache afresh once it holds TEXT_CACHE_LIMIT entries.
 // - yoga-layout's wasm loader asks `typeof fetch`, which makes Node load its whole fetch implementation
 //   (~25 ms of start-up) although the wasm is inlined as base64: the rewrite answers "undefined".
-// - zod bundles the error messages of every language it speaks (~400 KB of the ~730 KB it adds to every
-//   start); tower speaks English, zod's default, so only that locale is kept.
 // - string-width builds an Intl.Segmenter and three Unicode-property regular expressions when it is
 //   imported (~15 ms), and measures every non-ASCII line grapheme by grapheme (~40 µs a line of box
 //   drawing): the screen is made of such lines. The rewrite builds them on first use, and measures text
@@ -56,12 +54,6 @@ export function noFetchProbe(source) {
   const probes = source.match(/typeof fetch\b/g)?.length ?? 0;
   if (probes === 0) throw new Error('yoga-layout: expected a `typeof fetch` probe');
   return source.replace(/typeof fetch\b/g, '"undefined"');
-}
-
-/** zod's locale index with English only (the locale zod configures itself with). */
-export function englishOnly(source) {
-  if (!/export \{ default as en \} from "\.\/en\.js";/.test(source)) throw new Error('zod locales: expected the English locale export');
-  return 'export { default as en } from "./en.js";\n';
 }
 
 /** Characters one cell wide under string-width's default (ambiguous is narrow), never part of a wider cluster. */
@@ -159,7 +151,6 @@ export function styledCharsToString(chars) {`,
 const PATCHES = [
   // The hoisted copy only (ink and tower use it); an older copy nested under another package is left alone.
   { filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, rewrite: fastStringWidth, hoistedOnly: true },
-  { filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/, rewrite: englishOnly },
   { filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/, rewrite: boundMeasureText },
   { filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/, rewrite: boundWrapText },
   { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/, rewrite: noFetchProbe },

@@ -1,9 +1,9 @@
 /**
- * Reading a handoff in a fresh process, as `tower` and `tower status` do on their first frame: the
- * handoff parser bundled into one CommonJS file (minified, as the bundle once shipped micromark's) is
- * loaded and parses test/fixtures/box/.../phase-2/handoff.md once. Prints the median of 10 processes
- * for tower's own reader and for the micromark reading it replaced, load and parse apart. Then the
- * reader on hostile Markdown of growing size, warm, to show the time grows in step with the input.
+ * Reading a handoff in a fresh process, as `tower status` does the first time it meets one: the
+ * handoff parser (micromark and mdast-util-from-markdown, the chunk the bundle loads on demand)
+ * bundled into one CommonJS file is loaded and parses test/fixtures/box/.../phase-2/handoff.md once.
+ * Prints the median of 10 processes, load and parse apart. Then the parser on hostile Markdown of
+ * growing size up to the 32 KB a handoff is cut to, warm, to show the time grows in step with the input.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -58,10 +58,9 @@ function cold(file: string): { load: number; parse: number; bytes: number } {
 
 const dir = tempDir('tower-bench-handoff-');
 try {
-  const own = await bundleParser(dir, 'own', path.join(repo, 'src/systems/tina/handoff.ts'), 'parseHandoff');
-  const micromark = await bundleParser(dir, 'micromark', path.join(repo, 'test/helpers/micromark-handoff.ts'), 'micromarkHandoff');
+  const parser = await bundleParser(dir, 'handoff', path.join(repo, 'src/systems/tina/handoff.ts'), 'parseHandoff');
   console.log(`cold read of ${path.relative(repo, fixture)} in a fresh node, median of ${ROUNDS}:`);
-  for (const [label, file] of [['micromark (before)', micromark], ["tower's reader", own]] as const) {
+  for (const [label, file] of [['handoff parser', parser]] as const) {
     const c = cold(file);
     const kb = (c.bytes / 1024).toFixed(0);
     console.log(`  ${label.padEnd(20)} ${kb.padStart(4)} KB   load ${c.load.toFixed(2)} ms   parse ${c.parse.toFixed(2)} ms   total ${(c.load + c.parse).toFixed(2)} ms`);
@@ -77,9 +76,9 @@ const HOSTILE: Record<string, (n: number) => string> = {
   'one huge line': (n) => 'word | '.repeat(n / 7),
   'table rows': (n) => `| a | b |\n|---|---|\n${'| x \\| y | `z` |\n'.repeat(n / 17)}`,
 };
-console.log('\nparseMarkdown on hostile input, warm, ms (best of 3) at 64 / 128 / 256 KB:');
+console.log('\nparseMarkdown on hostile input, warm, ms (best of 3) at 8 / 16 / 32 KB:');
 for (const [name, make] of Object.entries(HOSTILE)) {
-  const figures = [64, 128, 256].map((kb) => {
+  const figures = [8, 16, 32].map((kb) => {
     const text = make(kb * 1024);
     let best = Infinity;
     for (let i = 0; i < 3; i++) {
