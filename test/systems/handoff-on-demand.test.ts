@@ -1,7 +1,8 @@
 /**
  * The handoff parser is loaded on demand (src/systems/tina/handoff-parser.ts): a read before it is
  * loaded has the handoff's time and path but not its content and asks for the parser; the snapshot
- * of `tower status` loads it and reads again, the first frame's does not wait for it. Each test runs
+ * of `tower status` loads it and reads again, the first frame's does not wait for it, and the live
+ * store reads the tina runs again once it is loaded. Each test runs
  * on fresh module instances, as a new process would (the test setup loads the parser for the others).
  */
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import { tempDir } from '../helpers/box.js';
 import { testContext } from '../helpers/context.js';
 import { copyFixtureTree } from '../helpers/fixtures.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let dir: string;
 let root: string;
@@ -49,5 +51,23 @@ describe('the handoff parser on demand', () => {
     expect(tasksOf(first)).toBe(0);
     const status = await buildSnapshot(ctx);
     expect(tasksOf(status)).toBeGreaterThan(0);
+  });
+});
+
+describe('the live store', () => {
+  it('fills in handoff content once the parser it asked for is loaded', async () => {
+    const parser = await import('../../src/systems/tina/handoff-parser.js');
+    const { createLiveStore } = await import('../../src/store/live-store.js');
+    const ctx = testContext({ claudeDir: path.join(dir, 'no-claude'), roots: [root], socketName: uniqueSocketName() });
+    const store = createLiveStore(ctx);
+    try {
+      await store.start();
+      const tasks = () => store.getSnapshot().runs.find((r) => r.id === 'tina:my-feature')?.tasks.length ?? 0;
+      await waitFor(() => tasks() > 0, 10_000, { what: "the handoff's tasks in the live snapshot" });
+      expect(parser.handoffParserWanted()).toBe(false);
+      expect(store.getSnapshot().runs.find((r) => r.id === 'tina:my-feature')?.handoff?.path).toBe(handoffFile());
+    } finally {
+      await store.stop();
+    }
   });
 });
