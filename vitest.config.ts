@@ -7,8 +7,7 @@ export default defineConfig({
     // A per-run parent for temp files and a run id for tmux sockets; fails the run on leftovers.
     globalSetup: ['test/helpers/hygiene-setup.ts'],
     // Temp dirs and tmux servers made through the helpers are removed after each file, even on failure.
-    // Handoffs read straight through the readers are parsed (the store loads the parser on demand).
-    setupFiles: ['test/helpers/file-cleanup.ts', 'test/helpers/handoff-parser-setup.ts'],
+    setupFiles: ['test/helpers/file-cleanup.ts'],
     hookTimeout: 30_000,
     // tmux and file-watching tests compete for two cores; keep concurrency modest.
     maxWorkers: 2,

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 const argv = process.argv.slice(2);
 const done = (code) => { process.exitCode = code; };
-const fail = (err) => { console.error(`tower: ${err && err.stack ? err.stack : err}`); process.exitCode = 1; };
+// A crash message can quote a file or a box: its control characters (escape sequences) are dropped.
+// eslint-disable-next-line no-control-regex -- the control characters are what is removed
+const fail = (err) => { console.error(`tower: ${String(err && err.stack ? err.stack : err).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')}`); process.exitCode = 1; };
 const full = () => import('../dist/cli.js').then((m) => m.main(argv));
 
 if (module.enableCompileCache) {

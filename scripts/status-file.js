@@ -29,19 +29,17 @@ const LEFT_OUT = /(?:^execa$|[\\/]remote[\\/]boxes\.js$|[\\/]ui[\\/]main\.js$)/;
 export const CONFIG_SCHEMA_FILE = 'config-schema.cjs';
 
 /**
- * The handoff parser (src/systems/tina/handoff.ts with the Markdown library, ~150 KB) is a file of its
- * own too, dist/handoff.cjs, loaded the first time a handoff's content is read.
+ * The handoff Markdown reader (micromark with GitHub's extensions, ~240 KB) is a file of its own too,
+ * dist/markdown-reader.cjs, loaded the first time a handoff's content is read.
  */
-export const HANDOFF_FILE = 'handoff.cjs';
+export const MARKDOWN_READER_FILE = 'markdown-reader.cjs';
 
 const leaveOut = {
   name: 'status-file-leave-out',
   setup(b) {
     b.onResolve({ filter: LEFT_OUT }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
     b.onResolve({ filter: /[\\/]config-schema\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${CONFIG_SCHEMA_FILE}`, external: true } : undefined));
-    b.onResolve({ filter: /^\.\/handoff\.js$/ }, (args) =>
-      args.kind === 'dynamic-import' && /[\\/]tina[\\/]handoff-parser\.ts$/.test(args.importer) ? { path: `./${HANDOFF_FILE}`, external: true } : undefined,
-    );
+    b.onResolve({ filter: /[\\/]markdown-reader\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${MARKDOWN_READER_FILE}`, external: true } : undefined));
   },
 };
 
@@ -55,21 +53,22 @@ const COMMON_JS = {
   logLevel: 'warning',
 };
 
-/** Writes `outdir`/status.cjs, `outdir`/config-schema.cjs and `outdir`/handoff.cjs. */
+/** Writes `outdir`/status.cjs, `outdir`/config-schema.cjs and `outdir`/markdown-reader.cjs. */
 export async function bundleStatusFile(outdir, extra = {}) {
-  for (const [entry, file] of [
-    [path.join(REPO, 'src', 'config', 'config-schema.ts'), CONFIG_SCHEMA_FILE],
-    [path.join(REPO, 'src', 'systems', 'tina', 'handoff.ts'), HANDOFF_FILE],
-  ]) {
-    await build({
-      ...COMMON_JS,
-      entryPoints: [entry],
-      outfile: path.join(outdir, file),
-      define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
-      ...extra,
-      plugins: [patchDependencies],
-    });
-  }
+  await build({
+    ...COMMON_JS,
+    entryPoints: [path.join(REPO, 'src', 'systems', 'tina', 'markdown-reader.ts')],
+    outfile: path.join(outdir, MARKDOWN_READER_FILE),
+    ...extra,
+  });
+  await build({
+    ...COMMON_JS,
+    entryPoints: [path.join(REPO, 'src', 'config', 'config-schema.ts')],
+    outfile: path.join(outdir, CONFIG_SCHEMA_FILE),
+    define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
+    ...extra,
+    plugins: [patchDependencies],
+  });
   return build({
     ...COMMON_JS,
     entryPoints: [path.join(REPO, 'src', 'status-main.ts')],

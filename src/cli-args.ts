@@ -1,8 +1,8 @@
 /**
- * tower's command line: a spec of options and commands, the parse of argv against it, and the help
- * text made from the same spec. Small on purpose: it is loaded by every start of tower, and a
- * general-purpose parser cost `tower status` more time than reading a small box.
+ * tower's command line: a spec of options and commands (data), argv parsed against it by
+ * node:util's parseArgs, and the help text made from the same spec.
  */
+import { parseArgs } from 'node:util';
 
 /** An option, written as it is typed: `-L, --socket-name <name>`, `--json`, `--no-color`. */
 export interface OptionSpec {
@@ -72,61 +72,73 @@ function toOption(spec: OptionSpec): Option {
 const HELP: Option = toOption({ flags: '-h, --help', description: 'show this help' });
 const VERSION: Option = toOption({ flags: '-V, --version', description: 'print the version number' });
 
-/** Parses `argv` (without node and the script) against `program`; throws UsageError. */
+type OptionConfig = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
+
+/** The options as node:util's parseArgs takes them, by long name. */
+function configOf(options: readonly Option[]): Record<string, OptionConfig> {
+  const out: Record<string, OptionConfig> = {};
+  for (const o of options) {
+    out[o.long] = { type: o.takesValue ? 'string' : 'boolean', ...(o.short ? { short: o.short } : {}), ...(o.spec.repeatable ? { multiple: true } : {}) };
+  }
+  return out;
+}
+
+/** parseArgs' error as tower says it, naming the option as the help shows it. */
+function usageError(err: unknown, options: readonly Option[]): UsageError {
+  const e = err as { code?: string; message?: string };
+  const named = /'(-[^' ]+)/.exec(e.message ?? '')?.[1] ?? '';
+  const o = options.find((x) => `--${x.long}` === named || `-${x.short}` === named);
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option '${named}'`);
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && o) {
+    if (!o.takesValue) return new UsageError(`option '${o.spec.flags}' takes no value`);
+    if (/ambiguous/.test(e.message ?? '')) return new UsageError(`option '${o.spec.flags}' needs its value: give one that starts with a dash as --${o.long}=VALUE`);
+    return new UsageError(`option '${o.spec.flags}' argument missing`);
+  }
+  return new UsageError(e.message ?? String(err));
+}
+
+/**
+ * Parses `argv` (without node and the script) against `program` with node:util's parseArgs;
+ * throws UsageError. The command is the first positional word; a first, loose pass finds it, then
+ * argv is parsed strictly against the options that command takes.
+ */
 export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed {
   const globals = program.globalOptions.map(toOption);
-  let command: CommandSpec | null = null;
-  let options = [...globals, HELP, VERSION];
-  const opts: Record<string, unknown> = {};
-  for (const o of options) if (o.negated) opts[o.key] = true;
-  const positional: string[] = [];
-  let wantsHelp = false;
-
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (arg === '--') {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (arg.startsWith('-') && arg !== '-') {
-      const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-      const typed = eq === -1 ? arg : arg.slice(0, eq);
-      const shortValue = !arg.startsWith('--') && arg.length > 2 ? arg.slice(2) : null;
-      const o = options.find((x) => (arg.startsWith('--') ? `--${x.long}` === typed : `-${x.short}` === arg.slice(0, 2)));
-      if (!o) throw new UsageError(`unknown option '${typed}'`);
-      if (o === HELP) {
-        wantsHelp = true;
-        continue;
-      }
-      if (o === VERSION && command === null) return { kind: 'version', text: `${program.version}\n` };
-      if (!o.takesValue) {
-        if (eq !== -1 || shortValue !== null) throw new UsageError(`option '${o.spec.flags}' takes no value`);
-        opts[o.key] = !o.negated;
-        continue;
-      }
-      let value: string;
-      if (eq !== -1) value = arg.slice(eq + 1);
-      else if (shortValue !== null) value = shortValue;
-      else if (i + 1 < argv.length) value = argv[++i] ?? '';
-      else throw new UsageError(`option '${o.spec.flags}' argument missing`);
-      const parsed = o.spec.parse ? o.spec.parse(value) : value;
-      opts[o.key] = o.spec.repeatable ? [...((opts[o.key] as unknown[] | undefined) ?? []), parsed] : parsed;
-      continue;
-    }
-    if (command === null && positional.length === 0) {
-      if (arg === 'help') return { kind: 'help', text: helpText(program, findCommand(program, argv[i + 1] ?? null)) };
-      const named = findCommand(program, arg);
-      if (!named) throw new UsageError(`unknown command '${arg}'`);
-      command = named;
-      const own = (named.options ?? []).map(toOption);
-      for (const o of own) if (o.negated) opts[o.key] = true;
-      options = [...globals, ...own, HELP];
-      continue;
-    }
-    positional.push(arg);
+  const everyOption = [...globals, HELP, VERSION, ...program.commands.flatMap((c) => (c.options ?? []).map(toOption))];
+  const loose = parseArgs({ args: [...argv], options: configOf(everyOption), strict: false, allowPositionals: true, tokens: true });
+  const first = loose.tokens.find((t) => t.kind === 'positional' || t.kind === 'option-terminator');
+  const name = first?.kind === 'positional' ? first.value : null;
+  if (name === 'help') {
+    const at = loose.tokens.indexOf(first!);
+    const next = loose.tokens.slice(at + 1).find((t) => t.kind === 'positional');
+    return { kind: 'help', text: helpText(program, findCommand(program, next?.kind === 'positional' ? next.value : null)) };
   }
+  const command = name === null ? null : findCommand(program, name);
+  if (name !== null && !command) throw new UsageError(`unknown command '${name}'`);
+  const options = command ? [...globals, ...(command.options ?? []).map(toOption), HELP] : [...globals, HELP, VERSION];
 
-  if (wantsHelp) return { kind: 'help', text: helpText(program, command) };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: configOf(options), strict: true, allowPositionals: true, tokens: true });
+  } catch (err) {
+    throw usageError(err, options);
+  }
+  const values = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
+  if (values.help) return { kind: 'help', text: helpText(program, command) };
+  if (values.version) return { kind: 'version', text: `${program.version}\n` };
+
+  const opts: Record<string, unknown> = {};
+  for (const o of options) {
+    if (o === HELP || o === VERSION) continue;
+    const v = values[o.long];
+    if (o.negated) opts[o.key] = v !== true;
+    else if (v === undefined) continue;
+    else if (Array.isArray(v)) opts[o.key] = v.map((x) => (o.spec.parse ? o.spec.parse(String(x)) : x));
+    else opts[o.key] = o.spec.parse ? o.spec.parse(String(v)) : v;
+  }
+  // The command's own name is the first positional word; a word after `--` is always an argument.
+  const positional = [...parsed.positionals];
+  if (command) positional.splice(positional.indexOf(command.name), 1);
   const expected = command?.args ?? [];
   if (command === null && positional.length > 0) throw new UsageError(`unknown command '${positional[0]}'`);
   const missing = expected[positional.length];

@@ -71,6 +71,20 @@ export function isSelected(screen: string, name: string): boolean {
   return row !== null && runRowPattern(name).test(row);
 }
 
+/** The screen once the selected run's name has stayed the same for `quietMs` (or `timeoutMs` passed). */
+async function selectionSettled(stage: Stage, quietMs = 800, timeoutMs = 6000): Promise<string> {
+  const end = Date.now() + timeoutMs;
+  let screen = await captureText(stage);
+  let since = Date.now();
+  while (Date.now() < end && Date.now() - since < quietMs) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = await captureText(stage);
+    if (selectedName(now) !== selectedName(screen)) since = Date.now();
+    screen = now;
+  }
+  return screen;
+}
+
 /**
  * Moves the selection to the run named `name`, one key at a time, reading the screen after each:
  * the list re-sorts as runs change state, so positions are never assumed. The first key pins the
@@ -95,7 +109,9 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
     // Wait for this key to land before reading the next step, so keys never pile up. Once pinned,
     // only a key changes the selected run (its row also changes with its state, so the name is
     // compared); before that the first row shows as selected, whichever run a re-sort puts there.
-    screen = await waitForScreen(stage, landed, { timeoutMs: 2000, what: 'the selection to move' }).catch(() => captureText(stage));
+    // A key that has not shown yet may still land: on a slow machine the next step is read only
+    // once the selection has stopped moving, so a late key is never followed by a second one.
+    screen = await waitForScreen(stage, landed, { timeoutMs: 4000, what: 'the selection to move' }).catch(() => selectionSettled(stage));
   }
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }

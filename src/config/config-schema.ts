@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { BARE_COMMANDS, TINA_COMMANDS } from './defaults.js';
+import { duration } from './duration.js';
 import { NotifyConfigSchema } from './notify-schema.js';
 import { resolveBindings } from '../keys/keymap-schema.js';
 
@@ -15,20 +16,6 @@ export const CommandsSchema = z
     rehydrate: z.string().min(1).default('/rehydrate'),
   })
   .strict();
-
-/**
- * A duration in the config: a finite number between sane bounds. The upper bounds keep every
- * timer below what setTimeout holds (2^31-1 ms, else it fires after 1 ms: a busy loop).
- */
-function duration(unit: 'ms' | 's' | 'min', min: number, max: number, fallback: number, opts: { int?: boolean } = {}) {
-  const words = { ms: 'ms', s: 's', min: 'minutes' }[unit];
-  let n = z.number({ error: `must be a number of ${words}` });
-  if (opts.int) n = n.int({ error: `must be a whole number of ${words}` });
-  return n
-    .min(min, { error: `at least ${min} ${words}` })
-    .max(max, { error: `at most ${max} ${words}${unit === 'ms' ? ` (${max / 1000} s)` : ''}` })
-    .default(fallback);
-}
 
 const DAY_SEC = 86_400;
 
@@ -53,7 +40,7 @@ export const ConfigSchema = z
     /** Whether this box's own runs are shown (false: only the hosts). */
     local: z.boolean().default(true),
     /** Seconds a host may take to connect and send its first snapshot before it counts as unreachable. */
-    hostTimeoutSec: z.number().positive().default(15),
+    hostTimeoutSec: duration('s', 1, 3600, 15),
     /** Project roots watched in addition to discovered ones. */
     roots: z.array(z.string().min(1)).default([]),
     /** The Claude Code config dir (teams, tasks, tina-sessions). */

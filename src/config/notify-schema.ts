@@ -1,6 +1,7 @@
 /** The zod schema of the config's `notify` key; loaded only when a config file is checked. */
 import { z } from 'zod';
 import { NOTIFY_EVENTS } from './defaults.js';
+import { duration } from './duration.js';
 
 export const NotifyConfigSchema = z
   .object({
@@ -13,7 +14,7 @@ export const NotifyConfigSchema = z
     /** A shell command line run for each event, with TOWER_EVENT, TOWER_RUN, TOWER_GATE, TOWER_TITLE, TOWER_HOST. */
     command: z.string().min(1).nullable().default(null),
     /** Seconds the command may take before it is killed. */
-    timeoutSec: z.number().positive().default(10),
+    timeoutSec: duration('s', 0.1, 3600, 10),
     /** The events to tell (default all). */
     events: z.array(z.enum(NOTIFY_EVENTS)).default([...NOTIFY_EVENTS]),
   })

@@ -32,6 +32,56 @@ export function realpathLoose(p: string): string {
   }
 }
 
+/** Which directory a state dir is: its device and inode, and whether its own name is a symlink. */
+interface DirIdentity {
+  dev: number;
+  ino: number;
+  link: boolean;
+}
+
+/** State dirs as they were when an action on them was planned, by absolute path (the newest few). */
+const pinned = new Map<string, DirIdentity>();
+const MAX_PINNED = 1000;
+
+/** What `dir` is now, looked at through an opened descriptor (the directory itself, not a name that may change). */
+function identityOf(dir: string): DirIdentity | null {
+  let fd: number | null = null;
+  try {
+    const link = fs.lstatSync(dir).isSymbolicLink();
+    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+    const st = fs.fstatSync(fd);
+    return { dev: st.dev, ino: st.ino, link };
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Remembers which directory `dir` is when an action is planned: its writes are then refused if the
+ * name leads anywhere else by the time they happen (the directory swapped for a link while the
+ * confirm dialog was open, say).
+ */
+export function pinStateDir(dir: string): void {
+  const id = identityOf(dir);
+  const key = path.resolve(dir);
+  pinned.delete(key);
+  if (!id) return;
+  pinned.set(key, id);
+  if (pinned.size > MAX_PINNED) pinned.delete(pinned.keys().next().value!);
+}
+
+/** Throws when `stateDir` is no longer the directory it was when it was pinned. */
+function assertStillPinned(stateDir: string, file: string): void {
+  const then = pinned.get(path.resolve(stateDir));
+  if (!then) return;
+  const now = identityOf(stateDir);
+  if (now && now.dev === then.dev && now.ino === then.ino && now.link === then.link) return;
+  const why = !now ? 'it is gone' : now.link && !then.link ? 'it is now a symlink' : 'another directory is in its place';
+  throw new UnsafePathError(`refusing to write ${file}: the state directory ${stateDir} changed since the action was planned (${why})`);
+}
+
 /** The run's state dir when tower may write in it, or the reason it may not. */
 export function writableStateDir(run: Run): { dir: string } | { refusal: string } {
   if (!run.stateDir) return { refusal: `${run.id} has no state directory to write in` };
@@ -47,11 +97,13 @@ export function writableStateDir(run: Run): { dir: string } | { refusal: string 
   if (!isInside(realRoot, realState)) {
     return { refusal: `${run.id}: state directory ${run.stateDir} resolves to ${realState}, outside the project ${realRoot}` };
   }
+  pinStateDir(run.stateDir);
   return { dir: run.stateDir };
 }
 
 /** Throws unless `file` (which may not exist yet) resolves inside `stateDir`. */
 export function assertInsideStateDir(stateDir: string, file: string): void {
+  assertStillPinned(stateDir, file);
   const realState = realpathLoose(stateDir);
   const realDir = realpathLoose(path.dirname(file));
   if (!isInside(realState, realDir)) {

@@ -4,19 +4,23 @@
  * started too; its failure is reported, never waited on beyond the limit.
  */
 import { spawn } from 'node:child_process';
+import { sanitizeLine } from '../text.js';
 import type { Notice } from './notices.js';
 
 /** How a run of the command ended. */
 export type CommandOutcome = { status: 'done' } | { status: 'failed'; message: string } | { status: 'timeout'; message: string };
 
+/** One value of the command's environment: no control character (a NUL would stop the spawn), bounded. */
+const envValue = (text: string): string => sanitizeLine(text).replace(/\0/g, '').slice(0, 4096);
+
 /** The environment the command sees (added to tower's own). */
 export function noticeEnv(n: Notice): Record<string, string> {
   return {
     TOWER_EVENT: n.event,
-    TOWER_RUN: n.run,
-    TOWER_GATE: n.gate ?? '',
-    TOWER_TITLE: n.title,
-    TOWER_HOST: n.host ?? '',
+    TOWER_RUN: envValue(n.run),
+    TOWER_GATE: envValue(n.gate ?? ''),
+    TOWER_TITLE: envValue(n.title),
+    TOWER_HOST: envValue(n.host ?? ''),
   };
 }
 

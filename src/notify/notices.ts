@@ -54,6 +54,9 @@ export function currentNotices(snapshot: Snapshot): Notice[] {
   return out;
 }
 
+/** Keys of what was told, kept: past this, only what the current snapshot still shows is kept. */
+const MAX_TOLD = 20_000;
+
 /** Remembers what was told; `news` gives only what was not told (or seen at startup) before. */
 export class NoticeLog {
   private told = new Set<string>();
@@ -66,11 +69,13 @@ export class NoticeLog {
   /** The notices of this snapshot that are new, marked as told. */
   news(snapshot: Snapshot): Notice[] {
     const out: Notice[] = [];
-    for (const n of currentNotices(snapshot)) {
+    const current = currentNotices(snapshot);
+    for (const n of current) {
       if (this.told.has(n.key)) continue;
       this.told.add(n.key);
       out.push(n);
     }
+    if (this.told.size > MAX_TOLD) this.told = new Set(current.map((n) => n.key));
     return out;
   }
 }

@@ -12,6 +12,30 @@ import type { Notice } from './notices.js';
 import { NoticeLog } from './notices.js';
 import type { Snapshot } from '../model.js';
 
+/** More notices than this at once are told as one notice that sums them up. */
+export const BURST = 3;
+/** Notify commands running at once; the next ones wait, at most MAX_WAITING of them. */
+export const MAX_COMMANDS = 4;
+export const MAX_WAITING = 16;
+
+/** One notice standing for several that arrived together (or waited too long for a command slot). */
+export function summaryNotice(notices: readonly Notice[], total = notices.length): Notice {
+  const first = notices[0]!;
+  const events = new Set(notices.map((n) => n.event));
+  const hosts = new Set(notices.map((n) => n.host));
+  const host = hosts.size === 1 ? first.host : null;
+  const where = host ? ` on ${host}` : '';
+  const what = events.size === 1 ? first.event : 'notices';
+  return {
+    event: first.event,
+    run: notices.every((n) => n.run === first.run) ? first.run : '',
+    gate: null,
+    title: `${total} ${what}${where}: ${first.title}, and ${total - 1} more`,
+    host,
+    key: `summary|${first.key}|${total}`,
+  };
+}
+
 export interface NotifierDeps {
   config: NotifyConfig;
   /** Writes to the operator's terminal (null: no terminal, as in `tower watch`). */
@@ -29,6 +53,10 @@ export class Notifier {
   private muted = false;
   private title: string | null = null;
   private readonly running = new Set<Promise<unknown>>();
+  /** Notices waiting for a command slot, and how many more were folded away. */
+  private readonly waiting: Notice[] = [];
+  private overflow: Notice[] = [];
+  private overflowCount = 0;
 
   constructor(private readonly d: NotifierDeps) {}
 
@@ -62,20 +90,42 @@ export class Notifier {
 
   private tell(news: readonly Notice[]): void {
     const { config, write } = this.d;
-    // One bell for what arrived together; one desktop notification and one command per notice.
+    // One bell for what arrived together; a notification and a command per notice, or one for a burst.
+    const told = news.length > BURST ? [summaryNotice(news)] : news;
     if (write && config.bell) write(bellBytes());
-    for (const n of news) {
+    for (const n of told) {
       if (write && config.desktop) write(desktopBytes(config.desktop, 'tower', n.title, this.d.inTmux));
-      if (config.command) this.runCommand(config.command, n);
+      if (config.command) this.queueCommand(n);
     }
   }
 
-  private runCommand(command: string, n: Notice): void {
+  /** Runs the command for a notice when a slot is free; past the waiting bound, notices are summed up. */
+  private queueCommand(n: Notice): void {
+    if (this.running.size < MAX_COMMANDS) return this.runCommand(n);
+    if (this.waiting.length < MAX_WAITING) this.waiting.push(n);
+    else {
+      // Only a few are kept to describe the sum; the count says how many there were.
+      if (this.overflow.length < BURST) this.overflow.push(n);
+      this.overflowCount++;
+    }
+  }
+
+  private runCommand(n: Notice): void {
+    const command = this.d.config.command;
+    if (!command) return;
     const p = runNotifyCommand(command, n, this.d.config.timeoutSec * 1000, this.d.env).then((outcome) => {
       if (outcome.status !== 'done') this.d.warn(n, outcome);
     });
     this.running.add(p);
-    void p.finally(() => this.running.delete(p));
+    void p.finally(() => {
+      this.running.delete(p);
+      let next = this.waiting.shift();
+      if (!next && this.overflow.length) {
+        next = summaryNotice(this.overflow.splice(0), this.overflowCount);
+        this.overflowCount = 0;
+      }
+      if (next) this.runCommand(next);
+    });
   }
 
   private updateTitle(snapshot: Snapshot): void {

@@ -120,6 +120,7 @@ export class CompositeStore implements SnapshotStore {
       const hp = hostProblem(l.state);
       if (hp) problems.push(hp);
       problems.push(...hostProblems(l.host.name, l.snapshot));
+      for (const message of l.problems) problems.push({ file: null, message: `host ${l.host.name}: ${message}` });
     });
     return { version: 1, generatedAt: new Date(this.now()).toISOString(), runs, problems, hosts };
   }

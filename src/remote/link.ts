@@ -8,14 +8,25 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../kit/types.js';
 import type { HostConfig } from '../config/config.js';
 import type { HostState, Snapshot } from '../model.js';
-import type { ClientMessage, Hello, ServerMessage } from './protocol.js';
-import { PROTOCOL_VERSION, applyChanges, decodeLine, encode, lineSplitter } from './protocol.js';
+import { sanitizeLine } from '../text.js';
+import { admitLine } from './door.js';
+import { MAX_LINE_BYTES, lineSplitter } from './lines.js';
+import type { ClientMessage, Hello } from './protocol.js';
+import { PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
 import { readReaderBundle, shipCommand, shipPayload, towerMissing } from './ship.js';
 import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
 
 /** Seconds between reconnection attempts: doubling, then capped. */
 export const BACKOFF_SEC = [1, 2, 4, 8, 15] as const;
 const STDERR_KEEP = 4096;
+/** What this tower has written to a box and the box has not read yet; past this a box is not reading. */
+export const MAX_QUEUED_BYTES = 1024 * 1024;
+/** Requests waiting for a box's answer at once; a press of a key while its request waits adds none. */
+export const MAX_PENDING = 32;
+/** A running action whose box says nothing about it for this long is given up here (progress comes every second). */
+export const RUN_SILENCE_SEC = 120;
+/** The last problems a box's messages had, newest last (each said once). */
+const KEEP_PROBLEMS = 20;
 
 export interface LinkOptions {
   /** This host's control socket (in a private directory): every ssh to the host shares its connection. */
@@ -30,6 +41,11 @@ export interface LinkOptions {
 }
 
 interface Pending {
+  /** What was asked, for messages: "plan of grant", "run of checkpoint". */
+  what: string;
+  timer: NodeJS.Timeout | null;
+  /** Whether the box has an offer open for this request that this side is answering. */
+  offerOpen?: boolean;
   resolvePlan?: (p: ActionPlan) => void;
   resolveOutcome?: (o: ActionOutcome) => void;
   reject: (e: Error) => void;
@@ -42,6 +58,8 @@ export class HostLink {
   /** The host's last snapshot (runs with the host's own ids), null before the first. */
   snapshot: Snapshot | null = null;
   hello: Hello | null = null;
+  /** What was wrong with what the box sent (newest last), shown on its row. */
+  problems: string[] = [];
 
   private child: ChildProcessWithoutNullStreams | null = null;
   private stderr = '';
@@ -110,19 +128,24 @@ export class HostLink {
   /** Asks the host for the plan of a request (its exact effects there). */
   plan(request: ActionRequest, dryRun: boolean): Promise<ActionPlan> {
     return new Promise((resolve, reject) => {
-      const id = this.send({ type: 'plan', id: this.nextId, request, dryRun }, { resolvePlan: resolve, reject });
-      if (id === null) reject(new Error(this.unavailable()));
+      const limitSec = this.opts.timeoutSec;
+      const pending: Pending = { what: `the plan of ${request.kind}`, timer: null, resolvePlan: resolve, reject };
+      const id = this.send({ type: 'plan', id: this.nextId, request, dryRun }, pending);
+      if (typeof id === 'string') reject(new Error(id));
+      else this.expireAfter(id, pending, limitSec);
     });
   }
 
   /** Runs a request on the host (planned again there); progress and the straggler offer come back. */
   run(request: ActionRequest, dryRun: boolean, hooks: { signal?: AbortSignal | undefined; onProgress?: ((p: ActionProgress) => void) | undefined; offerTerminate?: ((alive: string[]) => Promise<string[]>) | undefined }): Promise<ActionOutcome> {
     return new Promise((resolve, reject) => {
-      const id = this.send({ type: 'run', id: this.nextId, request, dryRun }, { resolveOutcome: resolve, reject, onProgress: hooks.onProgress, offerTerminate: hooks.offerTerminate });
-      if (id === null) {
-        reject(new Error(this.unavailable()));
+      const pending: Pending = { what: `${request.kind}`, timer: null, resolveOutcome: resolve, reject, onProgress: hooks.onProgress, offerTerminate: hooks.offerTerminate };
+      const id = this.send({ type: 'run', id: this.nextId, request, dryRun }, pending);
+      if (typeof id === 'string') {
+        reject(new Error(id));
         return;
       }
+      this.expireAfter(id, pending, Math.max(RUN_SILENCE_SEC, this.opts.timeoutSec));
       hooks.signal?.addEventListener('abort', () => this.write({ type: 'cancel', id }), { once: true });
     });
   }
@@ -136,16 +159,58 @@ export class HostLink {
     return `${this.host.name} is ${this.state.state}${this.state.error ? `: ${this.state.error}` : ''}`;
   }
 
-  private send(msg: ClientMessage & { id: number }, p: Pending): number | null {
-    if (this.state.state !== 'ok' || !this.child) return null;
+  /** Sends a request and keeps it pending: its id, or why it was not sent. */
+  private send(msg: ClientMessage & { id: number }, p: Pending): number | string {
+    if (this.state.state !== 'ok' || !this.child) return this.unavailable();
+    if (this.pending.size >= MAX_PENDING) return `${this.host.name} has ${this.pending.size} requests unanswered; try again when it answers`;
+    if (!this.write(msg)) return `${this.host.name} is not reading what this tower sends (${Math.round(MAX_QUEUED_BYTES / 1024)} KB unread)`;
     this.nextId++;
     this.pending.set(msg.id, p);
-    this.write(msg);
     return msg.id;
   }
 
-  private write(msg: ClientMessage): void {
-    if (this.child && this.child.stdin.writable) this.child.stdin.write(encode(msg));
+  /** Gives a request up after `sec` seconds without a word about it from the box (restarted by each). */
+  private expireAfter(id: number, p: Pending, sec: number): void {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = setTimeout(() => {
+      if (p.offerOpen) return this.expireAfter(id, p, sec);
+      if (this.pending.get(id) !== p) return;
+      this.pending.delete(id);
+      p.reject(new Error(`${this.host.name} did not answer ${p.what} within ${sec} s`));
+    }, sec * 1000);
+    p.timer.unref?.();
+  }
+
+  /** The request `id` is answered (or failed): it leaves the pending ones. */
+  private settle(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    if (!p) return undefined;
+    this.pending.delete(id);
+    if (p.timer) clearTimeout(p.timer);
+    return p;
+  }
+
+  /** Writes a message unless the box has left too much unread: false then (nothing is queued). */
+  private write(msg: ClientMessage): boolean {
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable || stdin.writableLength > MAX_QUEUED_BYTES) return false;
+    stdin.write(encode(msg));
+    return true;
+  }
+
+  /** Notes what was wrong with what the box sent, each once, the last few kept. */
+  private noteProblems(found: readonly string[]): void {
+    let changed = false;
+    for (const p of found) {
+      const text = `${p}`;
+      const at = this.problems.indexOf(text);
+      if (at === this.problems.length - 1 && at >= 0) continue;
+      if (at >= 0) this.problems.splice(at, 1);
+      this.problems.push(text);
+      changed = true;
+    }
+    if (this.problems.length > KEEP_PROBLEMS) this.problems.splice(0, this.problems.length - KEEP_PROBLEMS);
+    if (changed) this.emit();
   }
 
   private connect(): void {
@@ -159,7 +224,10 @@ export class HostLink {
     this.child = child;
     if (reader) child.stdin.write(shipPayload(reader));
     if (this.state.state !== 'unreachable') this.setState('connecting', null);
-    child.stdout.on('data', lineSplitter((line) => this.onLine(line)));
+    const split = lineSplitter((line) => this.onLine(line), {
+      onOverlong: (bytes) => this.noteProblems([`sent a line longer than ${Math.round(MAX_LINE_BYTES / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far); it was dropped`]),
+    });
+    child.stdout.on('data', split);
     child.stderr.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString('utf8')).slice(-STDERR_KEEP);
     });
@@ -175,7 +243,8 @@ export class HostLink {
   }
 
   private onLine(line: string): void {
-    const msg = decodeLine(line) as ServerMessage | null;
+    const { message: msg, problems } = admitLine(line);
+    if (problems.length) this.noteProblems(problems);
     if (!msg) return;
     switch (msg.type) {
       case 'hello':
@@ -185,6 +254,7 @@ export class HostLink {
           return;
         }
         this.hello = msg;
+        this.problems = [];
         return;
       case 'snapshot':
         if (!this.hello) return;
@@ -197,28 +267,46 @@ export class HostLink {
         this.emit();
         return;
       case 'plan':
-        this.pending.get(msg.id)?.resolvePlan?.(msg.plan);
-        this.pending.delete(msg.id);
+        this.settle(msg.id)?.resolvePlan?.(msg.plan);
         return;
-      case 'progress':
-        this.pending.get(msg.id)?.onProgress?.(msg.progress);
-        return;
-      case 'offer': {
-        const offer = this.pending.get(msg.id)?.offerTerminate;
-        void (offer ? offer(msg.alive) : Promise.resolve([])).then((names) => this.write({ type: 'answer-offer', id: msg.id, names }));
+      case 'progress': {
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.expireAfter(msg.id, p, Math.max(RUN_SILENCE_SEC, this.opts.timeoutSec));
+        p.onProgress?.(msg.progress);
         return;
       }
+      case 'offer':
+        this.onOffer(msg.id, msg.alive);
+        return;
       case 'outcome':
-        this.pending.get(msg.id)?.resolveOutcome?.(msg.outcome);
-        this.pending.delete(msg.id);
+        this.settle(msg.id)?.resolveOutcome?.(msg.outcome);
         return;
       case 'error':
-        if (msg.id !== null) {
-          this.pending.get(msg.id)?.reject(new Error(msg.message));
-          this.pending.delete(msg.id);
-        }
+        if (msg.id !== null) this.settle(msg.id)?.reject(new Error(`${this.host.name}: ${msg.message}`));
+        else this.noteProblems([`said: ${msg.message}`]);
         return;
     }
+  }
+
+  /**
+   * A box asks which stragglers to terminate: answered only for a running request of this side that
+   * has no offer open already, once; any other offer is a problem, never an answer written back.
+   */
+  private onOffer(id: number, alive: string[]): void {
+    const p = this.pending.get(id);
+    if (!p?.resolveOutcome || p.offerOpen) {
+      this.noteProblems([`offered to terminate members for a request this tower did not make or is already answering (${id})`]);
+      return;
+    }
+    p.offerOpen = true;
+    const ask = p.offerTerminate ? p.offerTerminate(alive) : Promise.resolve([]);
+    void ask
+      .catch(() => [] as string[])
+      .then((names) => {
+        p.offerOpen = false;
+        if (this.pending.get(id) === p) this.write({ type: 'answer-offer', id, names: names.filter((n) => alive.includes(n)) });
+      });
   }
 
   private connected(): void {
@@ -234,8 +322,10 @@ export class HostLink {
     this.child = null;
     this.clearTimers();
     const why = this.failure ?? describeSshFailure(this.host, this.stderr, code);
-    for (const p of this.pending.values()) p.reject(new Error(`${this.host.name}: ${why}`));
-    this.pending.clear();
+    for (const [id, p] of [...this.pending]) {
+      this.settle(id);
+      p.reject(new Error(`${this.host.name}: ${why}`));
+    }
     if (this.stopped) return;
     // No tower on the box: run this tower's own reader there instead, at once.
     if (!this.shipping && !this.hello && this.failure === null && towerMissing(this.stderr, code) && readReaderBundle(this.opts.reader) !== null) {
@@ -252,7 +342,8 @@ export class HostLink {
 
   private setState(state: HostState['state'], error: string | null): void {
     const since = this.state.state === state ? this.state.since : this.iso();
-    this.state = { name: this.host.name, state, since, error };
+    // The error can quote the box's own stderr: made safe to print like everything else it sends.
+    this.state = { name: this.host.name, state, since, error: error === null ? null : sanitizeLine(error).slice(0, STDERR_KEEP) };
     this.emit();
   }
 

@@ -59,21 +59,6 @@ export function decodeLine(line: string): { type: string; [key: string]: unknown
   return null;
 }
 
-/** Splits a byte stream into lines, calling `onLine` for each complete one. */
-export function lineSplitter(onLine: (line: string) => void): (chunk: Buffer | string) => void {
-  let rest = '';
-  return (chunk) => {
-    rest += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    let at = rest.indexOf('\n');
-    while (at >= 0) {
-      const line = rest.slice(0, at);
-      rest = rest.slice(at + 1);
-      onLine(line);
-      at = rest.indexOf('\n');
-    }
-  };
-}
-
 /** What changed between two snapshots, by run identity (the store keeps unchanged runs' objects). */
 export function diffSnapshots(prev: Snapshot, next: Snapshot): Extract<ServerMessage, { type: 'changes' }> {
   const before = new Map(prev.runs.map((r) => [r.id, r]));
@@ -96,8 +81,10 @@ export function applyChanges(prev: Snapshot, c: Extract<ServerMessage, { type: '
   const byId = new Map(prev.runs.map((r) => [r.id, r]));
   for (const id of c.remove) byId.delete(id);
   for (const r of c.upsert) byId.set(r.id, r);
+  // Each run once, whatever the order names twice.
   const runs = c.order.flatMap((id) => {
     const r = byId.get(id);
+    byId.delete(id);
     return r ? [r] : [];
   });
   return { version: 1, generatedAt: c.generatedAt, runs, problems: c.problems ?? prev.problems };

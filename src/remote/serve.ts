@@ -13,7 +13,8 @@ import { createLiveStore } from '../store/live-store.js';
 import type { SnapshotStore } from '../store/types.js';
 import { socketArgs } from '../tmux/client.js';
 import type { ClientMessage, ServerMessage } from './protocol.js';
-import { PROTOCOL_VERSION, decodeLine, diffSnapshots, encode, lineSplitter } from './protocol.js';
+import { lineSplitter } from './lines.js';
+import { PROTOCOL_VERSION, decodeLine, diffSnapshots, encode } from './protocol.js';
 
 /** The tower version this build reports in its hello. */
 export const TOWER_VERSION = '0.1.0';

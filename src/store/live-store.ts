@@ -17,7 +17,6 @@ import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
 import { cleanDirty, hasWork, teamCwds } from './dirty.js';
-import { handoffsUnread, loadHandoffs } from './handoffs.js';
 import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
 import type { LiveStoreOptions } from './live-options.js';
 import { PaneTracker } from './pane-tracker.js';
@@ -26,6 +25,7 @@ import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
 import { watchStateDirs } from './state-watcher.js';
+import { onDeferredDone } from '../systems/deferred.js';
 import type { SnapshotStore } from './types.js';
 import { WatchScope } from './watch-scope.js';
 
@@ -73,6 +73,7 @@ class LiveStore implements SnapshotStore {
   /** Set once the first full read is published; frames before that would publish half a snapshot. */
   private ready = false;
   private stopped = false;
+  private offDeferred: (() => void) | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -99,6 +100,10 @@ class LiveStore implements SnapshotStore {
   }
 
   private async begin(): Promise<void> {
+    // A reader that waited for a module loaded on demand (a handoff's Markdown parser) reads again once it is there.
+    this.offDeferred = onDeferredDone(() => {
+      if (!this.stopped) this.refresh();
+    });
     const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
     if (this.stopped) return;
     this.takePanes(panes, problem);
@@ -108,7 +113,6 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     // Sources are read after the watcher is ready, so no change between read and watch is lost.
     this.readEverything();
-    this.readHandoffsLater();
     this.lastFullAt = this.now();
     // What discovery and the first read covered; team events since the teams were read stay dirty.
     this.dirty.sources.clear();
@@ -128,6 +132,7 @@ class LiveStore implements SnapshotStore {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.offDeferred?.();
     this.abort.abort();
     if (this.frameTimer) clearTimeout(this.frameTimer);
     if (this.pollTimer) clearTimeout(this.pollTimer);
@@ -344,7 +349,6 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     try {
       this.apply();
-      this.readHandoffsLater();
       this.problems.internal = null;
     } catch (err) {
       // A bug must not kill the control room: show it and keep watching.
@@ -353,21 +357,6 @@ class LiveStore implements SnapshotStore {
     }
     this.dirty = cleanDirty();
     this.assemble();
-  }
-
-  /** A read met a handoff before its parser was loaded: load it, then read the tina runs again. */
-  private readHandoffsLater(): void {
-    if (!handoffsUnread()) return;
-    loadHandoffs().then(
-      () => {
-        for (const [key, source] of this.sources) if (source.system === 'tina') this.dirty.sources.add(key);
-        this.schedule();
-      },
-      (err: unknown) => {
-        this.problems.internal = { file: null, message: `could not load the handoff reader: ${err instanceof Error ? err.message : String(err)}` };
-        this.schedule();
-      },
-    );
   }
 
   /** Works through what is dirty, in place (each step may mark more: a team change dirties the run that took it in). */

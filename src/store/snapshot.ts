@@ -7,12 +7,12 @@ import type { Config } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import type { Problem, Run, Snapshot } from '../model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
+import { deferredWork } from '../systems/deferred.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
 import { assembleRuns, teamDirName } from './assemble.js';
 import { discoverRoots, sourceKey, sourcesOfRoot } from './discover.js';
 import type { Discovery, RunSource } from './discover.js';
-import { handoffsUnread, loadHandoffs } from './handoffs.js';
 import { applyLiveness, indexPanes } from './liveness.js';
 import { defaultReaders, guarded, readSource, readTeamRun } from './readers.js';
 import type { SourceReaders } from './readers.js';
@@ -123,12 +123,18 @@ export async function listPanesForSnapshot(
   }
 }
 
-/**
- * Lists the panes once, discovers and reads: the snapshot of `tower status`. A handoff met before its
- * parser was loaded is read again once it is, unless `handoffContent` is false (the first frame shows
- * a handoff's time and path only; the live store fills in the rest).
- */
-export async function buildSnapshot(ctx: AppContext, opts: { now?: number; handoffContent?: boolean } = {}): Promise<Snapshot> {
+/** Lists the panes once, discovers and reads: the snapshot of `tower status`. */
+export async function buildSnapshot(ctx: AppContext, opts: { now?: number; complete?: boolean } = {}): Promise<Snapshot> {
+  const first = await readOnce(ctx, opts);
+  // A reader that needed a module loaded on demand (a handoff's Markdown parser) read what it
+  // could; once the module is there, the box is read again whole. The first frame does not wait.
+  const waiting = opts.complete === false ? null : deferredWork();
+  if (!waiting) return first;
+  await waiting;
+  return readOnce(ctx, opts);
+}
+
+async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapshot> {
   // tmux is spawned first and answers while the teams (the bulk of the files) are read.
   const listing = listPanesForSnapshot(ctx);
   const teamProblems: Problem[] = [];
@@ -144,9 +150,6 @@ export async function buildSnapshot(ctx: AppContext, opts: { now?: number; hando
     discover: ctx.discover,
     home: ctx.env.HOME || undefined,
   };
-  const first = readSnapshotWithTeams(input, teams, [...problems]);
-  if (opts.handoffContent === false || !handoffsUnread()) return first;
-  await loadHandoffs();
   return readSnapshotWithTeams(input, teams, problems);
 }
 

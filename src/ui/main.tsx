@@ -31,7 +31,7 @@ async function paintOpening(ctx: AppContext, bindings: Bindings, terminal: Termi
   let snapshot: Snapshot;
   try {
     // With --no-local this box's runs are not shown at all, not even until the hosts answer.
-    snapshot = ctx.local ? await buildSnapshot(ctx, { now, handoffContent: false }) : { version: 1, generatedAt: new Date(now).toISOString(), runs: [], problems: [] };
+    snapshot = ctx.local ? await buildSnapshot(ctx, { now, complete: false }) : { version: 1, generatedAt: new Date(now).toISOString(), runs: [], problems: [] };
   } catch {
     // The live store reads again and reports what went wrong in the activity pane.
     terminal.enter();

@@ -23,6 +23,7 @@ import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycl
 import { ScreenPainter } from './terminal/screen-painter.js';
 import type { Terminal } from './terminal/terminal.js';
 import { readingNote } from './reading-note.js';
+import { sanitize } from '../text.js';
 
 /** Waits until ink has let go of stdin (its reader detached), at most `ms`. */
 async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> {
@@ -130,7 +131,8 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       painter.suspend();
       terminal.restore();
       held.release((t) => process.stderr.write(t));
-      process.stderr.write(`tower: the control room crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      // The message can quote what a file or a box said: made safe to print like everything else.
+      process.stderr.write(`tower: the control room crashed: ${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
       process.exit(1);
     },
   });

@@ -120,6 +120,23 @@ describe('grant (harness)', () => {
     expect(fs.readdirSync(outside)).toEqual(['checkpoint-plan-approval.md']);
   });
 
+  it('refuses to write when the state dir is swapped for a link between the plan and the run', async () => {
+    const run = harnessRun(root);
+    w.setSnapshot(snapshotOf(run));
+    const plan = planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' });
+    expect(plan.refusal).toBeNull();
+    // While the confirm dialog is open: .harness moves away and a link to a directory elsewhere takes its place.
+    const outside = tempDir('tower-outside-');
+    writeFile(path.join(outside, 'checkpoint-plan-approval.md'), '# x\n');
+    fs.renameSync(path.join(root, '.harness'), path.join(root, '.harness-moved'));
+    fs.symlinkSync(outside, path.join(root, '.harness'));
+    const outcome = await runAction(w.env, plan, {});
+    expect(outcome.status).not.toBe('done');
+    expect(outcome.message).toMatch(/changed since the action was planned \(it is now a symlink\)/);
+    expect(fs.readdirSync(outside)).toEqual(['checkpoint-plan-approval.md']);
+    expect(fs.readdirSync(path.join(root, '.harness-moved'))).toEqual(['checkpoint-plan-approval.md']);
+  });
+
   it('is refused in read-only mode', () => {
     w.setSnapshot(snapshotOf(harnessRun(root)));
     w.ctx.readonly = true;

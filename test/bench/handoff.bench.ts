@@ -1,16 +1,16 @@
 /**
- * Reading a handoff in a fresh process, as `tower status` does the first time it meets one: the
- * handoff parser (micromark and mdast-util-from-markdown, the chunk the bundle loads on demand)
- * bundled into one CommonJS file is loaded and parses test/fixtures/box/.../phase-2/handoff.md once.
- * Prints the median of 10 processes, load and parse apart. Then the parser on hostile Markdown of
- * growing size up to the 32 KB a handoff is cut to, warm, to show the time grows in step with the input.
+ * Reading a handoff in a fresh process, as the first read of a box with a tina handoff does: the
+ * handoff parser (micromark with GitHub's extensions) bundled into one CommonJS file, minified, is
+ * loaded and parses test/fixtures/box/.../phase-2/handoff.md once. Prints the median of 10 processes,
+ * load and parse apart. Then the reader on hostile Markdown of growing size, warm, to show the time
+ * grows in step with the input. Run: node --import tsx test/bench/handoff.bench.ts
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
-import { parseMarkdown } from '../../src/systems/tina/markdown.js';
+import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import { tempDir } from '../helpers/box.js';
 
 const ROUNDS = 10;
@@ -23,9 +23,11 @@ function median(xs: number[]): number {
 }
 
 /** A CommonJS file exporting parseHandoff(text, file) from `entry`'s export `name`. */
-async function bundleParser(dir: string, label: string, entry: string, name: string): Promise<string> {
+async function bundleParser(dir: string, label: string): Promise<string> {
   const stub = path.join(dir, `${label}-entry.ts`);
-  fs.writeFileSync(stub, `export { ${name} as parseHandoff } from ${JSON.stringify(entry)};\n`);
+  const handoff = JSON.stringify(path.join(repo, 'src/systems/tina/handoff.ts'));
+  const reader = JSON.stringify(path.join(repo, 'src/systems/tina/markdown-reader.ts'));
+  fs.writeFileSync(stub, `import { parseHandoff as parse } from ${handoff};\nimport { readMarkdown } from ${reader};\nexport const parseHandoff = (text: string, file: string) => parse(text, file, readMarkdown);\n`);
   const outfile = path.join(dir, `${label}.cjs`);
   await build({ entryPoints: [stub], outfile, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none', logLevel: 'error', nodePaths: [path.join(repo, 'node_modules')] });
   return outfile;
@@ -58,9 +60,9 @@ function cold(file: string): { load: number; parse: number; bytes: number } {
 
 const dir = tempDir('tower-bench-handoff-');
 try {
-  const parser = await bundleParser(dir, 'handoff', path.join(repo, 'src/systems/tina/handoff.ts'), 'parseHandoff');
+  const micromark = await bundleParser(dir, 'micromark');
   console.log(`cold read of ${path.relative(repo, fixture)} in a fresh node, median of ${ROUNDS}:`);
-  for (const [label, file] of [['handoff parser', parser]] as const) {
+  for (const [label, file] of [['micromark + gfm', micromark]] as const) {
     const c = cold(file);
     const kb = (c.bytes / 1024).toFixed(0);
     console.log(`  ${label.padEnd(20)} ${kb.padStart(4)} KB   load ${c.load.toFixed(2)} ms   parse ${c.parse.toFixed(2)} ms   total ${(c.load + c.parse).toFixed(2)} ms`);
@@ -76,14 +78,14 @@ const HOSTILE: Record<string, (n: number) => string> = {
   'one huge line': (n) => 'word | '.repeat(n / 7),
   'table rows': (n) => `| a | b |\n|---|---|\n${'| x \\| y | `z` |\n'.repeat(n / 17)}`,
 };
-console.log('\nparseMarkdown on hostile input, warm, ms (best of 3) at 8 / 16 / 32 KB:');
+console.log('\nreadMarkdown on hostile input, warm, ms (best of 3) at 64 / 128 / 256 KB:');
 for (const [name, make] of Object.entries(HOSTILE)) {
-  const figures = [8, 16, 32].map((kb) => {
+  const figures = [64, 128, 256].map((kb) => {
     const text = make(kb * 1024);
     let best = Infinity;
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
-      parseMarkdown(text);
+      readMarkdown(text);
       best = Math.min(best, performance.now() - t0);
     }
     return best.toFixed(1);

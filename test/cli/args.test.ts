@@ -57,7 +57,7 @@ describe('parseArgv', () => {
   });
 
   it('collects repeatable options, parses values, keeps positional arguments and a value that starts with a dash', () => {
-    const p = run(['terminate', 'tina:x', '--member', 'a', '--member=b', '--timeout', '30', '--config', '-odd']);
+    const p = run(['terminate', 'tina:x', '--member', 'a', '--member=b', '--timeout', '30', '--config=-odd']);
     expect(p.args).toEqual(['tina:x']);
     expect(p.opts).toMatchObject({ member: ['a', 'b'], timeout: 30, config: '-odd' });
     expect(run(['terminate', '--', '--run-with-dashes']).args).toEqual(['--run-with-dashes']);
@@ -76,6 +76,8 @@ describe('parseArgv', () => {
     expect(refusal(['status', '--root'])).toBe("option '--root <dir>' argument missing");
     expect(refusal(['status', '--member', 'a'])).toBe("unknown option '--member'");
     expect(refusal(['status', '-V'])).toBe("unknown option '-V'");
+    // A value that starts with a dash is given with `=`: `--config -odd` could be a forgotten value.
+    expect(refusal(['status', '--config', '-odd'])).toBe("option '--config <file>' needs its value: give one that starts with a dash as --config=VALUE");
   });
 
   it('answers --help, help <command> and --version without running anything', () => {

@@ -29,7 +29,7 @@ async function problemOf(config: object): Promise<string> {
   return '';
 }
 
-const DURATIONS = ['checkpointTimeoutSec', 'stragglerAfterSec', 'killGraceSec', 'rehydrateTimeoutSec', 'staleHandoffMinutes', 'heartbeatStaleSec', 'pollIntervalMs'] as const;
+const DURATIONS = ['checkpointTimeoutSec', 'stragglerAfterSec', 'killGraceSec', 'rehydrateTimeoutSec', 'staleHandoffMinutes', 'heartbeatStaleSec', 'pollIntervalMs', 'hostTimeoutSec'] as const;
 
 describe('config durations', () => {
   it('refuses a value timers cannot hold, naming the key and the bound', async () => {
@@ -41,6 +41,9 @@ describe('config durations', () => {
       expect(await problemOf({ [key]: -5 }), key).toContain(key);
     }
     expect(await problemOf({ pollIntervalMs: 50 })).toContain('pollIntervalMs: at least 100 ms');
+    // The notify command's time limit too (3,000,000 s would become a 1 ms timer).
+    expect(await problemOf({ notify: { timeoutSec: 3_000_000 } })).toContain('notify.timeoutSec: at most 3600 s');
+    expect(await problemOf({ hostTimeoutSec: 3_000_000 })).toContain('hostTimeoutSec: at most 3600 s');
   });
 
   it('accepts the defaults and the bounds themselves', async () => {

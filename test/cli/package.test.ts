@@ -59,7 +59,7 @@ describe('the packed tower', () => {
     // The reader a box without tower is sent over ssh.
     expect(files).toContain('package/dist/tower-reader.js');
     // `tower status` on Node 20: its one file, the code compiled for it, and the loader.
-    for (const f of ['package/bin/status-loader.cjs', 'package/dist/status.cjs', 'package/dist/status.cjs.cache', 'package/dist/config-schema.cjs']) expect(files).toContain(f);
+    for (const f of ['package/bin/status-loader.cjs', 'package/dist/status.cjs', 'package/dist/status.cjs.cache', 'package/dist/config-schema.cjs', 'package/dist/markdown-reader.cjs']) expect(files).toContain(f);
     expect(files.filter((f) => /^package\/(test|src|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies?: object };
     // Everything is in the bundle: installing downloads nothing.

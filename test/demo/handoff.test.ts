@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderHandoff } from '../../src/demo/agents/handoff.js';
 import type { AgentTask } from '../../src/demo/agents/tasks.js';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
+import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 
 function task(id: string, subject: string, status: string, owner: string | null, blockedBy: string[] = []): AgentTask {
   return { id, subject, status, owner, blockedBy, file: '', raw: {} };
@@ -43,7 +44,7 @@ describe('renderHandoff', () => {
   });
 
   it('is read back by the handoff parser with its tasks, members and reviews', () => {
-    const { handoff, problems } = parseHandoff(renderHandoff(input), 'handoff.md');
+    const { handoff, problems } = parseHandoff(renderHandoff(input), 'handoff.md', readMarkdown);
     expect(problems).toEqual([]);
     expect(handoff.shape).toBe('january');
     expect(handoff.timestamp).toBe('2026-01-26T10:30:00.000Z');

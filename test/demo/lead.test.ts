@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
+import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -49,7 +50,7 @@ describe('the tina team lead', () => {
     await waitForPane(tmux, lead, 'CHECKPOINT COMPLETE');
     const text = fs.readFileSync(handoffFile(), 'utf8');
     expect(fs.statSync(handoffFile()).mtimeMs).toBeGreaterThanOrEqual(fs.statSync(path.join(state, 'checkpoint-needed')).mtimeMs);
-    const { handoff, problems } = parseHandoff(text, handoffFile());
+    const { handoff, problems } = parseHandoff(text, handoffFile(), readMarkdown);
     expect(problems).toEqual([]);
     expect(handoff.shape).toBe('january');
     expect(handoff.reason).toMatch(/^Context threshold exceeded/);

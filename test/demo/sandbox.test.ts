@@ -10,6 +10,7 @@ import { isRunning } from '../../src/demo/processes.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { SANDBOX_MARKER } from '../../src/demo/sandbox-dir.js';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
+import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { testContext } from '../helpers/context.js';
@@ -56,7 +57,7 @@ describe('the sandbox files', () => {
     for (const heading of ['## Timestamp', '## Reason', '## Team Composition', '## Task States', '## Review Tracking', '## Resumption Notes']) {
       expect(text).toContain(heading);
     }
-    const { handoff, problems } = parseHandoff(text, file);
+    const { handoff, problems } = parseHandoff(text, file, readMarkdown);
     expect(problems).toEqual([]);
     expect(handoff.shape).toBe('january');
     expect(handoff.tasks.map((t) => t.id)).toEqual(['1', '2', '3', '4']);

@@ -139,3 +139,45 @@ describe('Notifier', () => {
     });
   });
 });
+
+describe('Notifier bounds', () => {
+  const gates = (n: number, prefix = 'g') => Array.from({ length: n }, (_, i) => gate(`${prefix}${i}`, { title: `Gate ${i}` }));
+
+  it('a burst of gates at once is one bell, one desktop notification and one command run that sums it up', async () => {
+    const out = path.join(tempDir(), 'runs');
+    const { n, written } = notifier({ command: `printf '%s|%s\\n' "$TOWER_EVENT" "$TOWER_TITLE" >> '${out}'` });
+    n.observe(snap([harness([])]));
+    written.length = 0;
+    expect(n.observe(snap([harness(gates(500))]))).toHaveLength(500);
+    await n.settled();
+    expect(written.filter((b) => b === '\u0007')).toHaveLength(1);
+    expect(written.filter((b) => b.startsWith('\u001b]9;'))).toEqual(['\u001b]9;tower: 500 gate-opened: harness:payments: Gate 0, and 499 more\u0007']);
+    expect(fs.readFileSync(out, 'utf8').trim().split('\n')).toEqual(['gate-opened|500 gate-opened: harness:payments: Gate 0, and 499 more']);
+  });
+
+  it('runs at most four commands at once; past the waiting ones, the rest are summed up in one run', async () => {
+    const d = tempDir();
+    const live = path.join(d, 'live');
+    fs.mkdirSync(live);
+    const log = path.join(d, 'log');
+    // Each run notes how many others are running as it starts, then holds its slot a moment.
+    const { n } = notifier({ bell: false, desktop: false, command: `ls '${live}' | wc -l >> '${log}'; touch '${live}'/$$; sleep 0.3; rm '${live}'/$$` });
+    n.observe(snap([harness([])]));
+    for (let i = 1; i <= 30; i++) n.observe(snap([harness(gates(i))]));
+    await n.settled();
+    const counts = fs.readFileSync(log, 'utf8').trim().split('\n').map(Number);
+    // 4 at once + 16 waiting + one run summing up the 10 that found no room.
+    expect(counts).toHaveLength(21);
+    expect(Math.max(...counts)).toBeLessThan(4);
+  }, 30_000);
+
+  it('gives the command a gate id with a NUL as text without it, instead of failing to start', async () => {
+    const out = path.join(tempDir(), 'env');
+    const { n, warnings } = notifier({ bell: false, desktop: false, command: `printf '%s' "$TOWER_GATE" > '${out}'` });
+    n.observe(snap([harness([])]));
+    n.observe(snap([harness([gate('a\u0000b', { title: 'x' })])]));
+    await n.settled();
+    expect(warnings).toEqual([]);
+    expect(fs.readFileSync(out, 'utf8')).toBe('ab');
+  });
+});

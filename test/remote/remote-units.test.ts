@@ -7,7 +7,8 @@ import { emptyRun } from '../../src/model.js';
 import type { Snapshot } from '../../src/model.js';
 import { HostRunMapper, hostProblem, splitHostRunId } from '../../src/remote/host-runs.js';
 import { hostNameOf, resolveHosts } from '../../src/config/hosts.js';
-import { applyChanges, decodeLine, diffSnapshots, lineSplitter } from '../../src/remote/protocol.js';
+import { lineSplitter } from '../../src/remote/lines.js';
+import { applyChanges, decodeLine, diffSnapshots } from '../../src/remote/protocol.js';
 import { ControlDir, describeSshFailure, shellQuote, sshArgv } from '../../src/remote/ssh.js';
 
 const host: HostConfig = { name: 'build-1', destination: 'op@build-1', sshArgs: ['-F', '/cfg'], tower: 'tower --root /srv' };

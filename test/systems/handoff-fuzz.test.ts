@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
+import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import { HANDOFF_FIXTURES, readFixture } from '../helpers/fixtures.js';
 import { ESCAPES, RUNS, soup, truncated } from '../helpers/fuzz.js';
 import { expectPrintable } from '../helpers/printable.js';
@@ -8,7 +9,7 @@ import { expectPrintable } from '../helpers/printable.js';
 const SHAPES = ['january', 'plan', 'current', 'unknown'];
 
 function check(text: string): void {
-  const r = parseHandoff(text, '/phase-1/handoff.md');
+  const r = parseHandoff(text, '/phase-1/handoff.md', readMarkdown);
   expect(SHAPES).toContain(r.handoff.shape);
   expect(Array.isArray(r.problems)).toBe(true);
   if (r.handoff.shape === 'unknown') expect(r.problems.length).toBeGreaterThan(0);

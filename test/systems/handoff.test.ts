@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
+import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import { readFixture } from '../helpers/fixtures.js';
 import { expectPrintable } from '../helpers/printable.js';
 
@@ -8,7 +9,7 @@ const CURRENT = readFixture('samples/tina/handoff.skill-head.md');
 const PLAN = readFixture('tina/handoff.seed-003.md');
 
 describe('parseHandoff: the January shape (seed 000)', () => {
-  const { handoff, problems } = parseHandoff(JANUARY, '/h.md');
+  const { handoff, problems } = parseHandoff(JANUARY, '/h.md', readMarkdown);
 
   it('reads timestamp, reason and team composition', () => {
     expect(problems).toEqual([]);
@@ -46,7 +47,7 @@ describe('parseHandoff: the January shape (seed 000)', () => {
 
 describe('parseHandoff: the current shape', () => {
   it('reads plan path, task table and task notes; no team composition', () => {
-    const { handoff, problems } = parseHandoff(CURRENT, '/h.md');
+    const { handoff, problems } = parseHandoff(CURRENT, '/h.md', readMarkdown);
     expect(problems).toEqual([]);
     expect(handoff.shape).toBe('current');
     expect(handoff.planPath).toBe('.claude/tina/phase-N/plan.md');
@@ -61,7 +62,7 @@ describe('parseHandoff: the current shape', () => {
 });
 
 describe('parseHandoff: the plan shape (seed 003)', () => {
-  const { handoff, problems } = parseHandoff(PLAN, '/h.md');
+  const { handoff, problems } = parseHandoff(PLAN, '/h.md', readMarkdown);
 
   it('reads the bold fields and role-labelled team composition', () => {
     expect(problems).toEqual([]);
@@ -99,14 +100,14 @@ describe('parseHandoff: the plan shape (seed 003)', () => {
 describe('parseHandoff: variants and damage', () => {
   it('calls a file with none of the sections unknown, with a problem; the same for an empty file', () => {
     for (const text of ['just some words\n', '', '# Title only\n\nno sections here']) {
-      const { handoff, problems } = parseHandoff(text, '/h.md');
+      const { handoff, problems } = parseHandoff(text, '/h.md', readMarkdown);
       expect(handoff.shape).toBe('unknown');
       expect(problems).toEqual([{ file: '/h.md', message: expect.stringContaining('none of the expected sections') }]);
     }
   });
 
   it('keeps an unparseable timestamp as written, with a problem', () => {
-    const { handoff, problems } = parseHandoff('## Timestamp\nyesterday-ish\n\n## Reason\nmanual\n', '/h.md');
+    const { handoff, problems } = parseHandoff('## Timestamp\nyesterday-ish\n\n## Reason\nmanual\n', '/h.md', readMarkdown);
     expect(handoff.timestamp).toBe('yesterday-ish');
     expect(problems.map((p) => p.message)).toEqual(['handoff timestamp "yesterday-ish" is not a date']);
   });
@@ -126,7 +127,7 @@ describe('parseHandoff: variants and damage', () => {
       '{"task-4": {"spec_review": "pass',
       '```',
     ].join('\n');
-    const { handoff, problems } = parseHandoff(text, '/h.md');
+    const { handoff, problems } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.shape).toBe('plan');
     expect(handoff.tasks.map((t) => t.id)).toEqual(['4']);
     expect(problems.map((p) => p.message)).toEqual([
@@ -137,7 +138,7 @@ describe('parseHandoff: variants and damage', () => {
 
   it('numbers the rows of a task table without an ID column, with a problem', () => {
     const text = '## Task States\n| Subject | Status | Owner |\n|---|---|---|\n| A | done | w |\n| B | In Progress | — |\n';
-    const { handoff, problems } = parseHandoff(text, '/h.md');
+    const { handoff, problems } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.tasks).toEqual([
       { id: '1', subject: 'A', status: 'completed', owner: 'w', blockedBy: [] },
       { id: '2', subject: 'B', status: 'in_progress', owner: null, blockedBy: [] },
@@ -160,7 +161,7 @@ describe('parseHandoff: variants and damage', () => {
       '- Task 2: spec-review failed; code-quality changes requested',
       '- Task 3: spec review: approved.',
     ].join('\n');
-    const { handoff } = parseHandoff(text, '/h.md');
+    const { handoff } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.tasks).toEqual([
       { id: '1', subject: 'schema', status: 'completed', owner: null, blockedBy: [] },
       { id: '2', subject: 'page', status: 'pending', owner: null, blockedBy: ['1', '3'] },
@@ -188,7 +189,7 @@ describe('parseHandoff: variants and damage', () => {
       '## Resumption Notes',
       '- note \u001b[5mblink\tTab',
     ].join('\n');
-    const { handoff } = parseHandoff(text, '/h.md');
+    const { handoff } = parseHandoff(text, '/h.md', readMarkdown);
     expectPrintable(handoff);
     expect(handoff.reason).toBe('Context threshold exceeded');
     expect(handoff.members).toEqual([{ name: 'worker-1', role: 'tina:implementer' }]);
@@ -198,7 +199,7 @@ describe('parseHandoff: variants and damage', () => {
 
   it('reads only the head of a runaway file, saying so', () => {
     const text = JANUARY + '\n- filler line\n'.repeat(20_000);
-    const { handoff, problems } = parseHandoff(text, '/h.md');
+    const { handoff, problems } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.shape).toBe('january');
     expect(handoff.timestamp).toBe('2026-01-26T10:30:00.000Z');
     expect(handoff.tasks).toHaveLength(3);
@@ -207,9 +208,9 @@ describe('parseHandoff: variants and damage', () => {
 
   it('flattens absurd nesting and keeps inline markup other than code as written', () => {
     const deep = `## Notes\n${'>'.repeat(5000)} deep note\n${' '.repeat(3000)}- indented note\n`;
-    expect(parseHandoff(deep, '/h.md').handoff.notes.join(' ')).toContain('deep note');
+    expect(parseHandoff(deep, '/h.md', readMarkdown).handoff.notes.join(' ')).toContain('deep note');
     const text = '__Checkpoint time:__ 2026-01-26T10:30:00Z\n**Plan path**: `docs/p.md`\n\n## Task State\n- Task 1: Implement *feature* [A](x)\n';
-    const { handoff } = parseHandoff(text, '/h.md');
+    const { handoff } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.timestamp).toBe('2026-01-26T10:30:00.000Z');
     expect(handoff.planPath).toBe('docs/p.md');
     expect(handoff.tasks[0]?.subject).toBe('Implement *feature* [A](x)');
@@ -217,7 +218,7 @@ describe('parseHandoff: variants and damage', () => {
 
   it('tells member names from role labels by their values', () => {
     const text = '## Team Composition\n- Worker-A: tina:implementer\n- Team lead: boss\n- Reviewers: r1, r2\n- helper: general\n';
-    expect(parseHandoff(text, '/h.md').handoff.members).toEqual([
+    expect(parseHandoff(text, '/h.md', readMarkdown).handoff.members).toEqual([
       { name: 'Worker-A', role: 'tina:implementer' },
       { name: 'boss', role: 'team-lead' },
       { name: 'r1', role: 'reviewer' },
@@ -238,7 +239,7 @@ describe('parseHandoff: variants and damage', () => {
       '| 1 | passed | rejected |',
       '| 2 | - | - |',
     ].join('\n');
-    const { handoff } = parseHandoff(text, '/h.md');
+    const { handoff } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.shape).toBe('january');
     expect(handoff.members).toEqual([{ name: 'worker-1', role: 'tina:implementer' }]);
     expect(handoff.reviews).toEqual([

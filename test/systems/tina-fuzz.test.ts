@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model-schema.js';
 import { parseTeamConfig } from '../../src/systems/claude-teams/teams.js';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
+import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import type { TinaFiles } from '../../src/systems/tina/files.js';
 import { parseReviewVerdicts } from '../../src/systems/tina/reviews.js';
 import { assembleTinaRun } from '../../src/systems/tina/run.js';
@@ -136,7 +137,7 @@ describe('assembling a tina run from any parsed files', () => {
         phaseStatus: f.phase === null ? null : parsePhaseStatus(f.phase, '/p').status,
         signal: f.signal === null ? null : { file: '/root/.claude/tina/checkpoint-needed', mtimeMs: 1.7e12, value: parseCheckpointSignal(f.signal, '/c').signal },
         metrics: f.metrics === null ? null : parseContextMetrics(f.metrics, '/m').metrics,
-        handoff: f.handoff === null ? null : { file: '/root/h.md', mtimeMs: f.handoff[1], value: parseHandoff(f.handoff[0], '/h').handoff },
+        handoff: f.handoff === null ? null : { file: '/root/h.md', mtimeMs: f.handoff[1], value: parseHandoff(f.handoff[0], '/h', readMarkdown).handoff },
         problems: [],
       };
     });

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model-schema.js';
 import type { Run } from '../../src/model.js';
 import { readTeams } from '../../src/systems/claude-teams/teams.js';
 import { sourcesOfRoot } from '../../src/store/discover.js';
 import { tina } from '../../src/systems/tina/index.js';
+import { loadMarkdownReader } from '../../src/systems/tina/markdown.js';
 import { readTinaRun, readTinaSessions } from '../../src/systems/tina/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { ReadSettings, Team } from '../../src/systems/types.js';
@@ -24,6 +25,9 @@ let myFeature: string;
 let myState: string;
 let oldFeature: string;
 let oldState: string;
+
+// The readers are synchronous; the handoff parser they use is loaded on demand, here up front.
+beforeAll(() => loadMarkdownReader());
 
 beforeEach(() => {
   tmp = tempDir();

@@ -1,8 +1,9 @@
 /** Reads a tina state directory from disk into parsed values; everything odd becomes a problem. */
 import path from 'node:path';
 import type { Problem } from '../../model.js';
-import type { ParsedHandoff, parseHandoff } from './handoff.js';
-import { loadedHandoffParser } from './handoff-parser.js';
+import { parseHandoff } from './handoff.js';
+import { markdownReader } from './markdown.js';
+import type { ParsedHandoff } from './handoff.js';
 import { exists, listDir, mtimeMs, statFile } from '../../files/look.js';
 import { cleanProblem, readJson, readText } from '../../files/read.js';
 import { readJsonWith } from '../../files/json-dir.js';
@@ -25,10 +26,7 @@ export interface TinaFiles {
   phaseStatus: PhaseStatus | null;
   signal: { file: string; mtimeMs: number | null; value: CheckpointSignal } | null;
   metrics: ContextMetrics | null;
-  /**
-   * The handoff of the current phase, else the newest of any phase. `value` is null when it could not
-   * be read, or when the parser was not loaded yet (handoff-parser.ts: the store reads again once it is).
-   */
+  /** The handoff of the current phase, else the newest of any phase. */
   handoff: { file: string; mtimeMs: number; value: ParsedHandoff | null } | null;
   /** `tower-escalation.json`: a checkpoint tower ran timed out (only while no newer handoff exists). */
   towerEscalation?: { file: string; reason: string; at: string | null } | null;
@@ -118,13 +116,13 @@ function readTowerEscalation(stateDir: string, handoffMtime: number | null, prob
 // of its state dir; a handoff rarely changes, so the last parse of each file is kept.
 const handoffCache = new Map<string, { text: string; result: ReturnType<typeof parseHandoff> }>();
 
-/** The parse of a handoff's text; null while the parser is not loaded. */
+/** The parse of a handoff, or null while the Markdown reader is still being loaded (the snapshot reads it again then). */
 function parseHandoffCached(text: string, file: string): ReturnType<typeof parseHandoff> | null {
   const hit = handoffCache.get(file);
   if (hit && hit.text === text) return hit.result;
-  const parse = loadedHandoffParser();
-  if (parse === null) return null;
-  const result = parse(text, file);
+  const parse = markdownReader();
+  if (!parse) return null;
+  const result = parseHandoff(text, file, parse);
   if (handoffCache.size > 500) handoffCache.clear();
   handoffCache.set(file, { text, result });
   return result;
@@ -156,7 +154,7 @@ function readHandoff(
     return { file: chosen.file, mtimeMs: chosen.mtime, value: null };
   }
   const parsed = parseHandoffCached(read.value, chosen.file);
-  if (parsed === null) return { file: chosen.file, mtimeMs: chosen.mtime, value: null };
+  if (!parsed) return { file: chosen.file, mtimeMs: chosen.mtime, value: null };
   problems.push(...parsed.problems);
   return { file: chosen.file, mtimeMs: chosen.mtime, value: parsed.handoff };
 }

@@ -9,7 +9,7 @@ import type { Problem, Review, Task } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
 import { toIso } from '../../files/values.js';
 import { readMembers, readNotes, readReviews, readTasks } from './handoff-sections.js';
-import { boldFields, nodeText, parseMarkdown, splitSections } from './markdown.js';
+import { boldFields, nodeText, splitSections } from './markdown.js';
 import type { Section } from './markdown.js';
 import { dedupeReviews } from './reviews.js';
 
@@ -47,13 +47,9 @@ export const MAX_HANDOFF_CHARS = 32 * 1024;
 
 /**
  * Parses a handoff; never throws. A handoff with none of the known sections is shape 'unknown' with a
- * problem. `parse` turns Markdown into mdast (tower's own reader unless another is given to compare with).
+ * problem. `parse` turns Markdown into mdast (markdown-reader.ts, loaded on demand by its caller).
  */
-export function parseHandoff(
-  text: string,
-  file: string,
-  parse: (markdown: string) => Root = parseMarkdown,
-): { handoff: ParsedHandoff; problems: Problem[] } {
+export function parseHandoff(text: string, file: string, parse: (markdown: string) => Root): { handoff: ParsedHandoff; problems: Problem[] } {
   const handoff: ParsedHandoff = {
     shape: 'unknown',
     timestamp: null,

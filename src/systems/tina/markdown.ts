@@ -1,13 +1,6 @@
-/**
- * Markdown structure of a tina handoff: the text read into an mdast tree by micromark and
- * mdast-util-from-markdown (with GitHub's tables and task lists), the tree cut into named sections,
- * and plain text of nodes. This module is loaded only when a handoff's content is read
- * (handoff-parser.ts): the library is most of what reading a handoff loads.
- */
+/** Markdown structure of a tina handoff: the mdast tree cut into named sections, and plain text of nodes. */
 import type { List, ListItem, Nodes, Paragraph, Root, RootContent, Table } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
+import { deferUntil } from '../deferred.js';
 
 /** A `##` section of the handoff: its normalized heading and the nodes under it (sub-headings included). */
 export interface Section {
@@ -15,46 +8,27 @@ export interface Section {
   nodes: RootContent[];
 }
 
-/** Nesting deeper than this (columns of indentation and `>`) is flattened: no handoff needs it. */
-const MAX_NESTING_COLUMNS = 80;
-const TOO_DEEP = new RegExp(`^[ \\t>]{${MAX_NESTING_COLUMNS + 1},}`, 'gm');
+type MarkdownReader = (text: string) => Root;
+let reader: MarkdownReader | null = null;
+let loading: Promise<void> | null = null;
 
-/** The text with runs of indentation and `>` longer than MAX_NESTING_COLUMNS cut to that length. */
-export function flattenNesting(text: string): string {
-  return text.replace(TOO_DEEP, (run) => run.slice(0, MAX_NESTING_COLUMNS));
+/**
+ * The Markdown reader (micromark, markdown-reader.ts) when it is loaded; else null, and its load is
+ * started and recorded as work the snapshot waits for (systems/deferred.ts).
+ */
+export function markdownReader(): MarkdownReader | null {
+  if (reader) return reader;
+  loading ??= import('./markdown-reader.js').then((m) => {
+    reader = m.readMarkdown;
+  });
+  deferUntil(loading);
+  return null;
 }
 
-/**
- * Inline constructs a handoff has no use for, turned off: their text stays literal, so `**Key:**`
- * reaches boldFields as written and a stray `[`, `<` or `*` never changes what a line says.
- */
-const UNUSED_CONSTRUCTS = [
-  'attention',
-  'labelStartLink',
-  'labelStartImage',
-  'labelEnd',
-  'definition',
-  'htmlText',
-  'htmlFlow',
-  'autolink',
-  'strikethrough',
-  'emailAutolink',
-  'protocolAutolink',
-  'wwwAutolink',
-  'gfmFootnoteCall',
-  'gfmPotentialFootnoteCall',
-  'gfmFootnoteDefinition',
-];
-
-/**
- * Parses Markdown with GitHub tables and task lists; inline markup other than code spans, escapes
- * and character references is kept as text. Deep nesting is flattened first (flattenNesting).
- */
-export function parseMarkdown(text: string): Root {
-  return fromMarkdown(flattenNesting(text), {
-    extensions: [gfm(), { disable: { null: UNUSED_CONSTRUCTS } }],
-    mdastExtensions: [gfmFromMarkdown()],
-  });
+/** Loads the Markdown reader now (a caller that reads handoffs synchronously right after). */
+export async function loadMarkdownReader(): Promise<void> {
+  if (markdownReader()) return;
+  await loading;
 }
 
 /** "## Task States:" → "task states". */

@@ -30,6 +30,8 @@ export class ActionRunner {
   private readonly offers = new Map<number, (names: string[]) => void>();
   private nextOffer = 1;
   private cancellable: ActionKind | null = null;
+  /** Plans asked of another box and not answered yet, by what was asked: one at a time each. */
+  private readonly asking = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private disposed = false;
 
@@ -45,6 +47,8 @@ export class ActionRunner {
 
   /** Plans a request and opens its confirm dialog (which shows the refusal when refused). */
   ask(request: ActionRequest): void {
+    const key = JSON.stringify([request.kind, request.run, request.gate ?? null, request.name ?? null, request.members ?? null]);
+    if (this.asking.has(key)) return;
     let planned: ActionPlan | Promise<ActionPlan>;
     try {
       planned = this.deps.actions.plan(request);
@@ -52,14 +56,23 @@ export class ActionRunner {
       this.refuse(request, `${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`);
       return;
     }
-    // A run of another box is planned on that box: the dialog opens when its plan arrives.
+    // A run of another box is planned on that box: the dialog opens when its plan arrives. Until
+    // then the activity pane says so, and pressing the key again asks nothing more.
     if (planned instanceof Promise) {
-      planned.then(
-        (plan) => {
-          if (!this.disposed) this.open(plan);
-        },
-        (err: unknown) => this.refuse(request, `${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`),
-      );
+      this.asking.add(key);
+      const id = this.deps.activity.push({ action: request.kind, runId: request.run, target: null, status: 'running', message: `asking the run's box for the plan of ${request.kind}…` });
+      planned
+        .then(
+          (plan) => {
+            this.deps.activity.update(id, { status: 'done', message: `plan of ${request.kind} received from the run's box` });
+            if (!this.disposed) this.open(plan);
+          },
+          (err: unknown) => {
+            this.deps.activity.update(id, { status: 'failed', message: `no plan of ${request.kind}: ${errorText(err)}` });
+            this.refuse(request, `${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`);
+          },
+        )
+        .finally(() => this.asking.delete(key));
       return;
     }
     this.open(planned);

@@ -73,7 +73,7 @@ function detailLines(pane: DetailPane, rect: Rect, view: ScreenView, s: OpeningS
   else if (pane === 'problems') content = problemsLines(run, s.snapshot, cursor, false, w, h);
   else if (pane === 'preview') {
     // Nothing is captured before the live store's first tick: the preview says it waits for that.
-    return previewFrame({ member: previewMember(run, view.member, 'runs'), hasRun: run !== null, look: undefined, lines: null, focused: false, scroll: 0, rect });
+    return previewFrame({ member: previewMember(run, view.member, 'runs'), hasRun: run !== null, host: run?.host ?? null, look: undefined, lines: null, focused: false, scroll: 0, rect });
   } else content = activityLines([], cursor, false, h);
   return frameLines(paneTitle(pane, run, s.snapshot, []), false, rect, content);
 }

@@ -83,7 +83,7 @@ export function DetailPaneView(p: DetailPaneProps) {
   if (p.pane === 'team') return <TeamPane {...p} />;
   if (p.pane === 'preview') {
     // Pane ids of another box name panes of its tmux server, not of this one: never preview them from here.
-    return <PreviewPane member={p.previewMember ?? null} hasRun={p.run !== null} watch={p.run?.host ? null : (p.watch ?? null)} focused={p.focused} scroll={p.cursor} rect={p.rect} />;
+    return <PreviewPane member={p.previewMember ?? null} hasRun={p.run !== null} host={p.run?.host ?? null} watch={p.run?.host ? null : (p.watch ?? null)} focused={p.focused} scroll={p.cursor} rect={p.rect} />;
   }
   return <PlainPane {...p} />;
 }

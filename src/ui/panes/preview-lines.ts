@@ -23,6 +23,8 @@ function note(text: string): Segment[][] {
 export interface PreviewState {
   member: Member | null;
   hasRun: boolean;
+  /** The box the run lives on when it is another one (its panes are not captured from here). */
+  host?: string | null | undefined;
   look: PaneLook | undefined;
   lines: readonly Segment[][] | null;
   focused: boolean;
@@ -39,6 +41,7 @@ export function previewFrame(p: PreviewState): Segment[][] {
   if (!p.hasRun) content = note('no run selected');
   else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
   else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
+  else if (p.host) content = note(`a pane on ${sanitizeLine(p.host)} is not previewed here; Enter attaches to it over ssh`);
   else if (!p.look || !p.lines) content = note('waiting for the first capture of its pane…');
   else {
     const win = previewWindow(p.lines, height, p.scroll);

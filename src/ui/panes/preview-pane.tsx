@@ -15,6 +15,8 @@ export interface PreviewPaneProps {
   member: Member | null;
   /** Whether a run is selected at all. */
   hasRun: boolean;
+  /** The run's box when it is another one. */
+  host: string | null;
   watch: PaneWatch | null;
   focused: boolean;
   /** Lines scrolled back from the bottom (0 follows new output). */
@@ -33,6 +35,6 @@ export const PreviewPane = memo(function PreviewPane(p: PreviewPaneProps) {
   const look = p.member?.paneId && watch ? watch.look(p.member.paneId) : undefined;
   const text = look?.text ?? null;
   const lines = useMemo(() => (text === null ? null : paneTextLines(text, theme.color)), [text, theme.color]);
-  const frame = previewFrame({ member: p.member, hasRun: p.hasRun, look, lines, focused: p.focused, scroll: p.scroll, rect: p.rect });
+  const frame = previewFrame({ member: p.member, hasRun: p.hasRun, host: p.host, look, lines, focused: p.focused, scroll: p.scroll, rect: p.rect });
   return <Lines lines={frame} width={p.rect.width} />;
 });

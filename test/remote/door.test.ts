@@ -1,0 +1,125 @@
+/**
+ * The door: what another box sends is checked against the protocol's schema and cleaned before
+ * anything else sees it. Each case here is something a tampered or mismatched far side sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { emptyRun } from '../../src/model.js';
+import type { Run } from '../../src/model.js';
+import { admitLine } from '../../src/remote/door.js';
+import { lineSplitter } from '../../src/remote/lines.js';
+import { applyChanges } from '../../src/remote/protocol.js';
+import { gate, member } from '../ui/fixtures.js';
+
+const OSC52 = '\u001b]52;c;cm0gLXJmIH4K\u0007';
+const OSC0 = '\u001b]0;pwned\u0007';
+const ESCAPES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+function goodRun(name = 'shop'): Run {
+  return { ...emptyRun('harness', name, '/p', '/p/.harness'), status: 'waiting', gates: [gate('deploy', { title: 'Deploy' })], members: [member('lead', { paneId: '%1', state: 'alive', lead: true })] };
+}
+
+const line = (v: unknown) => JSON.stringify(v);
+
+describe('the door', () => {
+  it('cleans escape sequences out of every text a box sends, and refuses them where a field is a closed word', () => {
+    const run = goodRun();
+    run.phase = { current: `2${OSC52}`, total: 3, status: `executing${OSC0}` };
+    run.gates[0]!.title = `Deploy${OSC52}`;
+    run.gates[0]!.id = `dep\u0000loy${OSC0}`;
+    run.members[0]!.paneId = `%1${OSC52}`;
+    run.warnings = [`hot${OSC0}`];
+    const admitted = admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: `now${OSC0}`, runs: [run], problems: [{ file: null, message: OSC52 }] } }));
+    expect(admitted.message?.type).toBe('snapshot');
+    expect(JSON.stringify(admitted)).not.toMatch(/\\u001b|\\u0007|\\u0000/);
+    const got = admitted.message?.type === 'snapshot' ? admitted.message.snapshot.runs[0] : undefined;
+    expect(got?.gates[0]?.id).toBe('deploy');
+    expect(got?.members[0]?.paneId).toBe('%1');
+
+    // A closed word (status, state, verdict) or a number carrying escapes is not that word: the run is a problem.
+    for (const bad of [{ status: `running${OSC52}` }, { gates: [{ ...run.gates[0], state: `pending${OSC0}` }] }, { context: { usedPct: 10, threshold: OSC52 } }, { phase: { current: '1', total: OSC52, status: 'x' } }]) {
+      const r = admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: 'now', runs: [goodRun('other'), { ...run, ...bad }], problems: [] } }));
+      expect(r.message?.type === 'snapshot' ? r.message.snapshot.runs.map((x) => x.name) : null).toEqual(['other']);
+      expect(r.problems).toHaveLength(1);
+      expect(r.problems.join()).not.toMatch(ESCAPES);
+    }
+  });
+
+  it('cleans what an action on a box says: plan title and effects, progress, outcome, errors', () => {
+    const plan = admitLine(line({ type: 'plan', id: 1, plan: { request: { kind: 'grant', run: 'harness:shop', gate: 'deploy' }, run: goodRun(), title: `Grant${OSC52}`, effects: [{ kind: 'create', text: `x${OSC0}` }], refusal: null, destructive: true, target: 'deploy' } }));
+    const progress = admitLine(line({ type: 'progress', id: 1, progress: { message: `wait${OSC52}`, waitingFor: OSC0 } }));
+    const outcome = admitLine(line({ type: 'outcome', id: 1, outcome: { status: 'done', message: `ok${OSC52}`, details: [OSC0] } }));
+    const error = admitLine(line({ type: 'error', id: null, message: `bad${OSC52}` }));
+    for (const a of [plan, progress, outcome, error]) {
+      expect(a.message).not.toBeNull();
+      expect(JSON.stringify(a.message)).not.toMatch(/\\u001b|\\u0007/);
+    }
+    expect(plan.message?.type === 'plan' && plan.message.plan.title).toBe('Grant');
+  });
+
+  it('turns malformed messages into problems instead of crashing what reads them', () => {
+    const cases = [
+      line({ type: 'changes', upsert: 5, remove: 5, order: 5 }),
+      line({ type: 'snapshot', snapshot: { version: 1, generatedAt: 'now', runs: 5, problems: [] } }),
+      line({ type: 'snapshot', snapshot: 5 }),
+      line({ type: 'plan', id: 1, plan: null }),
+      line({ type: 'offer', id: 1, alive: 'everyone' }),
+      line({ type: 'hello', protocol: 1, tower: 'x', hostname: 'h', tmux: ['-L', 'a; rm -rf ~'] }),
+      line({ type: 'from-the-future', x: 1 }),
+      '{"type":',
+      '[1,2]',
+      'plain text',
+    ];
+    for (const c of cases) {
+      const a = admitLine(c);
+      expect(a.problems.length, c).toBeGreaterThan(0);
+      if (a.message?.type === 'snapshot') expect(a.message.snapshot.runs).toEqual([]);
+      else expect(a.message, c).toBeNull();
+    }
+  });
+
+  it('keeps the good runs of a snapshot whose other runs are null, lack gates, or name an unknown system', () => {
+    const noGates: Partial<Run> = { ...goodRun('no-gates') };
+    delete noGates.gates;
+    const a = admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: 'now', runs: [null, goodRun('one'), noGates, { ...goodRun('alien'), system: 'skynet' }, goodRun('two'), goodRun('two')], problems: [] } }));
+    expect(a.message?.type === 'snapshot' ? a.message.snapshot.runs.map((r) => r.name) : null).toEqual(['one', 'two']);
+    expect(a.problems).toHaveLength(4);
+    expect(a.problems.join('\n')).toMatch(/run 1[\s\S]*no-gates[\s\S]*alien[\s\S]*twice/);
+  });
+
+  it('holds numbers a gauge draws to what they can mean', () => {
+    const run = { ...goodRun(), context: { usedPct: -1e12, threshold: 1e9 }, phase: { current: '1', total: 1e15, status: 'x' } };
+    const a = admitLine(line({ type: 'changes', generatedAt: 'now', upsert: [run], remove: [], order: [run.id] }));
+    const got = a.message?.type === 'changes' ? a.message.upsert[0] : undefined;
+    expect(got?.context).toEqual({ usedPct: 0, threshold: 100 });
+    expect(got?.phase?.total).toBeNull();
+  });
+
+  it('applies changes whose order names a run twice as one run', () => {
+    const prev = { version: 1 as const, generatedAt: 'a', runs: [goodRun('x')], problems: [] };
+    const next = applyChanges(prev, { type: 'changes', generatedAt: 'b', upsert: [], remove: [], order: [prev.runs[0]!.id, prev.runs[0]!.id] });
+    expect(next.runs).toHaveLength(1);
+  });
+});
+
+describe('the line splitter', () => {
+  it('splits across chunks and multi-byte characters, keeping every line whole', () => {
+    const lines: string[] = [];
+    const feed = lineSplitter((l) => lines.push(l));
+    const bytes = Buffer.from('{"a":"é"}\n{"b":1}\n\n{"c"', 'utf8');
+    for (let i = 0; i < bytes.length; i++) feed(bytes.subarray(i, i + 1));
+    feed(':2}\n');
+    expect(lines).toEqual(['{"a":"é"}', '{"b":1}', '', '{"c":2}']);
+  });
+
+  it('drops a line past its bound at once, says so once, and carries on with the next line', () => {
+    const lines: string[] = [];
+    const overlong: number[] = [];
+    const feed = lineSplitter((l) => lines.push(l), { maxBytes: 1000, onOverlong: (n) => overlong.push(n) });
+    feed('before\n');
+    for (let i = 0; i < 100; i++) feed('x'.repeat(500));
+    expect(overlong).toEqual([1500]);
+    feed('tail\nafter\n');
+    expect(lines).toEqual(['before', 'after']);
+    expect(overlong).toHaveLength(1);
+  });
+});
