@@ -25,7 +25,7 @@ import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
 import { watchStateDirs } from './state-watcher.js';
-import { onDeferredDone } from '../systems/deferred.js';
+import { deferredWork, onDeferredDone } from '../systems/deferred.js';
 import type { SnapshotStore } from './types.js';
 import { WatchScope } from './watch-scope.js';
 
@@ -113,6 +113,8 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     // Sources are read after the watcher is ready, so no change between read and watch is lost.
     this.readEverything();
+    // A read that met a handoff asked for its parser: load it now, and read again when it is there.
+    void deferredWork();
     this.lastFullAt = this.now();
     // What discovery and the first read covered; team events since the teams were read stay dirty.
     this.dirty.sources.clear();
@@ -349,6 +351,7 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     try {
       this.apply();
+      void deferredWork();
       this.problems.internal = null;
     } catch (err) {
       // A bug must not kill the control room: show it and keep watching.
