@@ -14,5 +14,7 @@ export const NARROW_TEXT: string;
 export function fastStringWidth(source: string): string;
 /** The esbuild plugin applying the rewrites. */
 export const patchDependencies: Plugin;
+export const SINGLE_GRAPHEMES: string;
+export function fastTokenize(source: string): string;
 export function sameStyleNoDiff(source: string): string;
 export const STYLE_CHANGE_LIMIT: number;

@@ -13,9 +13,9 @@ export const START_PATHS = {
 /**
  * Bytes of JavaScript each start path may load; the test fails above them. Measured when set
  * (Nov 2026), newest first:
- * - status 197 KB, first frame 290 KB, live screen 1,244 KB: handoffs read with micromark and
+ * - status 197 KB, first frame 291 KB, live screen 1,245 KB: handoffs read with micromark and
  *   mdast-util-from-markdown again, from a chunk loaded the first time a handoff's content is read
- *   (on no start path), argv by node:util's parseArgs; ansi-tokenize's segmenter patch gone;
+ *   (on no start path), argv by node:util's parseArgs;
  * - status 215 KB, first frame 308 KB, live screen 1,257 KB: handoffs read by tower's own Markdown
  *   reader (25 KB) and the handoff sections (11 KB), now part of every path; a handoff no longer
  *   loads the 132 KB micromark file: read cold in a fresh process it takes ~9 ms, not ~30 ms

@@ -12,10 +12,12 @@ import {
   boundMeasureText,
   boundWrapText,
   fastStringWidth,
+  fastTokenize,
   NARROW_TEXT,
   noFetchProbe,
   patchDependencies,
   sameStyleNoDiff,
+  SINGLE_GRAPHEMES,
   TEXT_CACHE_LIMIT,
 } from '../../scripts/bundle-patches.js';
 import { tempDir } from '../helpers/box.js';
@@ -114,15 +116,15 @@ describe('string-width rewrite', () => {
 });
 
 describe('ansi-tokenize rewrite', () => {
-  it('serialises rows of styled cells exactly as ansi-tokenize does', async () => {
+  it('cuts styled text into exactly the cells ansi-tokenize does, and serialises rows of them alike', async () => {
     const tokenizer = await import('@alcalzone/ansi-tokenize');
-    const single = new RegExp(NARROW_TEXT);
+    const single = new RegExp(SINGLE_GRAPHEMES);
     const samples: string[] = [];
     for (let cp = 0x1b; cp <= 0x25ff; cp++) {
       const ch = String.fromCodePoint(cp);
       if (single.test(ch)) samples.push(`a${ch}b`);
     }
-    // And text of every other kind: combining marks, joiners, CR LF, wide, emoji, links.
+    // Text the code-unit walk must not take: combining marks, joiners, CR LF, wide, emoji, links.
     samples.push(
       '\u001b[31m╭─ Team\u001b[39m · \u001b[1m\u001b[2m4\u001b[22m ─╮ ▕████░▏72%! …',
       '\u001b[38;2;255;0;0mtrue colour\u001b[39m and \u001b[48;5;22mbg\u001b[49m',
@@ -149,9 +151,11 @@ describe('ansi-tokenize rewrite', () => {
     );
   }, 60_000);
 
-  it('finds its target in the installed ansi-tokenize and refuses code it does not recognise', () => {
+  it('finds its targets in the installed ansi-tokenize and refuses code it does not recognise', () => {
     const build = (name: string) => fs.readFileSync(path.join(REPO, 'node_modules', '@alcalzone', 'ansi-tokenize', 'build', name), 'utf8');
+    expect(fastTokenize(build('tokenize.js'))).not.toContain('const segmenter = new Intl.Segmenter');
     expect(sameStyleNoDiff(build('styledChars.js'))).toContain('if (!same)');
+    expect(() => fastTokenize('export const tokenize = () => [];')).toThrow(/ansi-tokenize tokenize/);
     expect(() => sameStyleNoDiff('export const styledCharsToString = () => "";')).toThrow(/ansi-tokenize styledChars/);
   });
 });
