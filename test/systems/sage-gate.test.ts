@@ -34,13 +34,13 @@ function read(p: { root: string; stateDir: string }): Run {
 }
 
 describe('SAGE: the resume signal in either form', () => {
-  it('the webhook JSON answer, not yet read, answers the gate and is no broken file', () => {
+  it('the webhook JSON answer, not yet read, answers the gate as the orchestrator will take it: APPROVED, said as such', () => {
     const p = project('resume-json');
     setMtime(path.join(p.stateDir, '.resume-signal'), T('2026-05-08T12:30:00Z'));
     const run = read(p);
-    expect(run.problems).toEqual([]);
+    expect(run.problems.map((x) => x.message)).toEqual(['the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "{"status": "APPROVED"}" goes on as APPROVED']);
     expect(run.gates).toEqual([expect.objectContaining({ id: 'hitl', state: 'granted', grantable: false, title: 'Approve the refund rules for story 2' })]);
-    expect(run.gates[0]?.body).toContain('Answered in .resume-signal: APPROVED, written 2026-05-08T12:30:00.000Z; the orchestrator has not read it yet.');
+    expect(run.gates[0]?.body).toContain('Answered in .resume-signal: APPROVED (the file says {"status": "APPROVED"}; the orchestrator reads only');
     expect(run.status).toBe('running');
   });
 

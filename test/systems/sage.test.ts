@@ -263,10 +263,10 @@ describe('readSageRun: the human gate', () => {
     write(path.join(p.stateDir, '.last_signal'), 'whatever happened\n', T('2026-05-08T13:00:00Z'));
     const run = read(p);
     expect(run.gates[0]).toMatchObject({ state: 'granted', grantable: false });
-    expect(run.gates[0]?.body).toContain('YES PLEASE (not a known form: the orchestrator takes it as APPROVED)');
+    expect(run.gates[0]?.body).toContain('APPROVED (the file says yes please; the orchestrator reads only a `STATUS: WORD` line, case-sensitively, and goes on as APPROVED)');
     expect(run.problems.map((x) => [path.basename(x.file ?? ''), x.message])).toEqual([
       ['.last_signal', 'unrecognised signal "whatever happened"'],
-      ['.resume-signal', 'no `STATUS:` line and no JSON `status`'],
+      ['.resume-signal', 'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "yes please" goes on as APPROVED'],
     ]);
   });
 });
@@ -348,15 +348,16 @@ describe('SAGE signal parsers', () => {
     expect(parseLastSignal('\n\n', 'f')).toEqual({ value: null, problems: [] });
   });
 
-  it('parseResumeSignal reads the four answers and refuses the rest', () => {
-    for (const s of ['APPROVED', 'REVISE', 'DISCUSS', 'HALT']) expect(parseResumeSignal(`STATUS: ${s}\n`, 'f').value).toBe(s);
-    expect(parseResumeSignal('status: approved', 'f').value).toBe('APPROVED');
-    expect(parseResumeSignal('STATUS: MAYBE', 'f').problems).toEqual([{ file: 'f', message: 'unknown status "MAYBE"' }]);
-    expect(parseResumeSignal('', 'f').problems).toEqual([{ file: 'f', message: 'file is empty' }]);
+  it('parseResumeSignal says what the orchestrator will do: its four words as written, anything else APPROVED', () => {
+    // bin/orchestrate-v2.sh (kwg/sage-method 651c8fd): `STATUS:\s*\w+`, case-sensitive; REVISE, DISCUSS, HALT branch, the rest goes on.
+    for (const s of ['APPROVED', 'REVISE', 'DISCUSS', 'HALT']) expect(parseResumeSignal(`STATUS: ${s}\n`, 'f')).toEqual({ value: s, written: null, problems: [] });
+    expect(parseResumeSignal('status: halt', 'f')).toMatchObject({ value: 'APPROVED', written: 'status: halt' });
+    expect(parseResumeSignal('STATUS: revise', 'f')).toMatchObject({ value: 'APPROVED', written: 'STATUS: revise' });
+    expect(parseResumeSignal('STATUS: MAYBE', 'f').problems).toEqual([{ file: 'f', message: 'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "STATUS: MAYBE" goes on as APPROVED' }]);
+    expect(parseResumeSignal('', 'f')).toMatchObject({ value: 'APPROVED', problems: [{ file: 'f', message: expect.stringContaining('an empty file goes on as APPROVED') }] });
     // The webhook receiver's form (scripts/webhook-receiver.sh trigger_resume) is no broken file.
-    expect(parseResumeSignal('{"status": "APPROVED", "timestamp": "2026-05-08T12:30:00+00:00"}\n', 'f')).toEqual({ value: 'APPROVED', problems: [] });
-    expect(parseResumeSignal('{"status": "revise"}', 'f').value).toBe('REVISE');
-    expect(parseResumeSignal('{"status": 3}', 'f').problems).toEqual([{ file: 'f', message: 'no `STATUS:` line and no JSON `status`' }]);
+    // The webhook's JSON is no STATUS line: even a HALT in it goes on as APPROVED.
+    expect(parseResumeSignal('{"status": "HALT", "timestamp": "2026-05-08T12:30:00+00:00"}\n', 'f')).toMatchObject({ value: 'APPROVED', written: '{"status": "HALT"}' });
   });
 
   it('parseSageState tells shapes apart by keys', () => {

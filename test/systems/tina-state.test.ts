@@ -82,6 +82,7 @@ describe('parsePhaseStatus', () => {
       reason: 'Phase reviewer rejected 3 times',
       contextLines: ['last_rejection: Test coverage below 80%', 'attempts: 3', 'tasks_completed: 5', 'tasks_remaining: 2'],
       heartbeatAt: null,
+      gate: null,
     });
   });
 

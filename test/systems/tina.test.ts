@@ -362,3 +362,73 @@ describe('damaged tina state', () => {
     expect(bare.problems).toHaveLength(1);
   });
 });
+
+describe('a tina that writes no checkpoint-needed (its statusline writes only context-metrics.json)', () => {
+  // tina 49c3de7 removed the signal file: the supervisor decides from context-metrics.json
+  // (`{used_pct, tokens, max, timestamp}`, docs/plans/2026-01-26-context-management-redesign.md in
+  // joshuabates/tina) and the threshold, tina's default 70 %.
+  const metrics = (usedPct: number, at: number) => {
+    fs.writeFileSync(path.join(myState, 'context-metrics.json'), JSON.stringify({ used_pct: usedPct, tokens: usedPct * 2000, max: 200_000, timestamp: new Date(at).toISOString() }));
+    setMtime(path.join(myState, 'context-metrics.json'), at);
+  };
+  beforeEach(() => fs.rmSync(path.join(myState, 'checkpoint-needed')));
+
+  it('opens the context gate from the metrics past the threshold, and the run waits for it', () => {
+    metrics(82, NOW - 60_000);
+    const { run } = read(myFeature, myState);
+    const gate = run.gates.find((g) => g.id === 'context');
+    expect(gate).toMatchObject({ kind: 'context', state: 'pending', grantable: false, title: 'Context 82% ≥ 70% — checkpoint due', file: path.join(myState, 'context-metrics.json') });
+    expect(gate?.since).toBe(new Date(NOW - 10 * 60_000).toISOString());
+    expect(run.status).toBe('waiting');
+    expect(run.context).toEqual({ usedPct: 82, threshold: 70 });
+  });
+
+  it('opens none below the threshold, nor from metrics older than the last handoff (a checkpoint just taken)', () => {
+    metrics(69, NOW - 60_000);
+    expect(read(myFeature, myState).run.gates.map((g) => g.id)).not.toContain('context');
+    metrics(90, NOW - 20 * 60_000);
+    const { run } = read(myFeature, myState);
+    expect(run.gates.map((g) => g.id)).not.toContain('context');
+    expect(run.status).toBe('running');
+  });
+});
+
+describe('the supervisor state against a stale phase status file', () => {
+  // supervisor-state.json's phases (tina-session/src/state/schema.rs: PhaseState {status, blocked_reason})
+  // and phase-N/status.json, written by the phase's team.
+  const sup = (phase: Record<string, unknown>) => {
+    const file = path.join(myState, 'supervisor-state.json');
+    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { phases: Record<string, unknown> };
+    state.phases['2'] = { plan_path: 'docs/plans/phase-2.md', ...phase };
+    fs.writeFileSync(file, JSON.stringify(state));
+  };
+  const phaseFile = (v: Record<string, unknown>) => fs.writeFileSync(path.join(myState, 'phase-2', 'status.json'), JSON.stringify(v));
+  beforeEach(() => fs.rmSync(path.join(myState, 'checkpoint-needed')));
+
+  it('a phase the supervisor blocked is blocked, whatever "complete" the file still says', () => {
+    sup({ status: 'blocked', blocked_reason: 'review gaps after 3 attempts' });
+    phaseFile({ status: 'complete', completed_at: '2026-01-30T11:59:00Z' });
+    const { run } = read(myFeature, myState);
+    expect(run.status).toBe('blocked');
+    expect(run.gates.find((g) => g.id === 'blocked')?.title).toBe('Phase 2 blocked: review gaps after 3 attempts');
+  });
+
+  it('a phase the supervisor plans again is not blocked by the file it left behind', () => {
+    sup({ status: 'planning' });
+    phaseFile({ status: 'blocked', blocked_at: '2026-01-30T11:50:00Z', reason: 'tests fail' });
+    const { run } = read(myFeature, myState);
+    expect(run.gates.map((g) => g.id)).not.toContain('blocked');
+    expect(run.phase?.status).toBe('planning');
+    expect(run.status).not.toBe('blocked');
+  });
+
+  it('names the gate the status file stops at, and a pause by the operator waits amber instead of escalating', () => {
+    phaseFile({ status: 'blocked', blocked_at: '2026-01-30T11:50:00Z', reason: 'tests fail', gate: 'review' });
+    expect(read(myFeature, myState).run.gates.find((g) => g.id === 'blocked')?.title).toBe('Phase 2 blocked at gate review: tests fail');
+    phaseFile({ status: 'blocked', blocked_at: '2026-01-30T11:50:00Z', reason: 'paused by operator', gate: 'review' });
+    const { run } = read(myFeature, myState);
+    expect(run.gates.map((g) => [g.id, g.kind])).toContainEqual(['paused', 'checkpoint']);
+    expect(run.gates.some((g) => g.kind === 'escalation')).toBe(false);
+    expect(run.status).toBe('waiting');
+  });
+});

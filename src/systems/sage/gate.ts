@@ -24,8 +24,10 @@ const MAX_SIGNAL_BYTES = 64 * 1024;
 export interface ResumeFile {
   /** The status as the orchestrator will take it: the parsed word, else its first line upper-cased. */
   status: string;
-  /** Whether the file is one of the two known forms. */
+  /** Whether the orchestrator reads the file as written (a `STATUS: WORD` line of one of its words). */
   known: boolean;
+  /** What the file says when the orchestrator reads it otherwise. */
+  written?: string | null;
   mtimeMs: number;
 }
 
@@ -76,9 +78,8 @@ export function readSignals(stateDir: string, problems: Problem[]): Signals {
   if (resume !== null) {
     const parsed = parseResumeSignal(resume, resumeFile);
     problems.push(...parsed.problems);
-    // The orchestrator takes an unknown answer as approval ("treating as approved"): it still answers the gate.
-    const guess = sanitizeLine(resume.split('\n')[0] ?? '').trim().toUpperCase().slice(0, 40);
-    signals.resume = { status: parsed.value ?? guess, known: parsed.value !== null, mtimeMs: mtimeMs(resumeFile) ?? 0 };
+    // What the orchestrator will do (an answer it cannot read goes on as APPROVED), not what the file says.
+    signals.resume = { status: parsed.value, known: parsed.written === null, written: parsed.written, mtimeMs: mtimeMs(resumeFile) ?? 0 };
   }
   if (exists(signals.logFile)) {
     const tail = readLogTail(signals.logFile);
@@ -99,7 +100,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /** What the gate's body says about its answer. */
 function answerNote(answer: GateAnswer, resume: ResumeFile | null): string | null {
   if (answer.state === 'answered' && answer.how === 'unread') {
-    const how = resume && !resume.known ? ' (not a known form: the orchestrator takes it as APPROVED)' : '';
+    const how = resume && !resume.known ? ` (the file says ${resume.written ?? 'nothing it reads'}; the orchestrator reads only a \`STATUS: WORD\` line, case-sensitively, and goes on as APPROVED)` : '';
     return `Answered in .resume-signal: ${answer.status || '(empty)'}${how}, written ${iso(answer.atMs)}; the orchestrator has not read it yet.`;
   }
   if (answer.state === 'answered') {

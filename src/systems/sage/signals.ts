@@ -92,21 +92,24 @@ export const RESUME_STATUSES = ['APPROVED', 'REVISE', 'DISCUSS', 'HALT'] as cons
 export type ResumeStatus = (typeof RESUME_STATUSES)[number];
 
 /**
- * `.resume-signal`, either form: the `STATUS: APPROVED|REVISE|DISCUSS|HALT` line bin/orchestrate-v2.sh
- * reads (any further lines are a comment), or the JSON `{"status": "APPROVED", "timestamp": ...}`
- * scripts/webhook-receiver.sh writes.
+ * `.resume-signal` as the orchestrator acts on it. bin/orchestrate-v2.sh (kwg/sage-method 651c8fd)
+ * takes the word after `STATUS:` (`STATUS:\s*\w+`, case-sensitive) and branches on REVISE, DISCUSS
+ * and HALT; anything else, a lower-case word, the webhook's JSON `{"status": ...}` or no STATUS line
+ * at all, goes on as APPROVED. `value` is what the orchestrator will do; `written` what the file says
+ * when that differs, with a problem saying so.
  */
-export function parseResumeSignal(raw: string, file: string): { value: ResumeStatus | null; problems: Problem[] } {
-  const line = /^\s*STATUS:\s*([A-Za-z_]+)/im.exec(raw);
-  const word = line ? line[1] : jsonStatus(raw);
-  if (word === undefined || word === null) {
-    const message = raw.trim() === '' ? 'file is empty' : 'no `STATUS:` line and no JSON `status`';
-    return { value: null, problems: [{ file, message }] };
-  }
-  const upper = word.toUpperCase();
-  const status = RESUME_STATUSES.find((s) => s === upper);
-  if (!status) return { value: null, problems: [{ file, message: `unknown status "${sanitizeLine(upper).slice(0, 40)}"` }] };
-  return { value: status, problems: [] };
+export function parseResumeSignal(raw: string, file: string): { value: ResumeStatus; written: string | null; problems: Problem[] } {
+  const word = /STATUS:\s*(\w+)/.exec(raw)?.[1] ?? null;
+  const status = RESUME_STATUSES.find((s) => s === word);
+  if (status) return { value: status, written: null, problems: [] };
+  const json = jsonStatus(raw);
+  const written = sanitizeLine(word !== null ? `STATUS: ${word}` : json !== null ? `{"status": ${JSON.stringify(json)}}` : raw.trim().split('\n')[0] ?? '').slice(0, 60);
+  const what = raw.trim() === '' ? 'an empty file' : `"${written}"`;
+  return {
+    value: 'APPROVED',
+    written: written === '' ? null : written,
+    problems: [{ file, message: `the orchestrator reads only a \`STATUS: WORD\` line, case-sensitively: ${what} goes on as APPROVED` }],
+  };
 }
 
 /** The `status` of a JSON resume signal, or null when the text is no such object. */

@@ -25,7 +25,8 @@ export interface TinaFiles {
   phaseStatusFile: string | null;
   phaseStatus: PhaseStatus | null;
   signal: { file: string; mtimeMs: number | null; value: CheckpointSignal } | null;
-  metrics: ContextMetrics | null;
+  /** context-metrics.json, with where it is and when it was written (the gauge, and the context gate of a tina without checkpoint-needed). */
+  metrics: (ContextMetrics & { file?: string; mtimeMs?: number | null }) | null;
   /** The handoff of the current phase, else the newest of any phase. */
   handoff: { file: string; mtimeMs: number; value: ParsedHandoff | null } | null;
   /** `tower-escalation.json`: a checkpoint tower ran timed out (only while no newer handoff exists). */
@@ -77,7 +78,8 @@ export function readTinaFiles(stateDir: string): TinaFiles {
   }
 
   const metricsFile = path.join(stateDir, 'context-metrics.json');
-  const metrics = exists(metricsFile) ? (readJsonWith(metricsFile, parseContextMetrics, problems)?.metrics ?? null) : null;
+  const read = exists(metricsFile) ? (readJsonWith(metricsFile, parseContextMetrics, problems)?.metrics ?? null) : null;
+  const metrics = read ? { ...read, file: metricsFile, mtimeMs: mtimeMs(metricsFile) } : null;
 
   const handoff = readHandoff(stateDir, currentPhase, phaseDirs, problems);
   const towerEscalation = readTowerEscalation(stateDir, handoff?.mtimeMs ?? null, problems);

@@ -47,7 +47,7 @@ export function assembleTinaRun(
 
   const n = files.currentPhase;
   const entry = n !== null ? sup?.phases.get(n) : undefined;
-  const phaseWord = files.phaseStatus?.status ?? entry?.status ?? null;
+  const phaseWord = phaseWordOf(files);
   if (n !== null) run.phase = { current: n, total: sup?.totalPhases ?? null, status: phaseWord ?? sup?.status ?? 'unknown' };
 
   // Teams: members and tasks come from the live team files; the handoff stands in when they are gone.
@@ -94,6 +94,8 @@ export function assembleTinaRun(
       ...(body.length > 0 ? { body: body.join('\n') } : {}),
     });
   }
+  const fromMetrics = signal ? null : metricsGate(files, settings);
+  if (fromMetrics) run.gates.push(fromMetrics);
   const blocked = blockedGate(files);
   if (blocked) run.gates.push(blocked);
   const esc = files.towerEscalation;
@@ -112,7 +114,8 @@ export function assembleTinaRun(
 
   // Status.
   if (!files.supervisorPresent || sup === null) run.status = 'unknown';
-  else if (blocked || esc) run.status = 'blocked';
+  else if ((blocked && blocked.kind === 'escalation') || esc) run.status = 'blocked';
+  else if (blocked) run.status = 'waiting';
   else {
     const word = sup.status ?? phaseWord;
     const status = statusOfWord(word);
@@ -121,7 +124,7 @@ export function assembleTinaRun(
     }
     run.status = status ?? 'unknown';
   }
-  if (run.status === 'running' && signal) run.status = 'waiting';
+  if (run.status === 'running' && (signal || fromMetrics)) run.status = 'waiting';
 
   // Context gauge.
   if (files.metrics) {
@@ -150,6 +153,46 @@ export function assembleTinaRun(
   return { run, teamNames: merged.map((t) => t.name) };
 }
 
+/**
+ * The context gate of a tina that writes no `checkpoint-needed` (removed in tina 49c3de7: its
+ * statusline writes only context-metrics.json and the supervisor decides): the metrics at or past the
+ * threshold, written since the last handoff (a checkpoint just taken leaves stale metrics behind until
+ * the lead's next turn). It waits since that handoff, so each filling of the context is its own gate.
+ */
+function metricsGate(files: TinaFiles, settings: ReadSettings): Gate | null {
+  const m = files.metrics;
+  if (!m || m.usedPct < settings.contextThresholdPct) return null;
+  const written = m.mtimeMs ?? toMs(m.timestamp);
+  const handoffAt = files.handoff?.mtimeMs ?? null;
+  if (handoffAt !== null && written !== null && written <= handoffAt) return null;
+  return {
+    id: 'context',
+    kind: 'context',
+    state: 'pending',
+    since: handoffAt !== null ? new Date(handoffAt).toISOString() : null,
+    grantable: false,
+    title: `Context ${m.usedPct}% ≥ ${settings.contextThresholdPct}% — checkpoint due`,
+    file: m.file ?? null,
+    body: `context-metrics.json says ${m.usedPct}% used${m.timestamp ? ` at ${m.timestamp}` : ''}; the threshold is ${settings.contextThresholdPct}%.\nThe checkpoint cycle saves a handoff, clears and rehydrates the lead.`,
+  };
+}
+
+/**
+ * A phase's status word. phase-N/status.json is written by the phase's team and is the freshest word
+ * while the phase runs, but the supervisor's state wins where the file is stale: the supervisor
+ * blocked the phase (a "complete" or "executing" left in the file must not hide it), or it is
+ * planning the phase again (self-repair re-plans while the file still says blocked).
+ */
+function phaseWordOf(files: TinaFiles): string | null {
+  const n = files.currentPhase;
+  const entry = n !== null ? files.supervisor?.phases.get(n) : undefined;
+  const fileWord = files.phaseStatus?.status ?? null;
+  const supWord = entry?.status ?? null;
+  if (supWord === 'blocked') return supWord;
+  if (fileWord === 'blocked' && (supWord === 'planning' || supWord === 'planned')) return supWord;
+  return fileWord ?? supWord;
+}
+
 /** The escalation of a blocked phase: from phase-N/status.json, else the supervisor's phase entry or status. */
 function blockedGate(files: TinaFiles): Gate | null {
   const n = files.currentPhase;
@@ -160,24 +203,40 @@ function blockedGate(files: TinaFiles): Gate | null {
   let since: string | null;
   let file: string;
   let context: string[] = [];
-  if (ps?.status === 'blocked' && files.phaseStatusFile !== null) {
+  // The status file's "blocked" stands unless the supervisor is planning the phase again.
+  const fileBlocked = ps?.status === 'blocked' && files.phaseStatusFile !== null && phaseWordOf(files) === 'blocked';
+  if (fileBlocked && ps && files.phaseStatusFile !== null) {
     reason = ps.reason ?? entry?.blockedReason ?? null;
     since = ps.blockedAt;
     file = files.phaseStatusFile;
     context = ps.contextLines;
-  } else if (entry?.status === 'blocked' || sup?.status === 'blocked') {
+  } else if (entry?.status === 'blocked' || (sup?.status === 'blocked' && phaseWordOf(files) !== 'planning' && phaseWordOf(files) !== 'planned')) {
     reason = entry?.blockedReason ?? sup?.blockedReason ?? null;
     since = entry?.blockedAt ?? null;
     file = files.supervisorFile;
   } else return null;
   const why = reason ?? 'no reason given';
+  const at = ps?.gate ? ` at gate ${ps.gate}` : '';
+  // An operator's pause is a stop the operator chose, not something gone wrong: amber, not red.
+  if (/\bpaused\b/i.test(why)) {
+    return {
+      id: 'paused',
+      kind: 'checkpoint',
+      state: 'pending',
+      since,
+      grantable: false,
+      title: n !== null ? `Phase ${n} paused${at}: ${why}` : `Paused${at}: ${why}`,
+      file,
+      body: [why, ...context].join('\n'),
+    };
+  }
   return {
     id: 'blocked',
     kind: 'escalation',
     state: 'pending',
     since,
     grantable: false,
-    title: n !== null ? `Phase ${n} blocked: ${why}` : `Blocked: ${why}`,
+    title: n !== null ? `Phase ${n} blocked${at}: ${why}` : `Blocked${at}: ${why}`,
     file,
     body: [why, ...context].join('\n'),
   };

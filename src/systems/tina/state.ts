@@ -42,6 +42,8 @@ export interface PhaseStatus {
   /** The `context` object of a blocked phase as `key: value` lines. */
   contextLines: string[];
   heartbeatAt: string | null;
+  /** The gate the phase stopped at, as the status file names it (`gate`). */
+  gate: string | null;
 }
 
 /** The checkpoint-needed signal; every field is null for the empty file the seeds describe. */
@@ -174,6 +176,7 @@ export function parsePhaseStatus(json: unknown, file: string): Parsed<'status', 
       reason: text(pick(json, ['reason', 'blocked_reason', 'message'])),
       contextLines: contextLines(json.context),
       heartbeatAt: time(json, ['heartbeat_at', 'heartbeat'], file, problems),
+      gate: text(json.gate),
     },
     problems,
   };
