@@ -56,6 +56,18 @@ export const COMMANDS = [
     options: [DRY_RUN, { flags: '--member <name>', description: 'a member to terminate (repeatable)', repeatable: true }],
   },
   {
+    name: 'answer',
+    description: "answer the permission prompt or question a member's pane shows now (its option number, or y / n)",
+    args: [RUN_ARG, { name: 'choice', description: 'the option to type: 1-9, or y / n' }],
+    options: [DRY_RUN, { flags: '--member <name>', description: 'the member whose pane shows the prompt' }],
+  },
+  {
+    name: 'send',
+    description: "type a line into a member's pane (the lead's by default) and submit it; refused while the pane shows a prompt",
+    args: [RUN_ARG, { name: 'text', description: 'the line to type' }],
+    options: [DRY_RUN, { flags: '--member <name>', description: 'the member to type to (default: the lead)' }],
+  },
+  {
     name: 'watch',
     description: 'headless supervisor: print events as JSON lines',
     options: [DRY_RUN, { flags: '--auto-checkpoint', description: 'run the checkpoint → clear → rehydrate cycle whenever a signal appears' }],

@@ -26,6 +26,8 @@ const RUNNERS: Record<CommandName, Runner> = {
   request: async (ctx, [runId, name], o) => (await actions()).requestCommand(ctx, runId ?? '', name ?? '', { message: o.message as string | undefined }),
   checkpoint: async (ctx, [runId], o) => (await actions()).checkpointCommand(ctx, runId ?? '', { timeoutSec: o.timeout as number | undefined }),
   rehydrate: async (ctx, [runId]) => (await actions()).rehydrateCommand(ctx, runId ?? ''),
+  answer: async (ctx, [runId, choice], o) => (await actions()).answerCommand(ctx, runId ?? '', choice ?? '', { member: o.member as string | undefined }),
+  send: async (ctx, [runId, text], o) => (await actions()).sendCommand(ctx, runId ?? '', text ?? '', { member: o.member as string | undefined }),
   terminate: async (ctx, [runId], o) => (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
   watch: async (ctx, _args, o) => (await import('./commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
   demo: async (ctx, _args, o) => (await import('./demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),

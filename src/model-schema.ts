@@ -37,6 +37,19 @@ export const MemberSchema = z.object({
   activitySince: z.string().nullable().optional(),
   /** What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`, `silent`. Extra to the v1 contract. */
   activityCue: z.string().optional(),
+  /**
+   * The permission prompt or question its pane shows: what is asked about (the tool, the command),
+   * the question, the options as numbered on screen, and a signature telling it from another prompt.
+   * Extra to the v1 contract.
+   */
+  prompt: z
+    .object({
+      question: z.string(),
+      subject: z.array(z.string()),
+      options: z.array(z.object({ key: z.string(), label: z.string() })),
+      signature: z.string(),
+    })
+    .optional(),
 });
 
 export const TaskSchema = z.object({

@@ -6,6 +6,7 @@
 import type { Run } from '../model.js';
 import { resolveRun } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
+import { planAnswer, planSend, runAnswer, runSend } from './answer.js';
 import { planAttach, planAttachPane, runAttach } from './attach.js';
 import type { TerminalHandOver } from './attach.js';
 import { settleOutcome } from '../kit/audit.js';
@@ -40,6 +41,10 @@ function partsFor(env: ActionEnv, run: Run, req: ActionRequest): PlanParts {
       return planRequest(ctx, run, req);
     case 'attach':
       return planAttach(ctx, run, req);
+    case 'answer':
+      return planAnswer(ctx, run, req);
+    case 'send':
+      return planSend(ctx, run, req);
   }
 }
 
@@ -116,6 +121,10 @@ export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHook
       case 'attach':
         // A plan has no screen to hand over; the control room attaches through attachToPane.
         return runAttach(env.ctx, d, { suspend: () => {}, resume: () => {} });
+      case 'answer':
+        return runAnswer(x, d);
+      case 'send':
+        return runSend(x, d);
     }
   });
 }

@@ -101,6 +101,16 @@ export async function rehydrateCommand(ctx: AppContext, run: string): Promise<nu
   return (await runVerb(ctx, { kind: 'rehydrate', run })).code;
 }
 
+/** `tower answer <run> --member NAME <choice>`: 0 when the prompt took the answer. */
+export async function answerCommand(ctx: AppContext, run: string, choice: string, opts: { member?: string | undefined }): Promise<number> {
+  return (await runVerb(ctx, { kind: 'answer', run, choice, members: opts.member ? [opts.member] : [] })).code;
+}
+
+/** `tower send <run> [--member NAME] <text>`: 0 when the line left the input box. */
+export async function sendCommand(ctx: AppContext, run: string, text: string, opts: { member?: string | undefined }): Promise<number> {
+  return (await runVerb(ctx, { kind: 'send', run, text, members: opts.member ? [opts.member] : [] })).code;
+}
+
 /** `tower terminate <run> [--member NAME]...`. */
 export async function terminateCommand(ctx: AppContext, run: string, opts: { members: string[] }): Promise<number> {
   return (await runVerb(ctx, { kind: 'terminate', run, members: opts.members })).code;

@@ -96,5 +96,25 @@ export interface AttachDetail {
   paneId: string;
 }
 
+/** answer: the member's pane and the option typed into its prompt. */
+export interface AnswerDetail {
+  kind: 'answer';
+  member: string;
+  paneId: string;
+  choice: string;
+  /** The prompt's signature the operator saw, or null (the CLI: any prompt that has the option). */
+  expect: string | null;
+  confirmMs: number;
+}
+
+/** send: the member's pane and the line typed into it. */
+export interface SendDetail {
+  kind: 'send';
+  member: string;
+  paneId: string;
+  text: string;
+  confirmMs: number;
+}
+
 /** The resolved details of a plan, one shape per action. */
-export type ActionDetail = CheckpointDetail | RehydrateDetail | TerminateDetail | GrantDetail | RequestDetail | AttachDetail;
+export type ActionDetail = CheckpointDetail | RehydrateDetail | TerminateDetail | GrantDetail | RequestDetail | AttachDetail | AnswerDetail | SendDetail;

@@ -4,7 +4,7 @@ import type { Run, Snapshot } from '../model.js';
 import type { ActivityStore } from './activity.js';
 import type { ActionDetail } from './detail.js';
 
-export const ACTION_KINDS = ['checkpoint', 'rehydrate', 'terminate', 'grant', 'request', 'attach'] as const;
+export const ACTION_KINDS = ['checkpoint', 'rehydrate', 'terminate', 'grant', 'request', 'attach', 'answer', 'send'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** What the operator asked for. */
@@ -21,6 +21,12 @@ export interface ActionRequest {
   members?: string[] | undefined;
   /** checkpoint: seconds to wait for the handoff. */
   timeoutSec?: number | undefined;
+  /** answer: the option typed (its digit, or y / n). */
+  choice?: string | undefined;
+  /** send: the line typed. */
+  text?: string | undefined;
+  /** answer: the prompt the operator saw (its signature); refused when the pane shows another. */
+  expect?: string | undefined;
 }
 
 /** One exact effect, shown in the confirm dialog and printed by --dry-run. */

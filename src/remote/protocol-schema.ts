@@ -28,6 +28,9 @@ const ActionRequestSchema = z.object({
   message: z.string().optional(),
   members: z.array(z.string()).optional(),
   timeoutSec: z.number().optional(),
+  choice: z.string().optional(),
+  text: z.string().optional(),
+  expect: z.string().optional(),
 });
 
 /** Only a grant's detail is read here (`tower grant --json` names the file); a box's plan is never executed here. */

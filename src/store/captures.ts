@@ -13,6 +13,8 @@ import { TmuxError } from '../tmux/errors.js';
 import { sanitize } from '../text.js';
 import type { PaneReading } from './pane-reading.js';
 import { readPane } from './pane-reading.js';
+import { readPrompt } from './prompt-reading.js';
+import type { PanePrompt } from './prompt-reading.js';
 import { buildSnapshot } from './snapshot.js';
 import type { SnapshotStore } from './types.js';
 
@@ -31,6 +33,8 @@ export interface PaneLook {
   /** The capture with its SGR escapes (the preview sanitizes it as it draws). */
   text: string;
   reading: PaneReading;
+  /** The prompt the pane shows when it asks a question (its options, for answering from tower). */
+  prompt?: PanePrompt | null;
   /** When the reading's activity began, epoch ms. */
   since: number;
   /** When the text last changed (0: not seen changing yet), epoch ms. */
@@ -109,9 +113,11 @@ export class PaneWatch {
           const movedAt = prev && prev.text !== cap.text ? now : (prev?.movedAt ?? 0);
           const moving = movedAt > 0 && now - movedAt < MOVING_MS;
           if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
-          const reading = readPane(sanitize(cap.text), moving, cap.command);
+          const plain = sanitize(cap.text);
+          const reading = readPane(plain, moving, cap.command);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
-          this.looks.set(id, { text: cap.text, reading, since, movedAt });
+          const prompt = reading.cue === 'question' ? readPrompt(plain) : null;
+          this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt });
           changed = true;
         }
       } catch (err) {
@@ -130,7 +136,10 @@ export class PaneWatch {
 function withActivity(m: Member, watch: PaneWatch): Member {
   const look = m.paneId && m.state === 'alive' ? watch.look(m.paneId) : undefined;
   if (!look) return { ...m, activity: 'unknown', activitySince: null };
-  return { ...m, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue };
+  const out: Member = { ...m, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue };
+  if (look.prompt) out.prompt = { question: look.prompt.question, subject: look.prompt.subject, options: look.prompt.options, signature: look.prompt.signature };
+  else delete out.prompt;
+  return out;
 }
 
 /** Lays activity over a snapshot's members; runs whose members read the same keep their object. */
@@ -146,7 +155,7 @@ export class ActivityOverlay {
     const next = new Map<string, { inner: Run; key: string; out: Run }>();
     const runs = inner.runs.map((run) => {
       const members = run.members.map((m) => withActivity(m, this.watch));
-      const key = members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}`).join('\n');
+      const key = members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.prompt?.signature ?? ''}`).join('\n');
       const prev = this.cache.get(run.id);
       const out = prev && prev.inner === run && prev.key === key ? prev.out : { ...run, members };
       next.set(run.id, { inner: run, key, out });

@@ -113,8 +113,14 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     // Sources are read after the watcher is ready, so no change between read and watch is lost.
     this.readEverything();
-    // A read that met a handoff asked for its parser: load it now, and read again when it is there.
-    void deferredWork();
+    // A reader that waited for a module loaded on demand (a handoff's parser) is read again before the
+    // first snapshot is published, so the first snapshot is whole, as `tower status`'s is.
+    const waiting = deferredWork();
+    if (waiting) {
+      await waiting;
+      if (this.stopped) return;
+      this.readEverything();
+    }
     this.lastFullAt = this.now();
     // What discovery and the first read covered; team events since the teams were read stay dirty.
     this.dirty.sources.clear();

@@ -9,6 +9,10 @@
  * that moved since the last capture; then an agent prompt at the bottom; then a bare shell.
  */
 import type { Activity } from '../model.js';
+import { promptAnswered } from './prompt-reading.js';
+import { screenTail } from './screen-tail.js';
+
+export { screenTail } from './screen-tail.js';
 
 /** What the activity was read from (shown in the team pane and carried as `activityCue`). */
 export type Cue = 'interrupt-hint' | 'question' | 'output-moving' | 'prompt' | 'shell' | 'silent';
@@ -21,9 +25,6 @@ export interface PaneReading {
 /** Processes that mean "no agent here, a shell". */
 const SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'fish', 'ksh', 'tcsh', 'csh', 'nu', 'login']);
 
-/** How many non-blank lines at the bottom of the screen are looked at. */
-const TAIL = 12;
-
 // Claude Code's status line while a turn runs: `✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)`.
 const INTERRUPT = /\b(esc|ctrl\+c) to interrupt\b/i;
 const SPINNER = /^\s*[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\s+\S[^(]*…\s*\(\d+m?\s?\d*s\b/;
@@ -31,17 +32,6 @@ const SPINNER = /^\s*[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\s+\S[^(]
 const QUESTION = [/\bDo you want to\b[^?]*\?/i, /^\s*(│\s*)?[❯>]\s*1\.\s+Yes\b/, /\[y\/n\]|\(y\/n\)/i, /^\s*│?\s*Would you like to\b[^?]*\?/i];
 // An agent's own input prompt at the bottom (Claude Code's box holds `> ` or `❯ `).
 const PROMPT = /^\s*(│\s*)?[❯>]\s?/;
-
-/** The last non-blank lines of a screen (escape sequences already removed). */
-export function screenTail(plain: string, count = TAIL): string[] {
-  const lines = plain.split('\n').map((l) => l.replace(/\s+$/, ''));
-  const out: string[] = [];
-  for (let i = lines.length - 1; i >= 0 && out.length < count; i--) {
-    const line = lines[i];
-    if (line) out.unshift(line);
-  }
-  return out;
-}
 
 /**
  * Reads one pane. `plain` is its screen without escape sequences, `moved` whether it differs from
@@ -51,7 +41,8 @@ export function readPane(plain: string, moved: boolean, command: string): PaneRe
   const tail = screenTail(plain);
   if (tail.some((l) => INTERRUPT.test(l) || SPINNER.test(l))) return { activity: 'working', cue: 'interrupt-hint' };
   const bottom = tail.slice(-8);
-  if (bottom.some((l) => QUESTION.some((q) => q.test(l)))) return { activity: 'waiting', cue: 'question' };
+  // A prompt with output below it was answered (the agent went on): not a question any more.
+  if (bottom.some((l) => QUESTION.some((q) => q.test(l))) && !promptAnswered(plain)) return { activity: 'waiting', cue: 'question' };
   if (moved) return { activity: 'working', cue: 'output-moving' };
   const shell = SHELLS.has(command.replace(/^-/, ''));
   if (!shell && tail.slice(-5).some((l) => PROMPT.test(l))) return { activity: 'waiting', cue: 'prompt' };

@@ -9,7 +9,7 @@ import type { Command } from '../../keys/keymap.js';
 import { gateBody } from '../text/gate-body.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
-import { attachTarget, buildRequest } from '../state/requests.js';
+import { answerRequest, attachTarget, buildRequest } from '../state/requests.js';
 import type { Selection } from '../state/requests.js';
 import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
 import type { ScreenView } from '../state/view.js';
@@ -73,6 +73,22 @@ function planned(kind: 'checkpoint' | 'grant' | 'terminate' | 'rehydrate', label
   };
 }
 
+/** Answering an option of the prompt a member's pane shows, through the confirm dialog. */
+function answer(choice: string): ScreenCommand {
+  return {
+    footer: 'act',
+    when: (s) => {
+      const built = answerRequest(s, choice);
+      // Offered in the footer only while a prompt is there; a press without one says why.
+      return built.ok ? ok(`answer ${choice}`) : no(built.title, built.reason);
+    },
+    run: (s, d) => {
+      const built = answerRequest(s, choice);
+      if (built.ok) d.runner.ask(built.request);
+    },
+  };
+}
+
 const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) => d.ui.dispatch({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
 
 /** The spec of every command. */
@@ -93,6 +109,9 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   grant: planned('grant', () => 'grant'),
   terminate: planned('terminate', (s) => (s.member ? `terminate ${s.member.name}` : 'terminate')),
   rehydrate: planned('rehydrate', () => 'rehydrate'),
+  'answer-1': answer('1'),
+  'answer-2': answer('2'),
+  'answer-3': answer('3'),
   request: {
     footer: 'act',
     when: (s) => {

@@ -99,7 +99,8 @@ export class Controller {
     if (!verdict.ok) {
       if (!verdict.reason) return;
       // An action refused here is recorded like the CLI's refusals (activity pane, audit log).
-      if (isActionKind(command)) runner.refuse({ kind: command, run: view.run?.id ?? '' }, verdict.title, verdict.reason);
+      const kind = actionOf(command);
+      if (kind) runner.refuse({ kind, run: view.run?.id ?? '' }, verdict.title, verdict.reason);
       else dialogs.dispatch({ type: 'open', dialog: { kind: 'refusal', title: verdict.title, reason: verdict.reason } });
       return;
     }
@@ -163,6 +164,8 @@ export class Controller {
   }
 }
 
-function isActionKind(command: Command): command is ActionKind {
-  return (ACTION_KINDS as readonly string[]).includes(command);
+/** The action a command asks for (its refusal is recorded like the CLI's), or null. */
+function actionOf(command: Command): ActionKind | null {
+  if (command.startsWith('answer-')) return 'answer';
+  return (ACTION_KINDS as readonly string[]).includes(command) ? (command as ActionKind) : null;
 }

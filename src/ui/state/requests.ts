@@ -22,7 +22,7 @@ export type Built = { ok: true; request: ActionRequest } | { ok: false; title: s
 const nothing = (title: string, reason: string): Built => ({ ok: false, title, reason });
 
 /** The request a key asks for, given the selection. `request` (harness) needs its prompt first. */
-export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request'>, sel: Selection): Built {
+export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request' | 'answer' | 'send'>, sel: Selection): Built {
   const run = sel.run;
   if (!run) return nothing(kind, 'no run is selected');
   switch (kind) {
@@ -41,6 +41,23 @@ export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request'>, se
       if (liveTeammates(run).length === 0) return nothing(`terminate ${run.id}`, `${run.id} has no live teammates (a lead is terminated only when selected in the team pane)`);
       return { ok: true, request: { kind, run: run.id, members: [] } };
   }
+}
+
+/**
+ * Answering option `choice` of a prompt: the selected member's, else the first member of the run
+ * whose pane shows one. The prompt seen is sent along: tower refuses if the pane shows another.
+ */
+export function answerRequest(sel: Selection, choice: string): Built {
+  const run = sel.run;
+  if (!run) return nothing(`answer ${choice}`, 'no run is selected');
+  const m = sel.member ?? run.members.find((x) => x.prompt && x.state === 'alive') ?? null;
+  // Nothing to answer: the digit keys do nothing at all (no refusal for a stray key).
+  if (!m) return nothing(`answer ${run.id}`, '');
+  if (!m.prompt) return nothing(`answer ${m.name}`, `${m.name}'s pane shows no permission prompt or question`);
+  if (!m.prompt.options.some((o) => o.key === choice)) {
+    return nothing(`answer ${m.name}`, `the prompt has no option ${choice}: ${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`);
+  }
+  return { ok: true, request: { kind: 'answer', run: run.id, members: [m.name], choice, expect: m.prompt.signature } };
 }
 
 /** The pane attach goes to: the selected member's, else the lead's. */
