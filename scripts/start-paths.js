@@ -13,9 +13,9 @@ export const START_PATHS = {
 /**
  * Bytes of JavaScript each start path may load; the test fails above them. Measured when set
  * (Nov 2026), newest first:
- * - status 197 KB, first frame 291 KB, live screen 1,245 KB: handoffs read with micromark and
+ * - status 203 KB, first frame 296 KB, live screen 1,259 KB: handoffs read with micromark and
  *   mdast-util-from-markdown again, from a chunk loaded the first time a handoff's content is read
- *   (on no start path), argv by node:util's parseArgs;
+ *   (on no start path), argv by node:util's parseArgs, answering a prompt from the screen;
  * - status 215 KB, first frame 308 KB, live screen 1,257 KB: handoffs read by tower's own Markdown
  *   reader (25 KB) and the handoff sections (11 KB), now part of every path; a handoff no longer
  *   loads the 132 KB micromark file: read cold in a fresh process it takes ~9 ms, not ~30 ms
@@ -31,15 +31,15 @@ export const START_PATHS = {
  *   with the live screen, 2,526 KB.
  */
 /**
- * Bytes of dist/status.cjs, what `tower status` loads on Node 20 (scripts/status-file.js): 190 KB
+ * Bytes of dist/status.cjs, what `tower status` loads on Node 20 (scripts/status-file.js): 196 KB
  * when set (Nov 2026), the config validator and the Markdown reader apart in files of their own.
  */
-export const STATUS_FILE_BUDGET = 200 * 1024;
+export const STATUS_FILE_BUDGET = 204 * 1024;
 
 export const START_BUDGETS = {
-  'tower status': 206 * 1024,
-  'tower (first frame)': 300 * 1024,
-  'tower (live screen)': 1256 * 1024,
+  'tower status': 212 * 1024,
+  'tower (first frame)': 308 * 1024,
+  'tower (live screen)': 1310 * 1024,
 };
 
 /** The Markdown library handoffs are read with, and its family: loaded only to read a handoff's content. */
