@@ -8,8 +8,6 @@ export function boundMeasureText(source: string): string;
 export function boundWrapText(source: string): string;
 /** yoga-layout's loader with `typeof fetch` answered without touching the global. */
 export function noFetchProbe(source: string): string;
-/** zod's locale index with English only. */
-export function englishOnly(source: string): string;
 /** The always-narrow text string-width's rewrite measures by length (a RegExp source). */
 export const NARROW_TEXT: string;
 /** string-width with lazy segmenter and regexes and a fast path for narrow text. */

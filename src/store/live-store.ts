@@ -357,6 +357,7 @@ class LiveStore implements SnapshotStore {
     if (this.stopped) return;
     try {
       this.apply();
+      void deferredWork();
       this.problems.internal = null;
     } catch (err) {
       // A bug must not kill the control room: show it and keep watching.

@@ -1,15 +1,24 @@
 /**
  * Work a reader put off because it needs a module that is loaded on demand (the Markdown parser of
  * handoffs). Readers stay synchronous: they say what they are waiting for and read what they can;
- * whoever builds a snapshot may wait for it and read again (`tower status`), or read again when it
- * is done (the live store).
+ * whoever builds a snapshot starts the loads and waits for them and reads again (`tower status`), or
+ * starts them and reads again when they are done (the live store). A load is started by whoever
+ * wants the content, never by the read itself: the first frame, which shows a handoff's time and
+ * path only, does not share its start with compiling a parser it does not use.
  */
 
+/** Loads readers asked for that nobody started yet. */
+const asked = new Set<() => Promise<unknown>>();
 const pending = new Set<Promise<unknown>>();
 const listeners = new Set<() => void>();
 
-/** Records a load a reader is waiting for; listeners hear when it is done (or failed). */
-export function deferUntil(load: Promise<unknown>): void {
+/** Records a load a reader is waiting for (`start` makes it, once); listeners hear when it is done (or failed). */
+export function deferUntil(start: () => Promise<unknown>): void {
+  asked.add(start);
+}
+
+function begin(start: () => Promise<unknown>): void {
+  const load = start();
   if (pending.has(load)) return;
   pending.add(load);
   void load
@@ -20,8 +29,10 @@ export function deferUntil(load: Promise<unknown>): void {
     });
 }
 
-/** Resolves when every load a reader is waiting for is done; null when none is. */
+/** Starts the loads readers asked for; resolves when every one is done; null when none is under way. */
 export function deferredWork(): Promise<void> | null {
+  for (const start of asked) begin(start);
+  asked.clear();
   if (pending.size === 0) return null;
   return Promise.allSettled([...pending]).then(() => undefined);
 }

@@ -45,7 +45,7 @@ describe('packages kept off the start paths', () => {
     expect(offenders(['zod', 'micromark*'], ['zod', 'zod-extra', 'micromark', 'micromark-util-chunked', 'mdast'])).toEqual(['zod', 'micromark', 'micromark-util-chunked']);
   });
 
-  it('include the general Markdown parser on every path', () => {
+  it('include the Markdown library on every path', () => {
     for (const name of Object.keys(START_BUDGETS)) expect(offenders(KEPT_OFF[name] ?? [], ['micromark-core-commonmark', 'mdast-util-from-markdown'])).toHaveLength(2);
   });
 });

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Run, Snapshot } from '../../src/model.js';
 import { defaultReaders, withRunReader } from '../../src/store/readers.js';
 import type { SourceReaders } from '../../src/store/readers.js';
 import { createLiveStore } from '../../src/store/live-store.js';
+import { loadMarkdownReader } from '../../src/systems/tina/markdown.js';
 import type { SnapshotStore } from '../../src/store/types.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { buildBox, writeFile } from '../helpers/box.js';
@@ -46,6 +47,10 @@ const countingReaders: SourceReaders = counting(counting(defaultReaders, 'harnes
 
 const byId = (s: Snapshot, id: string): Run | undefined => s.runs.find((r) => r.id === id);
 const snap = (): Snapshot => store.getSnapshot();
+
+// The handoff reader is loaded up front: a load one store started would otherwise land (and change
+// the snapshot) during a later test (test/systems/handoff-on-demand.test.ts covers the loading).
+beforeAll(() => loadMarkdownReader());
 
 beforeEach(async () => {
   box = buildBox();

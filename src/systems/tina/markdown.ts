@@ -11,24 +11,36 @@ export interface Section {
 type MarkdownReader = (text: string) => Root;
 let reader: MarkdownReader | null = null;
 let loading: Promise<void> | null = null;
+/** A load that failed (a chunk missing from a broken install) is not asked for again on every read. */
+let failed = false;
+
+/** Starts loading the Markdown reader (once). */
+function loadReader(): Promise<void> {
+  loading ??= import('./markdown-reader.js').then(
+    (m) => {
+      reader = m.readMarkdown;
+    },
+    (err: unknown) => {
+      failed = true;
+      throw err;
+    },
+  );
+  return loading;
+}
 
 /**
  * The Markdown reader (micromark, markdown-reader.ts) when it is loaded; else null, and its load is
- * started and recorded as work the snapshot waits for (systems/deferred.ts).
+ * recorded as work whoever builds the snapshot starts and waits for (systems/deferred.ts).
  */
 export function markdownReader(): MarkdownReader | null {
   if (reader) return reader;
-  loading ??= import('./markdown-reader.js').then((m) => {
-    reader = m.readMarkdown;
-  });
-  deferUntil(loading);
+  if (!failed) deferUntil(loadReader);
   return null;
 }
 
 /** Loads the Markdown reader now (a caller that reads handoffs synchronously right after). */
 export async function loadMarkdownReader(): Promise<void> {
-  if (markdownReader()) return;
-  await loading;
+  if (!reader) await loadReader();
 }
 
 /** "## Task States:" → "task states". */
