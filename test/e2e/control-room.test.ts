@@ -89,6 +89,9 @@ describe('tower in a real terminal', () => {
     await waitForScreen(pane, 'e2e-live');
 
     await press(pane, '?');
+    await waitForScreen(pane, 'Keys (more');
+    // The help is longer than 40 rows: End scrolls to its last row.
+    await press(pane, 'End');
     await waitForScreen(pane, 'force-quit:');
     await press(pane, 'Escape');
     await waitFor(async () => !(await screen(pane)).includes('force-quit:'), 10_000, { what: 'help closed' });
