@@ -68,6 +68,12 @@ export const COMMANDS = [
     options: [DRY_RUN, { flags: '--member <name>', description: 'the member to type to (default: the lead)' }],
   },
   {
+    name: 'hooks',
+    description: "add (install), remove (uninstall) or look at (status) tower's hook entries in a Claude Code settings file you name",
+    args: [{ name: 'verb', description: 'install, uninstall or status' }],
+    options: [DRY_RUN, { flags: '--settings <file>', description: 'the settings file: ~/.claude/settings.json or a project\'s .claude/settings.json (status: default the first)' }],
+  },
+  {
     name: 'watch',
     description: 'headless supervisor: print events as JSON lines',
     options: [DRY_RUN, { flags: '--auto-checkpoint', description: 'run the checkpoint → clear → rehydrate cycle whenever a signal appears' }],

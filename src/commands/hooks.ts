@@ -1,0 +1,132 @@
+/**
+ * `tower hooks install|uninstall|status [--settings FILE]`: tower's hook entries in a Claude Code
+ * settings file the operator names. A file that cannot be read or parsed is never rewritten (refused
+ * with the reason); a write is atomic and keeps a backup of the file as it was
+ * (`FILE.tower-backup`); uninstall gives back exactly the bytes that were there when nothing else
+ * changed since the install, else takes out tower's entries alone. `--dry-run` prints the change.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context.js';
+import { stateHome } from '../config/config.js';
+import { writeAtomic } from '../kit/files.js';
+import { sanitizeLine } from '../text.js';
+import { installedEvents, withHooks, withoutHooks } from './hooks-settings.js';
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+type Json = Record<string, unknown>;
+
+/** The settings file's text and value; a missing file is `{}` (install creates it). */
+function readSettings(file: string): { text: string | null; value: Json } | { refusal: string } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: null, value: {} };
+    return { refusal: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}); it is left as it is` };
+  }
+  if (text.trim() === '') return { text, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { refusal: `${file} is not valid JSON (${sanitizeLine((err as Error).message)}); fix it first, tower never rewrites a file it cannot read` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { refusal: `${file} is not a JSON object; it is left as it is` };
+  return { text, value: value as Json };
+}
+
+const render = (value: Json): string => `${JSON.stringify(value, null, 2)}\n`;
+const backupOf = (file: string): string => `${file}.tower-backup`;
+
+/** The last event the hook wrote: when, and which. */
+function lastEvent(env: NodeJS.ProcessEnv): string {
+  const file = path.join(stateHome(env), 'hooks', 'events');
+  try {
+    const st = fs.statSync(file);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const len = Math.min(st.size, 64 * 1024);
+      const buf = Buffer.alloc(len);
+      fs.readSync(fd, buf, 0, len, st.size - len);
+      const line = buf.toString('utf8').trimEnd().split('\n').pop() ?? '';
+      const [at, pane, json] = line.split('\t');
+      const event = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(json ?? '')?.[1] ?? '?';
+      return `last event ${event} from ${pane || 'a pane tower cannot name'} at ${new Date(Number(at) * 1000).toISOString()} (${file})`;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return `no event has arrived yet (${file})`;
+  }
+}
+
+/** `tower hooks <verb>`. */
+export async function hooksCommand(ctx: AppContext, verb: string, opts: { settings?: string | undefined }): Promise<number> {
+  if (!['install', 'uninstall', 'status'].includes(verb)) {
+    ctx.err.write(`tower: hooks takes install, uninstall or status, not "${sanitizeLine(verb)}"\n`);
+    return EXIT_USAGE;
+  }
+  if (!opts.settings && verb !== 'status') {
+    ctx.err.write('tower: name the settings file: --settings ~/.claude/settings.json (every project) or --settings .claude/settings.json (one project)\n');
+    return EXIT_USAGE;
+  }
+  const file = path.resolve(opts.settings ?? path.join(ctx.claudeDir, 'settings.json'));
+  const read = readSettings(file);
+  if ('refusal' in read) {
+    ctx.err.write(`tower: refused: ${read.refusal}\n`);
+    return EXIT_FAILURE;
+  }
+  if (verb === 'status') {
+    const events = installedEvents(read.value);
+    ctx.out.write(events.length ? `tower's hooks are installed in ${file} for ${events.join(', ')}\n` : `tower's hooks are not installed in ${file}\n`);
+    ctx.out.write(`${lastEvent(ctx.env)}\n`);
+    return EXIT_OK;
+  }
+  if (ctx.readonly) {
+    ctx.err.write('tower: refused: read-only mode\n');
+    return EXIT_FAILURE;
+  }
+  let next: string;
+  let said: string;
+  if (verb === 'install') {
+    const changed = withHooks(read.value);
+    if ('refusal' in changed) {
+      ctx.err.write(`tower: refused: ${changed.refusal}\n`);
+      return EXIT_FAILURE;
+    }
+    if (changed.added.length === 0) {
+      ctx.out.write(`tower's hooks are already installed in ${file}; nothing to do\n`);
+      return EXIT_OK;
+    }
+    next = render(changed.settings);
+    said = `added tower's hook to ${changed.added.join(', ')} in ${file}`;
+  } else {
+    const changed = withoutHooks(read.value);
+    if (changed.removed.length === 0) {
+      ctx.out.write(`tower's hooks are not installed in ${file}; nothing to do\n`);
+      return EXIT_OK;
+    }
+    next = render(changed.settings);
+    // Nothing else changed since the install: the file as it was, byte for byte.
+    const backup = readSettings(backupOf(file));
+    if (!('refusal' in backup) && backup.text !== null) {
+      const reinstalled = withHooks(backup.value);
+      if (!('refusal' in reinstalled) && render(reinstalled.settings) === read.text) next = backup.text;
+    }
+    said = `removed tower's hook from ${changed.removed.join(', ')} in ${file}`;
+  }
+  if (ctx.dryRun) {
+    ctx.out.write(`dry run: would write ${file}:\n${next}`);
+    return EXIT_OK;
+  }
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  if (verb === 'install' && read.text !== null) await writeAtomic(dir, backupOf(file), read.text);
+  await writeAtomic(dir, file, next);
+  ctx.out.write(`${said}${verb === 'install' && read.text !== null ? ` (the file as it was: ${backupOf(file)})` : ''}\n`);
+  return EXIT_OK;
+}

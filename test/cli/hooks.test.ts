@@ -1,0 +1,130 @@
+/**
+ * `tower hooks` on real settings files, and the installed hook line run the way Claude Code runs
+ * hooks (`sh -c`, the event's JSON on stdin, the agent's environment), inside a real tmux pane too.
+ * Payload fields as Claude Code's hooks reference gives them (session_id, transcript_path, cwd,
+ * hook_event_name, and notification_type for Notification).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EVENTS_FILE_LIMIT, HOOK_EVENTS, hookCommand } from '../../src/commands/hooks-settings.js';
+import type { CliSetup } from '../actions/cli-kit.js';
+import { buildTower, tower } from '../actions/cli-kit.js';
+import { tempDirsPerTest } from '../helpers/fixtures.js';
+import type { TmuxFixture } from '../helpers/tmux.js';
+import { startTmux } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const tempDir = tempDirsPerTest('tower-hooks-');
+let bin: string;
+let s: CliSetup;
+let settings: string;
+
+beforeAll(async () => {
+  bin = await buildTower();
+}, 60_000);
+
+beforeEach(() => {
+  const home = tempDir();
+  s = { tower: bin, home, flags: ['--claude-dir', path.join(home, '.claude')] };
+  settings = path.join(home, '.claude', 'settings.json');
+  fs.mkdirSync(path.dirname(settings), { recursive: true });
+});
+
+const ORIGINAL = `{
+    "permissions": { "allow": ["Bash(npm test)"] },
+  "hooks": {
+    "Notification": [{ "matcher": "permission_prompt", "hooks": [{ "type": "command", "command": "notify-send claude" }] }]
+  },
+  "model": "opus"
+}
+`;
+
+describe('tower hooks', () => {
+  it('install adds its entry to every event once, keeping everything else; uninstall gives back the very bytes', async () => {
+    fs.writeFileSync(settings, ORIGINAL);
+    const r = await tower(s, ['hooks', 'install', '--settings', settings]);
+    expect(r.exitCode).toBe(0);
+    const installed = JSON.parse(fs.readFileSync(settings, 'utf8')) as { permissions: unknown; model: string; hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+    expect(installed.permissions).toEqual({ allow: ['Bash(npm test)'] });
+    expect(installed.model).toBe('opus');
+    expect(Object.keys(installed.hooks).sort()).toEqual([...HOOK_EVENTS].sort());
+    expect(installed.hooks.Notification?.[0]?.hooks[0]?.command).toBe('notify-send claude');
+    expect(installed.hooks.Stop?.[0]?.hooks[0]?.command).toBe(hookCommand());
+    expect(fs.readFileSync(`${settings}.tower-backup`, 'utf8')).toBe(ORIGINAL);
+
+    expect((await tower(s, ['hooks', 'install', '--settings', settings])).stdout).toContain('already installed');
+    expect((await tower(s, ['hooks', 'status', '--settings', settings])).stdout).toContain('installed in');
+    expect((await tower(s, ['hooks', 'uninstall', '--settings', settings])).exitCode).toBe(0);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('uninstall after other edits takes out its entries alone', async () => {
+    fs.writeFileSync(settings, ORIGINAL);
+    await tower(s, ['hooks', 'install', '--settings', settings]);
+    const edited = JSON.parse(fs.readFileSync(settings, 'utf8')) as Record<string, unknown>;
+    edited.theme = 'dark';
+    fs.writeFileSync(settings, JSON.stringify(edited));
+    await tower(s, ['hooks', 'uninstall', '--settings', settings]);
+    expect(JSON.parse(fs.readFileSync(settings, 'utf8'))).toEqual({ ...(JSON.parse(ORIGINAL) as object), theme: 'dark' });
+  });
+
+  it('never rewrites a file it cannot parse, asks for the file, and shows the change in a dry run', async () => {
+    fs.writeFileSync(settings, '{ "hooks": { oops }');
+    const r = await tower(s, ['hooks', 'install', '--settings', settings]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/is not valid JSON/);
+    expect(fs.readFileSync(settings, 'utf8')).toBe('{ "hooks": { oops }');
+    expect((await tower(s, ['hooks', 'install'])).exitCode).toBe(2);
+    fs.writeFileSync(settings, '{}\n');
+    const dry = await tower(s, ['hooks', 'install', '--settings', settings, '--dry-run']);
+    expect(dry.stdout).toContain('dry run: would write');
+    expect(dry.stdout).toContain('# tower-hook');
+    expect(fs.readFileSync(settings, 'utf8')).toBe('{}\n');
+  });
+});
+
+describe('the hook line', () => {
+  let tmux: TmuxFixture;
+  beforeAll(async () => {
+    tmux = await startTmux();
+  });
+  afterAll(async () => {
+    await tmux.kill();
+  });
+
+  const payload = (event: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ session_id: 'f1e2d3c4-0000-4000-8000-000000000001', transcript_path: '/home/op/.claude/projects/-srv-app/f1e2.jsonl', cwd: '/srv/app', hook_event_name: event, ...extra }, null, 2);
+
+  it('appends the time, the pane and the event as one line under the state dir, and starts afresh past its bound', () => {
+    const state = path.join(tempDir(), 'state');
+    const run = (json: string) => execFileSync('sh', ['-c', hookCommand()], { input: json, env: { PATH: process.env.PATH, HOME: '/nonexistent', XDG_STATE_HOME: state, TMUX_PANE: '%7' } });
+    run(payload('Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }));
+    const events = path.join(state, 'tower', 'hooks', 'events');
+    const [line] = fs.readFileSync(events, 'utf8').trimEnd().split('\n');
+    const [at, pane, json] = line!.split('\t');
+    expect(Math.abs(Number(at) - Date.now() / 1000)).toBeLessThan(60);
+    expect(pane).toBe('%7');
+    expect(JSON.parse(json!)).toMatchObject({ hook_event_name: 'Notification', notification_type: 'permission_prompt' });
+    fs.appendFileSync(events, 'x'.repeat(EVENTS_FILE_LIMIT));
+    run(payload('Stop'));
+    expect(fs.existsSync(`${events}.1`)).toBe(true);
+    expect(fs.readFileSync(events, 'utf8')).toContain('"Stop"');
+  });
+
+  it('names the tmux pane the agent runs in', async () => {
+    const state = path.join(tempDir(), 'state');
+    const payloadFile = path.join(tempDir(), 'payload.json');
+    fs.writeFileSync(payloadFile, payload('UserPromptSubmit', { prompt: 'go' }));
+    const script = path.join(tempDir(), 'hook.sh');
+    const hook = path.join(tempDir(), 'hook-line.sh');
+    fs.writeFileSync(hook, `${hookCommand()}\n`);
+    // As Claude Code runs a hook: a shell with the event's JSON on stdin, in the agent's environment.
+    fs.writeFileSync(script, `XDG_STATE_HOME='${state}'; export XDG_STATE_HOME\nsh '${hook}' < '${payloadFile}'\nsleep 100000\n`);
+    const pane = await tmux.newSession('agent', tempDir(), `sh ${script}`);
+    const events = path.join(state, 'tower', 'hooks', 'events');
+    await waitFor(() => fs.existsSync(events) && fs.readFileSync(events, 'utf8').includes('UserPromptSubmit'), 5000, { what: 'the event from the pane' });
+    expect(fs.readFileSync(events, 'utf8').split('\t')[1]).toBe(pane);
+  });
+});
