@@ -12,6 +12,9 @@ import { capturePanes } from '../tmux/capture.js';
 import { TmuxError } from '../tmux/errors.js';
 import { sanitize } from '../text.js';
 import type { PaneReading } from './pane-reading.js';
+import { stateHome } from '../config/config.js';
+import { HookEvents, hookEventsFile } from './hook-events.js';
+import type { HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
 import type { PanePrompt } from './prompt-reading.js';
@@ -61,7 +64,14 @@ export class PaneWatch {
   constructor(
     private readonly tmux: TmuxClient,
     private readonly now: () => number = Date.now,
+    /** Claude Code's hook events, the first source of activity where they speak. */
+    readonly hooks: HookEvents | null = null,
   ) {}
+
+  /** What hooks say a pane's agent is doing now, or null (the screen is read). */
+  hookState(paneId: string): HookState | null {
+    return this.hooks?.stateOf(paneId, this.now()) ?? null;
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -90,7 +100,7 @@ export class PaneWatch {
 
   /** Captures these panes in one round and reads each; panes gone from the list are forgotten. */
   async round(paneIds: readonly string[], panes: readonly PaneInfo[] | null, signal?: AbortSignal): Promise<void> {
-    let changed = false;
+    let changed = this.hooks?.refresh() ?? false;
     if (panes) {
       const present = new Set(panes.map((p) => p.paneId));
       for (const id of this.looks.keys()) {
@@ -135,8 +145,15 @@ export class PaneWatch {
 /** A member with the activity its pane shows (unknown without a capture; dead and in-process members too). */
 function withActivity(m: Member, watch: PaneWatch): Member {
   const look = m.paneId && m.state === 'alive' ? watch.look(m.paneId) : undefined;
-  if (!look) return { ...m, activity: 'unknown', activitySince: null };
-  const out: Member = { ...m, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue };
+  const hooked = m.paneId && m.state === 'alive' ? watch.hookState(m.paneId) : null;
+  if (hooked) {
+    const out: Member = { ...m, activity: hooked.activity, activitySince: new Date(hooked.at).toISOString(), activityCue: hooked.cue, activitySource: 'hooks' };
+    if (look?.prompt) out.prompt = { question: look.prompt.question, subject: look.prompt.subject, options: look.prompt.options, signature: look.prompt.signature };
+    else delete out.prompt;
+    return out;
+  }
+  if (!look) return { ...m, activity: 'unknown', activitySince: null, activitySource: null };
+  const out: Member = { ...m, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue, activitySource: 'screen' };
   if (look.prompt) out.prompt = { question: look.prompt.question, subject: look.prompt.subject, options: look.prompt.options, signature: look.prompt.signature };
   else delete out.prompt;
   return out;
@@ -155,7 +172,7 @@ export class ActivityOverlay {
     const next = new Map<string, { inner: Run; key: string; out: Run }>();
     const runs = inner.runs.map((run) => {
       const members = run.members.map((m) => withActivity(m, this.watch));
-      const key = members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.prompt?.signature ?? ''}`).join('\n');
+      const key = members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}`).join('\n');
       const prev = this.cache.get(run.id);
       const out = prev && prev.inner === run && prev.key === key ? prev.out : { ...run, members };
       next.set(run.id, { inner: run, key, out });
@@ -190,8 +207,8 @@ export function withPaneActivity(store: SnapshotStore, watch: PaneWatch): Snapsh
 }
 
 /** One capture round of every member pane, laid over a snapshot: what `tower status` shows. */
-export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot): Promise<Snapshot> {
-  const watch = new PaneWatch(tmux);
+export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot, hooks: HookEvents | null = null): Promise<Snapshot> {
+  const watch = new PaneWatch(tmux, Date.now, hooks);
   await watch.round(memberPanes(snapshot.runs, null), null);
   const out = new ActivityOverlay(watch).apply(snapshot);
   if (!watch.problem) return out;
@@ -201,5 +218,5 @@ export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot)
 /** This box read once, with one capture round for each member's activity when asked (`tower status`). */
 export async function readThisBox(ctx: AppContext, opts: { activity?: boolean; now?: number } = {}): Promise<Snapshot> {
   const snapshot = await buildSnapshot(ctx, opts.now === undefined ? {} : { now: opts.now });
-  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot) : snapshot;
+  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot, new HookEvents(hookEventsFile(stateHome(ctx.env)))) : snapshot;
 }

@@ -1,13 +1,15 @@
 /** The live store with pane captures hooked into its poll tick: what the control room reads. */
 import type { AppContext } from '../context.js';
+import { stateHome } from '../config/config.js';
 import { PaneWatch, withPaneActivity } from './captures.js';
+import { HookEvents, hookEventsFile } from './hook-events.js';
 import { createLiveStore } from './live-store.js';
 import type { LiveStoreOptions } from './live-store.js';
 import type { SnapshotStore } from './types.js';
 
 /** The store (snapshots with each member's activity) and the captures behind it (the preview). */
 export function createWatchedStore(ctx: AppContext, opts: LiveStoreOptions = {}): { store: SnapshotStore; watch: PaneWatch } {
-  const watch = new PaneWatch(ctx.tmux);
+  const watch = new PaneWatch(ctx.tmux, Date.now, new HookEvents(hookEventsFile(stateHome(ctx.env))));
   const inner: SnapshotStore = createLiveStore(ctx, { ...opts, onPoll: (panes, signal) => watch.tick(inner.getSnapshot(), panes, signal) });
   return { store: withPaneActivity(inner, watch), watch };
 }

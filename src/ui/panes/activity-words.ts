@@ -15,7 +15,8 @@ export const waitsForHuman = memberWaitsForHuman;
 /** The team pane's activity cell: symbol, word and time in that state. */
 export function activityCell(m: Member, now: number): Cell {
   if (m.state === 'dead') return { text: '' };
-  const since = m.activitySince ? ` ${age(m.activitySince, now)}` : '';
+  // `h` marks a state Claude Code's hooks reported (exact); without it, it was read from the screen.
+  const since = `${m.activitySince ? ` ${age(m.activitySince, now)}` : ''}${m.activitySource === 'hooks' ? ' h' : ''}`;
   switch (m.activity) {
     case 'working':
       return { text: `▶ working${since}`, tone: 'green' };

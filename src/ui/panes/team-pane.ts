@@ -19,7 +19,7 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'model', header: 'MODEL', width: 12, drop: 1 },
   { key: 'pane', header: 'PANE', width: 5 },
   { key: 'state', header: 'STATE', width: 12 },
-  { key: 'doing', header: 'DOING', width: 14 },
+  { key: 'doing', header: 'DOING', width: 16 },
 ];
 
 /** The team pane's content lines. */

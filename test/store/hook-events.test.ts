@@ -1,0 +1,84 @@
+/**
+ * Claude Code's hook events as the first source of a member's activity: real payloads fed to the
+ * installed hook line (as Claude Code runs it: `sh`, the JSON on stdin, $TMUX_PANE of the agent),
+ * read back for a member whose pane lives on a real private tmux server.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookCommand } from '../../src/commands/hooks-settings.js';
+import { emptyRun } from '../../src/model.js';
+import type { Snapshot } from '../../src/model.js';
+import { snapshotWithActivity } from '../../src/store/captures.js';
+import { HookEvents, WORKING_TTL_MS, hookEventsFile, stateOfEvent } from '../../src/store/hook-events.js';
+import { tempDirsPerTest } from '../helpers/fixtures.js';
+import type { TmuxFixture } from '../helpers/tmux.js';
+import { startTmux } from '../helpers/tmux.js';
+
+const tempDir = tempDirsPerTest('tower-hook-events-');
+let tmux: TmuxFixture;
+beforeAll(async () => {
+  tmux = await startTmux();
+});
+afterAll(async () => {
+  await tmux.kill();
+});
+
+/** Runs the installed hook line for one event of the agent in `pane`. */
+function fire(state: string, pane: string, event: string, extra: Record<string, unknown> = {}): void {
+  const json = JSON.stringify({ session_id: 's-1', transcript_path: '/t.jsonl', cwd: '/srv/app', hook_event_name: event, ...extra });
+  execFileSync('sh', ['-c', hookCommand()], { input: json, env: { PATH: process.env.PATH, HOME: '/nonexistent', XDG_STATE_HOME: state, TMUX_PANE: pane } });
+}
+
+describe('hook events', () => {
+  it('say working from a prompt until Stop, waiting at a permission prompt, and nothing for other notices', () => {
+    expect(stateOfEvent('UserPromptSubmit', null)).toEqual({ activity: 'working', cue: 'interrupt-hint' });
+    expect(stateOfEvent('PostToolUse', null)?.activity).toBe('working');
+    expect(stateOfEvent('Stop', null)).toEqual({ activity: 'waiting', cue: 'prompt' });
+    expect(stateOfEvent('PermissionRequest', null)).toEqual({ activity: 'waiting', cue: 'question' });
+    expect(stateOfEvent('Notification', 'permission_prompt')).toEqual({ activity: 'waiting', cue: 'question' });
+    expect(stateOfEvent('Notification', 'auth_success')).toBeNull();
+    expect(stateOfEvent('SessionEnd', null)?.activity).toBe('idle');
+  });
+
+  it('are followed as they are appended, per pane, and a working state expires', () => {
+    const state = path.join(tempDir(), 'state');
+    const hooks = new HookEvents(hookEventsFile(path.join(state, 'tower')));
+    expect(hooks.refresh()).toBe(false);
+    fire(state, '%4', 'UserPromptSubmit', { prompt: 'go' });
+    expect(hooks.refresh()).toBe(true);
+    const now = Date.now();
+    expect(hooks.stateOf('%4', now)).toMatchObject({ activity: 'working', event: 'UserPromptSubmit' });
+    expect(hooks.stateOf('%4', now + WORKING_TTL_MS + 60_000)).toBeNull();
+    fire(state, '%4', 'Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
+    fire(state, '%5', 'Stop');
+    hooks.refresh();
+    expect(hooks.stateOf('%4', Date.now())).toMatchObject({ activity: 'waiting', cue: 'question' });
+    expect(hooks.stateOf('%5', Date.now())).toMatchObject({ activity: 'waiting', cue: 'prompt' });
+    expect(hooks.stateOf('%6', Date.now())).toBeNull();
+  });
+
+  it('give a member on a real pane its state, with the source; the screen is read where no hook spoke', async () => {
+    const state = path.join(tempDir(), 'state');
+    const pane = await tmux.newSession('agent', tempDir(), 'sh -c "echo ready; sleep 100000"');
+    const other = await tmux.newSession('quiet', tempDir(), 'sh -c "echo hello; sleep 100000"');
+    const run = emptyRun('claude-team', 'docs', null, null);
+    run.members = [
+      { name: 'writer-1', role: 'w', model: 'm', paneId: pane, state: 'alive', lead: false },
+      { name: 'writer-2', role: 'w', model: 'm', paneId: other, state: 'alive', lead: false },
+    ];
+    const snap: Snapshot = { version: 1, generatedAt: new Date().toISOString(), runs: [run], problems: [] };
+    fire(state, pane, 'UserPromptSubmit', { prompt: 'fix the docs' });
+    const hooks = () => new HookEvents(hookEventsFile(path.join(state, 'tower')));
+    let out = await snapshotWithActivity(tmux.client, snap, hooks());
+    expect(out.runs[0]?.members.map((m) => [m.name, m.activity, m.activitySource])).toEqual([
+      ['writer-1', 'working', 'hooks'],
+      ['writer-2', out.runs[0]?.members[1]?.activity, 'screen'],
+    ]);
+    fire(state, pane, 'Stop');
+    out = await snapshotWithActivity(tmux.client, snap, hooks());
+    expect(out.runs[0]?.members[0]).toMatchObject({ activity: 'waiting', activityCue: 'prompt', activitySource: 'hooks' });
+    expect(fs.readFileSync(hookEventsFile(path.join(state, 'tower')), 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+  });
+});
