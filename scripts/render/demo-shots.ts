@@ -99,7 +99,13 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
     const lines = screen.split('\n');
     const target = lines.findIndex((line) => row.test(line));
     const selected = lines.findIndex((line) => SELECTED_ROW.test(line));
-    if (pinned && target >= 0 && target === selected) return screen;
+    if (pinned && target >= 0 && target === selected) {
+      // On a slow machine a key pressed earlier may still be on its way: the run must stay selected.
+      const settled = await selectionSettled(stage, 600, 4000);
+      if (isSelected(settled, name)) return settled;
+      screen = settled;
+      continue;
+    }
     // Off screen (a short list scrolls) or not pinned yet: step down; else step towards it.
     const key = target < 0 || selected < 0 || !pinned ? (selected === lines.length - 1 ? 'Up' : 'Down') : target > selected ? 'Down' : 'Up';
     const before = selectedName(screen);

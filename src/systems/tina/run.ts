@@ -218,25 +218,15 @@ function blockedGate(files: TinaFiles): Gate | null {
   const why = reason ?? 'no reason given';
   const at = ps?.gate ? ` at gate ${ps.gate}` : '';
   // An operator's pause is a stop the operator chose, not something gone wrong: amber, not red.
-  if (/\bpaused\b/i.test(why)) {
-    return {
-      id: 'paused',
-      kind: 'checkpoint',
-      state: 'pending',
-      since,
-      grantable: false,
-      title: n !== null ? `Phase ${n} paused${at}: ${why}` : `Paused${at}: ${why}`,
-      file,
-      body: [why, ...context].join('\n'),
-    };
-  }
+  const paused = /\bpaused\b/i.test(why);
+  const word = paused ? 'paused' : 'blocked';
   return {
-    id: 'blocked',
-    kind: 'escalation',
+    id: word,
+    kind: paused ? 'checkpoint' : 'escalation',
     state: 'pending',
     since,
     grantable: false,
-    title: n !== null ? `Phase ${n} blocked${at}: ${why}` : `Blocked${at}: ${why}`,
+    title: n !== null ? `Phase ${n} ${word}${at}: ${why}` : `${paused ? 'Paused' : 'Blocked'}${at}: ${why}`,
     file,
     body: [why, ...context].join('\n'),
   };
