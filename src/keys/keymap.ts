@@ -36,6 +36,7 @@ export const COMMANDS = [
   'answer-1',
   'answer-2',
   'answer-3',
+  'send',
 ] as const;
 export type Command = (typeof COMMANDS)[number];
 
@@ -87,6 +88,7 @@ export const KEYMAP: readonly CommandSpec[] = [
   { command: 'answer-1', keys: ['1'], hint: 'answer 1', description: "Answer option 1 of the prompt the selected member (else the first one asking) shows: the dialog shows what is approved; tower checks the prompt again before typing", contexts: ['global'], group: 'Act' },
   { command: 'answer-2', keys: ['2'], hint: 'answer 2', description: 'Answer option 2 of that prompt (in Claude Code: no, and tell it what to do differently)', contexts: ['global'], group: 'Act' },
   { command: 'answer-3', keys: ['3'], hint: 'answer 3', description: 'Answer option 3 of that prompt, when it has one', contexts: ['global'], group: 'Act' },
+  { command: 'send', keys: ['s'], hint: 'send', description: 'Type a line to the selected member (else the lead) and submit it; refused while its pane shows a prompt', contexts: ['global'], group: 'Act' },
   { command: 'attach', keys: ['a', 'enter'], hint: 'attach', description: "Attach to the selected member's pane (else the lead's)", contexts: ['global'], group: 'Act' },
   { command: 'confirm', keys: ['y', 'enter'], hint: 'confirm', description: 'Confirm the dialog', contexts: ['modal'], group: 'Dialogs' },
   { command: 'cancel', keys: ['n', 'esc'], hint: 'cancel', description: 'Cancel the dialog or close the help', contexts: ['modal'], group: 'Dialogs' },

@@ -124,7 +124,7 @@ export function ControlRoom(props: ControlRoomProps) {
     muted,
   });
 
-  const inPrompt = useMemo(() => () => core.ui.getState().filtering || core.dialogs.getState().current?.kind === 'request', [core]);
+  const inPrompt = useMemo(() => () => core.ui.getState().filtering || ['request', 'send'].includes(core.dialogs.getState().current?.kind ?? ''), [core]);
   useInputRouter(core.controller, !suspended, inPrompt);
 
   return (

@@ -139,6 +139,16 @@ describe('action requests', () => {
     expect(actions.planned[0]).toMatchObject({ name: 'pre-deploy', message: 'check the migration' });
   });
 
+  it('send asks for a line to the lead (or the selected member), then plans it', async () => {
+    const { screen, actions } = room({ snapshot: fixtureSnapshot([tinaRun()]) });
+    await screen.press('s');
+    await waitForText(screen, 'Type a line to');
+    await screen.press('use the staging flag', KEY.enter);
+    await waitFor(() => actions.planned.length === 1);
+    expect(actions.planned[0]).toMatchObject({ kind: 'send', run: 'tina:auth-feature', text: 'use the staging flag' });
+    expect(actions.planned[0]?.members).toHaveLength(1);
+  });
+
   it('attach goes to the lead, or to the member selected in the team pane, without a dialog', async () => {
     const { screen, actions } = room({ snapshot: fixtureSnapshot([tinaRun()]) });
     await screen.press('a');

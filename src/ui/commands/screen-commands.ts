@@ -112,6 +112,18 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   'answer-1': answer('1'),
   'answer-2': answer('2'),
   'answer-3': answer('3'),
+  send: {
+    footer: 'act',
+    when: (s) => {
+      const t = attachTarget(s);
+      if (!t.ok) return no(t.title.replace('attach', 'send'), t.reason);
+      return ok('send');
+    },
+    run: (s, d) => {
+      const t = attachTarget(s);
+      if (t.ok && s.run) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'send', runId: s.run.id, member: t.label, text: '' } });
+    },
+  },
   request: {
     footer: 'act',
     when: (s) => {

@@ -60,6 +60,18 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
       ];
       return { title: 'Stragglers', body, tone: 'question' };
     }
+    case 'send': {
+      const body: Segment[][] = [
+        ...wrapped(`Type a line to ${dialog.member} of ${dialog.runId}`, width, 'title'),
+        [],
+        [{ text: '> ', tone: 'accent' }, { text: sanitizeLine(dialog.text) + '▏', tone: 'title' }],
+        [],
+        ...wrapped('Enter plans it: the confirm dialog shows the exact keys; tower refuses while the pane shows a prompt.', width, 'dim'),
+        [],
+        keysLine(bindings, [['accept', 'plan it'], ['dismiss', 'cancel']]),
+      ];
+      return { title: 'Send', body, tone: 'question' };
+    }
     case 'request': {
       const field = (name: 'name' | 'message', label: string): Segment[] => {
         const active = dialog.field === name;

@@ -54,6 +54,7 @@ export class Controller {
     const dialog = dialogs.getState().current;
     if (state.help) return this.helpKey(key);
     if (dialog?.kind === 'request') return this.requestKey(key, raw);
+    if (dialog?.kind === 'send') return this.sendKey(key, raw);
     if (dialog) return this.dialogKey(key);
     if (state.filtering) return this.filterKey(key, raw);
     if (key === null) return;
@@ -147,6 +148,20 @@ export class Controller {
     }
     dialogs.dispatch({ type: 'close' });
     runner.ask({ kind: 'request', run: d.runId, name: d.name.trim(), message: d.message.trim() || undefined });
+  }
+
+  private sendKey(key: string | null, raw: string): void {
+    const { dialogs, runner } = this.d;
+    const d = dialogs.getState().current;
+    if (d?.kind !== 'send') return;
+    const input = translatePromptKey(this.d.bindings, key, raw);
+    if (!input) return;
+    if ('text' in input) return dialogs.dispatch({ type: 'type', text: input.text });
+    if ('erase' in input) return dialogs.dispatch({ type: 'erase' });
+    if (input.command === 'dismiss') return dialogs.dispatch({ type: 'close' });
+    if (input.command !== 'accept' || d.text.trim() === '') return;
+    dialogs.dispatch({ type: 'close' });
+    runner.ask({ kind: 'send', run: d.runId, members: [d.member], text: d.text });
   }
 
   private filterKey(key: string | null, raw: string): void {

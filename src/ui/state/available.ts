@@ -48,6 +48,8 @@ export function availableHints(s: Situation): Hint[] {
         return [h('confirm', 'terminate them'), h('cancel', 'leave them')];
       case 'request':
         return [h('accept', d.field === 'name' ? 'next' : 'request'), h('next-field', 'switch field'), h('dismiss', 'cancel')];
+      case 'send':
+        return [h('accept', 'plan it'), h('dismiss', 'cancel')];
     }
   }
   if (s.filtering) return [h('accept', 'keep filter'), h('dismiss', 'clear filter')];

@@ -14,6 +14,8 @@ export type Dialog =
   | { kind: 'read'; title: string; text: string; scroll: number }
   /** The name and message of a harness checkpoint request. */
   | { kind: 'request'; runId: string; field: 'name' | 'message'; name: string; message: string }
+  /** A line to type to a member (`send`). */
+  | { kind: 'send'; runId: string; member: string; text: string }
   /** Teammates still alive during a checkpoint: force-terminate them? `offerId` matches the waiting promise. */
   | { kind: 'offer-terminate'; offerId: number; runId: string; alive: readonly string[] };
 
@@ -51,9 +53,11 @@ export function dialogReducer(state: DialogState, action: DialogAction): DialogS
     case 'scroll':
       return d?.kind === 'confirm' || d?.kind === 'read' ? { ...state, current: { ...d, scroll: Math.max(0, action.to) } } : state;
     case 'type':
+      if (d?.kind === 'send') return { ...state, current: { ...d, text: d.text + action.text } };
       if (d?.kind !== 'request') return state;
       return { ...state, current: { ...d, [d.field]: d[d.field] + action.text } };
     case 'erase':
+      if (d?.kind === 'send') return { ...state, current: { ...d, text: [...d.text].slice(0, -1).join('') } };
       if (d?.kind !== 'request') return state;
       return { ...state, current: { ...d, [d.field]: [...d[d.field]].slice(0, -1).join('') } };
     case 'next-field':
