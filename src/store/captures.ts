@@ -159,6 +159,21 @@ function withActivity(m: Member, watch: PaneWatch): Member {
   return out;
 }
 
+/** Longer than any turn: an agent "working" this long is stuck (out of quota, at a login or trust screen). */
+export const LONG_TURN_MS = 30 * 60_000;
+
+/** A warning per member that has shown working for longer than any turn. */
+export function longTurns(members: readonly Member[], now: number): string[] {
+  const out: string[] = [];
+  for (const m of members) {
+    const since = m.activity === 'working' && m.activitySince ? Date.parse(m.activitySince) : NaN;
+    if (Number.isFinite(since) && now - since > LONG_TURN_MS) {
+      out.push(`${m.name} has shown working for ${Math.floor((now - since) / 60_000)} min, longer than any turn: out of quota, or at a login or trust screen?`);
+    }
+  }
+  return out;
+}
+
 /** Lays activity over a snapshot's members; runs whose members read the same keep their object. */
 export class ActivityOverlay {
   private cache = new Map<string, { inner: Run; key: string; out: Run }>();
@@ -172,9 +187,10 @@ export class ActivityOverlay {
     const next = new Map<string, { inner: Run; key: string; out: Run }>();
     const runs = inner.runs.map((run) => {
       const members = run.members.map((m) => withActivity(m, this.watch));
-      const key = members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}`).join('\n');
+      const stuck = longTurns(members, Date.now());
+      const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
       const prev = this.cache.get(run.id);
-      const out = prev && prev.inner === run && prev.key === key ? prev.out : { ...run, members };
+      const out = prev && prev.inner === run && prev.key === key ? prev.out : stuck.length ? { ...run, members, warnings: [...(run.warnings ?? []), ...stuck] } : { ...run, members };
       next.set(run.id, { inner: run, key, out });
       return out;
     });

@@ -82,3 +82,24 @@ describe('hook events', () => {
     expect(fs.readFileSync(hookEventsFile(path.join(state, 'tower')), 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
   });
 });
+
+describe('a member working far longer than any turn', () => {
+  it('is flagged as a warning on its run, and one that just started is not', async () => {
+    const { longTurns, LONG_TURN_MS } = await import('../../src/store/captures.js');
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    const member = (name: string, minutesAgo: number, activity: 'working' | 'waiting') => ({
+      name,
+      role: 'w',
+      model: 'm',
+      paneId: '%1',
+      state: 'alive' as const,
+      lead: false,
+      activity,
+      activitySince: new Date(now - minutesAgo * 60_000).toISOString(),
+    });
+    expect(LONG_TURN_MS).toBe(30 * 60_000);
+    expect(longTurns([member('a', 45, 'working'), member('b', 5, 'working'), member('c', 90, 'waiting')], now)).toEqual([
+      'a has shown working for 45 min, longer than any turn: out of quota, or at a login or trust screen?',
+    ]);
+  });
+});
