@@ -49,11 +49,15 @@ export class BenchTmux {
   }
 
   kill(): void {
+    let socket: string | null = null;
     try {
+      socket = this.run('display-message', '-p', '#{socket_path}');
       this.run('kill-server');
     } catch {
       // Already gone.
     }
+    // tmux leaves its socket file behind: a bench run must not leave one per run.
+    if (socket && socket.includes(this.socket)) fs.rmSync(socket, { force: true });
   }
 }
 
