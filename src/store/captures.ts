@@ -15,6 +15,7 @@ import type { PaneReading } from './pane-reading.js';
 import { stateHome } from '../config/config.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';
 import type { HookState } from './hook-events.js';
+import { transcriptUsage } from '../systems/claude-teams/transcript.js';
 import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
 import type { PanePrompt } from './prompt-reading.js';
@@ -67,6 +68,11 @@ export class PaneWatch {
     /** Claude Code's hook events, the first source of activity where they speak. */
     readonly hooks: HookEvents | null = null,
   ) {}
+
+  /** The transcript hooks named for a pane's agent, or null. */
+  transcriptOf(paneId: string): string | null {
+    return this.hooks?.transcriptOf(paneId) ?? null;
+  }
 
   /** What hooks say a pane's agent is doing now, or null (the screen is read). */
   hookState(paneId: string): HookState | null {
@@ -144,6 +150,18 @@ export class PaneWatch {
 
 /** A member with the activity its pane shows (unknown without a capture; dead and in-process members too). */
 function withActivity(m: Member, watch: PaneWatch): Member {
+  return withContext(activityOf(m, watch), watch);
+}
+
+/** A member's context from the transcript its hooks named (teammates too), unless it has one already. */
+function withContext(m: Member, watch: PaneWatch): Member {
+  if (m.context || !m.paneId || m.state !== 'alive') return m;
+  const file = watch.transcriptOf(m.paneId);
+  const usage = file ? transcriptUsage(file) : null;
+  return usage ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens } : m;
+}
+
+function activityOf(m: Member, watch: PaneWatch): Member {
   const look = m.paneId && m.state === 'alive' ? watch.look(m.paneId) : undefined;
   const hooked = m.paneId && m.state === 'alive' ? watch.hookState(m.paneId) : null;
   if (hooked) {
@@ -188,7 +206,7 @@ export class ActivityOverlay {
     const runs = inner.runs.map((run) => {
       const members = run.members.map((m) => withActivity(m, this.watch));
       const stuck = longTurns(members, Date.now());
-      const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
+      const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
       const prev = this.cache.get(run.id);
       const out = prev && prev.inner === run && prev.key === key ? prev.out : stuck.length ? { ...run, members, warnings: [...(run.warnings ?? []), ...stuck] } : { ...run, members };
       next.set(run.id, { inner: run, key, out });

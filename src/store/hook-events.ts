@@ -29,6 +29,9 @@ export interface HookState {
   at: number;
 }
 
+/** Transcripts named by hook events, per pane: the pane ↔ session link the context gauge needs. */
+const TRANSCRIPT = /"transcript_path"\s*:\s*"(\/[^"\\\u0000-\u001f]{1,1000}\.jsonl)"/;
+
 /** The events file under tower's state dir. */
 export function hookEventsFile(stateHome: string): string {
   return path.join(stateHome, 'hooks', 'events');
@@ -63,6 +66,7 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
 /** The events file, followed: the newest state per pane. */
 export class HookEvents {
   private states = new Map<string, HookState>();
+  private transcripts = new Map<string, string>();
   private offset = 0;
   private size = -1;
   private partial = '';
@@ -113,6 +117,12 @@ export class HookEvents {
     // Only the few fields needed, by pattern: the JSON may be cut at the hook's bound.
     const event = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(json)?.[1];
     if (!event) return false;
+    const transcript = TRANSCRIPT.exec(json)?.[1];
+    if (transcript && !transcript.split('/').includes('..')) {
+      this.transcripts.delete(pane);
+      this.transcripts.set(pane, transcript);
+      if (this.transcripts.size > MAX_PANES) this.transcripts.delete(this.transcripts.keys().next().value!);
+    }
     const type = /"notification_type"\s*:\s*"([a-z_]+)"/.exec(json)?.[1] ?? null;
     const s = stateOfEvent(event, type);
     const ms = Number(at) * 1000;
@@ -121,6 +131,11 @@ export class HookEvents {
     this.states.set(pane, { ...s, event, at: ms });
     if (this.states.size > MAX_PANES) this.states.delete(this.states.keys().next().value!);
     return true;
+  }
+
+  /** The transcript of the agent last seen in a pane, as its hooks named it, or null. */
+  transcriptOf(paneId: string): string | null {
+    return this.transcripts.get(paneId) ?? null;
   }
 
   /** The state hooks give a pane now, or null when none spoke lately enough. */

@@ -103,3 +103,21 @@ describe('a member working far longer than any turn', () => {
     ]);
   });
 });
+
+describe('the context of every agent hooks report', () => {
+  it('comes from the transcript its hook events name, teammates included', async () => {
+    const dir = tempDir();
+    const state = path.join(dir, 'state');
+    const transcript = path.join(dir, 'projects', '-srv-app', 'teammate-session.jsonl');
+    fs.mkdirSync(path.dirname(transcript), { recursive: true });
+    // An assistant line shaped as Claude Code writes it (see test/systems/transcript.test.ts).
+    fs.writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', requestId: 'req_1', message: { id: 'msg_1', model: 'claude-sonnet-4-5', usage: { input_tokens: 10, cache_creation_input_tokens: 90, cache_read_input_tokens: 99_900, output_tokens: 5 } } })}\n`);
+    const pane = await tmux.newSession('teammate', dir, 'sh -c "echo hi; sleep 100000"');
+    fire(state, pane, 'PostToolUse', { transcript_path: transcript, tool_name: 'Bash' });
+    const run = emptyRun('claude-team', 'docs', null, null);
+    run.members = [{ name: 'writer-1', role: 'w', model: 'm', paneId: pane, state: 'alive', lead: false }];
+    const snap: Snapshot = { version: 1, generatedAt: new Date().toISOString(), runs: [run], problems: [] };
+    const out = await snapshotWithActivity(tmux.client, snap, new HookEvents(hookEventsFile(path.join(state, 'tower'))));
+    expect(out.runs[0]?.members[0]).toMatchObject({ context: { usedPct: 50, tokens: 100_000, window: 200_000 }, tokens: { input: 10, output: 5, cacheRead: 99_900, cacheWrite: 90 } });
+  });
+});
