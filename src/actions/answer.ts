@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import type { Member, Run } from '../model.js';
 import { readPrompt } from '../store/prompt-reading.js';
 import type { PanePrompt } from '../store/prompt-reading.js';
-import { sanitize, sanitizeLine, ESCAPE_SEQUENCES } from '../text.js';
+import { sanitize, sanitizeLine } from '../text.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
 import { seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
@@ -65,8 +65,9 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   const text = req.text ?? '';
   if (text.trim() === '') return refuse('nothing to send: give the text', title, m.paneId);
   if (text.length > MAX_TEXT) return refuse(`the text is ${text.length} characters; at most ${MAX_TEXT}`, title, m.paneId);
-  // Only printable text is typed: a newline would submit early, an escape sequence would drive the agent's screen.
-  if (sanitizeLine(text) !== text || ESCAPE_SEQUENCES.test(text) || /[\r\n\t]/.test(text)) return refuse('the text holds control characters or line breaks; send one printable line', title, m.paneId);
+  // Only printable text is typed: a newline would submit early, an escape sequence would drive the
+  // agent's screen. sanitizeLine changes any text holding either, or a tab.
+  if (sanitizeLine(text) !== text) return refuse('the text holds control characters or line breaks; send one printable line', title, m.paneId);
   const detail: SendDetail = { kind: 'send', member: m.name, paneId: m.paneId!, text, confirmMs: CONFIRM_MS };
   const effects = [
     waitEffect(`capture ${m.paneId} first: refused while it shows a permission prompt or question`),
@@ -79,7 +80,7 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
 /** The pane's screen as text; a pane that is gone is a failure saying so. */
 async function screen(ctx: AppContext, paneId: string): Promise<string> {
   try {
-    return sanitize((await ctx.tmux.capturePane(paneId, 60)).replace(ESCAPE_SEQUENCES, ''));
+    return sanitize(await ctx.tmux.capturePane(paneId, 60));
   } catch (err) {
     if (isPaneGone(err)) throw new ActionStop('failed', `pane ${paneId} is gone (${(err as Error).message})`);
     throw err;

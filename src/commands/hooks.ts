@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { stateHome } from '../config/config.js';
+import { readLogTail } from '../files/tail.js';
 import { writeAtomic } from '../kit/files.js';
+import { hookEventsFile, parseEventLine } from '../store/hook-events.js';
 import { sanitizeLine } from '../text.js';
 import { installedEvents, withHooks, withoutHooks } from './hooks-settings.js';
 
@@ -44,24 +46,14 @@ const backupOf = (file: string): string => `${file}.tower-backup`;
 
 /** The last event the hook wrote: when, and which. */
 function lastEvent(env: NodeJS.ProcessEnv): string {
-  const file = path.join(stateHome(env), 'hooks', 'events');
-  try {
-    const st = fs.statSync(file);
-    const fd = fs.openSync(file, 'r');
-    try {
-      const len = Math.min(st.size, 64 * 1024);
-      const buf = Buffer.alloc(len);
-      fs.readSync(fd, buf, 0, len, st.size - len);
-      const line = buf.toString('utf8').trimEnd().split('\n').pop() ?? '';
-      const [at, pane, json] = line.split('\t');
-      const event = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(json ?? '')?.[1] ?? '?';
-      return `last event ${event} from ${pane || 'a pane tower cannot name'} at ${new Date(Number(at) * 1000).toISOString()} (${file})`;
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return `no event has arrived yet (${file})`;
+  const file = hookEventsFile(stateHome(env));
+  const tail = readLogTail(file);
+  const lines = tail.ok ? tail.value.text.trimEnd().split('\n') : [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const e = parseEventLine(lines[i] ?? '');
+    if (e) return `last event ${e.event} from ${e.pane || 'an agent outside tmux'} at ${new Date(e.at).toISOString()} (${file})`;
   }
+  return `no event has arrived yet (${file})`;
 }
 
 /** `tower hooks <verb>`. */

@@ -201,10 +201,9 @@ export class HostLink {
   /** Notes what was wrong with what the box sent, each once, the last few kept. */
   private noteProblems(found: readonly string[]): void {
     let changed = false;
-    for (const p of found) {
-      const text = `${p}`;
+    for (const text of found) {
       const at = this.problems.indexOf(text);
-      if (at === this.problems.length - 1 && at >= 0) continue;
+      if (at >= 0 && at === this.problems.length - 1) continue;
       if (at >= 0) this.problems.splice(at, 1);
       this.problems.push(text);
       changed = true;

@@ -161,20 +161,16 @@ function withContext(m: Member, watch: PaneWatch): Member {
   return usage ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens } : m;
 }
 
+/** A member with what hooks say it is doing, else what its pane shows, and the prompt the pane shows. */
 function activityOf(m: Member, watch: PaneWatch): Member {
-  const look = m.paneId && m.state === 'alive' ? watch.look(m.paneId) : undefined;
-  const hooked = m.paneId && m.state === 'alive' ? watch.hookState(m.paneId) : null;
-  if (hooked) {
-    const out: Member = { ...m, activity: hooked.activity, activitySince: new Date(hooked.at).toISOString(), activityCue: hooked.cue, activitySource: 'hooks' };
-    if (look?.prompt) out.prompt = { question: look.prompt.question, subject: look.prompt.subject, options: look.prompt.options, signature: look.prompt.signature };
-    else delete out.prompt;
-    return out;
-  }
-  if (!look) return { ...m, activity: 'unknown', activitySince: null, activitySource: null };
-  const out: Member = { ...m, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue, activitySource: 'screen' };
-  if (look.prompt) out.prompt = { question: look.prompt.question, subject: look.prompt.subject, options: look.prompt.options, signature: look.prompt.signature };
-  else delete out.prompt;
-  return out;
+  const pane = m.paneId && m.state === 'alive' ? m.paneId : null;
+  const look = pane ? watch.look(pane) : undefined;
+  const hooked = pane ? watch.hookState(pane) : null;
+  const { prompt: _seenBefore, ...rest } = m;
+  const prompt = look?.prompt ? { prompt: look.prompt } : {};
+  if (hooked) return { ...rest, ...prompt, activity: hooked.activity, activitySince: new Date(hooked.at).toISOString(), activityCue: hooked.cue, activitySource: 'hooks' };
+  if (!look) return { ...rest, activity: 'unknown', activitySince: null, activitySource: null };
+  return { ...rest, ...prompt, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue, activitySource: 'screen' };
 }
 
 /** Longer than any turn: an agent "working" this long is stuck (out of quota, at a login or trust screen). */

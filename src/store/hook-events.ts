@@ -8,8 +8,8 @@
  * Stop itself means waiting. The file is followed like a log: its tail the first time, then only
  * what was appended, and from the start again when it was started afresh.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { LineFollower } from '../files/follow.js';
 import type { Activity } from '../model.js';
 import type { Cue } from './pane-reading.js';
 
@@ -63,73 +63,61 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
   }
 }
 
+/** One line of the events file: `<epoch s>\t<pane>\t<event JSON>`. */
+export interface EventLine {
+  at: number;
+  /** The agent's tmux pane, or '' for an agent outside tmux. */
+  pane: string;
+  event: string;
+  notificationType: string | null;
+  transcript: string | null;
+}
+
+/**
+ * Reads one line of the events file, or null when it is not one. Only the few fields needed are
+ * taken, by pattern: the JSON may be cut at the hook's bound, and the pane must be a pane id or empty.
+ */
+export function parseEventLine(line: string): EventLine | null {
+  const [at, pane, json] = line.split('\t');
+  const ms = Number(at) * 1000;
+  if (pane === undefined || !/^(%\d+)?$/.test(pane) || !json || !Number.isFinite(ms)) return null;
+  const event = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(json)?.[1];
+  if (!event) return null;
+  const transcript = TRANSCRIPT.exec(json)?.[1] ?? null;
+  return {
+    at: ms,
+    pane,
+    event,
+    notificationType: /"notification_type"\s*:\s*"([a-z_]+)"/.exec(json)?.[1] ?? null,
+    transcript: transcript && !transcript.split('/').includes('..') ? transcript : null,
+  };
+}
+
 /** The events file, followed: the newest state per pane. */
 export class HookEvents {
   private states = new Map<string, HookState>();
   private transcripts = new Map<string, string>();
-  private offset = 0;
-  private size = -1;
-  private partial = '';
+  private readonly lines: LineFollower;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.lines = new LineFollower(file, TAIL_BYTES, STEP_BYTES);
+  }
 
   /** Reads what was appended since the last call; true when any pane's state changed. Never throws. */
   refresh(): boolean {
-    let size: number;
-    try {
-      size = fs.statSync(this.file).size;
-    } catch {
-      return false;
-    }
-    if (size < this.size || this.size < 0) {
-      // First look, or started afresh: its tail only; a first partial line there is not an event.
-      this.offset = Math.max(0, size - TAIL_BYTES);
-      this.partial = this.offset > 0 ? '\u0000' : '';
-    }
-    this.size = size;
-    if (size <= this.offset) return false;
-    const to = Math.min(size, this.offset + STEP_BYTES);
-    let text: string;
-    try {
-      const fd = fs.openSync(this.file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      try {
-        const buf = Buffer.allocUnsafe(to - this.offset);
-        const n = fs.readSync(fd, buf, 0, buf.length, this.offset);
-        text = buf.toString('utf8', 0, n);
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      return false;
-    }
-    this.offset = to;
-    const lines = (this.partial + text).split('\n');
-    this.partial = lines.pop() ?? '';
-    if (lines[0]?.startsWith('\u0000')) lines.shift();
     let changed = false;
-    for (const line of lines) changed = this.take(line) || changed;
+    for (const line of this.lines.read()?.lines ?? []) changed = this.take(line) || changed;
     return changed;
   }
 
   private take(line: string): boolean {
-    const [at, pane, json] = line.split('\t');
-    if (!pane || !/^%\d+$/.test(pane) || !json) return false;
-    // Only the few fields needed, by pattern: the JSON may be cut at the hook's bound.
-    const event = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(json)?.[1];
-    if (!event) return false;
-    const transcript = TRANSCRIPT.exec(json)?.[1];
-    if (transcript && !transcript.split('/').includes('..')) {
-      this.transcripts.delete(pane);
-      this.transcripts.set(pane, transcript);
-      if (this.transcripts.size > MAX_PANES) this.transcripts.delete(this.transcripts.keys().next().value!);
-    }
-    const type = /"notification_type"\s*:\s*"([a-z_]+)"/.exec(json)?.[1] ?? null;
-    const s = stateOfEvent(event, type);
-    const ms = Number(at) * 1000;
-    if (!s || !Number.isFinite(ms)) return false;
-    this.states.delete(pane);
-    this.states.set(pane, { ...s, event, at: ms });
-    if (this.states.size > MAX_PANES) this.states.delete(this.states.keys().next().value!);
+    const e = parseEventLine(line);
+    // An agent outside tmux is no member's pane.
+    if (!e || e.pane === '') return false;
+    if (e.transcript) remember(this.transcripts, e.pane, e.transcript);
+    const s = stateOfEvent(e.event, e.notificationType);
+    if (!s) return false;
+    remember(this.states, e.pane, { ...s, event: e.event, at: e.at });
     return true;
   }
 
@@ -145,4 +133,11 @@ export class HookEvents {
     const ttl = s.activity === 'working' ? WORKING_TTL_MS : WAITING_TTL_MS;
     return now - s.at <= ttl ? s : null;
   }
+}
+
+/** Sets `key` as the newest entry of a map held to MAX_PANES (the oldest goes). */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_PANES) map.delete(map.keys().next().value!);
 }

@@ -55,7 +55,14 @@ describe('tower hooks', () => {
     expect(fs.readFileSync(`${settings}.tower-backup`, 'utf8')).toBe(ORIGINAL);
 
     expect((await tower(s, ['hooks', 'install', '--settings', settings])).stdout).toContain('already installed');
-    expect((await tower(s, ['hooks', 'status', '--settings', settings])).stdout).toContain('installed in');
+    expect((await tower(s, ['hooks', 'status', '--settings', settings])).stdout).toContain('no event has arrived yet');
+    const events = path.join(s.home, 'state', 'tower', 'hooks', 'events');
+    fs.mkdirSync(path.dirname(events), { recursive: true });
+    fs.writeFileSync(events, `1764000000\t%3\t{"hook_event_name":"Stop"}\n1764000060\t\x1b]0;x\x07\t{"hook_event_name":"Stop"}\n`);
+    const status = (await tower(s, ['hooks', 'status', '--settings', settings])).stdout;
+    expect(status).toContain('installed in');
+    // The last line names no pane tower can read: the one before it is the last event.
+    expect(status).toContain('last event Stop from %3 at 2025-11-24T16:00:00.000Z');
     expect((await tower(s, ['hooks', 'uninstall', '--settings', settings])).exitCode).toBe(0);
     expect(fs.readFileSync(settings, 'utf8')).toBe(ORIGINAL);
   });

@@ -9,8 +9,8 @@
  * Transcripts reach tens of MB: only the tail is read the first time (TAIL_BYTES), then only what was
  * appended since, and a file that shrank is read from its tail again. Never the whole file per read.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { LineFollower } from '../../files/follow.js';
 import { isObject } from '../../files/values.js';
 
 /** Claude's context window unless a turn shows more in use (the 1M-token models). */
@@ -42,15 +42,13 @@ export interface TranscriptUsage {
 }
 
 interface Followed {
-  offset: number;
-  size: number;
+  lines: LineFollower;
   used: number | null;
   tokens: TokenTotals;
   ids: string[];
-  /** An incomplete last line, kept until its end is appended. */
-  partial: string;
 }
 
+const NO_TOKENS: TokenTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 const followed = new Map<string, Followed>();
 
 /** The transcript of session `sessionId` run in `cwd`. */
@@ -85,53 +83,21 @@ function take(state: Followed, line: string): void {
   state.tokens = { input: state.tokens.input + input, output: state.tokens.output + num(u.output_tokens), cacheRead: state.tokens.cacheRead + cacheRead, cacheWrite: state.tokens.cacheWrite + cacheWrite };
 }
 
-function readRange(file: string, from: number, to: number): string {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  try {
-    const buf = Buffer.allocUnsafe(to - from);
-    const n = fs.readSync(fd, buf, 0, buf.length, from);
-    return buf.toString('utf8', 0, n);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /** The usage a transcript shows now, or null when it is missing or holds no assistant turn yet. Never throws. */
 export function transcriptUsage(file: string): TranscriptUsage | null {
-  let size: number;
-  try {
-    const st = fs.statSync(file);
-    if (!st.isFile()) return null;
-    size = st.size;
-  } catch {
+  let state = followed.get(file);
+  if (!state) {
+    if (followed.size >= MAX_FOLLOWED) followed.delete(followed.keys().next().value!);
+    state = { lines: new LineFollower(file, TAIL_BYTES, STEP_BYTES), used: null, tokens: NO_TOKENS, ids: [] };
+    followed.set(file, state);
+  }
+  const read = state.lines.read();
+  if (!read) {
     followed.delete(file);
     return null;
   }
-  let state = followed.get(file);
-  if (!state || size < state.size) {
-    // New, or rewritten: its tail only; a first partial line there is not a record.
-    state = { offset: Math.max(0, size - TAIL_BYTES), size: 0, used: null, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ids: [], partial: '' };
-    if (state.offset > 0) state.partial = '\u0000';
-    followed.delete(file);
-    if (followed.size >= MAX_FOLLOWED) followed.delete(followed.keys().next().value!);
-    followed.set(file, state);
-  }
-  if (size > state.offset) {
-    const to = Math.min(size, state.offset + STEP_BYTES);
-    let text: string;
-    try {
-      text = readRange(file, state.offset, to);
-    } catch {
-      return null;
-    }
-    const lines = (state.partial + text).split('\n');
-    state.partial = lines.pop() ?? '';
-    // The first piece of a tail read starts mid-line: it is dropped, not parsed.
-    if (lines[0]?.startsWith('\u0000')) lines.shift();
-    for (const line of lines) take(state, line);
-    state.offset = to;
-  }
-  state.size = size;
+  if (read.fresh) Object.assign(state, { used: null, tokens: NO_TOKENS, ids: [] });
+  for (const line of read.lines) take(state, line);
   if (state.used === null) return null;
   const window = state.used > DEFAULT_WINDOW ? LARGE_WINDOW : DEFAULT_WINDOW;
   return { used: state.used, window, usedPct: Math.round((state.used / window) * 100), tokens: { ...state.tokens } };

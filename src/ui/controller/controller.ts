@@ -131,17 +131,28 @@ export class Controller {
     if (to !== null) dialogs.dispatch({ type: 'scroll', to });
   }
 
+  /**
+   * A key in a dialog's text prompt (the request's fields, the line to send): typing, erasing and
+   * leaving are the same for both; the command it means otherwise, for the dialog to act on.
+   */
+  private promptKey(key: string | null, raw: string): Command | null {
+    const { dialogs } = this.d;
+    const input = translatePromptKey(this.d.bindings, key, raw);
+    if (!input) return null;
+    if ('text' in input) dialogs.dispatch({ type: 'type', text: input.text });
+    else if ('erase' in input) dialogs.dispatch({ type: 'erase' });
+    else if (input.command === 'dismiss') dialogs.dispatch({ type: 'close' });
+    else return input.command;
+    return null;
+  }
+
   private requestKey(key: string | null, raw: string): void {
     const { dialogs, runner } = this.d;
     const d = dialogs.getState().current;
     if (d?.kind !== 'request') return;
-    const input = translatePromptKey(this.d.bindings, key, raw);
-    if (!input) return;
-    if ('text' in input) return dialogs.dispatch({ type: 'type', text: input.text });
-    if ('erase' in input) return dialogs.dispatch({ type: 'erase' });
-    if (input.command === 'dismiss') return dialogs.dispatch({ type: 'close' });
-    if (input.command === 'next-field') return dialogs.dispatch({ type: 'next-field' });
-    if (input.command !== 'accept') return;
+    const command = this.promptKey(key, raw);
+    if (command === 'next-field') return dialogs.dispatch({ type: 'next-field' });
+    if (command !== 'accept') return;
     if (d.field === 'name' || d.name.trim() === '') {
       if (d.name.trim() !== '' || d.field === 'message') dialogs.dispatch({ type: 'next-field' });
       return;
@@ -153,13 +164,7 @@ export class Controller {
   private sendKey(key: string | null, raw: string): void {
     const { dialogs, runner } = this.d;
     const d = dialogs.getState().current;
-    if (d?.kind !== 'send') return;
-    const input = translatePromptKey(this.d.bindings, key, raw);
-    if (!input) return;
-    if ('text' in input) return dialogs.dispatch({ type: 'type', text: input.text });
-    if ('erase' in input) return dialogs.dispatch({ type: 'erase' });
-    if (input.command === 'dismiss') return dialogs.dispatch({ type: 'close' });
-    if (input.command !== 'accept' || d.text.trim() === '') return;
+    if (d?.kind !== 'send' || this.promptKey(key, raw) !== 'accept' || d.text.trim() === '') return;
     dialogs.dispatch({ type: 'close' });
     runner.ask({ kind: 'send', run: d.runId, members: [d.member], text: d.text });
   }
