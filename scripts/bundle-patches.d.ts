@@ -6,6 +6,8 @@ export const TEXT_CACHE_LIMIT: number;
 export function boundMeasureText(source: string): string;
 /** ink/build/wrap-text.js with its cache object bounded. */
 export function boundWrapText(source: string): string;
+/** ink/build/output.js with its text caches kept from frame to frame, bounded. */
+export function keepOutputCaches(source: string): string;
 /** yoga-layout's loader with `typeof fetch` answered without touching the global. */
 export function noFetchProbe(source: string): string;
 /** The always-narrow text string-width's rewrite measures by length (a RegExp source). */

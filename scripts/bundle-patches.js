@@ -156,11 +156,33 @@ export function styledCharsToString(chars) {`,
   );
 }
 
+/**
+ * ink/build/output.js with one set of text caches kept from frame to frame (bounded), instead of a
+ * fresh set per frame: a frame cuts every line of the screen into styled cells again, though a change
+ * redraws a row or two. On 10 teams a task change cost the screen 60 ms of CPU without it
+ * (test/bench/scale.bench.ts prints what it costs now).
+ */
+export function keepOutputCaches(source) {
+  const shared = replaceOnce(
+    source,
+    'export default class Output {',
+    `let sharedCaches = null;
+function framesCaches() {
+    if (sharedCaches === null || sharedCaches.styledChars.size + sharedCaches.widths.size + sharedCaches.blockWidths.size >= ${TEXT_CACHE_LIMIT}) sharedCaches = new OutputCaches();
+    return sharedCaches;
+}
+export default class Output {`,
+    'ink output',
+  );
+  return replaceOnce(shared, 'caches = new OutputCaches();', 'caches = framesCaches();', 'ink output');
+}
+
 const PATCHES = [
   // The hoisted copy only (ink and tower use it); an older copy nested under another package is left alone.
   { filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, rewrite: fastStringWidth, hoistedOnly: true },
   { filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/, rewrite: boundMeasureText },
   { filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/, rewrite: boundWrapText },
+  { filter: /[\\/]ink[\\/]build[\\/]output\.js$/, rewrite: keepOutputCaches },
   { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/, rewrite: noFetchProbe },
   { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/, rewrite: fastTokenize },
   { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/, rewrite: sameStyleNoDiff },

@@ -34,13 +34,15 @@ export const START_PATHS = {
  */
 /**
  * Bytes of dist/status.cjs, what `tower status` loads on Node 20 (scripts/status-file.js): 196 KB
- * when set (Nov 2026), the config validator and the Markdown reader apart in files of their own.
+ * when set (Nov 2026), the config validator and the Markdown reader apart in files of their own;
+ * 208 KB with the run list kept from change to change (store/assemble.ts) and teams that ended.
  */
-export const STATUS_FILE_BUDGET = 204 * 1024;
+export const STATUS_FILE_BUDGET = 214 * 1024;
 
 export const START_BUDGETS = {
   'tower status': 222 * 1024,
-  'tower (first frame)': 308 * 1024,
+  // 310 KB with the kept run list and teams that ended (Nov 2026).
+  'tower (first frame)': 316 * 1024,
   'tower (live screen)': 1310 * 1024,
 };
 

@@ -128,6 +128,11 @@ export const RunSchema = z.object({
   host: z.string().nullable().optional(),
   /** True when the run is the last known state of a host that is unreachable now. */
   stale: z.boolean().optional(),
+  /**
+   * True for a Claude team that has ended: its files unchanged for ENDED_AFTER_MS and no member's
+   * pane alive. Still listed; the screen folds these away. Extra to the v1 contract.
+   */
+  ended: z.boolean().optional(),
 });
 
 /** How a configured host is doing: connected, still connecting, or unreachable since a time and why. */

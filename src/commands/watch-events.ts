@@ -56,9 +56,33 @@ function memberEvents(time: string, prev: Run, next: Run, out: WatchEvent[]): vo
   }
 }
 
-/** Members with a pane whose liveness can't be known now (no tmux server, or it does not answer). */
+const unknownCounts = new WeakMap<Run, number>();
+
+/** Members with a pane whose liveness can't be known now (no tmux server, or it does not answer); counted once per run object. */
 function unknownMembers(s: Snapshot): number {
-  return s.runs.reduce((n, r) => n + r.members.filter((m) => m.paneId && m.state === 'unknown').length, 0);
+  let total = 0;
+  for (const r of s.runs) {
+    let n = unknownCounts.get(r);
+    if (n === undefined) {
+      n = 0;
+      for (const m of r.members) if (m.paneId && m.state === 'unknown') n++;
+      unknownCounts.set(r, n);
+    }
+    total += n;
+  }
+  return total;
+}
+
+const byIds = new WeakMap<Snapshot, Map<string, Run>>();
+
+/** A snapshot's runs by id, made once per snapshot (it is `next` once, then `prev`). */
+function runsById(s: Snapshot): Map<string, Run> {
+  let m = byIds.get(s);
+  if (!m) {
+    m = new Map(s.runs.map((r) => [r.id, r]));
+    byIds.set(s, m);
+  }
+  return m;
 }
 
 /** Why liveness is unknown: the snapshot's tmux problem, else there is no server. */
@@ -77,9 +101,12 @@ export function diffSnapshots(prev: Snapshot | null, next: Snapshot, time: strin
   if (unknown > 0 && (prev === null || unknownMembers(prev) === 0)) {
     out.push({ time, event: 'liveness-unknown', run: null, members: unknown, reason: unknownReason(next) });
   }
-  const before = new Map((prev?.runs ?? []).map((r) => [r.id, r]));
-  const after = new Map(next.runs.map((r) => [r.id, r]));
+  const before = prev ? runsById(prev) : new Map<string, Run>();
+  const after = runsById(next);
+  // Most runs are the very objects of the previous snapshot (the store shares what did not change).
+  const same = new Set(prev?.runs ?? []);
   for (const [id, r] of after) {
+    if (same.has(r)) continue;
     const was = before.get(id);
     if (!was) {
       out.push({ time, event: 'run-added', run: id, system: r.system, name: r.name, status: r.status, root: r.root });

@@ -37,6 +37,7 @@ export const COMMANDS = [
   'answer-2',
   'answer-3',
   'send',
+  'ended',
 ] as const;
 export type Command = (typeof COMMANDS)[number];
 
@@ -95,6 +96,7 @@ export const KEYMAP: readonly CommandSpec[] = [
   { command: 'accept', keys: ['enter'], hint: 'accept', description: 'Accept the prompt', contexts: ['prompt'], group: 'Dialogs' },
   { command: 'dismiss', keys: ['esc'], hint: 'cancel', description: 'Leave the prompt (the filter is cleared)', contexts: ['prompt'], group: 'Dialogs' },
   { command: 'next-field', keys: ['tab'], hint: 'next field', description: 'Move to the next field of the prompt', contexts: ['prompt'], group: 'Dialogs' },
+  { command: 'ended', keys: ['E'], hint: 'ended', description: 'Show or fold the teams that ended (files unchanged for two days, no pane alive), listed last', contexts: ['global'], group: 'Navigate' },
   { command: 'mute', keys: ['m'], hint: 'mute', description: 'Mute or unmute notifications (bell, desktop, notify command; the title still counts)', contexts: ['global'], group: 'General' },
   { command: 'help', keys: ['?'], hint: 'help', description: 'Show or hide every key', contexts: ['global', 'modal'], group: 'General' },
   { command: 'quit', keys: ['q'], hint: 'quit', description: 'Quit tower (the terminal is restored)', contexts: ['global'], group: 'General' },

@@ -45,11 +45,15 @@ export interface PaneLook {
   movedAt: number;
 }
 
-/** The member panes worth capturing: a pane id, and alive in the pane list when there is one. */
+/**
+ * The member panes worth capturing: alive by liveness (with no tmux server nothing is, and nothing
+ * is captured), and still alive in the newest pane list when there is one.
+ */
 export function memberPanes(runs: readonly Run[], panes: readonly PaneInfo[] | null): string[] {
   const alive = panes ? new Set(panes.filter((p) => !p.dead).map((p) => p.paneId)) : null;
-  const ids = runs.flatMap((r) => r.members.filter((m) => m.paneId && m.state !== 'dead' && m.state !== 'in-process').map((m) => m.paneId as string));
-  return [...new Set(ids)].filter((id) => alive === null || alive.has(id));
+  const ids = new Set<string>();
+  for (const r of runs) for (const m of r.members) if (m.paneId && m.state === 'alive' && (alive === null || alive.has(m.paneId))) ids.add(m.paneId);
+  return [...ids];
 }
 
 /** Pane captures and their readings, outside React; `version` moves when anything shown changed. */
@@ -188,9 +192,20 @@ export function longTurns(members: readonly Member[], now: number): string[] {
   return out;
 }
 
+/** Whether no member of a run has a pane alive: then nothing captured or hooked can speak for any of them. */
+function noneAlive(run: Run): boolean {
+  for (const m of run.members) if (m.state === 'alive') return false;
+  return true;
+}
+
 /** Lays activity over a snapshot's members; runs whose members read the same keep their object. */
 export class ActivityOverlay {
   private cache = new Map<string, { inner: Run; key: string; out: Run }>();
+  /**
+   * Runs with no member alive read "unknown" for good, whatever the captures say: laid over once per
+   * run object. On a box of 10,000 ended teams this is what keeps a snapshot's overlay near free.
+   */
+  private still = new WeakMap<Run, Run>();
   private last: { inner: Snapshot; version: number; out: Snapshot } | null = null;
 
   constructor(private readonly watch: PaneWatch) {}
@@ -200,6 +215,14 @@ export class ActivityOverlay {
     if (this.last && this.last.inner === inner && this.last.version === version) return this.last.out;
     const next = new Map<string, { inner: Run; key: string; out: Run }>();
     const runs = inner.runs.map((run) => {
+      if (noneAlive(run)) {
+        let out = this.still.get(run);
+        if (!out) {
+          out = { ...run, members: run.members.map((m) => withActivity(m, this.watch)) };
+          this.still.set(run, out);
+        }
+        return out;
+      }
       const members = run.members.map((m) => withActivity(m, this.watch));
       const stuck = longTurns(members, Date.now());
       const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}`;

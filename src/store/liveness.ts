@@ -62,7 +62,10 @@ export function applyLiveness(run: Run, index: PaneIndex | null): Run {
     members = ghosts.members;
     changed = true;
   }
-  if (!changed) return run;
+  // A team whose files are quiet but whose member's pane is alive has not ended.
+  const revived = run.ended === true && members.some((m) => m.state === 'alive');
+  if (!changed && !revived) return run;
+  if (revived) return { ...run, members, ended: false, warnings: [...(run.warnings ?? []), ...ghosts.warnings] };
   return ghosts.warnings.length > 0 ? { ...run, members, warnings: [...(run.warnings ?? []), ...ghosts.warnings] } : { ...run, members };
 }
 

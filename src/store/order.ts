@@ -11,11 +11,16 @@ const STATUS_RANK: Record<RunStatus, number> = {
   complete: 7,
 };
 
+/** Teams that ended come after everything else, whatever their files last said. */
+const ENDED_RANK = 8;
+
 /**
  * How urgently a run needs a human (lower first): a pending escalation, then a pending
- * checkpoint/context/approval gate, then by status: blocked, running, waiting, idle, unknown, complete.
+ * checkpoint/context/approval gate, then by status: blocked, running, waiting, idle, unknown, complete;
+ * teams that ended last of all.
  */
 export function urgency(run: Run): number {
+  if (run.ended) return ENDED_RANK;
   if (pendingGates(run, ['escalation']).length > 0) return 0;
   if (pendingGates(run, ['checkpoint', 'context', 'approval']).length > 0) return 1;
   return STATUS_RANK[run.status];

@@ -44,16 +44,16 @@ export function settingsFrom(config: Config, now: number): ReadSettings {
 }
 
 /** Reads every Claude team; a throwing reader is one problem. */
-export function readAllTeams(claudeDir: string, readers: SourceReaders, problems: Problem[]): Team[] {
+export function readAllTeams(claudeDir: string, readers: SourceReaders, problems: Problem[], reuse?: (dirName: string) => Team | null): Team[] {
   const file = path.join(claudeDir, 'teams');
-  const r = guarded('Claude teams', file, { teams: [], problems: [] }, () => readers.readTeams(claudeDir), problems);
+  const r = guarded('Claude teams', file, { teams: [], problems: [] }, () => readers.readTeams(claudeDir, reuse), problems);
   problems.push(...r.problems);
   return r.teams;
 }
 
 /** The roots and state directories to read, from everything discovery looks at. */
 export function discoverSources(
-  input: Pick<SnapshotInput, 'roots' | 'claudeDir' | 'discover' | 'home'> & { paneCwds: readonly string[]; teams: readonly Team[] },
+  input: Pick<SnapshotInput, 'roots' | 'claudeDir' | 'discover' | 'home'> & { paneCwds: readonly string[]; teamCwds: readonly (string | null)[] },
   readers: SourceReaders,
   problems: Problem[],
 ): { discovery: Discovery; sources: RunSource[] } {
@@ -72,7 +72,7 @@ export function discoverSources(
   const discovery = discoverRoots({
     explicitRoots: input.roots,
     sessionRoots,
-    cwds: discover ? [...input.paneCwds, ...input.teams.map((t) => t.cwd)] : [],
+    cwds: discover ? [...input.paneCwds, ...input.teamCwds] : [],
     home: input.home,
   });
   problems.push(...discovery.problems);
@@ -93,7 +93,7 @@ export function readSnapshot(input: SnapshotInput): Snapshot {
 function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Problem[]): Snapshot {
   const readers = input.readers ?? defaultReaders;
   const paneCwds = (input.panes ?? []).map((p) => p.cwd);
-  const { sources } = discoverSources({ ...input, paneCwds, teams }, readers, problems);
+  const { sources } = discoverSources({ ...input, paneCwds, teamCwds: teams.map((t) => t.cwd) }, readers, problems);
   // Readers never run tmux: what the panes say about a project's liveness comes in with the settings.
   const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, { ...input.settings, paneCwds }, readers)] as const);
   const index = indexPanes(input.panes);

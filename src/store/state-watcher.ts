@@ -36,7 +36,7 @@ export async function watchStateDirs(
     if (typeof dir !== 'string') return;
     // Some platforms give no file name: then the directory as a whole changed.
     const file = typeof name === 'string' && name !== '' ? path.join(dir, name) : dir;
-    if (!scope.ignored(file)) handlers.onPath(file);
+    if (!scope.ignoredEvent(file)) handlers.onPath(file);
   });
   // Folders coming and going (a new team, a new phase dir, a marker dir) also arrive as such.
   watcher.on('addDir', (dir) => handlers.onPath(dir));

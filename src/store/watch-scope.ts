@@ -47,6 +47,12 @@ export class WatchScope {
     readonly claudeDir: string,
     /** Folder names of the teams the store knows (their task folders are watched). */
     private readonly knownTeam: (dirName: string) => boolean,
+    /**
+     * Folder names of teams that ended: their folders get no watch of their own (on a box of
+     * 10,000 teams, 20,000 inotify watches and most of the start time); their coming and going
+     * still shows in the watch on `teams/`, and the periodic sweep looks at their files.
+     */
+    private readonly endedTeam: (dirName: string) => boolean = () => false,
   ) {}
 
   /** Replaces the watched roots and the known state directories. */
@@ -56,17 +62,24 @@ export class WatchScope {
     this.stateDirs = [...stateDirs].sort((a, b) => b.length - a.length);
   }
 
-  /** chokidar's `ignored`: true for every path outside the state directories. */
+  /** chokidar's `ignored`: true for every path outside the state directories, and for the folders of teams that ended. */
   ignored = (p: string): boolean => {
-    if (isInside(p, this.claudeDir)) return this.ignoredInClaudeDir(p);
+    if (isInside(p, this.claudeDir)) return this.ignoredInClaudeDir(p, false);
     return !this.roots.some((root) => isInside(p, root) && this.wantedInRoot(p, root));
   };
 
-  private ignoredInClaudeDir(p: string): boolean {
+  /** Whether an event on `p` (from the watch of its folder) means nothing: a team that ended coming or going does. */
+  ignoredEvent = (p: string): boolean => {
+    if (isInside(p, this.claudeDir)) return this.ignoredInClaudeDir(p, true);
+    return this.ignored(p);
+  };
+
+  private ignoredInClaudeDir(p: string, event: boolean): boolean {
     const parts = path.relative(this.claudeDir, p).split(path.sep).filter(Boolean);
     const [top, name, file, ...rest] = parts;
     if (top === undefined) return false;
     if (rest.length > 0) return true;
+    if ((top === 'teams' || top === 'tasks') && name !== undefined && this.endedTeam(name)) return !event || file !== undefined;
     if (top === 'teams') return file !== undefined && file !== 'config.json';
     if (top === 'tasks') {
       if (name === undefined) return false;

@@ -20,7 +20,10 @@ export interface RunRead {
 
 /** Reads the Claude Code teams under the Claude dir: the system whose runs are teams, not state directories. */
 export interface TeamReaders {
-  readTeams(claudeDir: string): { teams: Team[]; problems: Problem[] };
+  /** Every team; `reuse` may hand back a team already read, which is then not read again. */
+  readTeams(claudeDir: string, reuse?: (dirName: string) => Team | null): { teams: Team[]; problems: Problem[] };
+  /** When a team's files last changed (two stats), to tell whether it must be read again. */
+  teamChangedAt(team: Team): number | null;
   /** One team by its folder name under `<claudeDir>/teams/`; null when the folder is gone. */
   readTeam(claudeDir: string, dirName: string): Team | null;
   teamRun(team: Team, settings: ReadSettings): Run;

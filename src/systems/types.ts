@@ -34,6 +34,8 @@ export interface Team {
   cwd: string | null;
   /** The lead's Claude Code session (`leadSessionId`): its transcript says how full its context is. */
   leadSessionId?: string | null;
+  /** When the team's files last changed (ms): the newest of its config and its task folder. */
+  changedAt?: number | null;
   /** Members with `state` set to 'in-process' where the file says so, else 'unknown' (liveness is applied later). */
   members: Member[];
   tasks: Task[];

@@ -16,6 +16,7 @@ import type { Layout } from './layout.js';
 import { MIN_SIZE } from './layout.js';
 import { DetailPaneView, paneTitle } from './panes/detail-pane.js';
 import { RunsPane } from './panes/runs-pane.js';
+import { keyLabel } from '../keys/key-name.js';
 import type { Hint } from './state/available.js';
 import { previewMember } from './state/selectors.js';
 import type { Dialog } from './state/dialog-state.js';
@@ -96,6 +97,8 @@ export function Screen(p: ScreenProps) {
       contextThreshold={p.contextThreshold}
       rect={layout.runs}
       reading={p.loading ? (p.reading ?? '') : null}
+      folded={p.ui.filter === '' && !p.ui.showEnded ? p.snapshot.runs.length - p.view.runs.length : 0}
+      foldKey={keyLabel(p.bindings.keys.ended[0] ?? 'E')}
     />
   );
   let body;

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   boundMeasureText,
   boundWrapText,
+  keepOutputCaches,
   fastStringWidth,
   fastTokenize,
   NARROW_TEXT,
@@ -40,6 +41,7 @@ describe('bundle patches', () => {
   it('find their targets in the installed ink and yoga-layout', () => {
     expect(boundMeasureText(fs.readFileSync(inkFile('measure-text.js'), 'utf8'))).toContain(`cache.size >= ${TEXT_CACHE_LIMIT}`);
     expect(boundWrapText(fs.readFileSync(inkFile('wrap-text.js'), 'utf8'))).toContain(`cacheSize >= ${TEXT_CACHE_LIMIT}`);
+    expect(keepOutputCaches(fs.readFileSync(inkFile('output.js'), 'utf8'))).toContain('caches = framesCaches();');
     const yoga = path.join(REPO, 'node_modules', 'yoga-layout', 'dist', 'binaries', 'yoga-wasm-base64-esm.js');
     expect(noFetchProbe(fs.readFileSync(yoga, 'utf8'))).not.toMatch(/typeof fetch\b/);
   });
@@ -47,6 +49,7 @@ describe('bundle patches', () => {
   it('refuse code they do not recognise, so an updated dependency fails the build', () => {
     expect(() => boundMeasureText('export default () => 0;')).toThrow(/ink measure-text/);
     expect(() => boundWrapText('const cache = new Map();')).toThrow(/ink wrap-text/);
+    expect(() => keepOutputCaches('export default class Output {}')).toThrow(/ink output/);
     expect(() => noFetchProbe('export {};')).toThrow(/yoga-layout/);
   });
 

@@ -141,6 +141,8 @@ describe('a tampered far side', () => {
     const s = store(host, 2);
     await s.start();
     const link = s.link('far')!;
+    // Under load the link may still be connecting: the question is the plan's silence, not the hello's.
+    await waitFor(() => link.state.state === 'ok', 20_000, { what: 'the link to be up' });
     const started = Date.now();
     await expect(link.plan({ kind: 'grant', run: 'harness:good', gate: 'deploy' }, false)).rejects.toThrow(/far did not answer the plan of grant within 2 s/);
     expect(Date.now() - started).toBeLessThan(10_000);

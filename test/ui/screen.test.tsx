@@ -139,3 +139,20 @@ describe('untrusted text', () => {
     for (const bad of ['\u001b[2J', '\u001b]0;', '\u0007', '\u009b', '\u001b[5m', '\u001b[1mfile', '\r']) expect(all).not.toContain(bad);
   });
 });
+
+describe('teams that ended', () => {
+  it('fold into one line at the end of the runs list; E lists them and folds them again', async () => {
+    const ended = Array.from({ length: 1200 }, (_, i) => ({ ...harnessRun(), id: `claude-team:old-${i}`, name: `old-${i}`, system: 'claude-team' as const, gates: [], status: 'complete' as const, ended: true }));
+    const { screen } = renderRoom({ columns: 120, rows: 40, snapshot: fixtureSnapshot([...fixtureSnapshot().runs, ...ended]) });
+    await waitForText(screen, '1,200 teams ended');
+    expect(screen.frame()).toMatch(/Runs · \d+ of \d+/);
+    expect(screen.frame()).not.toContain('old-0');
+    await screen.press('E');
+    await waitFor(() => !screen.frame().includes('teams ended'));
+    await screen.press('G');
+    await waitForText(screen, 'old-1199');
+    await screen.press('E');
+    await waitForText(screen, '1,200 teams ended');
+    screen.unmount();
+  });
+});

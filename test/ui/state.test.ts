@@ -174,3 +174,19 @@ describe('footer hints', () => {
     expect(availableHints(situation({ filtering: true })).map((h) => h.command)).toEqual(['accept', 'dismiss']);
   });
 });
+
+describe('teams that ended', () => {
+  const ended = (name: string) => ({ ...harnessRun(), id: `claude-team:${name}`, name, system: 'claude-team' as const, gates: [], ended: true });
+  const runs = [...fixtureSnapshot().runs, ended('old-1'), ended('old-2')];
+
+  it('are folded off the end of the list, listed by the toggle, and found by a filter', () => {
+    expect(visibleRuns(runs, '', false).map((r) => r.id)).toEqual(fixtureSnapshot().runs.map((r) => r.id));
+    expect(visibleRuns(runs, '', true)).toBe(runs);
+    expect(visibleRuns(runs, 'old-2', false).map((r) => r.id)).toEqual(['claude-team:old-2']);
+    const shown = uiReducer(initialUiState(), { type: 'toggle-ended' });
+    expect(shown.showEnded).toBe(true);
+    expect(uiReducer(shown, { type: 'toggle-ended' }).showEnded).toBe(false);
+    expect(deriveView({ ...fixtureSnapshot(), runs }, 0, initialUiState()).runs).toHaveLength(runs.length - 2);
+    expect(deriveView({ ...fixtureSnapshot(), runs }, 0, shown).runs).toHaveLength(runs.length);
+  });
+});

@@ -1,6 +1,6 @@
 /** Claude Code agent teams: `<claudeDir>/teams/<team>/config.json` with `tasks/<team>/`, each a run unless another system takes it in. */
 import type { CycleWay, SystemModule } from '../module.js';
-import { readTeam, readTeams, teamRun } from './teams.js';
+import { readTeam, readTeams, teamChangedAt, teamRun } from './teams.js';
 
 /** A team's lead is reached through its own pane; there are no state files to signal or await. */
 const teamCycle: CycleWay = {
@@ -21,7 +21,7 @@ export const claudeTeams: SystemModule = {
   mergesTeams: false,
   watchFiles: [],
   rootRegistry: null,
-  teams: { readTeams, readTeam, teamRun },
+  teams: { readTeams, readTeam, teamRun, teamChangedAt },
   cycle: teamCycle,
   grant: null,
   requests: null,

@@ -2,6 +2,7 @@
  * Claude Code agent teams: `teams/<team>/config.json` and the task folder `tasks/<team>/<id>.json`.
  * Read on their own (a `claude-team` run) and underneath tina, which merges its teams into its run.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { emptyRun } from '../../model.js';
 import type { Member, MemberState, Problem, Run, Task } from '../../model.js';
@@ -20,7 +21,7 @@ const PANE_ID = /^%\d+$/;
  * Reads every team under `<claudeDir>/teams/` with its tasks.
  * A team whose config can't be read still appears, with its problem.
  */
-export function readTeams(claudeDir: string): { teams: Team[]; problems: Problem[] } {
+export function readTeams(claudeDir: string, reuse?: (dirName: string) => Team | null): { teams: Team[]; problems: Problem[] } {
   const teamsDir = path.join(claudeDir, 'teams');
   const problems: Problem[] = [];
   const teams: Team[] = [];
@@ -31,7 +32,7 @@ export function readTeams(claudeDir: string): { teams: Team[]; problems: Problem
       problems.push({ file: sanitizeLine(teamDir), message: 'team folder name contains control characters; skipped' });
       continue;
     }
-    const team = readTeam(claudeDir, dirName);
+    const team = reuse?.(dirName) ?? readTeam(claudeDir, dirName);
     if (team) teams.push(team);
   }
   return { teams, problems };
@@ -66,7 +67,34 @@ export function readTeam(claudeDir: string, dirName: string): Team | null {
   const tasks = readTasks(team.tasksDir, team.name);
   team.tasks = tasks.tasks;
   team.problems.push(...tasks.problems);
+  team.changedAt = changedAt(configFile, team.tasksDir);
   return team;
+}
+
+/**
+ * How long a team's files stay unchanged, with no member's pane alive, before the team counts as
+ * ended: Claude Code never deletes team folders, so a box collects thousands of these. Two days.
+ */
+export const ENDED_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** When a team's files last changed: the newer of its config file and its task folder (null: neither there). */
+export function changedAt(configFile: string, tasksDir: string): number | null {
+  let newest: number | null = null;
+  for (const p of [configFile, tasksDir]) {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (st && (newest === null || st.mtimeMs > newest)) newest = st.mtimeMs;
+  }
+  return newest;
+}
+
+/** When a team's files last changed (see changedAt). */
+export function teamChangedAt(team: Team): number | null {
+  return changedAt(team.configFile, team.tasksDir);
+}
+
+/** Whether a team's files have been quiet long enough to count as ended (its panes are looked at apart). */
+export function quietLongEnough(team: Pick<Team, 'changedAt'>, now: number): boolean {
+  return team.changedAt != null && now - team.changedAt > ENDED_AFTER_MS;
 }
 
 function placeholderTeam(dirName: string, configFile: string, tasksDir: string): Team {
@@ -214,7 +242,9 @@ export function teamRun(team: Team, settings: ReadSettings): Run {
   run.tasks = [...team.tasks];
   run.problems = [...team.problems];
   run.status = teamStatus(team.tasks);
-  leadContext(run, team, settings);
+  // Liveness clears this when a member's pane is alive.
+  if (quietLongEnough(team, settings.now)) run.ended = true;
+  else leadContext(run, team, settings);
   return run;
 }
 

@@ -175,6 +175,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
       else if (meaning === 'cancel checkpoint') d.runner.cancelRunning();
     },
   },
+  ended: { footer: null, when: always('ended teams'), run: (_s, d) => d.ui.dispatch({ type: 'toggle-ended' }) },
   mute: { footer: null, when: (s) => ok(s.muted ? 'unmute' : 'mute'), run: (_s, d) => d.toggleMute() },
   help: { footer: 'nav', when: always('help'), run: (_s, d) => d.ui.dispatch({ type: 'help', open: true }) },
   quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.quit() },

@@ -27,6 +27,9 @@ export interface RunsPaneProps {
   rect: Rect;
   /** Not null while the first snapshot is being read: what is read, with its size ('' when unknown). */
   reading?: string | null | undefined;
+  /** Teams that ended, left out of the list (0: none, or they are listed), and the key that lists them. */
+  folded?: number | undefined;
+  foldKey?: string | undefined;
 }
 
 type Col = 'mark' | 'host' | 'system' | 'name' | 'status' | 'phase' | 'gates' | 'wait' | 'context' | 'note';
@@ -119,13 +122,17 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     lines.push([{ text: `  reading state…${p.reading ? ` (${p.reading})` : ''}`, tone: 'dim' }]);
     return lines;
   }
+  const folded = p.folded ?? 0;
+  const foldLine: Segment[] = [{ text: `  ⋯ ${folded.toLocaleString('en-US')} ${folded === 1 ? 'team' : 'teams'} ended (files unchanged for two days, no pane alive); ${p.foldKey ?? 'E'} lists them`, tone: 'dim' }];
   if (p.runs.length === 0) {
-    lines.push([{ text: p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)', tone: 'dim' }]);
+    lines.push(folded > 0 ? foldLine : [{ text: p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)', tone: 'dim' }]);
     return lines;
   }
-  const start = windowStart(p.runs.length, p.selectedIndex, height);
+  // The fold line takes the last row when the list fills the pane.
+  const rowsForRuns = folded > 0 ? Math.max(1, height - 1) : height;
+  const start = windowStart(p.runs.length, p.selectedIndex, rowsForRuns);
   const gatesWidth = cols.find((c) => c.spec.key === 'gates')?.width ?? 0;
-  for (const [i, run] of p.runs.slice(start, start + height).entries()) {
+  for (const [i, run] of p.runs.slice(start, start + rowsForRuns).entries()) {
     const selected = start + i === p.selectedIndex;
     const g = run.context ? gauge(run.context.usedPct, run.context.threshold ?? p.contextThreshold) : null;
     const gates = gatesText(run);
@@ -151,11 +158,12 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     }
     lines.push(selected && p.focused ? highlight(row) : row);
   }
+  if (folded > 0) lines.push(foldLine);
   return lines;
 }
 
 /** The runs list pane as lines: its frame, titled with the count, around the rows. */
 export function runsPaneLines(p: RunsPaneProps): Segment[][] {
-  const count = p.filter !== '' ? `${p.runs.length} of ${p.total}` : `${p.total}`;
+  const count = p.filter !== '' || (p.folded ?? 0) > 0 ? `${p.runs.length} of ${p.total}` : `${p.total}`;
   return frameLines(`Runs · ${count}`, p.focused, p.rect, runsLines(p));
 }

@@ -9,9 +9,22 @@ export function matchesFilter(run: Run, filter: string): boolean {
   return [run.id, run.name, run.system, run.status, run.phase?.status ?? '', run.host ?? ''].some((s) => s.toLowerCase().includes(f));
 }
 
-/** The runs the list shows, in the store's order (what needs a human first). */
-export function visibleRuns(runs: readonly Run[], filter: string): readonly Run[] {
-  return filter.trim() === '' ? runs : runs.filter((r) => matchesFilter(r, filter));
+/**
+ * The runs the list shows, in the store's order (what needs a human first). Teams that ended come
+ * last in that order and are left out unless `showEnded`; a filter searches them too.
+ */
+export function visibleRuns(runs: readonly Run[], filter: string, showEnded = true): readonly Run[] {
+  if (filter.trim() !== '') return runs.filter((r) => matchesFilter(r, filter));
+  if (showEnded) return runs;
+  const folded = endedCount(runs);
+  return folded === 0 ? runs : runs.slice(0, runs.length - folded);
+}
+
+/** How many runs at the end of the list are teams that ended (they sort last). */
+export function endedCount(runs: readonly Run[]): number {
+  let n = 0;
+  while (n < runs.length && runs[runs.length - 1 - n]?.ended) n++;
+  return n;
 }
 
 /** Pending gates that wait for a human: checkpoints and approvals (amber), escalations (red). */

@@ -24,6 +24,8 @@ export interface UiState {
   filter: string;
   /** Whether the filter prompt is open (keys type into it). */
   filtering: boolean;
+  /** Whether the teams that ended are listed (else folded into one line at the end of the list). */
+  showEnded: boolean;
   help: boolean;
   helpScroll: number;
 }
@@ -39,6 +41,7 @@ export type UiAction =
   | { type: 'filter-text'; text: string }
   | { type: 'filter-accept'; firstId: string | null }
   | { type: 'filter-clear' }
+  | { type: 'toggle-ended' }
   | { type: 'help'; open: boolean }
   | { type: 'help-scroll'; to: number };
 
@@ -47,7 +50,7 @@ const ZERO: Record<DetailPane, number> = { team: 0, preview: 0, tasks: 0, review
 
 /** The state a fresh screen starts in. */
 export function initialUiState(): UiState {
-  return { focus: 'runs', tab: 'gates', selectedRunId: null, cursors: ZERO, filter: '', filtering: false, help: false, helpScroll: 0 };
+  return { focus: 'runs', tab: 'gates', selectedRunId: null, cursors: ZERO, filter: '', filtering: false, showEnded: false, help: false, helpScroll: 0 };
 }
 
 /** Applies one action. */
@@ -87,6 +90,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, filtering: false, focus: 'runs', selectedRunId: action.firstId ?? state.selectedRunId, cursors: action.firstId && action.firstId !== state.selectedRunId ? ZERO : state.cursors };
     case 'filter-clear':
       return { ...state, filtering: false, filter: '' };
+    case 'toggle-ended':
+      return { ...state, showEnded: !state.showEnded };
     case 'help':
       return { ...state, help: action.open, helpScroll: 0 };
     case 'help-scroll':

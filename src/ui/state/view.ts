@@ -27,7 +27,7 @@ export function noteCount(run: Run | null, snapshot: Snapshot): number {
 
 /** Derives the view; `activityCount` is the number of activity entries. */
 export function deriveView(snapshot: Snapshot, activityCount: number, ui: UiState): ScreenView {
-  const runs = visibleRuns(snapshot.runs, ui.filter);
+  const runs = visibleRuns(snapshot.runs, ui.filter, ui.showEnded);
   const found = ui.selectedRunId === null ? -1 : runs.findIndex((r) => r.id === ui.selectedRunId);
   const runIndex = found >= 0 ? found : 0;
   const run = runs[runIndex] ?? null;
