@@ -16,6 +16,8 @@ import type { ReadSettings, Team } from './types.js';
 export interface RunRead {
   run: Run;
   teamNames: string[];
+  /** The run is read from data fetched, not watched (an operator's API): the store reads it again every poll tick. */
+  polled?: boolean;
 }
 
 /** Reads the Claude Code teams under the Claude dir: the system whose runs are teams, not state directories. */
