@@ -18,7 +18,7 @@ function whyNotGrantable(run: Run, gate: Gate): string {
 }
 
 /** Plans a grant. */
-export function planGrant(_ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
+export function planGrant(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const id = req.gate ?? '';
   const title = `Grant ${id} of ${run.id}`;
   const gate = run.gates.find((g) => g.id === id);
@@ -32,10 +32,11 @@ export function planGrant(_ctx: AppContext, run: Run, req: ActionRequest): PlanP
   if ('refusal' in w) return refuse(w.refusal, title, id);
   const way = systemOf(run.system).grant;
   if (!way) return refuse(`tower can't grant ${run.system} gates`, title, id);
-  const planned = way.plan(run, gate, w.dir, new Date());
+  const planned = way.plan(run, gate, w.dir, new Date(), ctx.env);
   if ('refusal' in planned) return refuse(planned.refusal, title, id);
   const detail: GrantDetail = { kind: 'grant', via: run.system, gate, stateDir: w.dir, ...planned.detail };
-  const linked = linkRefusal(detail.file) ?? (detail.lockFile ? linkRefusal(detail.lockFile) : null);
+  // A grant through a service's API writes no file here.
+  const linked = detail.url ? null : (linkRefusal(detail.file) ?? (detail.lockFile ? linkRefusal(detail.lockFile) : null));
   if (linked) return refuse(linked, title, id);
   return { refusal: null, title, target: id, effects: planned.effects, detail, destructive: true };
 }

@@ -67,8 +67,10 @@ export interface GrantDetail {
   via: System;
   gate: Gate;
   stateDir: string;
-  /** The file written: the `.granted` sentinel, `.resume-signal`, or `phase.json`. */
+  /** The file written: the `.granted` sentinel, `.resume-signal`, or `phase.json` (harness under its operator: the URL POSTed). */
   file: string;
+  /** harness under its operator: the grant endpoint POSTed instead of any file; absent or null otherwise. */
+  url?: string | null;
   /** harness: the pending `checkpoint-<name>.md` that must still exist. */
   pendingFile: string | null;
   /** sage/dotagent: the lock that makes two grants at once give one grant and one refusal. */
@@ -88,6 +90,8 @@ export interface RequestDetail {
   /** `<stateDir>/hooks/on-checkpoint-fired.sh` when present and executable, else null. */
   hook: string | null;
   hookLogDir: string;
+  /** harness under its operator: the request endpoint POSTed instead of writing the file and running the hook. */
+  url?: string | null;
 }
 
 /** attach: the pane to switch to or attach to. */

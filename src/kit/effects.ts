@@ -48,6 +48,11 @@ export function runEffect(text: string): Effect {
   return { kind: 'run', text: `run ${text}` };
 }
 
+/** An HTTP request to a service's API: the method, the URL and the JSON body sent, if any. */
+export function httpEffect(method: 'GET' | 'POST', url: string, body: string | null, note = ''): Effect {
+  return { kind: 'http', text: `${method} ${url}${body === null ? '' : ` ${body}`}${note ? ` ${note}` : ''}` };
+}
+
 /** Seconds for messages: "5 s", "1.5 s". */
 export function seconds(ms: number): string {
   const s = ms / 1000;

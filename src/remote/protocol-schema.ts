@@ -49,7 +49,7 @@ const ActionPlanSchema = z.object({
   request: ActionRequestSchema,
   run: RunSchema.nullable(),
   title: z.string(),
-  effects: z.array(z.object({ kind: z.enum(['tmux', 'write', 'create', 'append', 'delete', 'signal', 'run', 'wait']), text: z.string() })),
+  effects: z.array(z.object({ kind: z.enum(['tmux', 'write', 'create', 'append', 'delete', 'signal', 'run', 'wait', 'http']), text: z.string() })),
   refusal: z.string().nullable(),
   destructive: z.boolean(),
   target: z.string().nullable().optional(),

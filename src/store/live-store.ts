@@ -109,8 +109,11 @@ class LiveStore implements SnapshotStore {
 
   private async begin(): Promise<void> {
     // A reader that waited for a module loaded on demand (a handoff's Markdown parser) reads again once it is there.
-    this.offDeferred = onDeferredDone(() => {
-      if (!this.stopped) this.refresh();
+    this.offDeferred = onDeferredDone((scope) => {
+      if (this.stopped) return;
+      // Data fetched for polled runs (an operator's answer) re-reads those runs only.
+      if (scope === 'polled') this.rereadPolled();
+      else this.refresh();
     });
     const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
     if (this.stopped) return;
@@ -158,6 +161,17 @@ class LiveStore implements SnapshotStore {
     await watcher?.close();
   }
 
+  /** Reads again the runs whose data is fetched (an answer came). */
+  private rereadPolled(): void {
+    let any = false;
+    for (const [key, read] of this.reads) {
+      if (!read.polled) continue;
+      this.dirty.sources.add(key);
+      any = true;
+    }
+    if (any) this.schedule();
+  }
+
   refresh(runId?: string): void {
     const origin = runId === undefined ? undefined : this.publisher.origins.get(runId);
     if (!origin) this.dirty.full = true;
@@ -186,6 +200,8 @@ class LiveStore implements SnapshotStore {
     for (const t of this.recheck.teams) this.dirty.teams.add(t);
     for (const k of this.recheck.sources) this.dirty.sources.add(k);
     this.recheck = cleanDirty();
+    // Runs read from fetched data are read again every tick; a read asks for a fetch when its data is old.
+    for (const [key, read] of this.reads) if (read.polled) this.dirty.sources.add(key);
     if (hasWork(this.dirty)) this.schedule();
     await this.afterPoll();
     this.pollLater();
@@ -248,7 +264,7 @@ class LiveStore implements SnapshotStore {
 
   private settings(): ReadSettings {
     // A change of pane cwds rediscovers, and so re-reads, every source with these.
-    return { ...settingsFrom(this.ctx.config, this.now()), paneCwds: (this.paneTracker.panes ?? []).map((p) => p.cwd) };
+    return { ...settingsFrom(this.ctx.config, this.now(), this.ctx.env), paneCwds: (this.paneTracker.panes ?? []).map((p) => p.cwd) };
   }
 
   /**

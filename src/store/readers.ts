@@ -40,6 +40,8 @@ export interface SourceRead {
   run: Run;
   /** Claude teams the run took in, so they are not listed again as runs of their own. */
   teamNames: string[];
+  /** Read again every poll tick (its data is fetched, not watched). */
+  polled?: boolean;
 }
 
 function failure(err: unknown): string {
@@ -71,7 +73,7 @@ function readSourceUnordered(source: RunSource, teams: Team[], settings: ReadSet
     const read = readers.systems.find((m) => m.system === source.system)?.readRun;
     if (!read) throw new Error(`no reader for ${source.system} state directories`);
     const r = read(source.root, source.stateDir, teams, settings);
-    return { source, run: unreadableStateDir(r.run, source.stateDir), teamNames: r.teamNames };
+    return { source, run: unreadableStateDir(r.run, source.stateDir), teamNames: r.teamNames, ...(r.polled ? { polled: true } : {}) };
   } catch (err) {
     const run = emptyRun(source.system, sanitizeLine(path.basename(source.root)) || source.system, source.root, source.stateDir);
     run.problems.push({ file: source.stateDir, message: `the ${source.system} reader failed: ${failure(err)}` });

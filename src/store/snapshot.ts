@@ -33,13 +33,14 @@ export interface SnapshotInput {
   readers?: SourceReaders | undefined;
 }
 
-/** ReadSettings from the config at a given time. */
-export function settingsFrom(config: Config, now: number): ReadSettings {
+/** ReadSettings from the config (and tower's environment, which may name a harness operator) at a given time. */
+export function settingsFrom(config: Config, now: number, env: NodeJS.ProcessEnv = {}): ReadSettings {
   return {
     now,
     staleHandoffMinutes: config.staleHandoffMinutes,
     heartbeatStaleSec: config.heartbeatStaleSec,
     contextThresholdPct: config.contextThresholdPct,
+    env,
   };
 }
 
@@ -146,7 +147,7 @@ async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapsh
     roots: ctx.roots,
     claudeDir: ctx.claudeDir,
     panes,
-    settings: settingsFrom(ctx.config, opts.now ?? Date.now()),
+    settings: settingsFrom(ctx.config, opts.now ?? Date.now(), ctx.env),
     discover: ctx.discover,
     home: ctx.env.HOME || undefined,
   };

@@ -16,6 +16,8 @@ import type { ReadSettings, Team } from './types.js';
 export interface RunRead {
   run: Run;
   teamNames: string[];
+  /** The run is read from data fetched, not watched (an operator's API): the store reads it again every poll tick. */
+  polled?: boolean;
 }
 
 /** Reads the Claude Code teams under the Claude dir: the system whose runs are teams, not state directories. */
@@ -66,11 +68,12 @@ export interface CycleWay {
 /** What planning a grant resolved: the file written and the effects shown before it runs. */
 export type GrantPlan =
   | { refusal: string }
-  | { detail: Pick<GrantDetail, 'file' | 'pendingFile' | 'lockFile' | 'raisedBy'>; effects: Effect[] };
+  | { detail: Pick<GrantDetail, 'file' | 'pendingFile' | 'lockFile' | 'raisedBy' | 'url'>; effects: Effect[] };
 
 /** How a system's pending gate is granted. */
 export interface GrantWay {
-  plan(run: Run, gate: Gate, stateDir: string, now: Date): GrantPlan;
+  /** `env` is tower's own environment (where a system's service may be named). */
+  plan(run: Run, gate: Gate, stateDir: string, now: Date, env: NodeJS.ProcessEnv): GrantPlan;
   /** Writes the grant and says what was written; throws ActionStop for a refusal found at run time. */
   run(d: GrantDetail, runId: string): Promise<string>;
 }

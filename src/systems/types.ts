@@ -13,6 +13,11 @@ export interface ReadSettings {
    * never run tmux): a pane sitting in a project says its workflow is live.
    */
   paneCwds?: readonly string[];
+  /**
+   * Tower's own environment, when the caller passes it: a system may read where its service is from
+   * it (the harness: `PAPERCUSP_OPERATOR_BASE` / `OPERATOR_BASE`, the operator's API).
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 export const DEFAULT_READ_SETTINGS: Omit<ReadSettings, 'now'> = {

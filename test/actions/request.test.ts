@@ -79,20 +79,27 @@ describe('request', () => {
     expect(w.audit()[0]).toMatchObject({ action: 'request', target: 'pre-done', outcome: 'done' });
   });
 
-  it('passes OPERATOR_BASE on only when tower has it', async () => {
-    hook('echo "base=${OPERATOR_BASE-unset}"');
-    w.ctx.env = { ...w.ctx.env };
+  // Papercup hooks always get OPERATOR_BASE and WORKSPACE_ID (Papercusp/papercusp-app 96a6ba7,
+  // libs/papercusp/packages/orchestrator/src/hooks.ts runHook: OPERATOR_BASE defaults to
+  // http://localhost:3070; WORKSPACE_ID from orchestrator/src/workspace.ts activeWorkspaceId).
+  it('gives the hook OPERATOR_BASE and WORKSPACE_ID as the harness does, the defaults when tower names none', async () => {
+    hook('echo "base=${OPERATOR_BASE-unset} ws=${WORKSPACE_ID-unset}"');
+    const workspaces = tempDir('tower-workspaces-');
+    w.ctx.env = { ...w.ctx.env, PAPERCUSP_WORKSPACES_ROOT: workspaces };
     delete w.ctx.env.OPERATOR_BASE;
-    const without = planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'one' });
-    expect(without.effects[1]?.text).not.toContain('OPERATOR_BASE');
-    await runAction(w.env, without, {});
-    expect(hookLogs().join('')).toContain('base=unset');
+    delete w.ctx.env.PAPERCUSP_OPERATOR_BASE;
+    delete w.ctx.env.PAPERCUSP_WORKSPACE_ID;
+    const plain = planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'one' });
+    expect(plain.effects[1]?.text).toContain('OPERATOR_BASE=http://localhost:3070');
+    expect(plain.effects[1]?.text).toContain('WORKSPACE_ID=default');
+    await runAction(w.env, plain, {});
+    expect(hookLogs().join('')).toContain('base=http://localhost:3070 ws=default');
 
-    w.ctx.env = { ...w.ctx.env, OPERATOR_BASE: 'http://127.0.0.1:3070' };
-    const withBase = planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'two' });
-    expect(withBase.effects[1]?.text).toContain('OPERATOR_BASE=http://127.0.0.1:3070');
-    await runAction(w.env, withBase, {});
-    expect(hookLogs().join('')).toContain('base=http://127.0.0.1:3070');
+    fs.writeFileSync(path.join(workspaces, 'registry.json'), JSON.stringify({ current: 'ws-7', workspaces: [{ id: 'ws-7' }] }));
+    const named = planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'two' });
+    expect(named.effects[1]?.text).toContain('WORKSPACE_ID=ws-7');
+    await runAction(w.env, named, {});
+    expect(hookLogs().join('')).toContain('ws=ws-7');
   });
 
   it('finds the hook in a .harness state dir too, and never in the project root', async () => {

@@ -2,7 +2,7 @@
 import type { SystemModule } from '../module.js';
 import { harnessGrant } from './grant.js';
 import { harnessRequests } from './request.js';
-import { readHarnessRun } from './read.js';
+import { readHarnessSource } from './read.js';
 
 export const harness: SystemModule = {
   system: 'harness',
@@ -10,7 +10,7 @@ export const harness: SystemModule = {
   label: 'harness',
   plural: 'harness runs',
   markers: ['.harness', '.papercusp'],
-  readRun: (root, stateDir, _teams, settings) => ({ run: readHarnessRun(root, stateDir, settings), teamNames: [] }),
+  readRun: (root, stateDir, _teams, settings) => readHarnessSource(root, stateDir, settings),
   mergesTeams: false,
   watchFiles: [],
   rootRegistry: null,

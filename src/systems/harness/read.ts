@@ -25,6 +25,9 @@ import { exists, isDir, listDir, mtimeMs } from '../../files/look.js';
 import { cleanProblem, readText } from '../../files/read.js';
 import { readJsonWith } from '../../files/json-dir.js';
 import type { ReadSettings } from '../types.js';
+import type { RunRead } from '../module.js';
+import { cachedCheckpoints, operatorBaseFrom } from './operator.js';
+import type { ApiCheckpoint } from './operator.js';
 
 export { CHECKPOINT_NAME } from './files.js';
 export { parseCheckpointDoc, parseGrantedFile, parseHarnessConfig, parseHarnessConfigText, classifyStateEntry } from './files.js';
@@ -40,13 +43,46 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 /** Reads one harness project: checkpoints from the state dir, the last decision from run.log. */
 export function readHarnessRun(root: string, stateDir: string, settings: ReadSettings): Run {
+  return readHarnessSource(root, stateDir, settings).run;
+}
+
+/**
+ * Reads one harness project, saying whether it is polled: under an operator (named in tower's
+ * environment, and knowing the project) its checkpoints are the operator API's, read again every tick.
+ */
+export function readHarnessSource(root: string, stateDir: string, settings: ReadSettings): RunRead {
   const run = emptyRun('harness', sanitizeLine(path.basename(root)) || 'harness', root, stateDir);
   if (!isDir(stateDir)) {
     run.problems.push({ file: stateDir, message: 'state directory is missing' });
-    return run;
+    return { run, teamNames: [] };
   }
   const config = readConfig(path.join(stateDir, 'config.json'), run.problems);
-  const checkpoints = readCheckpoints(stateDir, config, run.problems);
+  const operator = operatorBaseFrom(settings.env ?? {});
+  if (operator.problem) run.problems.push({ file: null, message: operator.problem });
+  let checkpoints: Gate[];
+  let polled = false;
+  if (operator.base === null) {
+    checkpoints = readCheckpoints(stateDir, config, run.problems);
+  } else {
+    polled = true;
+    // The harness slug is the project directory's name (orchestrator/src/hooks.ts basenameOf(projectDir)).
+    const answer = cachedCheckpoints(operator.base, path.basename(root), settings.now);
+    if (answer?.kind === 'ok') {
+      checkpoints = answer.checkpoints.map((c) => apiGate(c, config, answer.url));
+      for (const message of answer.problems) run.problems.push({ file: answer.url, message });
+    } else if (answer?.kind === 'unknown-project') {
+      // The operator does not run this project: it is a standalone harness, its files are the truth.
+      checkpoints = readCheckpoints(stateDir, config, run.problems);
+    } else {
+      const why = answer === null ? 'no answer yet' : answer.message;
+      const url = answer?.url ?? null;
+      run.problems.push({
+        file: url,
+        message: `the harness operator's API did not answer (${why}): checkpoints are shown from files, which a harness under its operator does not read, and none is shown as granted`,
+      });
+      checkpoints = readCheckpoints(stateDir, config, []).map(unconfirmed);
+    }
+  }
 
   const logFile = path.join(stateDir, 'logs', 'run.log');
   let decision: Decision | null = null;
@@ -66,7 +102,40 @@ export function readHarnessRun(root: string, stateDir: string, settings: ReadSet
   // The harness has no phases: its last orchestrator decision is where it stands ("NEXT_WORKER", "DONE").
   run.phase = decision ? { current: decision.verb, total: null, status: decisionStatus(decision) } : null;
   run.status = harnessStatus(run.gates, decision, logMtime, settings.now);
-  return run;
+  return polled ? { run, teamNames: [], polled } : { run, teamNames: [] };
+}
+
+/** A checkpoint gate from the operator's answer: what the operator holds, not the files. */
+function apiGate(c: ApiCheckpoint, config: HarnessConfig, url: string): Gate {
+  const declared = config.types.find((t) => t.name === c.name);
+  const doc = c.content.trim() === '' ? null : parseCheckpointDoc(c.content, url).value;
+  const what = declared?.description ?? (doc?.heading ? describeHeading(doc.heading, c.name) : c.granted ? 'checkpoint granted' : 'checkpoint requested');
+  const parts = [doc ? doc.body.trimEnd() : '', c.granted ? 'Granted (the operator says so; the harness consumes it when it runs on).' : '', `From the operator: GET ${url}`];
+  return {
+    id: c.name,
+    kind: 'checkpoint',
+    state: c.granted ? 'granted' : 'pending',
+    since: c.waitingSinceMs === null ? null : new Date(c.waitingSinceMs).toISOString(),
+    grantable: !c.granted,
+    title: `${c.name}: ${what}`,
+    file: null,
+    body: parts.filter((p) => p !== '').join('\n\n'),
+  };
+}
+
+/**
+ * A checkpoint read from files while the operator is not answering: never shown as granted (a
+ * `.granted` sentinel is not what the operator reads), and said to be unconfirmed.
+ */
+function unconfirmed(g: Gate): Gate {
+  const sentinel = g.state === 'granted' ? ' A .granted file is there, but the harness under its operator does not read it.' : '';
+  return {
+    ...g,
+    state: 'pending',
+    grantable: true,
+    title: `${g.title} (from files, not confirmed by the operator)`,
+    body: `Read from files: the operator's API did not answer, so this is not what the harness sees.${sentinel}\n\n${g.body}`,
+  };
 }
 
 /** The run status from its gates and log (first match wins): blocked, waiting, complete, running, idle. */

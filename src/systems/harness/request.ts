@@ -1,10 +1,13 @@
 /**
- * Request a named checkpoint on a harness run, as the harness API does for an operator: write
- * `checkpoint-<name>.md` (refused while one is pending), then run the state dir's
+ * Request a named checkpoint on a harness run. Under its operator (named in tower's environment and
+ * knowing the project): `POST <base>/api/harness/<slug>/checkpoint/<name>/request` with
+ * `{"message"}`, confirmed by reading the checkpoints again. Standalone, as the harness API does for
+ * an operator: write `checkpoint-<name>.md` (refused while one is pending), then run the state dir's
  * `hooks/on-checkpoint-fired.sh` when it is there and executable, the way the harness runs its
- * hooks: cwd the project, its env plus HARNESS_SLUG (and OPERATOR_BASE when tower has one), output
- * to `<stateDir>/logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`. A failing hook is a warning,
- * not a failure. A manual request writes no `.fired` marker: that marks automatic triggers.
+ * hooks (Papercusp/papercusp-app 96a6ba7, libs/papercusp/packages/orchestrator/src/hooks.ts): cwd
+ * the project, its env plus HARNESS_SLUG, WORKSPACE_ID and OPERATOR_BASE, output to
+ * `<stateDir>/logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`. A failing hook is a warning, not
+ * a failure. A manual request writes no `.fired` marker: that marks automatic triggers.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +25,10 @@ import { checkpointNameRefusal, linkRefusal, writableStateDir } from '../../kit/
 import type { ActionOutcome, ActionRequest } from '../../kit/types.js';
 import type { RequestWay } from '../module.js';
 import { CHECKPOINT_NAME } from './read.js';
+import { readText } from '../../files/read.js';
+import { httpEffect } from '../../kit/effects.js';
+import { harnessSlug, operatorFor } from './grant.js';
+import { answerError, boundedRequest, checkpointActionUrl, DEFAULT_OPERATOR_BASE, lastAnswer, operatorBaseFrom, OPERATOR_TIMEOUT_MS, refreshCheckpoints } from './operator.js';
 
 /** The harness hook run when a checkpoint is created (in `<stateDir>/hooks/`, where the harness keeps its hooks). */
 export const HOOK_NAME = 'on-checkpoint-fired.sh';
@@ -51,19 +58,43 @@ export function hookIfExecutable(stateDir: string): string | null {
   }
 }
 
-/** The variables the hook gets on top of tower's environment, as the harness sets them. */
+/**
+ * The active Papercup workspace, as the orchestrator resolves it (orchestrator/src/workspace.ts
+ * activeWorkspaceId): `PAPERCUSP_WORKSPACE_ID`, else `current` of
+ * `<PAPERCUSP_WORKSPACES_ROOT or ~/.papercusp-workspaces>/registry.json`, else `default`.
+ */
+export function activeWorkspaceId(env: NodeJS.ProcessEnv): string {
+  const fromEnv = (env.PAPERCUSP_WORKSPACE_ID ?? '').trim();
+  if (fromEnv !== '') return fromEnv;
+  const root = (env.PAPERCUSP_WORKSPACES_ROOT ?? '').trim() || path.join(env.HOME || os.homedir(), '.papercusp-workspaces');
+  const raw = readText(path.join(root, 'registry.json'), 64 * 1024);
+  if (raw.ok) {
+    try {
+      const v = JSON.parse(raw.value) as { current?: unknown };
+      if (typeof v.current === 'string' && v.current.trim() !== '') return v.current.trim();
+    } catch {
+      // a malformed registry: the default, as the orchestrator does
+    }
+  }
+  return 'default';
+}
+
+/**
+ * The variables the hook gets on top of tower's environment, as the harness sets them: HARNESS_SLUG,
+ * WORKSPACE_ID and OPERATOR_BASE always (hooks.ts: the operator named in the environment, else
+ * http://localhost:3070).
+ */
 export function hookEnv(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Record<string, string> {
-  const env: Record<string, string> = {
+  return {
     CHECKPOINT_NAME: d.name,
     TRIGGER: 'manual',
     PROJECT_DIR: d.root,
     STATE_DIR: d.stateDir,
     // The harness's slug is the project directory's name.
     HARNESS_SLUG: path.basename(d.root),
+    WORKSPACE_ID: activeWorkspaceId(towerEnv),
+    OPERATOR_BASE: operatorBaseFrom(towerEnv).base ?? DEFAULT_OPERATOR_BASE,
   };
-  const base = towerEnv.OPERATOR_BASE;
-  if (base !== undefined && base !== '') env.OPERATOR_BASE = base;
-  return env;
 }
 
 /** The hook's log file for a run starting at `atMs`: `<epoch-seconds>-on-checkpoint-fired.log`. */
@@ -81,6 +112,18 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
   if ('refusal' in w) return refuse(w.refusal, title, name);
   if (!run.root) return refuse(`${run.id} has no project root`, title, name);
   const file = path.join(w.dir, `checkpoint-${name}.md`);
+  const slug = harnessSlug(run, w.dir);
+  const base = operatorFor(ctx.env, slug);
+  if (base !== null) {
+    const known = lastAnswer(base, slug);
+    const listed = known?.kind === 'ok' ? known.checkpoints.find((c) => c.name === name) : undefined;
+    if (listed) return refuse(`checkpoint ${name} is already ${listed.granted ? 'granted and not consumed yet' : 'pending'} (the operator says so)`, title, name);
+    const url = checkpointActionUrl(base, slug, name, 'request');
+    const message = req.message ?? '';
+    const detail: RequestDetail = { kind: 'request', name, stateDir: w.dir, root: run.root, file, message, hook: null, hookLogDir: path.join(w.dir, 'logs', 'hooks'), url };
+    const effects = [httpEffect('POST', url, JSON.stringify({ message }), `(timeout ${OPERATOR_TIMEOUT_MS / 1000} s; then the checkpoints are read again from the operator)`)];
+    return { refusal: null, title, target: name, effects, detail, destructive: true };
+  }
   const linked = linkRefusal(file) ?? linkRefusal(`${file}.granted`);
   if (linked) return refuse(linked, title, name);
   if (exists(file)) {
@@ -117,6 +160,7 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
 
 /** Runs a checkpoint request. */
 async function runRequest(x: Execution, d: RequestDetail): Promise<ActionOutcome> {
+  if (d.url) return requestThroughOperator(x, d, d.url);
   const ctx = x.env.ctx;
   const body = requestBody({ name: d.name, run: x.run.id, at: new Date(), by: `${currentUser(ctx.env)}@${os.hostname()}`, message: d.message });
   if (!(await createExclusive(d.stateDir, d.file, body))) {
@@ -169,3 +213,20 @@ async function runHook(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Promise<s
 
 /** How an operator opens a named checkpoint on a harness run. */
 export const harnessRequests: RequestWay = { plan: planRequest, run: runRequest };
+
+/** POSTs the request to the operator, then reads the checkpoints again: requested only when it lists it. */
+async function requestThroughOperator(x: Execution, d: RequestDetail, url: string): Promise<ActionOutcome> {
+  x.progress({ message: `POST ${url}`, elapsedMs: 0, timeoutMs: OPERATOR_TIMEOUT_MS, waitingFor: 'the operator' });
+  const a = await boundedRequest(url, { method: 'POST', body: JSON.stringify({ message: d.message }) });
+  if (!a.ok) throw new ActionStop('refused', `POST ${url} got no answer (${a.message}); no checkpoint was requested`);
+  if (a.status === 409) throw new ActionStop('refused', `checkpoint ${d.name} is already pending (the operator answered 409: ${answerError(a.text)})`);
+  if (a.status < 200 || a.status > 299) throw new ActionStop('refused', `POST ${url} answered HTTP ${a.status}: ${answerError(a.text)}; no checkpoint was requested`);
+  const i = url.indexOf('/api/harness/');
+  const after = await refreshCheckpoints(url.slice(0, i), path.basename(d.root));
+  const listed = after.kind === 'ok' && after.checkpoints.some((c) => c.name === d.name);
+  if (!listed) {
+    const why = after.kind === 'error' ? `the checkpoints could not be read again (${after.message})` : `the operator does not list ${d.name}`;
+    return { status: 'failed', message: `POST ${url} answered HTTP ${a.status}, but ${why}: not confirmed`, details: [`POST ${url} -> HTTP ${a.status}`] };
+  }
+  return { status: 'done', message: `requested checkpoint ${d.name} on ${x.run.id} through the operator`, details: [`POST ${url} -> HTTP ${a.status}`, `the operator lists ${d.name}`] };
+}
