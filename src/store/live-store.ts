@@ -13,7 +13,6 @@ import type { AppContext } from '../context.js';
 import type { Problem, Snapshot } from '../model.js';
 import { isDir } from '../files/look.js';
 import type { ReadSettings, Team } from '../systems/types.js';
-import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
 import { cleanDirty, hasWork, teamCwds } from './dirty.js';
@@ -23,7 +22,9 @@ import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
 import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
-import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
+import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom, swarmScannerFor } from './snapshot.js';
+import type { PaneListing } from './snapshot.js';
+import type { SwarmScanner } from '../tmux/swarm.js';
 import { watchStateDirs } from './state-watcher.js';
 import { deferredWork, onDeferredDone } from '../systems/deferred.js';
 import type { SnapshotStore } from './types.js';
@@ -45,6 +46,8 @@ class LiveStore implements SnapshotStore {
   private readonly listeners = new Set<() => void>();
 
   private readonly paneTracker = new PaneTracker();
+  /** Claude Code's swarm servers, found again every tick; dead sockets are remembered between ticks. */
+  private readonly swarmScanner: SwarmScanner;
   private teamCwdKey = '';
 
   /** Teams by folder name (which is what file events name). */
@@ -85,6 +88,7 @@ class LiveStore implements SnapshotStore {
     this.onPoll = opts.onPoll;
     this.publisher = new SnapshotPublisher(this.readers, this.now);
     this.scope = new WatchScope(ctx.claudeDir, (dirName) => this.teams.has(dirName));
+    this.swarmScanner = swarmScannerFor(ctx);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -104,9 +108,9 @@ class LiveStore implements SnapshotStore {
     this.offDeferred = onDeferredDone(() => {
       if (!this.stopped) this.refresh();
     });
-    const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
+    const listing = await listPanesForSnapshot(this.ctx, this.abort.signal, this.swarmScanner);
     if (this.stopped) return;
-    this.takePanes(panes, problem);
+    this.takePanes(listing);
     this.readTeamsFully();
     this.rediscover();
     await this.startWatching();
@@ -135,7 +139,7 @@ class LiveStore implements SnapshotStore {
 
   /** The poll hook (pane captures); its failure must not stop polling. */
   private async afterPoll(): Promise<void> {
-    if (this.onPoll && !this.stopped) await this.onPoll(this.paneTracker.panes, this.abort.signal).catch(() => {});
+    if (this.onPoll && !this.stopped) await this.onPoll(this.paneTracker.panes, this.abort.signal, this.paneTracker.swarms).catch(() => {});
   }
 
   async stop(): Promise<void> {
@@ -168,9 +172,9 @@ class LiveStore implements SnapshotStore {
   /** One tick: one list-panes; the next tick is armed only after this one ends, so ticks never overlap. */
   private async poll(): Promise<void> {
     this.pollTimer = null;
-    const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
+    const listing = await listPanesForSnapshot(this.ctx, this.abort.signal, this.swarmScanner);
     if (this.stopped) return;
-    this.takePanes(panes, problem);
+    this.takePanes(listing);
     if (this.now() - this.lastFullAt >= FULL_REFRESH_MS) this.dirty.full = true;
     // A state dir deleted and made again (or a project that appears under a known cwd) sends no
     // event a watcher still holds: the set of state dirs is checked every tick.
@@ -183,8 +187,8 @@ class LiveStore implements SnapshotStore {
     this.pollLater();
   }
 
-  private takePanes(panes: PaneInfo[] | null, problem: Problem | null): void {
-    const change = this.paneTracker.take(panes, problem);
+  private takePanes({ panes, problem, swarms, swarmProblems }: PaneListing): void {
+    const change = this.paneTracker.take(panes, problem, swarms, swarmProblems);
     if (change.index !== undefined) this.publisher.setPanes(change.index);
     if (change.assemble) this.dirty.assemble = true;
     if (change.rediscover) this.dirty.rediscover = true;
@@ -399,7 +403,7 @@ class LiveStore implements SnapshotStore {
   private assemble(): void {
     this.dirty.assemble = false;
     const { watch, internal, teams, discovery } = this.problems;
-    const problems = [this.paneTracker.problem, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
+    const problems = [this.paneTracker.problem, ...this.paneTracker.swarmProblems, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
     if (!this.publisher.publish(this.reads, this.teams, problems, this.settings())) return;
     for (const l of [...this.listeners]) l();
   }
