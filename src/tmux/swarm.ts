@@ -179,6 +179,12 @@ export class SwarmScanner {
     return { servers, problems };
   }
 
+  /** Whether a socket is remembered as dead now (it is skipped without running tmux). */
+  isRememberedDead(file: string): boolean {
+    const dead = this.dead.get(file);
+    return dead !== undefined && dead.until > (this.opts.now ?? Date.now)();
+  }
+
   private rememberDead(file: string, ino: number, now: number): void {
     this.dead.delete(file);
     this.dead.set(file, { until: now + DEAD_SOCKET_TTL_MS, ino });
