@@ -15,6 +15,7 @@ import { ActivityStore } from '../../src/kit/activity.js';
 import type { ActionEnv } from '../../src/kit/types.js';
 import type { Member, Snapshot } from '../../src/model.js';
 import { PaneWatch, memberPanes } from '../../src/store/captures.js';
+import { createWatchedStore } from '../../src/store/live-activity.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { SwarmScanner } from '../../src/tmux/swarm.js';
@@ -148,6 +149,20 @@ describe("Claude Code's swarm servers", () => {
       expect.stringContaining(`pane ${paneId} is not on ${swarm.name} (this run's Claude Code tmux server)`),
     ]);
     expect(planAction(actionEnv(after), { kind: 'terminate', run: RUN, members: ['worker-1'] }).refusal).toContain('works elsewhere');
+  });
+
+  it("the live store's poll tick finds the swarm server and captures the member's pane there", async () => {
+    const { swarm } = await sameIdOnTwoServers();
+    ctx.config = { ...ctx.config, pollIntervalMs: 200 };
+    const { store, watch } = createWatchedStore(ctx);
+    cleanups.push(() => store.stop());
+    await store.start();
+    const seen = await waitFor(() => {
+      const m = worker(store.getSnapshot());
+      const text = watch.lookOf(m)?.text ?? '';
+      return m.tmuxServer === swarm.name && text.includes('SWARM-PANE') ? text : null;
+    }, 8000, { what: "the swarm pane's capture in the live store" });
+    expect(seen).not.toContain('TOWER-PANE');
   });
 
   it("sends a line into the swarm's pane, and --dry-run prints the command with the server's socket", async () => {
