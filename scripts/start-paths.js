@@ -34,13 +34,14 @@ export const START_PATHS = {
  */
 /**
  * Bytes of dist/status.cjs, what `tower status` loads on Node 20 (scripts/status-file.js): 196 KB
- * when set (Nov 2026), the config validator and the Markdown reader apart in files of their own.
+ * when set (Nov 2026), the config validator and the Markdown reader apart in files of their own;
+ * 213 KB once every status also lists Claude Code's swarm tmux servers (src/tmux/swarm.ts).
  */
-export const STATUS_FILE_BUDGET = 204 * 1024;
+export const STATUS_FILE_BUDGET = 214 * 1024;
 
 export const START_BUDGETS = {
-  'tower status': 222 * 1024,
-  'tower (first frame)': 308 * 1024,
+  'tower status': 230 * 1024,
+  'tower (first frame)': 316 * 1024,
   'tower (live screen)': 1310 * 1024,
 };
 
