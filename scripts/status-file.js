@@ -18,9 +18,10 @@ export const STATUS_CACHE = 'status.cjs.cache';
 
 /**
  * What the status file never reaches, left out of it: other boxes (status-main hands those to the
- * full command line), the process wrapper (hooks and attach) and the screen.
+ * full command line), the process wrapper (hooks and attach), the screen, and zod (loaded only when
+ * a harness operator answers; from node_modules then).
  */
-const LEFT_OUT = /(?:^execa$|[\\/]remote[\\/]boxes\.js$|[\\/]ui[\\/]main\.js$)/;
+const LEFT_OUT = /(?:^execa$|^zod$|[\\/]remote[\\/]boxes\.js$|[\\/]ui[\\/]main\.js$)/;
 
 /**
  * The config validator (zod, ~380 KB) is a file of its own, dist/config-schema.cjs, loaded only when

@@ -29,6 +29,14 @@ export const MemberSchema = z.object({
   paneId: z.string().nullable(),
   state: z.enum(MEMBER_STATES),
   lead: z.boolean(),
+  /**
+   * The tmux server holding the pane when it is not tower's own: the socket name of the Claude Code
+   * server the lead made for its teammates (`claude-swarm-<leadPid>`). Null or absent: tower's own
+   * server (-L/-S, else the default one). Extra to the v1 contract.
+   */
+  tmuxServer: z.string().nullable().optional(),
+  /** Why the pane's server could not be told (its `%N` is on several servers): actions on it are refused. Extra to the v1 contract. */
+  tmuxServerUnknown: z.string().optional(),
   /** The team this member belongs to (a tina run merges several teams). Extra to the v1 contract. */
   team: z.string().optional(),
   /** What the pane shows it doing; set from pane captures (unknown before the first one). */

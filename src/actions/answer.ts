@@ -17,6 +17,7 @@ import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil, showsPrompt } from '../kit/wait.js';
 import { hasPane } from './targets.js';
+import { onServer, paneClient } from './pane-client.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
 export const CONFIRM_MS = 3000;
@@ -27,13 +28,15 @@ function memberOf(run: Run, name: string | undefined, fallbackToLead: boolean): 
   const m = name ? run.members.find((x) => x.name === name) : fallbackToLead ? run.members.find((x) => x.lead) : undefined;
   if (!m) return { refusal: name ? `${run.id} has no member "${sanitizeLine(name)}"` : `name the member (--member NAME)${fallbackToLead ? `: ${run.id} has no lead` : ''}` };
   if (!hasPane(m)) return { refusal: `${m.name} of ${run.id} has no tmux pane to type into` };
+  if (m.tmuxServerUnknown !== undefined) return { refusal: `${m.name} of ${run.id}: ${m.tmuxServerUnknown}` };
   if (m.state === 'dead') return { refusal: `${m.name}'s pane ${m.paneId} is dead` };
   return m;
 }
 
-/** The two tmux calls that type `text` and submit it. */
-function typeEffects(ctx: AppContext, paneId: string, text: string) {
-  return [tmuxEffect(ctx.tmux, ['send-keys', '-t', paneId, '-l', '--', text]), tmuxEffect(ctx.tmux, ['send-keys', '-t', paneId, '-H', '0D'])];
+/** The two tmux calls that type `text` and submit it, on the pane's own server. */
+function typeEffects(ctx: AppContext, paneId: string, server: string | null, text: string) {
+  const tmux = paneClient(ctx, server);
+  return [tmuxEffect(tmux, ['send-keys', '-t', paneId, '-l', '--', text]), tmuxEffect(tmux, ['send-keys', '-t', paneId, '-H', '0D'])];
 }
 
 /** Plans answering the prompt a member's pane shows. */
@@ -47,14 +50,15 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const seen = m.prompt ?? null;
   const option = seen?.options.find((o) => o.key === choice.toLowerCase());
   if (seen && !option) return refuse(`the prompt ${m.name} shows has no option ${sanitizeLine(choice)}: ${seen.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`, title, m.paneId);
-  const detail: AnswerDetail = { kind: 'answer', member: m.name, paneId: m.paneId!, choice: choice.toLowerCase(), expect: req.expect ?? seen?.signature ?? null, confirmMs: CONFIRM_MS };
+  const server = m.tmuxServer ?? null;
+  const detail: AnswerDetail = { kind: 'answer', member: m.name, paneId: m.paneId!, server, choice: choice.toLowerCase(), expect: req.expect ?? seen?.signature ?? null, confirmMs: CONFIRM_MS };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
   const effects = [
-    waitEffect(`capture ${m.paneId} first: refused unless it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`),
-    ...typeEffects(ctx, m.paneId!, detail.choice),
+    waitEffect(`capture ${m.paneId}${onServer(server)} first: refused unless it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`),
+    ...typeEffects(ctx, m.paneId!, server, detail.choice),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the prompt to clear`),
   ];
-  return { refusal: null, title: `Answer ${detail.choice} to ${m.name} of ${run.id} (${m.paneId})${about}`, target: m.paneId, effects, detail, destructive: true };
+  return { refusal: null, title: `Answer ${detail.choice} to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})${about}`, target: m.paneId, effects, detail, destructive: true };
 }
 
 /** Plans typing a line to a member (the lead unless named). */
@@ -68,19 +72,20 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   // Only printable text is typed: a newline would submit early, an escape sequence would drive the
   // agent's screen. sanitizeLine changes any text holding either, or a tab.
   if (sanitizeLine(text) !== text) return refuse('the text holds control characters or line breaks; send one printable line', title, m.paneId);
-  const detail: SendDetail = { kind: 'send', member: m.name, paneId: m.paneId!, text, confirmMs: CONFIRM_MS };
+  const server = m.tmuxServer ?? null;
+  const detail: SendDetail = { kind: 'send', member: m.name, paneId: m.paneId!, server, text, confirmMs: CONFIRM_MS };
   const effects = [
-    waitEffect(`capture ${m.paneId} first: refused while it shows a permission prompt or question`),
-    ...typeEffects(ctx, m.paneId!, text),
+    waitEffect(`capture ${m.paneId}${onServer(server)} first: refused while it shows a permission prompt or question`),
+    ...typeEffects(ctx, m.paneId!, server, text),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the line to leave the input box`),
   ];
-  return { refusal: null, title: `Send a line to ${m.name} of ${run.id} (${m.paneId})`, target: m.paneId, effects, detail, destructive: true };
+  return { refusal: null, title: `Send a line to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})`, target: m.paneId, effects, detail, destructive: true };
 }
 
-/** The pane's screen as text; a pane that is gone is a failure saying so. */
-async function screen(ctx: AppContext, paneId: string): Promise<string> {
+/** The pane's screen as text (on its own server); a pane that is gone is a failure saying so. */
+async function screen(ctx: AppContext, paneId: string, server: string | null | undefined): Promise<string> {
   try {
-    return sanitize(await ctx.tmux.capturePane(paneId, 60));
+    return sanitize(await paneClient(ctx, server).capturePane(paneId, 60));
   } catch (err) {
     if (isPaneGone(err)) throw new ActionStop('failed', `pane ${paneId} is gone (${(err as Error).message})`);
     throw err;
@@ -91,26 +96,27 @@ function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
 }
 
-async function typeAndSubmit(ctx: AppContext, paneId: string, text: string): Promise<void> {
-  await ctx.tmux.sendText(paneId, text);
-  await ctx.tmux.run(['send-keys', '-t', paneId, '-H', '0D']);
+async function typeAndSubmit(ctx: AppContext, paneId: string, server: string | null | undefined, text: string): Promise<void> {
+  const tmux = paneClient(ctx, server);
+  await tmux.sendText(paneId, text);
+  await tmux.run(['send-keys', '-t', paneId, '-H', '0D']);
 }
 
 /** Answers the prompt, after checking it is still the one asked about. */
 export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
-  const before = readPrompt(await screen(ctx, d.paneId));
+  const before = readPrompt(await screen(ctx, d.paneId, d.server));
   if (!before) return { status: 'refused', message: `${d.member}'s pane ${d.paneId} shows no prompt now (the agent moved on, or another answer came first)` };
   if (d.expect !== null && before.signature !== d.expect) return { status: 'refused', message: `${d.member}'s pane shows another prompt than the one you saw: ${describe(before)}` };
   const option = before.options.find((o) => o.key === d.choice);
   if (!option) return { status: 'refused', message: `the prompt has no option ${d.choice}: ${describe(before)}` };
-  await typeAndSubmit(ctx, d.paneId, d.choice);
+  await typeAndSubmit(ctx, d.paneId, d.server, d.choice);
   const details = [`${before.subject.join(' · ')}`.trim(), `${before.question} → ${option.key}. ${option.label}`].filter((l) => l !== '');
   const cleared = await pollUntil({
     timeoutMs: d.confirmMs,
     intervalMs: 150,
     signal: x.hooks.signal,
-    check: async () => (readPrompt(await screen(ctx, d.paneId))?.signature === before.signature ? null : true),
+    check: async () => (readPrompt(await screen(ctx, d.paneId, d.server))?.signature === before.signature ? null : true),
   });
   if (cleared.status === 'ok') return { status: 'done', message: `answered ${option.key} (${option.label}) to ${d.member}: the prompt cleared`, details };
   return { status: 'failed', message: `typed ${option.key} into ${d.paneId} but the prompt is still shown after ${seconds(d.confirmMs)}; look at the pane`, details };
@@ -119,14 +125,14 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
-  const prompt = readPrompt(await screen(ctx, d.paneId));
+  const prompt = readPrompt(await screen(ctx, d.paneId, d.server));
   if (prompt) return { status: 'refused', message: `${d.member}'s pane shows a prompt (${describe(prompt)}): answer it first (tower answer)` };
-  await typeAndSubmit(ctx, d.paneId, d.text);
+  await typeAndSubmit(ctx, d.paneId, d.server, d.text);
   const taken = await pollUntil({
     timeoutMs: d.confirmMs,
     intervalMs: 150,
     signal: x.hooks.signal,
-    check: async () => (showsPrompt(await screen(ctx, d.paneId), d.text) ? true : null),
+    check: async () => (showsPrompt(await screen(ctx, d.paneId, d.server), d.text) ? true : null),
   });
   if (taken.status === 'ok') return { status: 'done', message: `sent a line to ${d.member} (${d.paneId}): it left the input box` };
   return { status: 'failed', message: `typed the line into ${d.paneId} but could not see it submitted within ${seconds(d.confirmMs)}; look at the pane` };

@@ -10,6 +10,8 @@ import { tmuxEffect } from '../kit/effects.js';
 import type { PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import { hasPane } from './targets.js';
+import { onServer, paneClient } from './pane-client.js';
+import type { TmuxClient } from '../tmux/client.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 
 /** What the screen does around a hand-over of the terminal. */
@@ -23,19 +25,22 @@ export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const name = req.members?.[0];
   const member = name ? run.members.find((m) => m.name === name && hasPane(m)) : run.members.find((m) => m.lead && hasPane(m));
   if (!member || !member.paneId) return refuse(name ? `${run.id} has no member "${name}" with a pane` : `${run.id} has no lead with a pane`, `Attach to ${run.id}`);
-  return planAttachPane(ctx, member.paneId, `${member.name} of ${run.id}`);
+  if (member.tmuxServerUnknown !== undefined) return refuse(`${member.name} of ${run.id}: ${member.tmuxServerUnknown}`, `Attach to ${run.id}`);
+  return planAttachPane(ctx, member.paneId, `${member.name} of ${run.id}`, member.tmuxServer ?? null);
 }
 
 /** The plan parts of an attach, which is never refused once a pane is known. */
 export type AttachParts = Extract<PlanParts, { refusal: null }> & { detail: AttachDetail };
 
-/** Plans attaching to a pane id. */
-export function planAttachPane(ctx: AppContext, paneId: string, who: string): AttachParts {
-  const detail: AttachDetail = { kind: 'attach', paneId };
-  const effects = insideTmux(ctx)
-    ? [tmuxEffect(ctx.tmux, ['switch-client', '-c', '<your client tty>', '-t', paneId])]
-    : [tmuxEffect(ctx.tmux, ['attach-session', '-t', paneId])];
-  return { refusal: null, title: `Attach to ${who} (${paneId})`, target: paneId, effects, detail, destructive: false };
+/** Plans attaching to a pane id, on a swarm server when `server` names one. */
+export function planAttachPane(ctx: AppContext, paneId: string, who: string, server: string | null = null): AttachParts {
+  const detail: AttachDetail = { kind: 'attach', paneId, server };
+  const tmux = paneClient(ctx, server);
+  // A client of tower's server can switch only to that server's panes: a swarm server's pane is attached to.
+  const effects = insideTmux(ctx) && !server
+    ? [tmuxEffect(tmux, ['switch-client', '-c', '<your client tty>', '-t', paneId])]
+    : [tmuxEffect(tmux, ['attach-session', '-t', paneId])];
+  return { refusal: null, title: `Attach to ${who} (${paneId}${onServer(server)})`, target: paneId, effects, detail, destructive: false };
 }
 
 function insideTmux(ctx: AppContext): boolean {
@@ -54,39 +59,41 @@ function realpathOr(p: string): string {
  * The tty of the client showing tower's own pane, when tower runs inside tmux on the server that
  * holds `paneId`; null otherwise (another server, or no client found).
  */
-async function ourClient(ctx: AppContext, paneSocket: string): Promise<string | null> {
+async function ourClient(ctx: AppContext, tmux: TmuxClient, paneSocket: string): Promise<string | null> {
   if (!insideTmux(ctx)) return null;
   const ourSocket = (ctx.env.TMUX ?? '').split(',')[0] ?? '';
   if (realpathOr(ourSocket) !== realpathOr(paneSocket)) return null;
-  const clients = await ctx.tmux.listClients();
+  const clients = await tmux.listClients();
   const ours = clients.filter((c) => c.paneId === ctx.env.TMUX_PANE).sort((a, b) => b.activity - a.activity);
   return ours[0]?.tty ?? null;
 }
 
 /** Switches to or attaches to the pane; the hand-over is suspended/resumed around an attach. */
 export async function runAttach(ctx: AppContext, d: AttachDetail, io: TerminalHandOver): Promise<ActionOutcome> {
+  const tmux = paneClient(ctx, d.server);
+  const where = `${d.paneId}${onServer(d.server)}`;
   let found: string;
   try {
-    found = await ctx.tmux.displayMessage(d.paneId, '#{pane_id}\t#{socket_path}');
+    found = await tmux.displayMessage(d.paneId, '#{pane_id}\t#{socket_path}');
   } catch (err) {
-    if (isPaneGone(err)) throw new ActionStop('failed', `pane ${d.paneId} is gone: ${(err as Error).message}`);
+    if (isPaneGone(err)) throw new ActionStop('failed', `pane ${where} is gone: ${(err as Error).message}`);
     throw err;
   }
   // display-message prints nothing (and succeeds) for a pane id that does not exist.
   const [paneId, socket = ''] = found.split('\t');
-  if (paneId !== d.paneId) throw new ActionStop('failed', `pane ${d.paneId} is gone`);
-  const client = await ourClient(ctx, socket);
+  if (paneId !== d.paneId) throw new ActionStop('failed', `pane ${where} is gone`);
+  const client = await ourClient(ctx, tmux, socket);
   if (client) {
-    await ctx.tmux.switchClient(client, d.paneId);
+    await tmux.switchClient(client, d.paneId);
     return { status: 'done', message: `switched your tmux client to ${d.paneId}` };
   }
   await io.suspend();
   let code: number;
   try {
-    code = await ctx.tmux.attachSession(d.paneId);
+    code = await tmux.attachSession(d.paneId);
   } finally {
     await io.resume();
   }
-  if (code !== 0) return { status: 'failed', message: `tmux attach-session -t ${d.paneId} exited ${code}` };
-  return { status: 'done', message: `back from ${d.paneId}` };
+  if (code !== 0) return { status: 'failed', message: `tmux attach-session -t ${d.paneId}${onServer(d.server)} exited ${code}` };
+  return { status: 'done', message: `back from ${where}` };
 }

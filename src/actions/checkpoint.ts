@@ -19,6 +19,7 @@ import { findLead, workingTeammates } from './targets.js';
 import { liveTargets, planTerminateTargets } from './terminate.js';
 import type { ActionOutcome, ActionRequest, Effect } from '../kit/types.js';
 import { countMarker, pollUntil } from '../kit/wait.js';
+import { paneClient } from './pane-client.js';
 
 /** The line a lead prints when its handoff is written. */
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
@@ -68,7 +69,7 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
   const now = new Date();
   const effects = [
     ...(detail.writeSignal && detail.signalFile ? [writeEffect(detail.signalFile, signalBody(now))] : []),
-    ...sendLineEffects(ctx.tmux, lead.target, command),
+    ...sendLineEffects(paneClient(ctx, lead.server), lead.target, command),
     waitEffect(`up to ${seconds(timeoutMs)} until ${waitingFor(detail)}`),
     waitEffect(
       `after ${seconds(detail.stragglerAfterMs)}: list teammates still alive` +
@@ -120,7 +121,7 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   }
   const handoffBefore = d.handoffFile ? mtimeMs(d.handoffFile) : null;
   const baseline = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE);
-  await ctx.tmux.sendLine(d.lead.target, d.command);
+  await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.command);
   const sentAt = Date.now();
   details.push(`typed ${d.command} into ${d.lead.label}`);
 

@@ -6,6 +6,7 @@
 import type { Run } from '../model.js';
 import { resolveRun } from '../store/snapshot.js';
 import { sanitizeLine } from '../text.js';
+import { swarmLeadPid } from '../tmux/swarm.js';
 import { planAnswer, planSend, runAnswer, runSend } from './answer.js';
 import { planAttach, planAttachPane, runAttach } from './attach.js';
 import type { TerminalHandOver } from './attach.js';
@@ -129,15 +130,26 @@ export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHook
   });
 }
 
-/** Attaches the operator to a pane (switch-client inside tmux, else a hand-over of the terminal); recorded like any action. */
-export async function attachToPane(env: ActionEnv, paneId: string, io: TerminalHandOver): Promise<ActionOutcome> {
-  const run = env.snapshot().runs.find((r) => r.members.some((m) => m.paneId === paneId));
-  const member = run?.members.find((m) => m.paneId === paneId);
-  const rec = { action: 'attach', run: run?.id ?? '-', target: paneId };
-  const parts = planAttachPane(env.ctx, paneId, member && run ? `${member.name} of ${run.id}` : paneId);
+/**
+ * Attaches the operator to a pane (switch-client inside tmux, else a hand-over of the terminal);
+ * recorded like any action. `pane` is a pane id (`%3`, on tower's server) or, for a pane on a
+ * Claude Code swarm server, `<server>/%3`.
+ */
+export async function attachToPane(env: ActionEnv, pane: string, io: TerminalHandOver): Promise<ActionOutcome> {
+  const at = pane.lastIndexOf('/');
+  const server = at < 0 ? null : pane.slice(0, at);
+  const paneId = at < 0 ? pane : pane.slice(at + 1);
+  const run = env.snapshot().runs.find((r) => r.members.some((m) => m.paneId === paneId && (m.tmuxServer ?? null) === server));
+  const member = run?.members.find((m) => m.paneId === paneId && (m.tmuxServer ?? null) === server);
+  const rec = { action: 'attach', run: run?.id ?? '-', target: sanitizeLine(pane) };
+  const who = member && run ? `${member.name} of ${run.id}` : sanitizeLine(paneId);
+  const serverOk = server === null || swarmLeadPid(server) !== null;
+  const parts = planAttachPane(env.ctx, paneId, who, serverOk ? server : null);
   return recorded(env, rec, parts.title, {}, async () => {
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
-    if (!/^%\d+$/.test(paneId)) return { status: 'refused', message: `"${paneId}" is not a pane id (like %3)` };
+    if (!/^%\d+$/.test(paneId)) return { status: 'refused', message: `"${sanitizeLine(paneId)}" is not a pane id (like %3)` };
+    if (!serverOk) return { status: 'refused', message: `"${sanitizeLine(server ?? '')}" is not a Claude Code swarm server's socket name (claude-swarm-<pid>)` };
+    if (member?.tmuxServerUnknown !== undefined) return { status: 'refused', message: `${member.name}: ${member.tmuxServerUnknown}` };
     if (env.ctx.dryRun) return { status: 'done', message: `dry run: nothing was done (${parts.title})`, details: parts.effects.map((e) => e.text) };
     return runAttach(env.ctx, parts.detail, io);
   });

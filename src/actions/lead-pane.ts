@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { TmuxError } from '../tmux/errors.js';
 import type { LeadTarget } from '../kit/detail.js';
 import { ActionStop, isPaneGone } from '../kit/execution.js';
+import { paneClient } from './pane-client.js';
 
 /** Lines of scrollback searched for a completion line (tmux clamps to its history). */
 export const CAPTURE_LINES = 10_000;
@@ -12,7 +13,7 @@ export async function ensureLeadPane(ctx: AppContext, lead: LeadTarget): Promise
   let state: string;
   try {
     // display-message prints nothing (and succeeds) for a pane id that does not exist.
-    state = await ctx.tmux.displayMessage(lead.target, '#{pane_id} #{pane_dead}');
+    state = await paneClient(ctx, lead.server).displayMessage(lead.target, '#{pane_id} #{pane_dead}');
   } catch (err) {
     // No server at all is a tmux error of its own (with its hint); a missing session is a gone lead.
     if (err instanceof TmuxError && err.kind === 'no-such-pane') throw new ActionStop('failed', `lead ${lead.label} is gone: ${err.message}`);
@@ -28,7 +29,7 @@ export async function ensureLeadPane(ctx: AppContext, lead: LeadTarget): Promise
 /** Captures the lead's pane, turning "pane gone" into a clear failure. */
 export async function captureLead(ctx: AppContext, lead: LeadTarget): Promise<string> {
   try {
-    return await ctx.tmux.capturePane(lead.target, CAPTURE_LINES);
+    return await paneClient(ctx, lead.server).capturePane(lead.target, CAPTURE_LINES);
   } catch (err) {
     if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} disappeared while tower was waiting for it (${(err as Error).message})`);
     throw err;

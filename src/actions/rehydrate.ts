@@ -16,6 +16,7 @@ import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js'
 import { findLead } from './targets.js';
 import type { ActionOutcome } from '../kit/types.js';
 import { countMarker, pollUntil, showsPrompt } from '../kit/wait.js';
+import { paneClient } from './pane-client.js';
 
 /** The line a lead prints when it has restored itself from the handoff. */
 export const REHYDRATE_COMPLETE = 'REHYDRATE COMPLETE';
@@ -51,9 +52,9 @@ export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
     detail.signalFile = w.files.signalFile;
   }
   const effects = [
-    ...sendLineEffects(ctx.tmux, lead.target, detail.clear),
+    ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.clear),
     waitEffect(`up to ${seconds(detail.promptTimeoutMs)} for a prompt (a last line starting with > or ❯) in ${lead.label}`),
-    ...sendLineEffects(ctx.tmux, lead.target, detail.rehydrate),
+    ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.rehydrate),
     ...(detail.signalFile ? [deleteEffect(detail.signalFile, '(if present)')] : []),
     waitEffect(`up to ${seconds(detail.timeoutMs)} for ${lead.label} to print ${REHYDRATE_COMPLETE}`),
   ];
@@ -66,7 +67,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
   const signal = x.hooks.signal;
   await ensureLeadPane(ctx, d.lead);
   const details: string[] = [];
-  await ctx.tmux.sendLine(d.lead.target, d.clear);
+  await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.clear);
   details.push(`typed ${d.clear} into ${d.lead.label}`);
 
   const prompt = await pollUntil({
@@ -80,7 +81,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
   if (prompt.status === 'timeout') details.push(`no prompt after ${seconds(d.promptTimeoutMs)}; typed the rehydrate command anyway`);
 
   const baseline = countMarker(await captureLead(ctx, d.lead), REHYDRATE_COMPLETE);
-  await ctx.tmux.sendLine(d.lead.target, d.rehydrate);
+  await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.rehydrate);
   details.push(`typed ${d.rehydrate}`);
   if (d.signalFile && d.stateDir) {
     const deleted = await deleteFile(d.stateDir, d.signalFile);

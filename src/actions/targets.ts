@@ -6,6 +6,7 @@ import type { Member, Run } from '../model.js';
 import type { CycleWay } from '../systems/module.js';
 import { runsOf, systemOf } from '../systems/registry.js';
 import type { LeadTarget, TerminateTarget } from '../kit/detail.js';
+import { onServer } from './pane-client.js';
 
 /** The team names of the run's working team; [] when the run has none named (or its system no cycle). */
 export function workingTeamNames(run: Run): string[] {
@@ -44,13 +45,17 @@ function findLeadOf(run: Run, cycle: CycleWay): { lead: LeadTarget } | { refusal
   const session = cycle.leadSession(run);
   if (phaseLead) {
     if (hasPane(phaseLead)) {
+      if (phaseLead.tmuxServerUnknown !== undefined) return { refusal: `lead ${phaseLead.name}: ${phaseLead.tmuxServerUnknown}` };
       if (phaseLead.state === 'dead') return { refusal: `lead ${phaseLead.name}'s pane ${phaseLead.paneId} is gone` };
-      return { lead: paneTarget(phaseLead.name, phaseLead.paneId) };
+      return { lead: paneTarget(phaseLead) };
     }
     if (session) return { lead: sessionTarget(phaseLead.name, session) };
   }
   const live = run.members.find((m) => m.lead && hasPane(m) && m.state !== 'dead');
-  if (live && hasPane(live)) return { lead: paneTarget(live.name, live.paneId) };
+  if (live && hasPane(live)) {
+    if (live.tmuxServerUnknown !== undefined) return { refusal: `lead ${live.name}: ${live.tmuxServerUnknown}` };
+    return { lead: paneTarget(live) };
+  }
   if (session) return { lead: sessionTarget(phaseLead?.name ?? 'team-lead', session) };
   const dead = run.members.find((m) => m.lead && hasPane(m));
   if (dead) return { refusal: `lead ${dead.name}'s pane ${dead.paneId ?? ''} is gone` };
@@ -59,8 +64,9 @@ function findLeadOf(run: Run, cycle: CycleWay): { lead: LeadTarget } | { refusal
   return { refusal: `${run.id} has no lead with a tmux pane` };
 }
 
-function paneTarget(name: string, paneId: string): LeadTarget {
-  return { name, target: paneId, label: `${name} in ${paneId}` };
+function paneTarget(m: Member & { paneId: string }): LeadTarget {
+  const server = m.tmuxServer ?? null;
+  return { name: m.name, target: m.paneId, label: `${m.name} in ${m.paneId}${onServer(server)}`, server };
 }
 
 function sessionTarget(name: string, session: string): LeadTarget {
@@ -68,12 +74,17 @@ function sessionTarget(name: string, session: string): LeadTarget {
 }
 
 function toTarget(m: Member & { paneId: string }): TerminateTarget {
-  return { name: m.name, paneId: m.paneId, team: m.team ?? null, lead: m.lead };
+  return { name: m.name, paneId: m.paneId, team: m.team ?? null, lead: m.lead, server: m.tmuxServer ?? null };
+}
+
+/** A pane's address across servers: its id on tower's server, `<server>/<id>` on a swarm server. */
+function address(m: Member & { paneId: string }): string {
+  return m.tmuxServer ? `${m.tmuxServer}/${m.paneId}` : m.paneId;
 }
 
 /** The panes of every lead of the run: never terminated unless a lead is named. */
 function leadPanes(run: Run): Set<string> {
-  return new Set(run.members.filter((m) => m.lead && hasPane(m)).map((m) => m.paneId as string));
+  return new Set(run.members.filter(hasPane).filter((m) => m.lead).map(address));
 }
 
 /**
@@ -87,9 +98,9 @@ export function workingTeammates(run: Run): TerminateTarget[] {
   const seen = new Set<string>();
   const out: TerminateTarget[] = [];
   for (const m of run.members) {
-    if (m.lead || !hasPane(m) || m.state !== 'alive' || leads.has(m.paneId) || seen.has(m.paneId)) continue;
+    if (m.lead || !hasPane(m) || m.state !== 'alive' || m.tmuxServerUnknown !== undefined || leads.has(address(m)) || seen.has(address(m))) continue;
     if (only && !inTeams(m, teams)) continue;
-    seen.add(m.paneId);
+    seen.add(address(m));
     out.push(toTarget(m));
   }
   return out;
@@ -118,9 +129,10 @@ export function namedMembers(run: Run, names: readonly string[]): { targets: Ter
       continue;
     }
     for (const m of withPane) {
-      if (seen.has(m.paneId)) continue;
-      seen.add(m.paneId);
-      if (m.state === 'dead') skipped.push(`${name} (${m.paneId}): already gone`);
+      if (m.tmuxServerUnknown !== undefined) return { refusal: `${name}: ${m.tmuxServerUnknown}` };
+      if (seen.has(address(m))) continue;
+      seen.add(address(m));
+      if (m.state === 'dead') skipped.push(`${name} (${m.paneId}${onServer(m.tmuxServer)}): already gone`);
       else targets.push(toTarget(m));
     }
   }

@@ -13,6 +13,7 @@ import { isPaneGone, refuse } from '../kit/execution.js';
 import type { ProcInfo } from '../kit/process-tree.js';
 import { isGone, listProcesses, processTree, protectedPids, sendSignal } from '../kit/process-tree.js';
 import { namedMembers, workingTeamNames, workingTeammates } from './targets.js';
+import { onServer, paneClient } from './pane-client.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil } from '../kit/wait.js';
 
@@ -37,26 +38,34 @@ export function planTerminate(ctx: AppContext, run: Run, req: ActionRequest): Pl
 
 /** The plan for a resolved list of member panes. */
 export function planTerminateTargets(ctx: AppContext, run: Run, targets: TerminateTarget[], skipped: string[]): PlanParts {
-  const title = `Force-terminate ${targets.map((t) => `${t.name} (${t.paneId})`).join(', ')} in ${run.id}`;
+  const title = `Force-terminate ${targets.map((t) => `${t.name} (${t.paneId}${onServer(t.server)})`).join(', ')} in ${run.id}`;
   if (targets.length === 0) return refuse(`nothing to terminate: ${skipped.join('; ') || 'no member panes chosen'}`, title);
   const graceMs = ctx.config.killGraceSec * 1000;
   const effects = targets.flatMap((t) => [
-    signalEffect(`SIGTERM the process tree of ${t.paneId} (${t.name}${t.lead ? ', a lead' : ''}): pane_pid from list-panes, children first`),
+    signalEffect(`SIGTERM the process tree of ${t.paneId}${onServer(t.server)} (${t.name}${t.lead ? ', a lead' : ''}): pane_pid from list-panes, children first`),
     waitEffect(`up to ${seconds(graceMs)} for those processes to exit`),
     signalEffect(`SIGKILL what is left of that tree`),
-    tmuxEffect(ctx.tmux, ['kill-pane', '-t', t.paneId]),
-    waitEffect(`verify ${t.paneId} and its processes are gone`),
+    tmuxEffect(paneClient(ctx, t.server), ['kill-pane', '-t', t.paneId]),
+    waitEffect(`verify ${t.paneId}${onServer(t.server)} and its processes are gone`),
   ]);
   const detail: TerminateDetail = { kind: 'terminate', targets, skipped, graceMs };
   return { refusal: null, title, target: targets.map((t) => t.name).join(','), effects, detail, destructive: true };
 }
 
-/** The targets whose panes are still open and alive now. */
+/** Each target's server's pane list now (null: that server is gone), one list-panes per server. */
+async function panesByServer(ctx: AppContext, targets: readonly TerminateTarget[]): Promise<Map<string | null, PaneInfo[] | null>> {
+  const out = new Map<string | null, PaneInfo[] | null>();
+  for (const t of targets) {
+    const server = t.server ?? null;
+    if (!out.has(server)) out.set(server, await paneClient(ctx, server).listPanesOrNull());
+  }
+  return out;
+}
+
+/** The targets whose panes are still open and alive now, each looked up on its own server. */
 export async function liveTargets(ctx: AppContext, targets: readonly TerminateTarget[]): Promise<TerminateTarget[]> {
-  const panes = await ctx.tmux.listPanesOrNull();
-  if (!panes) return [];
-  const alive = new Set(panes.filter((p) => !p.dead).map((p) => p.paneId));
-  return targets.filter((t) => alive.has(t.paneId));
+  const lists = await panesByServer(ctx, targets);
+  return targets.filter((t) => lists.get(t.server ?? null)?.some((p) => p.paneId === t.paneId && !p.dead) ?? false);
 }
 
 interface PaneResult {
@@ -68,10 +77,10 @@ interface PaneResult {
 
 /** Runs force-terminate on every target at once (they share one grace period). */
 export async function runTerminate(x: Execution, d: TerminateDetail): Promise<ActionOutcome> {
-  const panes = await x.env.ctx.tmux.listPanesOrNull();
-  if (!panes) return { status: 'refused', message: 'nothing to terminate: there is no tmux server, so every pane is already gone' };
+  const lists = await panesByServer(x.env.ctx, d.targets);
+  if ([...lists.values()].every((l) => l === null)) return { status: 'refused', message: 'nothing to terminate: there is no tmux server, so every pane is already gone' };
   x.progress({ message: `terminating ${d.targets.map((t) => t.name).join(', ')}` });
-  const results = await Promise.all(d.targets.map((t) => terminatePane(x.env.ctx, t, panes, d.graceMs)));
+  const results = await Promise.all(d.targets.map((t) => terminatePane(x.env.ctx, t, lists.get(t.server ?? null) ?? [], d.graceMs)));
   const details = [...results.map((r) => r.line), ...d.skipped];
   const failed = results.filter((r) => !r.ok);
   const names = d.targets.map((t) => t.name).join(', ');
@@ -83,12 +92,14 @@ export async function runTerminate(x: Execution, d: TerminateDetail): Promise<Ac
 }
 
 async function terminatePane(ctx: AppContext, t: TerminateTarget, panes: PaneInfo[], graceMs: number): Promise<PaneResult> {
-  const who = `${t.name} (${t.paneId})`;
+  const who = `${t.name} (${t.paneId}${onServer(t.server)})`;
+  // The pane's own server, and only it: the same %N on another server is another agent.
+  const tmux = paneClient(ctx, t.server);
   const pane = panes.find((p) => p.paneId === t.paneId);
   if (!pane) return { ok: true, gone: true, line: `${who}: already gone` };
   // Asked again about this one pane right before any signal: the pid must be the pane's own
   // process now, a child of this tmux server, or nothing is signalled.
-  const owner = await ctx.tmux.paneOwner(t.paneId);
+  const owner = await tmux.paneOwner(t.paneId);
   if (!owner) return { ok: true, gone: true, line: `${who}: already gone` };
   const procs = listProcesses();
   if (owner.pid !== pane.pid || procs.get(owner.pid)?.ppid !== owner.serverPid) {
@@ -121,12 +132,12 @@ async function terminatePane(ctx: AppContext, t: TerminateTarget, panes: PaneInf
   }
 
   try {
-    await ctx.tmux.killPane(t.paneId);
+    await tmux.killPane(t.paneId);
   } catch (err) {
     // The pane closes by itself when its process exits; that is the expected case.
     if (!isPaneGone(err)) return { ok: false, line: `${who}: kill-pane failed: ${(err as Error).message}` };
   }
-  const after = await ctx.tmux.listPanesOrNull();
+  const after = await tmux.listPanesOrNull();
   const paneLeft = after?.some((p) => p.paneId === t.paneId) ?? false;
   const left = [...tree, ...killed].filter((p) => !isGone(p));
   const signalled = `${tree.length} process${tree.length === 1 ? '' : 'es'} got SIGTERM` + (survivors.length ? `, ${survivors.length} ignored it and got SIGKILL` : ', all exited');

@@ -75,7 +75,7 @@ function memberText(m: Member, paint: Paint): string {
   const stateColor = m.state === 'alive' ? SGR.green : m.state === 'dead' ? SGR.red : SGR.dim;
   const role = sanitizeLine(m.role);
   const doing = m.state === 'alive' && m.activity !== undefined && m.activity !== 'unknown' ? activityWord(m) : null;
-  const bits = [m.lead ? 'lead' : null, role && !(m.lead && role === 'team-lead') ? role : null, m.paneId ? `${m.state} ${m.paneId}` : m.state, doing];
+  const bits = [m.lead ? 'lead' : null, role && !(m.lead && role === 'team-lead') ? role : null, m.paneId ? `${m.state} ${m.paneId}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : m.state, doing];
   const body = bits.filter((b): b is string => b !== null).join(', ');
   return `${sanitizeLine(m.name)} (${paint(stateColor, body)})`;
 }

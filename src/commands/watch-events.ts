@@ -50,7 +50,7 @@ function memberEvents(time: string, prev: Run, next: Run, out: WatchEvent[]): vo
   const before = new Map(prev.members.map((m) => [memberKey(m), m]));
   for (const m of next.members) {
     const was = before.get(memberKey(m));
-    const fields = { member: m.name, team: m.team ?? null, paneId: m.paneId, lead: m.lead };
+    const fields = { member: m.name, team: m.team ?? null, paneId: m.paneId, ...(m.tmuxServer ? { tmuxServer: m.tmuxServer } : {}), lead: m.lead };
     if (m.state === 'alive' && was?.state !== 'alive') out.push({ time, event: 'member-alive', run: next.id, ...fields });
     if (was?.state === 'alive' && m.state === 'dead') out.push({ time, event: 'member-died', run: next.id, ...fields });
   }

@@ -8,6 +8,8 @@ export interface LeadTarget {
   target: string;
   /** Said in messages: "team-lead in %3", "team-lead in session tina-auth-phase-2". */
   label: string;
+  /** The Claude Code swarm server holding the pane (`claude-swarm-<pid>`); null or absent: tower's own server. */
+  server?: string | null;
 }
 
 /** A member pane chosen for force-terminate. */
@@ -16,6 +18,8 @@ export interface TerminateTarget {
   paneId: string;
   team: string | null;
   lead: boolean;
+  /** The Claude Code swarm server holding the pane (`claude-swarm-<pid>`); null or absent: tower's own server. */
+  server?: string | null;
 }
 
 /** checkpoint: the lead, the command, the files compared and written, the waits. */
@@ -98,6 +102,8 @@ export interface RequestDetail {
 export interface AttachDetail {
   kind: 'attach';
   paneId: string;
+  /** The swarm server holding the pane; null or absent: tower's own server. */
+  server?: string | null;
 }
 
 /** answer: the member's pane and the option typed into its prompt. */
@@ -105,6 +111,8 @@ export interface AnswerDetail {
   kind: 'answer';
   member: string;
   paneId: string;
+  /** The swarm server holding the pane; null or absent: tower's own server. */
+  server?: string | null;
   choice: string;
   /** The prompt's signature the operator saw, or null (the CLI: any prompt that has the option). */
   expect: string | null;
@@ -116,6 +124,8 @@ export interface SendDetail {
   kind: 'send';
   member: string;
   paneId: string;
+  /** The swarm server holding the pane; null or absent: tower's own server. */
+  server?: string | null;
   text: string;
   confirmMs: number;
 }

@@ -9,7 +9,10 @@ import type { Member, Run, Snapshot } from '../model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { capturePanes } from '../tmux/capture.js';
+import type { PaneCapture } from '../tmux/capture.js';
 import { TmuxError } from '../tmux/errors.js';
+import { swarmClient } from '../tmux/swarm.js';
+import type { SwarmServer } from '../tmux/swarm.js';
 import { sanitize } from '../text.js';
 import type { PaneReading } from './pane-reading.js';
 import { stateHome } from '../config/config.js';
@@ -46,13 +49,45 @@ export interface PaneLook {
 }
 
 /**
- * The member panes worth capturing: alive by liveness (with no tmux server nothing is, and nothing
- * is captured), and still alive in the newest pane list when there is one.
+ * A pane's key among captures: its id on tower's own server (`%3`), `<server>/%3` on a Claude Code
+ * swarm server. Pane ids repeat across servers; keys do not.
  */
-export function memberPanes(runs: readonly Run[], panes: readonly PaneInfo[] | null): string[] {
-  const alive = panes ? new Set(panes.filter((p) => !p.dead).map((p) => p.paneId)) : null;
+export function paneKey(paneId: string, server: string | null | undefined): string {
+  return server ? `${server}/${paneId}` : paneId;
+}
+
+/** The server and pane id of a key. */
+export function splitPaneKey(key: string): { server: string | null; paneId: string } {
+  const at = key.lastIndexOf('/');
+  return at < 0 ? { server: null, paneId: key } : { server: key.slice(0, at), paneId: key.slice(at + 1) };
+}
+
+/** The key of a member's pane, or null when it has none or its server is unknown. */
+export function memberPaneKey(m: Member): string | null {
+  if (!m.paneId || m.tmuxServerUnknown !== undefined) return null;
+  return paneKey(m.paneId, m.tmuxServer);
+}
+
+/** The keys of every pane in the lists that is not dead. */
+function aliveKeys(panes: readonly PaneInfo[], swarms: readonly SwarmServer[]): Set<string> {
+  const keys = new Set(panes.filter((p) => !p.dead).map((p) => p.paneId));
+  for (const s of swarms) for (const p of s.panes) if (!p.dead) keys.add(paneKey(p.paneId, s.name));
+  return keys;
+}
+
+/**
+ * The member panes worth capturing (as paneKey keys): alive by liveness (with no tmux server to ask
+ * nothing is, and nothing is captured), and still alive in the newest pane lists when there are some.
+ */
+export function memberPanes(runs: readonly Run[], panes: readonly PaneInfo[] | null, swarms: readonly SwarmServer[] = []): string[] {
+  const alive = panes ? aliveKeys(panes, swarms) : null;
   const ids = new Set<string>();
-  for (const r of runs) for (const m of r.members) if (m.paneId && m.state === 'alive' && (alive === null || alive.has(m.paneId))) ids.add(m.paneId);
+  for (const r of runs) {
+    for (const m of r.members) {
+      const key = m.state === 'alive' ? memberPaneKey(m) : null;
+      if (key !== null && (alive === null || alive.has(key))) ids.add(key);
+    }
+  }
   return [...ids];
 }
 
@@ -71,16 +106,20 @@ export class PaneWatch {
     private readonly now: () => number = Date.now,
     /** Claude Code's hook events, the first source of activity where they speak. */
     readonly hooks: HookEvents | null = null,
+    /** The environment that says where swarm servers' sockets are; null: their panes are not captured. */
+    private readonly swarmEnv: NodeJS.ProcessEnv | null = null,
   ) {}
 
-  /** The transcript hooks named for a pane's agent, or null. */
-  transcriptOf(paneId: string): string | null {
-    return this.hooks?.transcriptOf(paneId) ?? null;
+  // Hook events name a pane by its id alone (TMUX_PANE): they speak for tower's own server's panes only.
+
+  /** The transcript hooks named for a pane's agent (by paneKey), or null. */
+  transcriptOf(key: string): string | null {
+    return key.includes('/') ? null : (this.hooks?.transcriptOf(key) ?? null);
   }
 
-  /** What hooks say a pane's agent is doing now, or null (the screen is read). */
-  hookState(paneId: string): HookState | null {
-    return this.hooks?.stateOf(paneId, this.now()) ?? null;
+  /** What hooks say a pane's agent (by paneKey) is doing now, or null (the screen is read). */
+  hookState(key: string): HookState | null {
+    return key.includes('/') ? null : (this.hooks?.stateOf(key, this.now()) ?? null);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -95,24 +134,33 @@ export class PaneWatch {
     this.focused = runId;
   }
 
-  /** What tower last saw in a pane, or undefined. */
-  look(paneId: string): PaneLook | undefined {
-    return this.looks.get(paneId);
+  /** What tower last saw in a pane (on a swarm server when `server` is given), or undefined. */
+  look(paneId: string, server?: string | null): PaneLook | undefined {
+    return this.looks.get(paneKey(paneId, server));
+  }
+
+  /** What tower last saw in a member's pane, or undefined. */
+  lookOf(m: Member): PaneLook | undefined {
+    const key = memberPaneKey(m);
+    return key === null ? undefined : this.looks.get(key);
   }
 
   /** One poll tick: captures the selected run's panes, and every few ticks all of them. */
-  async tick(snapshot: Snapshot, panes: readonly PaneInfo[] | null, signal?: AbortSignal): Promise<void> {
+  async tick(snapshot: Snapshot, panes: readonly PaneInfo[] | null, signal?: AbortSignal, swarms: readonly SwarmServer[] = []): Promise<void> {
     const everyone = this.ticks % OTHERS_EVERY === 0;
     this.ticks++;
     const runs = everyone ? snapshot.runs : snapshot.runs.filter((r) => r.id === this.focused);
-    await this.round(memberPanes(runs, panes), panes, signal);
+    await this.round(memberPanes(runs, panes, swarms), panes, signal, swarms);
   }
 
-  /** Captures these panes in one round and reads each; panes gone from the list are forgotten. */
-  async round(paneIds: readonly string[], panes: readonly PaneInfo[] | null, signal?: AbortSignal): Promise<void> {
+  /**
+   * Captures these panes (paneKey keys) and reads each: one tmux call per server, each on the
+   * server the key names; panes gone from the lists are forgotten.
+   */
+  async round(paneIds: readonly string[], panes: readonly PaneInfo[] | null, signal?: AbortSignal, swarms: readonly SwarmServer[] = []): Promise<void> {
     let changed = this.hooks?.refresh() ?? false;
     if (panes) {
-      const present = new Set(panes.map((p) => p.paneId));
+      const present = new Set([...panes.map((p) => p.paneId), ...swarms.flatMap((s) => s.panes.map((p) => paneKey(p.paneId, s.name)))]);
       for (const id of this.looks.keys()) {
         if (present.has(id)) continue;
         this.looks.delete(id);
@@ -121,7 +169,7 @@ export class PaneWatch {
     }
     if (paneIds.length > 0) {
       try {
-        const captures = await capturePanes(this.tmux, paneIds, { history: CAPTURE_HISTORY, signal });
+        const captures = await this.captureAll(paneIds, signal);
         this.problem = null;
         const now = this.now();
         for (const [id, cap] of captures) {
@@ -150,6 +198,23 @@ export class PaneWatch {
     this.version++;
     for (const l of [...this.listeners]) l();
   }
+
+  /** Captures keys grouped by server (one call per server, servers one after another), keyed back by paneKey. */
+  private async captureAll(keys: readonly string[], signal: AbortSignal | undefined): Promise<Map<string, PaneCapture>> {
+    const byServer = new Map<string | null, string[]>();
+    for (const key of keys) {
+      const { server, paneId } = splitPaneKey(key);
+      byServer.set(server, [...(byServer.get(server) ?? []), paneId]);
+    }
+    const out = new Map<string, PaneCapture>();
+    for (const [server, ids] of byServer) {
+      const client = server === null ? this.tmux : this.swarmEnv ? swarmClient(this.swarmEnv, server, this.tmux.timeoutMs) : null;
+      if (!client) continue;
+      const captures = await capturePanes(client, ids, { history: CAPTURE_HISTORY, signal });
+      for (const [id, cap] of captures) out.set(paneKey(id, server), cap);
+    }
+    return out;
+  }
 }
 
 /** A member with the activity its pane shows (unknown without a capture; dead and in-process members too). */
@@ -159,15 +224,16 @@ function withActivity(m: Member, watch: PaneWatch): Member {
 
 /** A member's context from the transcript its hooks named (teammates too), unless it has one already. */
 function withContext(m: Member, watch: PaneWatch): Member {
-  if (m.context || !m.paneId || m.state !== 'alive') return m;
-  const file = watch.transcriptOf(m.paneId);
+  const key = memberPaneKey(m);
+  if (m.context || key === null || m.state !== 'alive') return m;
+  const file = watch.transcriptOf(key);
   const usage = file ? transcriptUsage(file) : null;
   return usage ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens } : m;
 }
 
 /** A member with what hooks say it is doing, else what its pane shows, and the prompt the pane shows. */
 function activityOf(m: Member, watch: PaneWatch): Member {
-  const pane = m.paneId && m.state === 'alive' ? m.paneId : null;
+  const pane = m.state === 'alive' ? memberPaneKey(m) : null;
   const look = pane ? watch.look(pane) : undefined;
   const hooked = pane ? watch.hookState(pane) : null;
   const { prompt: _seenBefore, ...rest } = m;
@@ -260,8 +326,8 @@ export function withPaneActivity(store: SnapshotStore, watch: PaneWatch): Snapsh
 }
 
 /** One capture round of every member pane, laid over a snapshot: what `tower status` shows. */
-export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot, hooks: HookEvents | null = null): Promise<Snapshot> {
-  const watch = new PaneWatch(tmux, Date.now, hooks);
+export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot, hooks: HookEvents | null = null, swarmEnv: NodeJS.ProcessEnv | null = null): Promise<Snapshot> {
+  const watch = new PaneWatch(tmux, Date.now, hooks, swarmEnv);
   await watch.round(memberPanes(snapshot.runs, null), null);
   const out = new ActivityOverlay(watch).apply(snapshot);
   if (!watch.problem) return out;
@@ -271,5 +337,5 @@ export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot,
 /** This box read once, with one capture round for each member's activity when asked (`tower status`). */
 export async function readThisBox(ctx: AppContext, opts: { activity?: boolean; now?: number } = {}): Promise<Snapshot> {
   const snapshot = await buildSnapshot(ctx, opts.now === undefined ? {} : { now: opts.now });
-  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot, new HookEvents(hookEventsFile(stateHome(ctx.env)))) : snapshot;
+  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env) : snapshot;
 }

@@ -1,6 +1,7 @@
 /** The live store's timings and options. */
 import type { SourceReaders } from './readers.js';
 import type { PaneInfo } from '../tmux/client.js';
+import type { SwarmServer } from '../tmux/swarm.js';
 
 /** The shortest gap between two emits: one frame. */
 export const FRAME_MS = 16;
@@ -18,7 +19,7 @@ export interface LiveStoreOptions {
   readers?: SourceReaders;
   /** $HOME for the walk up from pane cwds. */
   home?: string;
-  /** Called after each tmux poll (and the first read) with its pane list; the next tick waits for it. */
-  onPoll?: (panes: PaneInfo[] | null, signal: AbortSignal) => Promise<void>;
+  /** Called after each tmux poll (and the first read) with its pane lists; the next tick waits for it. */
+  onPoll?: (panes: PaneInfo[] | null, signal: AbortSignal, swarms: readonly SwarmServer[]) => Promise<void>;
 }
 

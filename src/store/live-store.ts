@@ -14,7 +14,6 @@ import type { Problem, Snapshot } from '../model.js';
 import { isDir } from '../files/look.js';
 import { quietLongEnough } from '../systems/claude-teams/teams.js';
 import type { ReadSettings, Team } from '../systems/types.js';
-import type { PaneInfo } from '../tmux/client.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
 import { cleanDirty, hasWork, teamCwds } from './dirty.js';
@@ -24,7 +23,9 @@ import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
 import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
-import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom } from './snapshot.js';
+import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom, swarmScannerFor } from './snapshot.js';
+import type { PaneListing } from './snapshot.js';
+import type { SwarmScanner } from '../tmux/swarm.js';
 import { watchStateDirs } from './state-watcher.js';
 import { deferredWork, onDeferredDone } from '../systems/deferred.js';
 import type { SnapshotStore } from './types.js';
@@ -46,6 +47,8 @@ class LiveStore implements SnapshotStore {
   private readonly listeners = new Set<() => void>();
 
   private readonly paneTracker = new PaneTracker();
+  /** Claude Code's swarm servers, found again every tick; dead sockets are remembered between ticks. */
+  private readonly swarmScanner: SwarmScanner;
   private teamCwdKey = '';
   private teamCwdList: string[] = [];
 
@@ -93,6 +96,7 @@ class LiveStore implements SnapshotStore {
       (dirName) => this.teams.has(dirName),
       (dirName) => this.ended.has(dirName),
     );
+    this.swarmScanner = swarmScannerFor(ctx);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -115,9 +119,9 @@ class LiveStore implements SnapshotStore {
       if (scope === 'polled') this.rereadPolled();
       else this.refresh();
     });
-    const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
+    const listing = await listPanesForSnapshot(this.ctx, this.abort.signal, this.swarmScanner);
     if (this.stopped) return;
-    this.takePanes(panes, problem);
+    this.takePanes(listing);
     this.readTeamsFully();
     this.rediscover();
     await this.startWatching();
@@ -146,7 +150,7 @@ class LiveStore implements SnapshotStore {
 
   /** The poll hook (pane captures); its failure must not stop polling. */
   private async afterPoll(): Promise<void> {
-    if (this.onPoll && !this.stopped) await this.onPoll(this.paneTracker.panes, this.abort.signal).catch(() => {});
+    if (this.onPoll && !this.stopped) await this.onPoll(this.paneTracker.panes, this.abort.signal, this.paneTracker.swarms).catch(() => {});
   }
 
   async stop(): Promise<void> {
@@ -190,9 +194,9 @@ class LiveStore implements SnapshotStore {
   /** One tick: one list-panes; the next tick is armed only after this one ends, so ticks never overlap. */
   private async poll(): Promise<void> {
     this.pollTimer = null;
-    const { panes, problem } = await listPanesForSnapshot(this.ctx, this.abort.signal);
+    const listing = await listPanesForSnapshot(this.ctx, this.abort.signal, this.swarmScanner);
     if (this.stopped) return;
-    this.takePanes(panes, problem);
+    this.takePanes(listing);
     if (this.now() - this.lastFullAt >= FULL_REFRESH_MS) this.dirty.full = true;
     // A state dir deleted and made again (or a project that appears under a known cwd) sends no
     // event a watcher still holds: the set of state dirs is checked every tick.
@@ -207,8 +211,8 @@ class LiveStore implements SnapshotStore {
     this.pollLater();
   }
 
-  private takePanes(panes: PaneInfo[] | null, problem: Problem | null): void {
-    const change = this.paneTracker.take(panes, problem);
+  private takePanes({ panes, problem, swarms, swarmProblems }: PaneListing): void {
+    const change = this.paneTracker.take(panes, problem, swarms, swarmProblems);
     if (change.index !== undefined) {
       this.publisher.setPanes(change.index);
       // A pane of a team that ended may be alive again (or the last one died).
@@ -301,7 +305,9 @@ class LiveStore implements SnapshotStore {
 
   /** Works out again which of these teams ended; a team that changed side gets its watches added or removed. */
   private settleEnded(dirNames: Iterable<string>): void {
+    // A pane id alive on tower's server or on any swarm server keeps its team (which server is liveness's business).
     const live = new Set((this.paneTracker.panes ?? []).filter((p) => !p.dead).map((p) => p.paneId));
+    for (const s of this.paneTracker.swarms) for (const p of s.panes) if (!p.dead) live.add(p.paneId);
     const woke: string[] = [];
     const slept: string[] = [];
     for (const dirName of dirNames) {
@@ -483,7 +489,7 @@ class LiveStore implements SnapshotStore {
   private assemble(): void {
     this.dirty.assemble = false;
     const { watch, internal, teams, discovery } = this.problems;
-    const problems = [this.paneTracker.problem, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
+    const problems = [this.paneTracker.problem, ...this.paneTracker.swarmProblems, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
     if (!this.publisher.publish(this.reads, this.teams, problems, this.settings())) return;
     for (const l of [...this.listeners]) l();
   }

@@ -1,47 +1,60 @@
 /**
- * Member liveness from one `tmux list-panes -a`: a member with a pane id is alive when the pane
- * exists and is not dead, dead when the server is up but the pane is gone or dead, unknown when
- * there is no server to ask. In-process members have no pane and stay as they are.
+ * Member liveness from one `tmux list-panes -a` of tower's server and one of each Claude Code swarm
+ * server: a member with a pane id is alive when the pane exists and is not dead, dead when the
+ * server is up but the pane is gone or dead, unknown when there is no server to ask. In-process
+ * members have no pane and stay as they are. Where the pane is decides which server it is on
+ * (store/pane-server.ts); a `%N` that several servers hold and nothing tells apart is unknown.
  */
-import type { Member, MemberState, Run } from '../model.js';
+import type { Member, MemberState, Problem, Run } from '../model.js';
 import { systemOf } from '../systems/registry.js';
 import type { PaneInfo } from '../tmux/client.js';
+import type { SwarmServer } from '../tmux/swarm.js';
+import { locatePane } from './pane-server.js';
+import type { PaneIndex } from './pane-server.js';
 
-/** The panes of one list-panes call, indexed for lookups. */
-export interface PaneIndex {
-  byId: Map<string, PaneInfo>;
-  /** The first pane (lowest window, then pane index) of each session. */
-  firstBySession: Map<string, PaneInfo>;
-}
+export type { PaneIndex } from './pane-server.js';
 
-/** Indexes panes by id and by session; null (no server) stays null. */
-export function indexPanes(panes: readonly PaneInfo[] | null): PaneIndex | null {
-  if (panes === null) return null;
+/** Indexes panes by id and by session; no server of any kind stays null. */
+export function indexPanes(panes: readonly PaneInfo[] | null, swarms: readonly SwarmServer[] = []): PaneIndex | null {
+  if (panes === null && swarms.length === 0) return null;
+  const swarmIndex = swarms.map((s) => ({
+    name: s.name,
+    leadPid: s.leadPid,
+    leadAlive: s.leadAlive,
+    leadCwd: s.leadCwd,
+    byId: new Map(s.panes.map((p) => [p.paneId, p] as const)),
+  }));
   const byId = new Map<string, PaneInfo>();
   const firstBySession = new Map<string, PaneInfo>();
-  for (const p of panes) {
+  for (const p of panes ?? []) {
     byId.set(p.paneId, p);
     const first = firstBySession.get(p.session);
     if (!first || p.window < first.window || (p.window === first.window && p.index < first.index)) {
       firstBySession.set(p.session, p);
     }
   }
-  return { byId, firstBySession };
+  return swarms.length === 0 ? { byId, firstBySession } : { byId, firstBySession, own: panes !== null, swarms: swarmIndex };
 }
 
 /**
  * The part of a pane list that liveness depends on, as one string: when it is unchanged between
  * two polls, no run's liveness can have changed (titles and commands change often and don't matter).
  */
-export function livenessKey(panes: readonly PaneInfo[] | null): string {
-  if (panes === null) return 'no-server';
-  return panes
-    .map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.session}\t${p.window}\t${p.index}`)
-    .sort()
-    .join('\n');
+export function livenessKey(panes: readonly PaneInfo[] | null, swarms: readonly SwarmServer[] = []): string {
+  // With swarm servers about, working directories tell servers apart: they count too.
+  const cwd = swarms.length > 0;
+  const own =
+    panes === null
+      ? 'no-server'
+      : panes
+          .map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.session}\t${p.window}\t${p.index}${cwd ? `\t${p.cwd}` : ''}`)
+          .sort()
+          .join('\n');
+  const others = swarms.map((s) => `${s.name}\t${s.leadAlive ? 1 : 0}\t${s.leadCwd ?? ''}\n${s.panes.map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.cwd}`).sort().join('\n')}`);
+  return [own, ...others.sort()].join('\n--\n');
 }
 
-/** The state of a pane id against the pane list. */
+/** The state of a pane id against tower's own server's pane list. */
 export function paneState(paneId: string, index: PaneIndex | null): MemberState {
   if (index === null) return 'unknown';
   const pane = index.byId.get(paneId);
@@ -52,8 +65,9 @@ export function paneState(paneId: string, index: PaneIndex | null): MemberState 
 export function applyLiveness(run: Run, index: PaneIndex | null): Run {
   const leadSlot = sessionLeadSlot(run, index);
   let changed = false;
+  const found: Problem[] = [];
   let members = run.members.map((m, i) => {
-    const next = memberLiveness(m, index, i === leadSlot?.member ? leadSlot.pane : null);
+    const next = memberLiveness(m, run.root, index, i === leadSlot?.member ? leadSlot.pane : null, found);
     if (next !== m) changed = true;
     return next;
   });
@@ -64,9 +78,10 @@ export function applyLiveness(run: Run, index: PaneIndex | null): Run {
   }
   // A team whose files are quiet but whose member's pane is alive has not ended.
   const revived = run.ended === true && members.some((m) => m.state === 'alive');
-  if (!changed && !revived) return run;
-  if (revived) return { ...run, members, ended: false, warnings: [...(run.warnings ?? []), ...ghosts.warnings] };
-  return ghosts.warnings.length > 0 ? { ...run, members, warnings: [...(run.warnings ?? []), ...ghosts.warnings] } : { ...run, members };
+  if (!changed && found.length === 0 && !revived) return run;
+  const out: Run = ghosts.warnings.length > 0 ? { ...run, members, warnings: [...(run.warnings ?? []), ...ghosts.warnings] } : { ...run, members };
+  if (revived) out.ended = false;
+  return found.length > 0 ? { ...out, problems: [...run.problems, ...found] } : out;
 }
 
 /**
@@ -90,11 +105,15 @@ function ghostsOfDeadLeads(members: Member[]): { members: Member[]; warnings: st
   return { members: out, warnings };
 }
 
-function memberLiveness(m: Member, index: PaneIndex | null, sessionPane: PaneInfo | null): Member {
+function memberLiveness(m: Member, root: string | null, index: PaneIndex | null, sessionPane: PaneInfo | null, problems: Problem[]): Member {
   if (m.state === 'in-process') return m;
   if (m.paneId) {
-    const state = paneState(m.paneId, index);
-    return state === m.state ? m : { ...m, state };
+    const where = locatePane(m.paneId, root, index);
+    if (where.problem) problems.push({ file: null, message: `${m.name}: ${where.problem}` });
+    const server = where.server ?? null;
+    if (where.state === m.state && server === (m.tmuxServer ?? null) && where.unresolved === m.tmuxServerUnknown) return m;
+    const { tmuxServer: _server, tmuxServerUnknown: _why, ...rest } = m;
+    return { ...rest, state: where.state, ...(server !== null ? { tmuxServer: server } : {}), ...(where.unresolved !== undefined ? { tmuxServerUnknown: where.unresolved } : {}) };
   }
   if (sessionPane) return { ...m, paneId: sessionPane.paneId, state: sessionPane.dead ? 'dead' : 'alive' };
   return m;

@@ -5,6 +5,7 @@
  */
 import type { Problem } from '../model.js';
 import type { PaneInfo } from '../tmux/client.js';
+import type { SwarmServer } from '../tmux/swarm.js';
 import { indexPanes, livenessKey } from './liveness.js';
 import type { PaneIndex } from './liveness.js';
 
@@ -26,12 +27,19 @@ export class PaneTracker {
   panes: PaneInfo[] | null = null;
   /** The tmux problem of the last poll, if any. */
   problem: Problem | null = null;
+  /** Claude Code's swarm servers of the last poll. */
+  swarms: SwarmServer[] = [];
+  /** The swarm servers that failed at the last poll (one problem each). */
+  swarmProblems: Problem[] = [];
   private livenessKey = '';
   private cwdKey = '';
 
-  /** Takes one poll's answer: the panes, or a problem when tmux failed in another way than "no server". */
-  take(panes: PaneInfo[] | null, problem: Problem | null): PaneChange {
+  /** Takes one poll's answer: the panes, or a problem when tmux failed in another way than "no server"; and the swarm servers. */
+  take(panes: PaneInfo[] | null, problem: Problem | null, swarms: SwarmServer[] = [], swarmProblems: Problem[] = []): PaneChange {
     const change: PaneChange = { assemble: false, rediscover: false };
+    if (JSON.stringify(swarmProblems) !== JSON.stringify(this.swarmProblems)) change.assemble = true;
+    this.swarmProblems = swarmProblems;
+    this.swarms = swarms;
     if (problem) {
       if (this.problem?.message !== problem.message) change.assemble = true;
       this.problem = problem;
@@ -44,10 +52,10 @@ export class PaneTracker {
     }
     if (this.problem) change.assemble = true;
     this.problem = null;
-    const lk = livenessKey(panes);
+    const lk = livenessKey(panes, swarms);
     if (lk !== this.livenessKey) {
       this.livenessKey = lk;
-      change.index = indexPanes(panes);
+      change.index = indexPanes(panes, swarms);
       change.assemble = true;
     }
     this.panes = panes;

@@ -10,6 +10,8 @@ import type { ReadSettings, Team } from '../systems/types.js';
 import { deferredWork } from '../systems/deferred.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
+import { SwarmScanner } from '../tmux/swarm.js';
+import type { SwarmServer } from '../tmux/swarm.js';
 import { assembleRuns, teamDirName } from './assemble.js';
 import { discoverRoots, sourceKey, sourcesOfRoot } from './discover.js';
 import type { Discovery, RunSource } from './discover.js';
@@ -24,6 +26,8 @@ export interface SnapshotInput {
   claudeDir: string;
   /** The panes of one `list-panes -a`, or null when there is no tmux server. */
   panes: PaneInfo[] | null;
+  /** Claude Code's swarm servers and their panes (default none). */
+  swarms?: SwarmServer[] | undefined;
   settings: ReadSettings;
   /** Whether to add roots from pane and team cwds and tina's registry (default true). */
   discover?: boolean | undefined;
@@ -97,7 +101,7 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   const { sources } = discoverSources({ ...input, paneCwds, teamCwds: teams.map((t) => t.cwd) }, readers, problems);
   // Readers never run tmux: what the panes say about a project's liveness comes in with the settings.
   const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, { ...input.settings, paneCwds }, readers)] as const);
-  const index = indexPanes(input.panes);
+  const index = indexPanes(input.panes, input.swarms ?? []);
   const runs = assembleRuns(
     reads,
     teams.map((t) => [teamDirName(t), t] as const),
@@ -112,16 +116,37 @@ export function tmuxProblem(err: unknown): Problem {
   return { file: null, message: `tmux: ${msg}; pane liveness is unknown` };
 }
 
-/** Lists panes once (null when there is no server); any other failure is returned as a problem. */
+/** What one poll of tmux gave: tower's server's panes (null: no server), its problem, and the swarm servers. */
+export interface PaneListing {
+  panes: PaneInfo[] | null;
+  problem: Problem | null;
+  swarms: SwarmServer[];
+  /** One problem per swarm server that failed in another way than being dead. */
+  swarmProblems: Problem[];
+}
+
+/** The scanner of Claude Code's swarm servers for a context (tower's own socket left out). */
+export function swarmScannerFor(ctx: Pick<AppContext, 'tmux' | 'env'>): SwarmScanner {
+  const own = ctx.tmux.socket.path ? path.resolve(ctx.tmux.socket.path) : null;
+  return new SwarmScanner(ctx.env, { exclude: own ?? undefined, excludeName: ctx.tmux.socket.path ? undefined : ctx.tmux.socket.name });
+}
+
+/**
+ * Lists tower's server's panes once (null when there is no server; any other failure is returned
+ * as a problem), and, at the same time, the panes of Claude Code's swarm servers.
+ */
 export async function listPanesForSnapshot(
-  ctx: Pick<AppContext, 'tmux'>,
+  ctx: Pick<AppContext, 'tmux' | 'env'>,
   signal?: AbortSignal,
-): Promise<{ panes: PaneInfo[] | null; problem: Problem | null }> {
-  try {
-    return { panes: await ctx.tmux.listPanesOrNull({ signal }), problem: null };
-  } catch (err) {
-    return { panes: null, problem: tmuxProblem(err) };
-  }
+  scanner: SwarmScanner = swarmScannerFor(ctx),
+): Promise<PaneListing> {
+  const own = ctx.tmux.listPanesOrNull({ signal }).then(
+    (panes) => ({ panes, problem: null }),
+    (err: unknown) => ({ panes: null, problem: tmuxProblem(err) }),
+  );
+  const swarm = scanner.scan(signal).catch((err: unknown) => ({ servers: [], problems: [`tmux: claude-swarm servers: ${err instanceof Error ? err.message : String(err)}`] }));
+  const [{ panes, problem }, scan] = await Promise.all([own, swarm]);
+  return { panes, problem, swarms: scan.servers, swarmProblems: scan.problems.map((message) => ({ file: null, message })) };
 }
 
 /** Lists the panes once, discovers and reads: the snapshot of `tower status`. */
@@ -140,13 +165,14 @@ async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapsh
   const listing = listPanesForSnapshot(ctx);
   const teamProblems: Problem[] = [];
   const teams = readAllTeams(ctx.claudeDir, defaultReaders, teamProblems);
-  const { panes, problem } = await listing;
+  const { panes, problem, swarms, swarmProblems } = await listing;
   // In the live store's order: tmux, then teams, then discovery.
-  const problems: Problem[] = [...(problem ? [problem] : []), ...teamProblems];
+  const problems: Problem[] = [...(problem ? [problem] : []), ...swarmProblems, ...teamProblems];
   const input: SnapshotInput = {
     roots: ctx.roots,
     claudeDir: ctx.claudeDir,
     panes,
+    swarms,
     settings: settingsFrom(ctx.config, opts.now ?? Date.now(), ctx.env),
     discover: ctx.discover,
     home: ctx.env.HOME || undefined,

@@ -88,7 +88,7 @@ export function ControlRoom(props: ControlRoomProps) {
       toggleMute: () => session.set({ muted: !session.getSnapshot().muted }),
       previewLines: (view, focus) => {
         const m = previewMember(view.run, view.member, focus);
-        const look = m?.paneId ? props.watch?.look(m.paneId) : undefined;
+        const look = m ? props.watch?.lookOf(m) : undefined;
         return look ? paneTextLines(look.text, false).length : 0;
       },
     });

@@ -6,6 +6,7 @@ import { applyLiveness, indexPanes, livenessKey } from '../../src/store/liveness
 import { phaseSessionName as tinaPhaseSession } from '../../src/systems/tina/cycle.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import type { PaneInfo } from '../../src/tmux/client.js';
+import type { SwarmServer } from '../../src/tmux/swarm.js';
 import { tempDir } from '../helpers/box.js';
 import { startTmux } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
@@ -105,5 +106,54 @@ describe('liveness against a real tmux server', () => {
     expect(panes).toBeNull();
     const run = runWith([member('a', '%1', { state: 'alive' })]);
     expect(applyLiveness(run, indexPanes(panes)).members[0]?.state).toBe('unknown');
+  });
+});
+
+describe('applyLiveness with Claude Code swarm servers (which server a %N is on)', () => {
+  // runWith's root is /r: panes working under it tie their server to the run.
+  const swarm = (name: string, panes: PaneInfo[], lead: { alive: boolean; cwd: string | null } = { alive: false, cwd: null }): SwarmServer => ({
+    name,
+    path: `/tmp/tmux-0/${name}`,
+    leadPid: Number(name.split('-').pop()),
+    leadAlive: lead.alive,
+    leadCwd: lead.cwd,
+    panes,
+  });
+  const one = (run: Run, own: PaneInfo[] | null, swarms: SwarmServer[]) => applyLiveness(run, indexPanes(own, swarms));
+
+  it("keeps tower's own pane when no swarm server is tied to the run", () => {
+    const run = runWith([member('w', '%1')]);
+    const live = one(run, [pane('%1', 's', { cwd: '/elsewhere' })], [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/other' })])]);
+    expect(live.members[0]).toMatchObject({ state: 'alive' });
+    expect(live.members[0]?.tmuxServer).toBeUndefined();
+    expect(live.problems).toEqual([]);
+  });
+
+  it("takes the swarm server whose lead works in the run's directory, over tower's pane working there too", () => {
+    const run = runWith([member('w', '%1')]);
+    const live = one(run, [pane('%1', 's', { cwd: '/r' })], [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r/sub', dead: true })], { alive: true, cwd: '/r' })]);
+    expect(live.members[0]).toMatchObject({ state: 'dead', tmuxServer: 'claude-swarm-7' });
+  });
+
+  it('is unknown, with one problem naming both servers, when two are tied alike', () => {
+    const run = runWith([member('w', '%1')]);
+    const live = one(run, null, [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r' })]), swarm('claude-swarm-8', [pane('%1', 'y', { cwd: '/r' })])]);
+    expect(live.members[0]?.state).toBe('unknown');
+    expect(live.members[0]?.tmuxServerUnknown).toContain('claude-swarm-7 and claude-swarm-8');
+    expect(live.problems.map((p) => p.message)).toEqual([expect.stringContaining('w: pane %1 is on claude-swarm-7 and claude-swarm-8')]);
+  });
+
+  it('is unknown when only a swarm server nothing ties to the run holds the %N', () => {
+    const run = runWith([member('w', '%4')]);
+    const live = one(run, [pane('%1', 's')], [swarm('claude-swarm-7', [pane('%4', 'x', { cwd: '/other' })])]);
+    expect(live.members[0]?.state).toBe('unknown');
+    expect(live.problems).toHaveLength(1);
+  });
+
+  it('livenessKey moves when a swarm pane dies or its server goes', () => {
+    const s = swarm('claude-swarm-7', [pane('%1', 'x')]);
+    const dead = swarm('claude-swarm-7', [pane('%1', 'x', { dead: true })]);
+    expect(livenessKey([], [s])).not.toBe(livenessKey([], [dead]));
+    expect(livenessKey([], [s])).not.toBe(livenessKey([], []));
   });
 });

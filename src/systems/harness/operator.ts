@@ -17,7 +17,7 @@
  * the store starts it, at most one at a time per project, and reads the run again when it is done.
  * Every request is bounded: a 2 s timeout, a 1 MiB body, and a zod schema at the door.
  */
-import { z } from 'zod';
+import type { z as Zod } from 'zod';
 import { sanitize, sanitizeLine } from '../../text.js';
 import { deferUntil } from '../deferred.js';
 import { CHECKPOINT_NAME } from './files.js';
@@ -65,15 +65,25 @@ export function checkpointActionUrl(base: string, slug: string, name: string, ve
  * granted }` (libs/papercusp/_retired/apps-web/app/api/_hono/harness.ts, 96a6ba7, the route the
  * operator-core handlers were split from), with the Postgres row's `consumed` when the answer carries it.
  */
-const ApiCheckpointSchema = z.object({
-  name: z.string().regex(CHECKPOINT_NAME).max(200),
-  content: z.string().optional(),
-  waitingSinceMs: z.number().finite().nonnegative().optional(),
-  granted: z.boolean(),
-  consumed: z.boolean().optional(),
-});
+function makeSchemas(z: typeof Zod) {
+  return {
+    checkpoint: z.object({
+      name: z.string().regex(CHECKPOINT_NAME).max(200),
+      content: z.string().optional(),
+      waitingSinceMs: z.number().finite().nonnegative().optional(),
+      granted: z.boolean(),
+      consumed: z.boolean().optional(),
+    }),
+    answer: z.object({ checkpoints: z.array(z.unknown()) }),
+  };
+}
 
-const ApiAnswerSchema = z.object({ checkpoints: z.array(z.unknown()) });
+/**
+ * The schemas, built once zod is loaded: zod is loaded only when an operator answers, so `tower
+ * status` on a box without one (and the first frame) load none of it (scripts/start-paths.js).
+ */
+let schemas: Promise<ReturnType<typeof makeSchemas>> | null = null;
+const loadSchemas = () => (schemas ??= import('zod').then(({ z }) => makeSchemas(z)));
 
 /** A checkpoint the operator listed, sanitized. */
 export interface ApiCheckpoint {
@@ -146,13 +156,14 @@ export function answerError(text: string): string {
 }
 
 /** Parses the list answer; each bad entry is a problem of its own, never the whole answer. */
-export function parseCheckpointsAnswer(text: string): { checkpoints: ApiCheckpoint[]; problems: string[] } | { error: string } {
+export async function parseCheckpointsAnswer(text: string): Promise<{ checkpoints: ApiCheckpoint[]; problems: string[] } | { error: string }> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return { error: `the answer is not JSON (${sanitizeLine(text).slice(0, 60) || 'empty'})` };
   }
+  const { answer: ApiAnswerSchema, checkpoint: ApiCheckpointSchema } = await loadSchemas();
   const top = ApiAnswerSchema.safeParse(json);
   if (!top.success) return { error: 'the answer has no `checkpoints` list' };
   const checkpoints: ApiCheckpoint[] = [];
@@ -194,7 +205,7 @@ export async function fetchCheckpoints(base: string, slug: string): Promise<Oper
   if (!a.ok) return { kind: 'error', url, message: a.message };
   if (a.status === 404 && answerError(a.text) === 'unknown project') return { kind: 'unknown-project', url };
   if (a.status < 200 || a.status > 299) return { kind: 'error', url, message: `HTTP ${a.status}: ${answerError(a.text)}` };
-  const parsed = parseCheckpointsAnswer(a.text);
+  const parsed = await parseCheckpointsAnswer(a.text);
   if ('error' in parsed) return { kind: 'error', url, message: parsed.error };
   return { kind: 'ok', url, ...parsed };
 }

@@ -48,7 +48,7 @@ export function previewFrame(p: PreviewState): Segment[][] {
     content = win.shown;
     where = win.scroll > 0 ? ` · ${win.scroll} lines back` : ' · live';
   }
-  const who = m ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}` : ''}` : '';
+  const who = m ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : ''}` : '';
   const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
   return frameLines(`Preview${who}${doing}${where}`, p.focused, p.rect, content);
 }

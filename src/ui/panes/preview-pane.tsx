@@ -32,7 +32,7 @@ export const PreviewPane = memo(function PreviewPane(p: PreviewPaneProps) {
   const theme = useTheme();
   const watch = p.watch;
   useSyncExternalStore(watch?.subscribe ?? noSubscribe, watch?.getVersion ?? zero);
-  const look = p.member?.paneId && watch ? watch.look(p.member.paneId) : undefined;
+  const look = p.member && watch ? watch.lookOf(p.member) : undefined;
   const text = look?.text ?? null;
   const lines = useMemo(() => (text === null ? null : paneTextLines(text, theme.color)), [text, theme.color]);
   const frame = previewFrame({ member: p.member, hasRun: p.hasRun, host: p.host, look, lines, focused: p.focused, scroll: p.scroll, rect: p.rect });

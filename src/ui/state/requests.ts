@@ -68,5 +68,7 @@ export function attachTarget(sel: Selection): { ok: true; paneId: string; label:
   if (!m) return { ok: false, title: `attach ${run.id}`, reason: `${run.id} has no lead with a tmux pane; select a member in the team pane` };
   if (!m.paneId || m.state === 'in-process') return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
   if (m.state === 'dead') return { ok: false, title: `attach ${m.name}`, reason: `${m.name}'s pane ${m.paneId} is dead` };
-  return { ok: true, paneId: m.paneId, label: m.name };
+  if (m.tmuxServerUnknown !== undefined) return { ok: false, title: `attach ${m.name}`, reason: m.tmuxServerUnknown };
+  // A pane on a Claude Code swarm server is addressed with its server: `claude-swarm-<pid>/%3`.
+  return { ok: true, paneId: m.tmuxServer ? `${m.tmuxServer}/${m.paneId}` : m.paneId, label: m.name };
 }

@@ -1,0 +1,21 @@
+/**
+ * The tmux server a member's pane is on: tower's own (ctx.tmux), or the Claude Code swarm server
+ * the snapshot found it on. Every action that touches a pane asks here, so a `%N` is never sent a
+ * key or a signal on another server than the one that holds the member's pane.
+ */
+import type { AppContext } from '../context.js';
+import type { TmuxClient } from '../tmux/client.js';
+import { swarmClient } from '../tmux/swarm.js';
+
+/** The client of a pane's server (null: tower's own); throws on a server name that is not a swarm socket's. */
+export function paneClient(ctx: AppContext, server: string | null | undefined): TmuxClient {
+  if (!server) return ctx.tmux;
+  const client = swarmClient(ctx.env, server, ctx.tmux.timeoutMs);
+  if (!client) throw new Error(`"${server}" is not a Claude Code swarm server's socket name`);
+  return client;
+}
+
+/** Said after a pane id in titles and messages: ` on claude-swarm-1234`, or nothing for tower's own server. */
+export function onServer(server: string | null | undefined): string {
+  return server ? ` on ${server}` : '';
+}
