@@ -73,21 +73,28 @@ function unknownMembers(s: Snapshot): number {
   return total;
 }
 
-const byIds = new WeakMap<Snapshot, Map<string, Run>>();
-
-/** A snapshot's runs by id, made once per snapshot (it is `next` once, then `prev`). */
-function runsById(s: Snapshot): Map<string, Run> {
-  let m = byIds.get(s);
-  if (!m) {
-    m = new Map(s.runs.map((r) => [r.id, r]));
-    byIds.set(s, m);
-  }
-  return m;
-}
-
 /** Why liveness is unknown: the snapshot's tmux problem, else there is no server. */
 function unknownReason(s: Snapshot): string {
   return s.problems.find((p) => p.message.startsWith('tmux: '))?.message ?? 'no tmux server answers on this socket; pane liveness is unknown';
+}
+
+/**
+ * The runs that differ between two snapshots: walked side by side, since the store keeps every
+ * unchanged run's object and its place; only where the two lists part are runs looked up by id.
+ * On a box of 10,000 teams this keeps a change's diff to the runs it touched.
+ */
+function changedRuns(prev: readonly Run[], next: readonly Run[]): { before: Run[]; after: Run[] } {
+  let head = 0;
+  const n = Math.min(prev.length, next.length);
+  while (head < n && prev[head] === next[head]) head++;
+  let tail = 0;
+  while (tail < n - head && prev[prev.length - 1 - tail] === next[next.length - 1 - tail]) tail++;
+  const before = prev.slice(head, prev.length - tail);
+  const after = next.slice(head, next.length - tail);
+  // Runs that only moved are the same objects on both sides: no news.
+  const moved = new Set(before);
+  const stayed = new Set(after.filter((r) => moved.has(r)));
+  return { before: before.filter((r) => !stayed.has(r)), after: after.filter((r) => !stayed.has(r)) };
 }
 
 /**
@@ -101,27 +108,24 @@ export function diffSnapshots(prev: Snapshot | null, next: Snapshot, time: strin
   if (unknown > 0 && (prev === null || unknownMembers(prev) === 0)) {
     out.push({ time, event: 'liveness-unknown', run: null, members: unknown, reason: unknownReason(next) });
   }
-  const before = prev ? runsById(prev) : new Map<string, Run>();
-  const after = runsById(next);
-  // Most runs are the very objects of the previous snapshot (the store shares what did not change).
-  const same = new Set(prev?.runs ?? []);
-  for (const [id, r] of after) {
-    if (same.has(r)) continue;
-    const was = before.get(id);
+  const { before: gone, after: came } = prev ? changedRuns(prev.runs, next.runs) : { before: [], after: next.runs };
+  const before = new Map(gone.map((r) => [r.id, r]));
+  const after = new Set(came.map((r) => r.id));
+  for (const r of came) {
+    const was = before.get(r.id);
     if (!was) {
-      out.push({ time, event: 'run-added', run: id, system: r.system, name: r.name, status: r.status, root: r.root });
+      out.push({ time, event: 'run-added', run: r.id, system: r.system, name: r.name, status: r.status, root: r.root });
       gateEvents(time, null, r, out);
       continue;
     }
-    if (was === r) continue;
-    if (was.status !== r.status) out.push({ time, event: 'status-changed', run: id, from: was.status, to: r.status });
+    if (was.status !== r.status) out.push({ time, event: 'status-changed', run: r.id, from: was.status, to: r.status });
     gateEvents(time, was, r, out);
     memberEvents(time, was, r, out);
   }
-  for (const [id, r] of before) {
-    if (after.has(id)) continue;
+  for (const r of gone) {
+    if (after.has(r.id)) continue;
     gateEvents(time, r, null, out);
-    out.push({ time, event: 'run-removed', run: id });
+    out.push({ time, event: 'run-removed', run: r.id });
   }
   return out;
 }

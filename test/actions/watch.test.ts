@@ -63,6 +63,21 @@ describe('diffSnapshots', () => {
     const s = snapshotOf(run('harness:a', { gates: [gate('x')] }));
     expect(diffSnapshots(s, structuredClone(s), T)).toEqual([]);
   });
+  it('on a long list shared object by object, sees the one run that changed, the one that moved, came and went', () => {
+    const runs = Array.from({ length: 2000 }, (_, i) => run(`claude-team:t${String(i).padStart(4, '0')}`, { status: 'complete' }));
+    const before = snapshotOf(...runs);
+    const changed = { ...(runs[700] as Run), status: 'running' as const };
+    // t0700 changed and moved to the front; t1500 moved without changing; t1999 went; n came.
+    const moved = runs[1500] as Run;
+    const rest = runs.filter((_, i) => i !== 700 && i !== 1500 && i !== 1999);
+    const after = snapshotOf(changed, ...rest.slice(0, 1000), moved, ...rest.slice(1000), run('claude-team:n'));
+    const events = diffSnapshots(before, after, T).map((e: WatchEvent) => [e.event, e.run, e.to ?? null]);
+    expect(events).toEqual([
+      ['status-changed', 'claude-team:t0700', 'running'],
+      ['run-added', 'claude-team:n', null],
+      ['run-removed', 'claude-team:t1999', null],
+    ]);
+  });
 });
 
 describe('runWatch on the live store', () => {

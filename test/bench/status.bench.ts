@@ -3,7 +3,8 @@
  * files (10,000 tasks), plus harness, SAGE and dotagent runs, with a live private tmux server.
  * Prints min / median / max wall time of 20 runs, next to the floor measured in the same rounds: a
  * bare node script reading and parsing the same files (status-floor.js), and `node -e 0`. Goal: the
- * median within 1.3× of the floor's.
+ * median within 1.3× of the floor's. Then the same on a box of BENCH_TEAMS (10,000) Claude teams,
+ * most of them ended (test/helpers/teams-box.ts), with fewer rounds.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildBigMachine } from '../helpers/big-machine.js';
+import { buildTeamsBox } from '../helpers/teams-box.js';
 import { tempDir } from '../helpers/box.js';
 import { startTmux } from '../helpers/tmux.js';
 
@@ -80,6 +82,26 @@ try {
   console.log(`node -e 0                                   (${ROUNDS} runs): ${stats(bare)}`);
   console.log(`ratio of medians, piped / floor: ${(median(piped) / median(floor)).toFixed(2)}× (goal ≤ 1.3×)`);
   console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
+
+  const teams = Number(process.env.BENCH_TEAMS ?? 10_000);
+  const box = buildTeamsBox({ teams });
+  try {
+    const teamArgs = [bin, 'status', '--json', '--claude-dir', box.claudeDir, '-L', tmux.name];
+    const teamFloorArgs = [path.join(import.meta.dirname, 'status-floor.js'), box.claudeDir];
+    const out = JSON.parse(time(teamArgs, env).stdout) as { runs: { ended?: boolean }[] };
+    console.log(`box of ${teams} teams: ${out.runs.length} runs, ${out.runs.filter((r) => r.ended).length} of them ended`);
+    const t: number[] = [];
+    const f: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      t.push(time(teamArgs, env).ms);
+      f.push(time(teamFloorArgs, env).ms);
+    }
+    console.log(`tower status --json (7 runs): ${stats(t)}`);
+    console.log(`floor (7 runs):               ${stats(f)}`);
+    console.log(`ratio of medians, ${teams} teams: ${(median(t) / median(f)).toFixed(2)}× (goal ≤ 1.3×)`);
+  } finally {
+    box.remove();
+  }
 } finally {
   await tmux.kill();
   machine.remove();

@@ -1,0 +1,93 @@
+/**
+ * A change on another box against the same change on this box, on the screen (printed, never
+ * asserted). One harness project; the built tower's control room runs in a private tmux server
+ * twice: once reading the project here (`--root`), once reading it through a `tower serve` behind a
+ * private sshd on 127.0.0.1 (`--no-local`, one host). Each time a checkpoint file is written
+ * BENCH_CHANGES times (default 15) and the screen is read every 5 ms until the header counts it.
+ * Prints the medians and their ratio (goal: remote ≤ 1.5× local), and the same at the store level
+ * (the composite store's emit, no screen), which is where ssh and the far side's watch show alone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
+import { CompositeStore } from '../../src/remote/composite-store.js';
+import { tempDir, writeFile } from '../helpers/box.js';
+import { buildCli } from '../helpers/built-cli.js';
+import { startSshLab } from '../helpers/sshd.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { median } from './ui-tmux.js';
+
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 15);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const cli = await buildCli();
+const lab = await startSshLab(['far']);
+const dir = tempDir('tower-bench-remote-');
+const socket = uniqueSocketName();
+const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { timeout: 10_000 });
+
+const root = path.join(dir, 'far', 'projects', 'app');
+const checkpoint = path.join(root, '.harness', 'checkpoint-bench.md');
+writeFile(path.join(root, '.harness', 'config.json'), { checkpoints: { enabled: true, types: [] } });
+const farHome = path.join(dir, 'far');
+fs.mkdirSync(path.join(farHome, 'claude'), { recursive: true });
+const farTower = `HOME=${farHome} XDG_STATE_HOME=${farHome}/state XDG_CONFIG_HOME=${farHome}/config ${process.execPath} ${cli.bin} --claude-dir ${farHome}/claude --root ${root} -L ${socket}-far`;
+const host = { name: 'far', destination: 'far', sshArgs: ['-F', lab.sshConfig], tower: farTower };
+
+/** Medians of change → `seen()` over the changes. */
+async function latencies(seen: () => Promise<boolean>, gone: () => Promise<boolean>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < CHANGES; i++) {
+    const t0 = performance.now();
+    writeFile(checkpoint, '# Checkpoint: bench (manual request)\n');
+    await waitFor(seen, 10_000, { intervalMs: 5, what: 'the change' });
+    out.push(performance.now() - t0);
+    fs.rmSync(checkpoint);
+    await waitFor(gone, 10_000, { intervalMs: 20, what: 'the change undone' });
+    await pause(300);
+  }
+  return out;
+}
+
+async function onScreen(label: string, config: object): Promise<number[]> {
+  const home = path.join(dir, `local-${label}`);
+  writeFile(path.join(home, 'config.json'), config);
+  fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
+  const vars = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/xdg CLAUDE_CONFIG_DIR=${home}/claude`;
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', label, '-x', '120', '-y', '40', `exec env -u TMUX -u CI ${vars} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}`);
+  const screen = async () => (await tmux('capture-pane', '-p', '-t', label)).stdout;
+  await waitFor(async () => /tower · 1 run/.test(await screen()), 60_000, { intervalMs: 50, what: `${label}: the run on screen` });
+  await pause(2000);
+  const ms = await latencies(async () => (await screen()).includes('1 needs you'), async () => !(await screen()).includes('needs you'));
+  await tmux('kill-session', '-t', label);
+  return ms;
+}
+
+async function inStore(): Promise<number[]> {
+  const store = new CompositeStore({ hosts: [host], local: null, timeoutSec: 30, reconnect: false, reader: '/nonexistent/tower-reader.js' });
+  await store.start();
+  await pause(1000);
+  const has = () => store.getSnapshot().runs.some((r) => r.gates.some((g) => g.id === 'bench' && g.state === 'pending'));
+  const ms = await latencies(async () => has(), async () => !has());
+  await store.stop();
+  return ms;
+}
+
+const fmt = (ms: number[]) => `median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)})`;
+try {
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'base', 'sleep 100000');
+  const local = await onScreen('here', { roots: [root], hosts: [], hostTimeoutSec: 60 });
+  const remote = await onScreen('there', { hosts: [host], local: false, hostTimeoutSec: 60 });
+  const store = await inStore();
+  console.log(`change → screen, the project read here:          ${fmt(local)}`);
+  console.log(`change → screen, the project on another box:     ${fmt(remote)}`);
+  console.log(`ratio of medians ${(median(remote) / median(local)).toFixed(2)}× (goal ≤ 1.5×)`);
+  console.log(`change → the composite store's emit (ssh, no screen): ${fmt(store)}`);
+} finally {
+  await tmux('kill-server').catch(() => {});
+  lab.remove();
+  cli.remove();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
