@@ -258,6 +258,19 @@ export function longTurns(members: readonly Member[], now: number): string[] {
   return out;
 }
 
+/**
+ * A run's status with its members' activity laid over it: a run with no tasks that its reader could
+ * only call idle (a Claude team whose tasks are off or deleted once done: Claude Code no longer gives
+ * newer models the task tools by default) is running while a member works, and waiting while one
+ * waits at its prompt. Any other status is the reader's.
+ */
+export function statusWithActivity(run: Run, members: readonly Member[]): Run['status'] {
+  if (run.status !== 'idle' || run.tasks.length > 0) return run.status;
+  if (members.some((m) => m.activity === 'working')) return 'running';
+  if (members.some((m) => m.activity === 'waiting')) return 'waiting';
+  return run.status;
+}
+
 /** Whether no member of a run has a pane alive: then nothing captured or hooked can speak for any of them. */
 function noneAlive(run: Run): boolean {
   for (const m of run.members) if (m.state === 'alive') return false;
@@ -293,7 +306,13 @@ export class ActivityOverlay {
       const stuck = longTurns(members, Date.now());
       const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
       const prev = this.cache.get(run.id);
-      const out = prev && prev.inner === run && prev.key === key ? prev.out : stuck.length ? { ...run, members, warnings: [...(run.warnings ?? []), ...stuck] } : { ...run, members };
+      const status = statusWithActivity(run, members);
+      const out =
+        prev && prev.inner === run && prev.key === key
+          ? prev.out
+          : stuck.length
+            ? { ...run, status, members, warnings: [...(run.warnings ?? []), ...stuck] }
+            : { ...run, status, members };
       next.set(run.id, { inner: run, key, out });
       return out;
     });

@@ -23,7 +23,7 @@ import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
 import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
-import { discoverSources, listPanesForSnapshot, readAllTeams, settingsFrom, swarmScannerFor } from './snapshot.js';
+import { discoverSources, listPanesForSnapshot, paneSessionsOf, readAllTeams, settingsFrom, swarmScannerFor } from './snapshot.js';
 import type { PaneListing } from './snapshot.js';
 import type { SwarmScanner } from '../tmux/swarm.js';
 import { watchStateDirs } from './state-watcher.js';
@@ -268,7 +268,8 @@ class LiveStore implements SnapshotStore {
 
   private settings(): ReadSettings {
     // A change of pane cwds rediscovers, and so re-reads, every source with these.
-    return { ...settingsFrom(this.ctx.config, this.now(), this.ctx.env), paneCwds: (this.paneTracker.panes ?? []).map((p) => p.cwd) };
+    const panes = this.paneTracker.panes;
+    return { ...settingsFrom(this.ctx.config, this.now(), this.ctx.env), paneCwds: (panes ?? []).map((p) => p.cwd), paneSessions: paneSessionsOf(panes) };
   }
 
   /**

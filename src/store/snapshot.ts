@@ -48,6 +48,19 @@ export function settingsFrom(config: Config, now: number, env: NodeJS.ProcessEnv
   };
 }
 
+const sessionsByPanes = new WeakMap<readonly PaneInfo[], ReadonlyMap<string, string>>();
+
+/** The tmux session of each pane (pane id → session name), worked out once per pane list. */
+export function paneSessionsOf(panes: readonly PaneInfo[] | null | undefined): ReadonlyMap<string, string> {
+  if (!panes) return new Map();
+  let map = sessionsByPanes.get(panes);
+  if (!map) {
+    map = new Map(panes.map((p) => [p.paneId, p.session]));
+    sessionsByPanes.set(panes, map);
+  }
+  return map;
+}
+
 /** Reads every Claude team; a throwing reader is one problem. */
 export function readAllTeams(claudeDir: string, readers: SourceReaders, problems: Problem[], reuse?: (dirName: string) => Team | null): Team[] {
   const file = path.join(claudeDir, 'teams');
@@ -100,7 +113,7 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   const paneCwds = (input.panes ?? []).map((p) => p.cwd);
   const { sources } = discoverSources({ ...input, paneCwds, teamCwds: teams.map((t) => t.cwd) }, readers, problems);
   // Readers never run tmux: what the panes say about a project's liveness comes in with the settings.
-  const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, { ...input.settings, paneCwds }, readers)] as const);
+  const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, { ...input.settings, paneCwds, paneSessions: paneSessionsOf(input.panes) }, readers)] as const);
   const index = indexPanes(input.panes, input.swarms ?? []);
   const runs = assembleRuns(
     reads,

@@ -14,6 +14,11 @@ export interface ReadSettings {
    */
   paneCwds?: readonly string[];
   /**
+   * The tmux session of each pane on tower's own server (pane id → session name), when the caller
+   * knows them: a tina run's session team is tied to it by a member's pane in the run's sessions.
+   */
+  paneSessions?: ReadonlyMap<string, string>;
+  /**
    * Tower's own environment, when the caller passes it: a system may read where its service is from
    * it (the harness: `PAPERCUSP_OPERATOR_BASE` / `OPERATOR_BASE`, the operator's API).
    */

@@ -51,7 +51,8 @@ export function assembleTinaRun(
   if (n !== null) run.phase = { current: n, total: sup?.totalPhases ?? null, status: phaseWord ?? sup?.status ?? 'unknown' };
 
   // Teams: members and tasks come from the live team files; the handoff stands in when they are gone.
-  const merged = tinaTeams(sup?.feature ?? null, root, teams);
+  const { teams: merged, problems: teamProblems } = tinaTeams(sup?.feature ?? null, root, teams, settings.paneSessions);
+  run.problems.push(...teamProblems);
   for (const team of merged) {
     run.members.push(...team.members.map((m) => ({ ...m })));
     // A task is never changed once read (members are: liveness), so the run shares its team's.
