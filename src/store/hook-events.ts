@@ -45,6 +45,9 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
     case 'PostToolUse':
     case 'PreCompact':
     case 'SubagentStart':
+    case 'TaskCompleted':
+      // TaskCompleted: a teammate marking its task done is mid-turn (TeammateIdle follows when it
+      // stops); the task file changed too, and the run's task folder is watched, so the table follows.
       return { activity: 'working', cue: 'interrupt-hint' };
     case 'PermissionRequest':
       return { activity: 'waiting', cue: 'question' };
