@@ -15,7 +15,10 @@ import { planAction, runAction } from '../../src/actions/index.js';
 import { hookCommand, installedHold, permissionDecision, withHooks } from '../../src/commands/hooks-settings.js';
 import { emptyRun } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
+import { snapshotWithActivity } from '../../src/store/captures.js';
 import { heldDir, heldRequestFor } from '../../src/store/held-requests.js';
+import { HookEvents, hookEventsFile } from '../../src/store/hook-events.js';
+import { answerRequest } from '../../src/ui/state/requests.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
@@ -146,6 +149,22 @@ describe('answering through the PermissionRequest hook', () => {
     // The held request, unanswered, ends on its own once the test lets it go.
     children.at(-1)?.kill('SIGKILL');
     await hook.done;
+  });
+
+  it('shows the held request as the member prompt, so keys 1 and 2 of the screen answer it through the hook', async () => {
+    const hook = holdingHook(20);
+    await held();
+    const events = new HookEvents(hookEventsFile(path.join(state(), 'tower')));
+    const snap = await snapshotWithActivity(tmux.client, snapshotOf(team()), events);
+    const m = snap.runs[0]!.members[0]!;
+    expect(m.prompt).toMatchObject({ subject: ['Bash', 'rm -rf node_modules'], options: [{ key: '1', label: 'Yes' }, { key: '2', label: 'No' }] });
+    const built = answerRequest({ run: snap.runs[0]!, member: m } as Parameters<typeof answerRequest>[0], '2');
+    if (!built.ok) throw new Error('no request');
+    w.setSnapshot(snap);
+    const plan = planAction(w.env, built.request);
+    expect(plan.title).toContain('Answer through the hook: deny');
+    expect(await runAction(w.env, plan)).toMatchObject({ status: 'done' });
+    expect(JSON.parse((await hook.done).out)).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'deny' } } });
   });
 
   it('is installed by --hold-permissions on the PermissionRequest entry only, with a timeout past the hold', () => {
