@@ -71,7 +71,14 @@ export const COMMANDS = [
     name: 'hooks',
     description: "add (install), remove (uninstall) or look at (status) tower's hook entries in a Claude Code settings file you name",
     args: [{ name: 'verb', description: 'install, uninstall or status' }],
-    options: [DRY_RUN, { flags: '--settings <file>', description: 'the settings file: ~/.claude/settings.json or a project\'s .claude/settings.json (status: default the first)' }],
+    options: [
+      DRY_RUN,
+      { flags: '--settings <file>', description: 'the settings file: ~/.claude/settings.json or a project\'s .claude/settings.json (status: default the first)' },
+      {
+        flags: '--hold-permissions <seconds>',
+        description: "install: hold each permission request open up to this long (0-300, default 0: off) so tower answer can allow or deny it through the hook; with no answer in time the agent shows its own dialog",
+      },
+    ],
   },
   {
     name: 'watch',

@@ -28,7 +28,7 @@ const RUNNERS: Record<CommandName, Runner> = {
   rehydrate: async (ctx, [runId]) => (await actions()).rehydrateCommand(ctx, runId ?? ''),
   answer: async (ctx, [runId, choice], o) => (await actions()).answerCommand(ctx, runId ?? '', choice ?? '', { member: o.member as string | undefined }),
   send: async (ctx, [runId, text], o) => (await actions()).sendCommand(ctx, runId ?? '', text ?? '', { member: o.member as string | undefined }),
-  hooks: async (ctx, [verb], o) => (await import('./commands/hooks.js')).hooksCommand(ctx, verb ?? '', { settings: o.settings as string | undefined }),
+  hooks: async (ctx, [verb], o) => (await import('./commands/hooks.js')).hooksCommand(ctx, verb ?? '', { settings: o.settings as string | undefined, holdPermissions: o.holdPermissions as string | undefined }),
   terminate: async (ctx, [runId], o) => (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
   watch: async (ctx, _args, o) => (await import('./commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
   demo: async (ctx, _args, o) => (await import('./demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),

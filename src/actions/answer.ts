@@ -5,13 +5,19 @@
  * lands in Claude Code (the text as literal keys, then a raw carriage return, `send-keys -H 0D`, as a
  * command of its own), then capture again and say whether the prompt cleared or the line went in.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AppContext } from '../context.js';
+import { stateHome } from '../config/config.js';
+import { createExclusive, deleteFile } from '../kit/files.js';
+import { ANSWER_MARGIN_MS, heldDir, heldRequestFor, readHeldRequest } from '../store/held-requests.js';
+import type { HeldRequest } from '../store/held-requests.js';
 import type { Member, Run } from '../model.js';
 import { readPrompt } from '../store/prompt-reading.js';
 import type { PanePrompt } from '../store/prompt-reading.js';
 import { sanitize, sanitizeLine } from '../text.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
-import { seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
+import { createEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
@@ -53,12 +59,44 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const server = m.tmuxServer ?? null;
   const detail: AnswerDetail = { kind: 'answer', member: m.name, paneId: m.paneId!, server, choice: choice.toLowerCase(), expect: req.expect ?? seen?.signature ?? null, confirmMs: CONFIRM_MS };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
+  // A request tower's hook holds open for this pane is answered through the hook. Pane ids name
+  // panes of one tmux server and the hook cannot say which: only panes of tower's own server.
+  const held = server === null ? heldRequestFor(stateHome(ctx.env), m.paneId!) : null;
+  if (held) {
+    const way = hookDecision(detail.choice, seen?.options.find((o) => o.key === detail.choice)?.label ?? null);
+    if ('behavior' in way) {
+      detail.hook = { id: held.id, dir: heldDir(stateHome(ctx.env)), file: held.file, answerFile: held.answerFile, until: held.until, behavior: way.behavior };
+      const effects = [
+        waitEffect(`read ${held.file} first: refused unless the request is still held for ${m.paneId}`),
+        createEffect(held.answerFile, `${way.behavior}\n`),
+        waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
+      ];
+      return { refusal: null, title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${m.name} of ${run.id} (${m.paneId})`, target: m.paneId, effects, detail, destructive: true };
+    }
+    detail.keysBecause = way.because;
+  }
   const effects = [
     waitEffect(`capture ${m.paneId}${onServer(server)} first: refused unless it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`),
     ...typeEffects(ctx, m.paneId!, server, detail.choice),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the prompt to clear`),
   ];
-  return { refusal: null, title: `Answer ${detail.choice} to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})${about}`, target: m.paneId, effects, detail, destructive: true };
+  const because = detail.keysBecause ? ` (typed, not through the hook: ${detail.keysBecause})` : '';
+  return { refusal: null, title: `Answer ${detail.choice} to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})${about}${because}`, target: m.paneId, effects, detail, destructive: true };
+}
+
+/** What a held request is about: `Bash: npm test`. */
+function heldAbout(r: HeldRequest): string {
+  return [r.tool, r.subject].filter(Boolean).join(': ') || `request ${r.id}`;
+}
+
+/**
+ * The hook's decision for an answer: option 1 or `y` allows, `n` or an option labelled No denies.
+ * Anything else (`Yes, and don't ask again …`) is not a decision the hook can give: keys are typed.
+ */
+export function hookDecision(choice: string, label: string | null): { behavior: 'allow' | 'deny' } | { because: string } {
+  if (choice === '1' || choice === 'y') return { behavior: 'allow' };
+  if (choice === 'n' || (label !== null && /^no\b/i.test(label))) return { behavior: 'deny' };
+  return { because: `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the hook answers only allow or deny` };
 }
 
 /** Plans typing a line to a member (the lead unless named). */
@@ -104,6 +142,10 @@ async function typeAndSubmit(ctx: AppContext, paneId: string, server: string | n
 
 /** Answers the prompt, after checking it is still the one asked about. */
 export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOutcome> {
+  if (d.hook) {
+    const through = await answerThroughHook(x, d, d.hook);
+    if (through) return through;
+  }
   const ctx = x.env.ctx;
   const before = readPrompt(await screen(ctx, d.paneId, d.server));
   if (!before) return { status: 'refused', message: `${d.member}'s pane ${d.paneId} shows no prompt now (the agent moved on, or another answer came first)` };
@@ -118,6 +160,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     signal: x.hooks.signal,
     check: async () => (readPrompt(await screen(ctx, d.paneId, d.server))?.signature === before.signature ? null : true),
   });
+  if (d.keysBecause) details.push(`typed into the pane, not through the hook: ${d.keysBecause}`);
   if (cleared.status === 'ok') return { status: 'done', message: `answered ${option.key} (${option.label}) to ${d.member}: the prompt cleared`, details };
   return { status: 'failed', message: `typed ${option.key} into ${d.paneId} but the prompt is still shown after ${seconds(d.confirmMs)}; look at the pane`, details };
 }
@@ -136,4 +179,46 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   });
   if (taken.status === 'ok') return { status: 'done', message: `sent a line to ${d.member} (${d.paneId}): it left the input box` };
   return { status: 'failed', message: `typed the line into ${d.paneId} but could not see it submitted within ${seconds(d.confirmMs)}; look at the pane` };
+}
+
+/** The longest tower waits for a hook to take its answer, whatever the request file says. */
+const MAX_HOOK_WAIT_MS = 301_000;
+
+/**
+ * Writes the answer for the held request and waits for the hook to take it (the answer file gone).
+ * Null when the request is no longer held (the hook gave up: the agent's dialog shows, keys follow).
+ */
+async function answerThroughHook(x: Execution, d: AnswerDetail, h: NonNullable<AnswerDetail['hook']>): Promise<ActionOutcome | null> {
+  const now = Date.now();
+  const still = readHeldRequest(h.dir, path.basename(h.file));
+  if (!still || still.paneId !== d.paneId || now > still.until - ANSWER_MARGIN_MS) {
+    d.keysBecause = `the request ${h.id} was no longer held when the answer came`;
+    return null;
+  }
+  const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
+  if (!(await createExclusive(h.dir, h.answerFile, `${h.behavior}\n`))) {
+    return { status: 'refused', message: `request ${h.id} of ${d.member} already has an answer (${h.answerFile}); another answer came first`, details };
+  }
+  const taken = await pollUntil({
+    timeoutMs: Math.min(MAX_HOOK_WAIT_MS, Math.max(0, still.until - now) + ANSWER_MARGIN_MS),
+    intervalMs: 100,
+    signal: x.hooks.signal,
+    check: async () => (readHeldRequest(h.dir, path.basename(h.file)) === null && !(await exists(h.answerFile)) ? true : null),
+  });
+  if (taken.status === 'ok') {
+    const said = h.behavior === 'allow' ? 'allowed' : 'denied';
+    return { status: 'done', message: `${said} ${d.member}'s permission request through the hook (answered ${h.behavior}; request ${h.id})`, details };
+  }
+  // The hook is gone without reading it (its hold ended, or Claude Code ended it): take it back.
+  await deleteFile(h.dir, h.answerFile).catch(() => false);
+  return { status: 'failed', message: `wrote ${h.behavior} for ${d.member}'s held request ${h.id} but the hook did not take it before its hold ended; the agent shows its own dialog now: answer again`, details };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.promises.lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -13,7 +13,7 @@ import { readLogTail } from '../files/tail.js';
 import { writeAtomic } from '../kit/files.js';
 import { hookEventsFile, parseEventLine } from '../store/hook-events.js';
 import { sanitizeLine } from '../text.js';
-import { installedEvents, withHooks, withoutHooks } from './hooks-settings.js';
+import { MAX_HOLD_SECONDS, installedEvents, installedHold, withHooks, withoutHooks } from './hooks-settings.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -57,9 +57,18 @@ function lastEvent(env: NodeJS.ProcessEnv): string {
 }
 
 /** `tower hooks <verb>`. */
-export async function hooksCommand(ctx: AppContext, verb: string, opts: { settings?: string | undefined }): Promise<number> {
+export async function hooksCommand(ctx: AppContext, verb: string, opts: { settings?: string | undefined; holdPermissions?: string | undefined }): Promise<number> {
   if (!['install', 'uninstall', 'status'].includes(verb)) {
     ctx.err.write(`tower: hooks takes install, uninstall or status, not "${sanitizeLine(verb)}"\n`);
+    return EXIT_USAGE;
+  }
+  if (opts.holdPermissions !== undefined && verb !== 'install') {
+    ctx.err.write('tower: --hold-permissions goes with install\n');
+    return EXIT_USAGE;
+  }
+  const hold = opts.holdPermissions === undefined ? 0 : Number(opts.holdPermissions);
+  if (!Number.isInteger(hold) || hold < 0 || hold > MAX_HOLD_SECONDS) {
+    ctx.err.write(`tower: --hold-permissions is a whole number of seconds from 0 to ${MAX_HOLD_SECONDS}, not "${sanitizeLine(opts.holdPermissions ?? '')}"\n`);
     return EXIT_USAGE;
   }
   if (!opts.settings && verb !== 'status') {
@@ -75,6 +84,8 @@ export async function hooksCommand(ctx: AppContext, verb: string, opts: { settin
   if (verb === 'status') {
     const events = installedEvents(read.value);
     ctx.out.write(events.length ? `tower's hooks are installed in ${file} for ${events.join(', ')}\n` : `tower's hooks are not installed in ${file}\n`);
+    const held = installedHold(read.value);
+    if (held > 0) ctx.out.write(`permission requests are held open up to ${held} s for tower answer (then the agent's own dialog shows)\n`);
     ctx.out.write(`${lastEvent(ctx.env)}\n`);
     return EXIT_OK;
   }
@@ -85,7 +96,7 @@ export async function hooksCommand(ctx: AppContext, verb: string, opts: { settin
   let next: string;
   let said: string;
   if (verb === 'install') {
-    const changed = withHooks(read.value);
+    const changed = withHooks(read.value, hold);
     if ('refusal' in changed) {
       ctx.err.write(`tower: refused: ${changed.refusal}\n`);
       return EXIT_FAILURE;
@@ -96,6 +107,7 @@ export async function hooksCommand(ctx: AppContext, verb: string, opts: { settin
     }
     next = render(changed.settings);
     said = `added tower's hook to ${changed.added.join(', ')} in ${file}`;
+    if (hold > 0) said += `; PermissionRequest holds each request open up to ${hold} s for tower answer`;
   } else {
     const changed = withoutHooks(read.value);
     if (changed.removed.length === 0) {

@@ -117,6 +117,13 @@ export interface AnswerDetail {
   /** The prompt's signature the operator saw, or null (the CLI: any prompt that has the option). */
   expect: string | null;
   confirmMs: number;
+  /**
+   * Answered through tower's PermissionRequest hook rather than typed: the request held open for
+   * the pane (its file, where the answer goes, until when it is held) and the decision written.
+   */
+  hook?: { id: string; dir: string; file: string; answerFile: string; until: number; behavior: 'allow' | 'deny' } | null;
+  /** Why the hook way was not taken although a request was held (said in the outcome). */
+  keysBecause?: string | null;
 }
 
 /** send: the member's pane and the line typed into it. */

@@ -22,6 +22,7 @@ import { transcriptUsage } from '../systems/claude-teams/transcript.js';
 import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
 import type { PanePrompt } from './prompt-reading.js';
+import type { HeldRequest } from './held-requests.js';
 import { buildSnapshot } from './snapshot.js';
 import type { SnapshotStore } from './types.js';
 
@@ -115,6 +116,11 @@ export class PaneWatch {
   /** The transcript hooks named for a pane's agent (by paneKey), or null. */
   transcriptOf(key: string): string | null {
     return key.includes('/') ? null : (this.hooks?.transcriptOf(key) ?? null);
+  }
+
+  /** The permission request tower's hook holds open for a pane (by paneKey), or null. */
+  heldRequest(key: string): HeldRequest | null {
+    return key.includes('/') ? null : (this.hooks?.heldFor(key, this.now()) ?? null);
   }
 
   /** What hooks say a pane's agent (by paneKey) is doing now, or null (the screen is read). */
@@ -231,13 +237,21 @@ function withContext(m: Member, watch: PaneWatch): Member {
   return usage ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens } : m;
 }
 
+/** A held request as the prompt tower answers: 1 allows, 2 denies, through the hook. */
+export function heldPrompt(r: HeldRequest): PanePrompt {
+  const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
+  return { question: 'Allow this? (held by the hook for tower)', subject, options: [{ key: '1', label: 'Yes' }, { key: '2', label: 'No' }], signature: `held:${r.id}` };
+}
+
 /** A member with what hooks say it is doing, else what its pane shows, and the prompt the pane shows. */
 function activityOf(m: Member, watch: PaneWatch): Member {
   const pane = m.state === 'alive' ? memberPaneKey(m) : null;
   const look = pane ? watch.look(pane) : undefined;
   const hooked = pane ? watch.hookState(pane) : null;
   const { prompt: _seenBefore, ...rest } = m;
-  const prompt = look?.prompt ? { prompt: look.prompt } : {};
+  // While the hook holds a request the agent draws no dialog: the request stands in for it.
+  const held = pane && hooked?.event === 'PermissionRequest' && !look?.prompt ? watch.heldRequest(pane) : null;
+  const prompt = look?.prompt ? { prompt: look.prompt } : held ? { prompt: heldPrompt(held) } : {};
   if (hooked) return { ...rest, ...prompt, activity: hooked.activity, activitySince: new Date(hooked.at).toISOString(), activityCue: hooked.cue, activitySource: 'hooks' };
   if (!look) return { ...rest, activity: 'unknown', activitySince: null, activitySource: null };
   return { ...rest, ...prompt, activity: look.reading.activity, activitySince: new Date(look.since).toISOString(), activityCue: look.reading.cue, activitySource: 'screen' };

@@ -11,6 +11,8 @@
 import path from 'node:path';
 import { LineFollower } from '../files/follow.js';
 import type { Activity } from '../model.js';
+import { heldRequestFor } from './held-requests.js';
+import type { HeldRequest } from './held-requests.js';
 import type { Cue } from './pane-reading.js';
 
 /** How long a hook's "working" holds without another event (a turn longer than this is rare). */
@@ -45,6 +47,9 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
     case 'PostToolUse':
     case 'PreCompact':
     case 'SubagentStart':
+    case 'TaskCompleted':
+      // TaskCompleted: a teammate marking its task done is mid-turn (TeammateIdle follows when it
+      // stops); the task file changed too, and the run's task folder is watched, so the table follows.
       return { activity: 'working', cue: 'interrupt-hint' };
     case 'PermissionRequest':
       return { activity: 'waiting', cue: 'question' };
@@ -119,6 +124,15 @@ export class HookEvents {
     if (!s) return false;
     remember(this.states, e.pane, { ...s, event: e.event, at: e.at });
     return true;
+  }
+
+  /**
+   * The permission request tower's hook holds open for a pane, or null. Looked for only while the
+   * pane's last event is a PermissionRequest: no other event holds anything.
+   */
+  heldFor(paneId: string, now: number): HeldRequest | null {
+    if (this.states.get(paneId)?.event !== 'PermissionRequest') return null;
+    return heldRequestFor(path.dirname(path.dirname(this.file)), paneId, now);
   }
 
   /** The transcript of the agent last seen in a pane, as its hooks named it, or null. */

@@ -74,6 +74,7 @@ function detailProps(p: ScreenProps, pane: DetailPane) {
     cursor: p.view.cursors[pane],
     watch: p.watch ?? null,
     previewMember: previewMember(p.view.run, p.view.member, p.ui.focus),
+    contextThreshold: p.contextThreshold,
   };
 }
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hookCommand } from '../../src/commands/hooks-settings.js';
+import { hookCommand, withHooks } from '../../src/commands/hooks-settings.js';
 import { emptyRun } from '../../src/model.js';
 import type { Snapshot } from '../../src/model.js';
 import { snapshotWithActivity } from '../../src/store/captures.js';
@@ -57,6 +57,25 @@ describe('hook events', () => {
     expect(hooks.stateOf('%4', Date.now())).toMatchObject({ activity: 'waiting', cue: 'question' });
     expect(hooks.stateOf('%5', Date.now())).toMatchObject({ activity: 'waiting', cue: 'prompt' });
     expect(hooks.stateOf('%6', Date.now())).toBeNull();
+  });
+
+  it('read a teammate finishing a task as still working, and going idle as waiting', () => {
+    // Payloads as Claude Code's hook reference gives them for agent teams (code.claude.com/docs/en/hooks).
+    const state = path.join(tempDir(), 'state');
+    const hooks = new HookEvents(hookEventsFile(path.join(state, 'tower')));
+    const team = { permission_mode: 'default', teammate_name: 'implementer', team_name: 'my-project' };
+    fire(state, '%7', 'TaskCompleted', { ...team, task_id: 'task-001', task_subject: 'Implement user authentication', task_description: 'Add login and signup endpoints' });
+    expect(hooks.refresh()).toBe(true);
+    expect(hooks.stateOf('%7', Date.now())).toMatchObject({ activity: 'working', cue: 'interrupt-hint', event: 'TaskCompleted' });
+    fire(state, '%7', 'TeammateIdle', team);
+    expect(hooks.refresh()).toBe(true);
+    expect(hooks.stateOf('%7', Date.now())).toMatchObject({ activity: 'waiting', cue: 'prompt', event: 'TeammateIdle' });
+    expect(hooks.transcriptOf('%7')).toBe('/t.jsonl');
+  });
+
+  it('are both installed by tower hooks install', () => {
+    const added = withHooks({});
+    expect('added' in added && added.added).toEqual(expect.arrayContaining(['TaskCompleted', 'TeammateIdle', 'PermissionRequest']));
   });
 
   it('give a member on a real pane its state, with the source; the screen is read where no hook spoke', async () => {

@@ -36,7 +36,12 @@ function awkwardRuns(): Run[] {
       ...t,
       name: '漢字のとても長い名前'.repeat(6),
       id: `tina:${'漢字のとても長い名前'.repeat(6)}`,
-      members: [...t.members, member('😀'.repeat(30), { role: 'r'.repeat(60), model: 'm'.repeat(40), paneId: '%77', state: 'alive' })],
+      // Every member's context known, one at 100%: the team pane's widest context column.
+      members: [...t.members, member('😀'.repeat(30), { role: 'r'.repeat(60), model: 'm'.repeat(40), paneId: '%77', state: 'alive' })].map((m, i) => ({
+        ...m,
+        context: { usedPct: i === 0 ? 100 : 33, tokens: 1_000_000, window: 1_000_000 },
+        tokens: { input: 9e9, output: 9e9, cacheRead: 0, cacheWrite: 0 },
+      })),
       tasks: Array.from({ length: 300 }, (_, i) => task(String(i), { subject: `${'subject '.repeat(20)}\u001b[5m${i}`, owner: 'o'.repeat(30), blockedBy: ['1', '2', '3', '4', '5'] })),
       warnings: [`stale handoff ${'x'.repeat(200)}`],
     },

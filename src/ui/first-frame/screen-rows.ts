@@ -68,7 +68,7 @@ function detailLines(pane: DetailPane, rect: Rect, view: ScreenView, s: OpeningS
   if (pane === 'gates') content = gatesLines(run, cursor, false, w, h, gatesNow(view, s.now));
   else if (pane === 'tasks') content = tasksLines(run, taskStats(run), cursor, false, w, h);
   // The team pane's clock ticks every ten seconds.
-  else if (pane === 'team') content = teamLines(run, cursor, false, w, h, Math.floor(s.now / 10_000) * 10_000);
+  else if (pane === 'team') content = teamLines(run, cursor, false, w, h, Math.floor(s.now / 10_000) * 10_000, s.contextThreshold);
   else if (pane === 'reviews') content = reviewsLines(run, cursor, false, w, h);
   else if (pane === 'problems') content = problemsLines(run, s.snapshot, cursor, false, w, h);
   else if (pane === 'preview') {

@@ -33,6 +33,8 @@ export interface DetailPaneProps {
   watch?: PaneWatch | null | undefined;
   /** Whose pane the preview shows. */
   previewMember?: Member | null | undefined;
+  /** Context threshold for runs that name none (config contextThresholdPct). */
+  contextThreshold?: number | undefined;
 }
 
 function Framed({ title, focused, rect, content }: { title: string; focused: boolean; rect: Rect; content: Segment[][] }) {
@@ -62,7 +64,7 @@ const TasksPane = memo(function TasksPane(p: DetailPaneProps) {
 const TeamPane = memo(function TeamPane(p: DetailPaneProps) {
   // Time in each member's state moves with the clock; ten seconds is fine enough for it.
   const now = useClock(10_000);
-  const content = teamLines(p.run, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2, now);
+  const content = teamLines(p.run, p.cursor, p.focused, p.rect.width - 2, p.rect.height - 2, now, p.contextThreshold ?? null);
   return <Framed title={paneTitle('team', p.run, p.snapshot, p.activity)} focused={p.focused} rect={p.rect} content={content} />;
 });
 

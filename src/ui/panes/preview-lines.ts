@@ -19,6 +19,22 @@ function note(text: string): Segment[][] {
   return [[{ text: `  ${text}`, tone: 'dim' }]];
 }
 
+/** A compact count: 1234 → `1.2k`, 200000 → `200k`, 1500000 → `1.5M`. */
+export function compactCount(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '?';
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1_000_000) return `${n < 10_000 ? (n / 1000).toFixed(1).replace(/\.0$/, '') : Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+/** The member's context and tokens for the preview's title: ` · context 72% of 200k · 1.2M in 40k out`. */
+export function contextNote(m: Member): string {
+  const parts: string[] = [];
+  if (m.context && Number.isFinite(m.context.usedPct)) parts.push(`context ${Math.max(0, Math.min(100, Math.round(m.context.usedPct)))}% of ${compactCount(m.context.window)}`);
+  if (m.tokens) parts.push(`${compactCount(m.tokens.input + m.tokens.cacheRead + m.tokens.cacheWrite)} in ${compactCount(m.tokens.output)} out`);
+  return parts.map((t) => ` · ${t}`).join('');
+}
+
 /** What the preview shows. `lines` are the capture's lines (already made safe), null before the first capture. */
 export interface PreviewState {
   member: Member | null;
@@ -50,5 +66,5 @@ export function previewFrame(p: PreviewState): Segment[][] {
   }
   const who = m ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : ''}` : '';
   const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
-  return frameLines(`Preview${who}${doing}${where}`, p.focused, p.rect, content);
+  return frameLines(`Preview${who}${doing}${m ? contextNote(m) : ''}${where}`, p.focused, p.rect, content);
 }

@@ -1,14 +1,18 @@
-/** The team: name, role, model, pane id, whether the pane is alive and what it is doing; the lead is starred. */
-import type { Run } from '../../model.js';
+/**
+ * The team: name, role, model, pane id, whether the pane is alive, how full its context is and what it
+ * is doing; the lead is starred.
+ */
+import type { Member, Run } from '../../model.js';
 import { sanitizeLine } from '../../text.js';
 import { listLines, mark } from '../components/list.js';
 import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';
+import type { Cell } from '../components/table.js';
 import type { Segment } from '../text/segments.js';
 import { activityCell } from './activity-words.js';
 import { memberStateCell } from './words.js';
 
-type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'pane' | 'state' | 'doing';
+type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'pane' | 'state' | 'context' | 'doing';
 
 const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'mark', header: '', width: 1 },
@@ -19,15 +23,32 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'model', header: 'MODEL', width: 12, drop: 1 },
   { key: 'pane', header: 'PANE', width: 5 },
   { key: 'state', header: 'STATE', width: 12 },
+  // `100%!` at most; kept past the team, role and model columns (it is what the gauge of the run sums up).
+  { key: 'context', header: 'CTX', width: 5, drop: 4 },
   { key: 'doing', header: 'DOING', width: 16 },
 ];
 
-/** The team pane's content lines. */
-export function teamLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number, now: number = Date.now()): Segment[][] {
+/** How full a member's context is, `72%`, amber with `!` at or past the threshold; empty when unknown. */
+export function contextCell(m: Member, threshold: number | null): Cell {
+  const used = m.context?.usedPct;
+  if (used === undefined || !Number.isFinite(used)) return { text: '' };
+  const pct = Math.max(0, Math.min(100, Math.round(used)));
+  const over = threshold !== null && pct >= threshold;
+  return { text: `${pct}%${over ? '!' : ''}`, tone: over ? 'amber' : 'plain' };
+}
+
+/**
+ * The team pane's content lines. `threshold` is the context threshold of runs that name none
+ * (config contextThresholdPct); a run's own threshold wins.
+ */
+export function teamLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number, now: number = Date.now(), threshold: number | null = null): Segment[][] {
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
-  // A tina run merges several teams: show which one when there is more than one.
-  const cols = fitColumns(teams.size > 1 ? COLUMNS : COLUMNS.filter((c) => c.key !== 'team'), width);
+  // A tina run merges several teams: show which one when there is more than one. The context column
+  // only when some member's context is known.
+  const shown = COLUMNS.filter((c) => (c.key !== 'team' || teams.size > 1) && (c.key !== 'context' || members.some((m) => m.context)));
+  const cols = fitColumns(shown, width);
+  const limit = run?.context?.threshold ?? threshold;
   return listLines({
     top: members.length > 0 ? [headerRow(cols)] : [],
     count: members.length,
@@ -49,6 +70,7 @@ export function teamLines(run: Run | null, cursor: number, focused: boolean, wid
         model: { text: sanitizeLine(m.model), tone: 'dim' },
         pane: { text: m.paneId ? sanitizeLine(m.paneId) : '-' },
         state: memberStateCell(m.state),
+        context: contextCell(m, limit),
         doing: activityCell(m, now),
       });
     },
