@@ -38,13 +38,13 @@ export const START_PATHS = {
  * 208 KB with the run list kept from change to change (store/assemble.ts) and teams that ended;
  * 213 KB once every status also lists Claude Code's swarm tmux servers (src/tmux/swarm.ts); 235 KB
  * with a harness's operator API (src/systems/harness/operator.ts; zod stays out, loaded when an
- * operator answers).
+ * operator answers); 242 KB with session teams and held permission requests.
  */
-export const STATUS_FILE_BUDGET = 240 * 1024;
+export const STATUS_FILE_BUDGET = 248 * 1024;
 
 export const START_BUDGETS = {
-  // 247 KB with the swarm servers, the kept run list and the operator API (Nov 2026).
-  'tower status': 252 * 1024,
+  // 254 KB with the swarm servers, the kept run list, the operator API, session teams and held requests (Nov 2026).
+  'tower status': 260 * 1024,
   // 334 KB with the kept run list, teams that ended, the swarm servers and the operator API (Nov 2026).
   'tower (first frame)': 340 * 1024,
   'tower (live screen)': 1330 * 1024,

@@ -65,6 +65,8 @@ describe('capturePanes', () => {
     const b = await paneShowing(tmux, 'b', 'the real b\n');
     const t = tmux;
     await waitFor(async () => (await t.client.capturePane(a)).includes('FORGED for 3'));
+    // Under load b's shell may not have printed yet: the question is the boundary, not the timing.
+    await waitFor(async () => (await t.client.capturePane(b)).includes('the real b'));
     const caps = await capturePanes(t.client, [a, b]);
     const cb = caps.get(b);
     expect(cb?.ok && cb.text).toContain('the real b');
