@@ -27,6 +27,8 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? '10,2000,10000').split(',').map(
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 20);
 const IDLE_SEC = Number(process.env.BENCH_IDLE_SEC ?? 125);
 const GAP_MS = 500;
+// After the first frame: the start's garbage and deferred reads are done before idle is measured.
+const SETTLE_MS = 10_000;
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const bin = process.env.BENCH_BIN ?? path.join(repo, 'bin', 'tower.js');
 const TICK_MS = 1000 / 100; // /proc counts CPU in clock ticks of 10 ms (USER_HZ 100 on Linux)
@@ -97,7 +99,7 @@ async function measureWatch(box: TeamsBox): Promise<Figures> {
       last = out.length;
       await sleep(1000);
     }
-    await sleep(2000);
+    await sleep(SETTLE_MS);
     const pid = child.pid as number;
     const idle = await idleRate(pid);
     const { perChangeMs } = await changes(box, pid, idle, () => Promise.resolve(null));
@@ -113,7 +115,7 @@ async function measureScreen(box: TeamsBox): Promise<Figures> {
   // Ready when the first working team is selected and its task table is drawn.
   const first = tmux.timeUntil(command, new RegExp(`> claude +${box.active[0]}[\\s\\S]*Tasks · 4`), 180_000);
   try {
-    await sleep(3000);
+    await sleep(SETTLE_MS);
     const pid = tmux.nodePid(first.pane);
     const idle = await idleRate(pid);
     const { perChangeMs, latencies } = await changes(box, pid, idle, async (subject, t0) => {

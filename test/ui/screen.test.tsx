@@ -156,6 +156,7 @@ describe('teams that ended', () => {
     await waitFor(() => !screen.frame().includes('teams ended'));
     await screen.press('G');
     await waitForText(screen, 'old-1199');
+    expect(screen.frame()).toMatch(/old-1199 +ended/);
     await screen.press('E');
     await waitForText(screen, '1,200 teams ended');
     screen.unmount();

@@ -141,7 +141,8 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
       host: { text: sanitizeLine(run.host ?? 'local'), tone: run.stale ? 'dim' : 'plain' },
       system: { text: SYSTEM_BADGE[run.system], tone: 'accent' },
       name: { text: runLabel(run), tone: 'title' },
-      status: runStatusCell(run.status),
+      // A team that ended says so, whatever its files last said (a task left in progress by a crash).
+      status: run.ended ? { text: 'ended', tone: 'dim' } : runStatusCell(run.status),
       phase: { text: phaseText(run) },
       wait: waitCell(run),
       context: g ? { text: g.text, tone: g.over ? 'amber' : 'plain' } : { text: '' },
