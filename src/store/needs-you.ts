@@ -17,9 +17,27 @@ export function runNeedsYou(run: Run): boolean {
   return run.status === 'blocked' || run.gates.some((g) => g.state === 'pending') || run.members.some(memberWaitsForHuman);
 }
 
-/** How many runs of the snapshot need the operator. */
+const needsYou = new WeakMap<Run, boolean>();
+const counts = new WeakMap<Snapshot, number>();
+
+/**
+ * How many runs of the snapshot need the operator: once per snapshot, each run's answer once per run
+ * object (the header, the title and notifications all ask; on 10,000 teams asking afresh cost ~30 ms a change).
+ */
 export function countNeedingYou(snapshot: Snapshot): number {
-  return snapshot.runs.filter(runNeedsYou).length;
+  let n = counts.get(snapshot);
+  if (n !== undefined) return n;
+  n = 0;
+  for (const run of snapshot.runs) {
+    let needs = needsYou.get(run);
+    if (needs === undefined) {
+      needs = runNeedsYou(run);
+      needsYou.set(run, needs);
+    }
+    if (needs) n++;
+  }
+  counts.set(snapshot, n);
+  return n;
 }
 
 /** A member's activity as one word (what the preview title and the runs list say). */

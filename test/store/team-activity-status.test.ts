@@ -7,24 +7,16 @@
  * `tower status` and the live screen.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model.js';
 import { snapshotWithActivity } from '../../src/store/captures.js';
 import { readSnapshot } from '../../src/store/snapshot.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
+import { perTest } from '../helpers/per-test.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
-import { startTmux } from '../helpers/tmux.js';
 
-let tmux: TmuxFixture | null = null;
-let dir: string | null = null;
-afterEach(async () => {
-  await tmux?.kill();
-  tmux = null;
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  dir = null;
-});
+const made = perTest();
 
 /** A session team whose lead sits in `pane` (keys as Claude Code writes them; no task folder). */
 function sessionTeam(claude: string, id: string, cwd: string, pane: string): string {
@@ -57,8 +49,8 @@ const statusOf = (s: Snapshot, name: string) => s.runs.find((r) => r.name === na
 
 describe('the status of a team without tasks', () => {
   it('is running while a member works, waiting while one waits, idle while none does', { timeout: 60_000 }, async () => {
-    const t = (tmux = await startTmux());
-    const base = (dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-team-activity-'))));
+    const t = await made.tmux();
+    const base = made.dir('tower-team-activity-');
     const claude = path.join(base, 'claude');
     const cwd = path.join(base, 'project');
     fs.mkdirSync(cwd, { recursive: true });
