@@ -12,7 +12,7 @@
  */
 import type { Run } from '../model.js';
 import type { Team } from '../systems/types.js';
-import { urgency } from './order.js';
+import { compareRanked, urgency } from './order.js';
 import type { SourceRead } from './readers.js';
 
 /** Where a run of the snapshot came from: a state directory (by source key) or a Claude team (by folder). */
@@ -50,9 +50,6 @@ const RESORT_SHARE = 0.25;
 const baseId = (run: Run) => `${run.system}:${run.name}`;
 const rootKey = (run: Run) => `${run.root ?? ''}\u0000${run.stateDir ?? ''}`;
 
-function before(aRank: number, aId: string, b: Entry): boolean {
-  return aRank < b.rank || (aRank === b.rank && aId < b.id);
-}
 
 /** The run list, kept up to date from the reads and teams handed to `update`. */
 export class Assembly {
@@ -179,7 +176,7 @@ export class Assembly {
       this.origins.set(entry.id, entry.origin);
     }
     if (moved.length + gone.length > this.order.length * RESORT_SHARE) {
-      this.order = [...this.sourceEntries.values(), ...this.teamEntries.values()].sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      this.order = [...this.sourceEntries.values(), ...this.teamEntries.values()].sort(compareRanked);
     } else {
       if (leaving.size) this.order = this.order.filter((e) => !leaving.has(e));
       for (const { entry } of moved) this.order.splice(this.slot(entry), 0, entry);
@@ -201,7 +198,7 @@ export class Assembly {
     let hi = this.order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(entry.rank, entry.id, this.order[mid] as Entry)) hi = mid;
+      if (compareRanked(entry, this.order[mid] as Entry) < 0) hi = mid;
       else lo = mid + 1;
     }
     return lo;

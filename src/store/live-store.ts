@@ -12,18 +12,19 @@ import type { FSWatcher } from 'chokidar';
 import type { AppContext } from '../context.js';
 import type { Problem, Snapshot } from '../model.js';
 import { isDir } from '../files/look.js';
-import { quietLongEnough } from '../systems/claude-teams/teams.js';
-import type { ReadSettings, Team } from '../systems/types.js';
+import type { ReadSettings } from '../systems/types.js';
 import { sourceKey } from './discover.js';
 import type { RunSource } from './discover.js';
-import { cleanDirty, hasWork, teamCwds } from './dirty.js';
+import { cleanDirty, hasWork } from './dirty.js';
 import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
 import type { LiveStoreOptions } from './live-options.js';
 import { PaneTracker } from './pane-tracker.js';
 import { SnapshotPublisher } from './publisher.js';
 import { defaultReaders, mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
-import { discoverSources, listPanesForSnapshot, paneSessionsOf, readAllTeams, settingsFrom, swarmScannerFor } from './snapshot.js';
+import { discoverSources, listPanesForSnapshot, paneSessionsOf, settingsFrom, swarmScannerFor } from './snapshot.js';
+import { TeamBook } from './team-book.js';
+import type { EndedChange } from './team-book.js';
 import type { PaneListing } from './snapshot.js';
 import type { SwarmScanner } from '../tmux/swarm.js';
 import { watchStateDirs } from './state-watcher.js';
@@ -49,13 +50,8 @@ class LiveStore implements SnapshotStore {
   private readonly paneTracker = new PaneTracker();
   /** Claude Code's swarm servers, found again every tick; dead sockets are remembered between ticks. */
   private readonly swarmScanner: SwarmScanner;
-  private teamCwdKey = '';
-  private teamCwdList: string[] = [];
-
-  /** Teams by folder name (which is what file events name). */
-  private teams = new Map<string, Team>();
-  /** Folder names of the teams that ended (quiet files, no pane alive): not watched, looked at by the sweep. */
-  private readonly ended = new Set<string>();
+  /** The Claude teams, which ended, and their cwds. */
+  private readonly book: TeamBook;
   private sources = new Map<string, RunSource>();
   private reads = new Map<string, SourceRead>();
   private watchRoots = new Set<string>();
@@ -88,13 +84,14 @@ class LiveStore implements SnapshotStore {
   ) {
     this.now = opts.now ?? Date.now;
     this.readers = opts.readers ?? defaultReaders;
+    this.book = new TeamBook(ctx.claudeDir, this.readers, this.now);
     this.home = opts.home ?? (ctx.env.HOME || undefined);
     this.onPoll = opts.onPoll;
     this.publisher = new SnapshotPublisher(this.readers, this.now);
     this.scope = new WatchScope(
       ctx.claudeDir,
-      (dirName) => this.teams.has(dirName),
-      (dirName) => this.ended.has(dirName),
+      (dirName) => this.book.teams.has(dirName),
+      (dirName) => this.book.ended.has(dirName),
     );
     this.swarmScanner = swarmScannerFor(ctx);
   }
@@ -216,7 +213,7 @@ class LiveStore implements SnapshotStore {
     if (change.index !== undefined) {
       this.publisher.setPanes(change.index);
       // A pane of a team that ended may be alive again (or the last one died).
-      this.settleEnded(this.teams.keys());
+      this.onEnded(this.book.settle(this.book.teams.keys(), this.livePaneIds()));
     }
     if (change.assemble) this.dirty.assemble = true;
     if (change.rediscover) this.dirty.rediscover = true;
@@ -272,78 +269,39 @@ class LiveStore implements SnapshotStore {
     return { ...settingsFrom(this.ctx.config, this.now(), this.ctx.env), paneCwds: (panes ?? []).map((p) => p.cwd), paneSessions: paneSessionsOf(panes) };
   }
 
-  /**
-   * Reads every team again, but a team that ended is kept as it was when its files have not
-   * changed since (two stats instead of reading its config and every task file): on a box of
-   * 10,000 ended teams, the periodic sweep then costs ~0.1 s of CPU instead of ~1.5 s.
-   */
+  /** Reads every team again (the book keeps a team that ended while its files stay as they were). */
   private readTeamsFully(): void {
-    const problems: Problem[] = [];
-    const teams = readAllTeams(this.ctx.claudeDir, this.readers, problems, (dirName) => {
-      const team = this.teams.get(dirName);
-      return team && this.ended.has(dirName) && this.readers.teamChangedAt(team) === team.changedAt ? team : null;
-    });
-    const next = new Map<string, Team>();
-    for (const t of teams) next.set(path.basename(path.dirname(t.configFile)), t);
-    const added = [...next.keys()].filter((dirName) => !this.teams.has(dirName));
-    for (const dirName of this.ended) if (!next.has(dirName)) this.ended.delete(dirName);
-    this.teams = next;
-    this.settleEnded(next.keys());
-    this.watchTaskDirs(added.filter((dirName) => !this.ended.has(dirName)));
-    this.problems.teams = problems;
-    this.setTeamCwds(teamCwds(next));
+    const r = this.book.readAll(this.livePaneIds());
+    this.onEnded(r);
+    this.watchTaskDirs(r.added);
+    this.problems.teams = r.problems;
   }
 
-  private setTeamCwds(key: string): void {
-    this.teamCwdKey = key;
-    this.teamCwdList = key === '' ? [] : key.split('\n').filter(Boolean);
-  }
-
-  /** Whether a team has ended: its files quiet for long and none of its members' panes alive. */
-  private hasEnded(team: Team, live: Set<string>): boolean {
-    return quietLongEnough(team, this.now()) && !team.members.some((m) => m.paneId !== null && live.has(m.paneId));
-  }
-
-  /** Works out again which of these teams ended; a team that changed side gets its watches added or removed. */
-  private settleEnded(dirNames: Iterable<string>): void {
-    // A pane id alive on tower's server or on any swarm server keeps its team (which server is liveness's business).
+  /** The pane ids alive now, on tower's server or any swarm server (which server is liveness's business). */
+  private livePaneIds(): Set<string> {
     const live = new Set((this.paneTracker.panes ?? []).filter((p) => !p.dead).map((p) => p.paneId));
     for (const s of this.paneTracker.swarms) for (const p of s.panes) if (!p.dead) live.add(p.paneId);
-    const woke: string[] = [];
-    const slept: string[] = [];
-    for (const dirName of dirNames) {
-      const team = this.teams.get(dirName);
-      const ended = team !== undefined && this.hasEnded(team, live);
-      if (ended === this.ended.has(dirName)) continue;
-      if (ended) {
-        this.ended.add(dirName);
-        slept.push(dirName);
-      } else {
-        this.ended.delete(dirName);
-        if (team) woke.push(dirName);
-      }
-    }
+    return live;
+  }
+
+  /** A team that ended loses the watches of its folders; one that woke gets them back, and is read again at the next poll. */
+  private onEnded({ woke, slept }: EndedChange): void {
     if (!this.watcher) return;
-    const dirsOf = (dirName: string) => {
-      const team = this.teams.get(dirName);
-      return team ? [path.dirname(team.configFile), team.tasksDir] : [];
-    };
-    if (slept.length) this.watcher.unwatch(slept.flatMap(dirsOf));
+    if (slept.length) this.watcher.unwatch(slept.flatMap((d) => this.book.folders(d)));
     if (woke.length) {
-      this.watcher.add(woke.flatMap(dirsOf).filter(isDir));
-      // Whatever changed before the new watches were ready is read at the next poll.
+      this.watcher.add(woke.flatMap((d) => this.book.folders(d)).filter(isDir));
       for (const dirName of woke) this.recheck.teams.add(dirName);
     }
   }
 
   /**
    * Task folders of teams that became known are not watched yet (chokidar skipped them as unknown).
-   * Called after `this.teams` is updated: chokidar asks `ignored` (which reads it) as it adds.
+   * Called after the book is updated: chokidar asks `ignored` (which reads it) as it adds.
    */
   private watchTaskDirs(dirNames: readonly string[]): void {
     if (!this.watcher) return;
     for (const dirName of dirNames) {
-      const team = this.teams.get(dirName);
+      const team = this.book.teams.get(dirName);
       if (!team || !isDir(team.tasksDir)) continue;
       this.watcher.add(team.tasksDir);
       this.recheck.teams.add(dirName);
@@ -354,8 +312,7 @@ class LiveStore implements SnapshotStore {
   private discover(problems: Problem[]): ReturnType<typeof discoverSources> {
     const { roots, claudeDir, discover } = this.ctx;
     const paneCwds = (this.paneTracker.panes ?? []).map((p) => p.cwd);
-    // The teams' distinct cwds, worked out when the set of teams changes: a poll tick walks up from each.
-    return discoverSources({ roots, claudeDir, discover, home: this.home, paneCwds, teamCwds: this.teamCwdList }, this.readers, problems);
+    return discoverSources({ roots, claudeDir, discover, home: this.home, paneCwds, teamCwds: this.book.cwds }, this.readers, problems);
   }
 
   /** Whether the state directories found now differ from the ones being read. */
@@ -398,41 +355,20 @@ class LiveStore implements SnapshotStore {
 
   private readEverything(): void {
     const settings = this.settings();
-    const teams = [...this.teams.values()];
+    const teams = [...this.book.teams.values()];
     this.reads = new Map([...this.sources].map(([key, s]) => [key, readSource(s, teams, settings, this.readers)] as const));
   }
 
   /** Re-reads changed teams; the runs that take them in (or could, for a new team) are re-read too. */
   private rereadTeams(dirNames: Iterable<string>): void {
-    let setChanged = false;
-    const touched = new Set<string>();
-    const added: string[] = [];
-    const touchedDirs = new Set(dirNames);
-    for (const dirName of touchedDirs) {
-      const before = this.teams.get(dirName);
-      const after = this.readers.readTeam(this.ctx.claudeDir, dirName);
-      if (after) this.teams.set(dirName, after);
-      else this.teams.delete(dirName);
-      if (!before && after) added.push(dirName);
-      // A new, gone or renamed team, or one that moved, may change which run takes it in.
-      if (!before || !after || before.name !== after.name || before.cwd !== after.cwd) setChanged = true;
-      if (before) touched.add(before.name);
-      if (after) touched.add(after.name);
-    }
-    this.settleEnded(touchedDirs);
-    this.watchTaskDirs(added.filter((dirName) => !this.ended.has(dirName)));
+    const r = this.book.reread(dirNames, this.livePaneIds());
+    this.onEnded(r);
+    this.watchTaskDirs(r.added);
     for (const [key, read] of this.reads) {
       if (!mergesTeams(this.readers, read.source.system)) continue;
-      if (setChanged || read.teamNames.some((n) => touched.has(n))) this.dirty.sources.add(key);
+      if (r.setChanged || read.teamNames.some((n) => r.touched.has(n))) this.dirty.sources.add(key);
     }
-    // Only a team that came, went or moved can change the set of cwds discovery walks up from.
-    if (setChanged) {
-      const cwdKey = teamCwds(this.teams);
-      if (cwdKey !== this.teamCwdKey) {
-        this.setTeamCwds(cwdKey);
-        this.dirty.rediscover = true;
-      }
-    }
+    if (r.cwdsMoved) this.dirty.rediscover = true;
     this.dirty.assemble = true;
   }
 
@@ -479,7 +415,7 @@ class LiveStore implements SnapshotStore {
     if (dirty.rediscover) this.rediscover();
     if (dirty.sources.size === 0) return;
     const settings = this.settings();
-    const teams = [...this.teams.values()];
+    const teams = [...this.book.teams.values()];
     for (const key of dirty.sources) {
       const source = this.sources.get(key);
       if (source) this.reads.set(key, readSource(source, teams, settings, this.readers));
@@ -491,7 +427,7 @@ class LiveStore implements SnapshotStore {
     this.dirty.assemble = false;
     const { watch, internal, teams, discovery } = this.problems;
     const problems = [this.paneTracker.problem, ...this.paneTracker.swarmProblems, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
-    if (!this.publisher.publish(this.reads, this.teams, problems, this.settings())) return;
+    if (!this.publisher.publish(this.reads, this.book.teams, problems, this.settings())) return;
     for (const l of [...this.listeners]) l();
   }
 }

@@ -1,4 +1,4 @@
-/** Run ids (`<system>:<name>`, `#2` on collisions) and the order that puts what needs a human first. */
+/** The order that puts what needs a human first (ids are given in store/assemble.ts). */
 import type { Run, RunStatus } from '../model.js';
 import { pendingGates } from '../model.js';
 
@@ -26,34 +26,7 @@ export function urgency(run: Run): number {
   return STATUS_RANK[run.status];
 }
 
-/** Sorts runs by urgency, ties by id. */
-export function sortRuns(runs: Run[]): Run[] {
-  const rank = new Map(runs.map((r) => [r, urgency(r)] as const));
-  return [...runs].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-function byRoot(a: Run, b: Run): number {
-  const ka = `${a.root ?? ''}\u0000${a.stateDir ?? ''}`;
-  const kb = `${b.root ?? ''}\u0000${b.stateDir ?? ''}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-}
-
-/**
- * Gives every run its id `<system>:<name>`; when two share one, the later by root gets `#2`, `#3`.
- * A run whose id is already right is returned as is (the live store keeps object identity).
- */
-export function assignIds(runs: Run[]): Run[] {
-  const taken = new Set<string>();
-  const ids = new Map<Run, string>();
-  for (const run of [...runs].sort(byRoot)) {
-    const base = `${run.system}:${run.name}`;
-    let id = base;
-    for (let n = 2; taken.has(id); n++) id = `${base}#${n}`;
-    taken.add(id);
-    ids.set(run, id);
-  }
-  return runs.map((run) => {
-    const id = ids.get(run) ?? run.id;
-    return run.id === id ? run : { ...run, id };
-  });
+/** The snapshot's order of two ranked runs (rank from `urgency`): by rank, ties by id. */
+export function compareRanked(a: { rank: number; id: string }, b: { rank: number; id: string }): number {
+  return a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

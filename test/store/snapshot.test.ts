@@ -6,7 +6,8 @@ import { emptyRun } from '../../src/model.js';
 import { SnapshotSchema } from '../../src/model-schema.js';
 import type { Gate, Run, Snapshot } from '../../src/model.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
-import { assignIds, sortRuns } from '../../src/store/order.js';
+import { assembleRuns } from '../../src/store/assemble.js';
+import type { SourceRead } from '../../src/store/readers.js';
 import { defaultReaders, withRunReader } from '../../src/store/readers.js';
 import { buildSnapshot, readSnapshot, resolveRun } from '../../src/store/snapshot.js';
 import { TmuxClient } from '../../src/tmux/client.js';
@@ -114,14 +115,6 @@ describe('ids and order', () => {
     });
   });
 
-  it('assignIds keeps the object when its id is already right', () => {
-    const a = emptyRun('sage', 'x', '/a', null);
-    const b = emptyRun('sage', 'x', '/b', null);
-    const [ra, rb] = assignIds([b, a]);
-    expect(ra?.id).toBe('sage:x#2');
-    expect(rb).toBe(a);
-  });
-
   it('orders by urgency: escalation, gates, blocked, running, waiting, idle, unknown, complete', () => {
     const gate = (kind: Gate['kind'], state: Gate['state'] = 'pending'): Gate => ({ id: kind, kind, state, since: null, grantable: false, title: '', file: null });
     const mk = (name: string, status: Run['status'], gates: Gate[] = []): Run => ({ ...emptyRun('harness', name, null, null), status, gates });
@@ -137,7 +130,9 @@ describe('ids and order', () => {
       mk('gate-a', 'complete', [gate('context')]),
       mk('esc', 'idle', [gate('escalation'), gate('checkpoint')]),
     ];
-    expect(sortRuns(runs).map((r) => r.name)).toEqual([
+    const reads = runs.map((run, i): [string, SourceRead] => [`k${i}`, { source: { system: 'harness', root: `/p/${i}`, stateDir: `/p/${i}/.harness` }, run, teamNames: [] }]);
+    const sorted = assembleRuns(reads, [], { teamRun: () => { throw new Error('no teams here'); }, live: (r) => r });
+    expect(sorted.map((r) => r.name)).toEqual([
       'esc',
       'gate-a',
       'gate-b',
