@@ -33,7 +33,9 @@ export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHa
   return {
     plan(req) {
       const found = resolveRun(env.snapshot(), req.run);
-      const remote = 'run' in found ? hostOf(found.run.id) : null;
+      // A run named with its box that this side has not seen (the box not up yet, or down): the
+      // box is asked, and its refusal names what is wrong there rather than "no run matches".
+      const remote = 'run' in found ? hostOf(found.run.id) : hostOf(req.run);
       if (!remote) return planAction(env, req);
       return planOnHost(env, remote.link, { ...req, run: remote.id });
     },

@@ -265,6 +265,10 @@ describe('hosts that refuse', () => {
       const text = await tower(home, ['status', '--config', cfg, '--no-local']);
       expect(text.exitCode).toBe(0);
       expect(text.stdout).toMatch(/Hosts: r unreachable since \d\d:\d\d:\d\d \(box-r refused the login/);
+      // An action on a run of that box says what is wrong with the box, not "no run matches".
+      const grant = await tower(home, ['grant', 'r/harness:app', 'deploy', '--config', cfg, '--no-local']);
+      expect(grant.exitCode).toBe(1);
+      expect(grant.stderr).toMatch(/refused: r is unreachable: box-r refused the login/);
     } finally {
       refusing.remove();
       fs.rmSync(home, { recursive: true, force: true });
