@@ -1,8 +1,4 @@
 /** A framed box drawn over the screen, centred: dialogs and the help overlay. */
-import { Box } from 'ink';
-import type { Segment } from '../text/segments.js';
-import { frameLines } from './frame.js';
-import { Lines } from './line.js';
 
 /** Where an overlay goes and how big its body may be. */
 export interface OverlayBox {
@@ -27,16 +23,4 @@ export function overlayBox(screenW: number, screenH: number, lines: number, maxW
     bodyWidth: width - 4,
     bodyHeight: height - 2,
   };
-}
-
-/** The overlay; `scroll` is the first body line shown. */
-export function Overlay({ box, title, body, scroll }: { box: OverlayBox; title: string; body: readonly Segment[][]; scroll: number }) {
-  const visible = body.slice(scroll, scroll + box.bodyHeight).map((l): Segment[] => [{ text: ' ' }, ...l]);
-  const more = body.length > scroll + box.bodyHeight;
-  const lines = frameLines(more ? `${title} (more ↓)` : title, true, { width: box.width, height: box.height }, visible);
-  return (
-    <Box position="absolute" marginTop={box.top} marginLeft={box.left} width={box.width} height={box.height}>
-      <Lines lines={lines} width={box.width} />
-    </Box>
-  );
 }

@@ -1,0 +1,216 @@
+/**
+ * The whole screen for one state as placed blocks of styled segments: header, runs list, the
+ * detail panes (side by side or behind tabs), footer, and a dialog or the help over them. Pure,
+ * without React: the live screen and the launcher's opening frame draw with it alike.
+ *
+ * Each block is worked out again only when what it is drawn from changed (`ScreenMemo`): a task
+ * rewritten in one run rebuilds the runs list rows and that run's panes, and leaves every other
+ * line (and its styled text, see frame-compose.ts) as it was.
+ */
+import type { Member, Run, Snapshot } from '../model.js';
+import type { PaneLook } from '../store/captures.js';
+import type { ActivityEntry } from '../store/types.js';
+import type { Bindings } from '../keys/keymap.js';
+import { keyLabel } from '../keys/key-name.js';
+import { footerLine, headerLine, tabBarLine } from './components/chrome.js';
+import { dialogText } from './components/dialog-lines.js';
+import { frameLines } from './components/frame.js';
+import { helpLines } from './components/help-lines.js';
+import type { OverlayBox } from './components/overlay.js';
+import { overlayBox } from './components/overlay.js';
+import type { Layout, Rect } from './layout.js';
+import { MIN_SIZE } from './layout.js';
+import { activityLines } from './panes/activity-pane.js';
+import { gatesLines } from './panes/gates-pane.js';
+import { paneTitle } from './panes/pane-title.js';
+import { previewFrame } from './panes/preview-lines.js';
+import { problemsLines } from './panes/problems-pane.js';
+import { reviewsLines } from './panes/reviews-pane.js';
+import { runsPaneLines } from './panes/runs-lines.js';
+import { taskStats, tasksLines } from './panes/tasks-pane.js';
+import { teamLines } from './panes/team-pane.js';
+import type { Hint } from './state/available.js';
+import type { Dialog } from './state/dialog-state.js';
+import { previewMember } from './state/selectors.js';
+import type { DetailPane, UiState } from './state/ui-state.js';
+import { DETAIL_PANES } from './state/ui-state.js';
+import type { ScreenView } from './state/view.js';
+import { paneTextLines } from './text/pane-text.js';
+import type { Segment } from './text/segments.js';
+import { fitLine } from './text/segments.js';
+import { wrapText } from './text/width.js';
+
+/** One block of the screen: its lines, starting at column `x` of row `y`, `width` cells wide. */
+export interface Placed {
+  x: number;
+  y: number;
+  width: number;
+  lines: readonly (readonly Segment[])[];
+  /** Drawn over whatever is beneath (a dialog, the help). */
+  over?: boolean;
+}
+
+/** Everything the screen is drawn from. */
+export interface ScreenInput {
+  layout: Layout;
+  snapshot: Snapshot;
+  loading: boolean;
+  /** While loading: what is being read (see SessionState). */
+  reading?: string | undefined;
+  /** Notifications muted (the header says so). */
+  muted?: boolean | undefined;
+  activity: readonly ActivityEntry[];
+  ui: UiState;
+  view: ScreenView;
+  dialog: Dialog | null;
+  hints: readonly Hint[];
+  bindings: Bindings;
+  readonly: boolean;
+  contextThreshold: number;
+  /** Now as the gates pane counts ages (see gatesResolution), and as the team pane does (10 s). */
+  gatesNow: number;
+  teamNow: number;
+  /** What was last captured of a member's pane (none: the preview waits for the first capture). */
+  look?: ((m: Member) => PaneLook | undefined) | undefined;
+  /** Whether the preview keeps the pane's own colours. */
+  color: boolean;
+}
+
+const DIALOG_WIDTH = 100;
+const HELP_WIDTH = 110;
+
+/** Ages under two minutes count seconds; older ones only minutes, so the clock redraws less. */
+export function gatesResolution(run: Run | null, now: number): number {
+  const young = run?.gates.some((g) => g.since && now - Date.parse(g.since) < 120_000);
+  return young ? 1000 : 60_000;
+}
+
+/** The help overlay's box and lines (the router needs the same numbers to scroll). */
+export function helpOverlay(bindings: Bindings, width: number, height: number) {
+  const probe = overlayBox(width, height, 0, HELP_WIDTH);
+  const body = helpLines(bindings, probe.bodyWidth);
+  return { box: overlayBox(width, height, body.length, HELP_WIDTH), body };
+}
+
+/** A dialog's box and lines. */
+export function dialogOverlay(dialog: Dialog, bindings: Bindings, readonly: boolean, width: number, height: number) {
+  const probe = overlayBox(width, height, 0, DIALOG_WIDTH);
+  const text = dialogText(dialog, probe.bodyWidth, bindings, readonly);
+  return { box: overlayBox(width, height, text.body.length, DIALOG_WIDTH), text };
+}
+
+/** An overlay's lines: its frame around the body from line `scroll`. */
+function overlayLines(box: OverlayBox, title: string, body: readonly Segment[][], scroll: number): Segment[][] {
+  const visible = body.slice(scroll, scroll + box.bodyHeight).map((l): Segment[] => [{ text: ' ' }, ...l]);
+  const more = body.length > scroll + box.bodyHeight;
+  return frameLines(more ? `${title} (more ↓)` : title, true, { width: box.width, height: box.height }, visible);
+}
+
+/**
+ * Keeps what each part of the screen was last drawn from and the lines it gave: a part is drawn
+ * again only when one of its inputs is another value (compared with Object.is).
+ */
+export class ScreenMemo {
+  private slots = new Map<string, { deps: readonly unknown[]; value: unknown }>();
+
+  get<T>(key: string, deps: readonly unknown[], draw: () => T): T {
+    const slot = this.slots.get(key);
+    if (slot && slot.deps.length === deps.length && slot.deps.every((d, i) => Object.is(d, deps[i]))) return slot.value as T;
+    const value = draw();
+    this.slots.set(key, { deps, value });
+    return value;
+  }
+}
+
+function detailBlock(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, rect: Rect): readonly (readonly Segment[])[] {
+  const run = p.view.run;
+  const focused = p.ui.focus === pane && !p.ui.filtering;
+  const cursor = p.view.cursors[pane];
+  const w = rect.width - 2;
+  const h = rect.height - 2;
+  // One slot per pane, whatever its size: a resize replaces it rather than adding one.
+  const key = pane;
+  if (pane === 'preview') {
+    const member = previewMember(run, p.view.member, p.ui.focus);
+    // Pane ids of another box name panes of its tmux server, not of this one: never preview them from here.
+    const look = member && !run?.host ? p.look?.(member) : undefined;
+    const text = look?.text ?? null;
+    const lines = memo.get(`${key}:text`, [text, p.color], () => (text === null ? null : paneTextLines(text, p.color)));
+    return memo.get(key, [member, run !== null, run?.host ?? null, look, lines, focused, cursor, w, h], () =>
+      previewFrame({ member, hasRun: run !== null, host: run?.host ?? null, look, lines, focused, scroll: cursor, rect }),
+    );
+  }
+  let content: Segment[][];
+  if (pane === 'gates') content = memo.get(`${key}:content`, [run, cursor, focused, p.gatesNow, w, h], () => gatesLines(run, cursor, focused, w, h, p.gatesNow));
+  else if (pane === 'tasks') {
+    // Counting 10,000 tasks on every keypress would be wasted: the run object only changes when its files do.
+    const stats = memo.get('tasks:stats', [run], () => taskStats(run));
+    content = memo.get(`${key}:content`, [run, stats, cursor, focused, w, h], () => tasksLines(run, stats, cursor, focused, w, h));
+  } else if (pane === 'team') content = memo.get(`${key}:content`, [run, cursor, focused, p.teamNow, p.contextThreshold, w, h], () => teamLines(run, cursor, focused, w, h, p.teamNow, p.contextThreshold));
+  else if (pane === 'reviews') content = memo.get(`${key}:content`, [run, cursor, focused, w, h], () => reviewsLines(run, cursor, focused, w, h));
+  else if (pane === 'problems') content = memo.get(`${key}:content`, [run, p.snapshot.problems, cursor, focused, w, h], () => problemsLines(run, p.snapshot, cursor, focused, w, h));
+  else content = memo.get(`${key}:content`, [p.activity, cursor, focused, w, h], () => activityLines(p.activity, cursor, focused, h));
+  const title = paneTitle(pane, run, p.snapshot, p.activity);
+  return memo.get(key, [title, focused, content, w, h], () => frameLines(title, focused, rect, content));
+}
+
+/** The screen as blocks on a grid `layout.height` rows tall. */
+export function screenBlocks(p: ScreenInput, memo: ScreenMemo = new ScreenMemo()): { blocks: Placed[]; height: number } {
+  const { layout } = p;
+  const width = layout.width;
+  if (layout.kind === 'too-small') {
+    const msg = `tower needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${layout.width}×${layout.height}`;
+    const lines = wrapText(msg, width).slice(0, Math.max(1, layout.height)).map((l) => fitLine([{ text: l, tone: 'amber' }], width));
+    return { blocks: [{ x: 0, y: 0, width, lines }], height: Math.max(lines.length, layout.height) };
+  }
+  const { snapshot, ui, view } = p;
+  const header = memo.get('header', [snapshot, width, p.readonly, p.loading, p.muted ?? false], () => headerLine(snapshot, width, p.readonly, p.loading, p.muted ?? false));
+  const rect = layout.runs;
+  const reading = p.loading ? (p.reading ?? '') : null;
+  const folded = ui.filter === '' && !ui.showEnded ? snapshot.runs.length - view.runs.length : 0;
+  const foldKey = keyLabel(p.bindings.keys.ended[0] ?? 'E');
+  const focused = ui.focus === 'runs' || ui.filtering;
+  const runs = memo.get('runs', [view.runs, snapshot.runs.length, view.runIndex, focused, ui.filter, ui.filtering, p.contextThreshold, rect.width, rect.height, reading, folded, foldKey], () =>
+    runsPaneLines({ runs: view.runs, total: snapshot.runs.length, selectedIndex: view.runIndex, focused, filter: ui.filter, filtering: ui.filtering, contextThreshold: p.contextThreshold, rect, reading, folded, foldKey }),
+  );
+  const blocks: Placed[] = [
+    { x: 0, y: 0, width, lines: [header] },
+    { x: 0, y: 1, width: rect.width, lines: runs },
+  ];
+  let y = 1 + runs.length;
+  if (layout.kind === 'narrow') {
+    const tabs = DETAIL_PANES.filter((d) => view.focusable.includes(d)).map((d) => ({ pane: d, label: paneTitle(d, view.run, snapshot, p.activity).replace(' · ', ' ') }));
+    const shown = ui.focus === 'runs' ? ui.tab : ui.focus;
+    blocks.push({ x: 0, y, width, lines: [tabBarLine(tabs, shown, ui.focus !== 'runs', width)] });
+    const detail = detailBlock(p, memo, shown, layout.detail);
+    blocks.push({ x: 0, y: y + 1, width: layout.detail.width, lines: detail });
+    y += 1 + detail.length;
+  } else {
+    let x = 0;
+    let tallest = 0;
+    for (const column of layout.columns) {
+      let top = y;
+      const columnWidth = column[0]?.rect.width ?? 0;
+      for (const placed of column) {
+        const lines = detailBlock(p, memo, placed.pane, placed.rect);
+        blocks.push({ x, y: top, width: columnWidth, lines });
+        top += lines.length;
+      }
+      tallest = Math.max(tallest, top - y);
+      x += columnWidth;
+    }
+    y += tallest;
+  }
+  blocks.push({ x: 0, y, width, lines: [footerLine(p.hints, p.bindings, width)] });
+  if (ui.help) {
+    const { box, body } = helpOverlay(p.bindings, width, layout.height);
+    const lines = overlayLines(box, 'Keys', body, Math.min(ui.helpScroll, Math.max(0, body.length - box.bodyHeight)));
+    blocks.push({ x: box.left, y: box.top, width: box.width, lines, over: true });
+  } else if (p.dialog) {
+    const dialog = p.dialog;
+    const { box, text } = dialogOverlay(dialog, p.bindings, p.readonly, width, layout.height);
+    const scroll = dialog.kind === 'confirm' || dialog.kind === 'read' ? Math.min(dialog.scroll, Math.max(0, text.body.length - box.bodyHeight)) : 0;
+    blocks.push({ x: box.left, y: box.top, width: box.width, lines: overlayLines(box, text.title, text.body, scroll), over: true });
+  }
+  return { blocks, height: layout.height };
+}
