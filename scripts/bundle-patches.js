@@ -14,15 +14,10 @@
 //   quotes, the ellipsis and the middle dot) by its length, as its own ASCII fast path does.
 //   Saves 21-28 % of the first frame (without it 825 ms against 597, 1,512 against 1,200); nothing of
 //   `tower status`, which does not load it.
-// - @alcalzone/ansi-tokenize (ink's and the first frame's cutting of styled text into cells) builds an
-//   Intl.Segmenter when it is imported (~25 ms, on the way to the first frame) and walks every line
-//   grapheme by grapheme through it. The rewrite builds it on first use and walks text made only of
-//   characters that are each a grapheme of their own (the narrow ranges above, and ESC) one code unit
-//   at a time; it also skips working out the change of style between two cells of the same style
-//   (always none), which is most cells of a screen. The lazy segmenter and walk save 16, 1, 2, 6 and
-//   11 % of the first frame in five runs (median 6 %; 588 ms against 627, 544 against 610); the
-//   same-style shortcut 15, 6 and 22 % (597 against 704 ms, 1,200 against 1,282, 1,115 against 1,438).
-//   Nothing of `tower status`, which loads neither.
+// - @alcalzone/ansi-tokenize (loaded with ink) builds an Intl.Segmenter when it is imported (~25 ms,
+//   on the way to the live screen) and walks every line grapheme by grapheme through it. The rewrite
+//   builds it on first use and walks text made only of characters that are each a grapheme of their
+//   own (the narrow ranges above, and ESC) one code unit at a time. Nothing of `tower status`.
 // Each rewrite fails the build when its target code is not found, so a dependency update that moves
 // the code is noticed rather than silently unpatched.
 import fs from 'node:fs';
@@ -119,73 +114,13 @@ function graphemesOf(str) {
   return replaceOnce(lazy, 'for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of graphemesOf(str)) {', 'ansi-tokenize tokenize');
 }
 
-/** Distinct style changes remembered (a screen has a few dozen). */
-export const STYLE_CHANGE_LIMIT = 1000;
-
-/**
- * ansi-tokenize's styledCharsToString without the diff of two equal styles (it is always empty), and
- * with each change from one style to another worked out once: a code's end code follows from the
- * code, so the codes alone name the change.
- */
-export function sameStyleNoDiff(source) {
-  const declared = replaceOnce(
-    source,
-    'export function styledCharsToString(chars) {',
-    `const styleChanges = new Map();
-const codesOf = (styles) => styles.map((code) => code.code).join("");
-function styleChange(from, to) {
-    const key = codesOf(from) + "\u0000" + codesOf(to);
-    let change = styleChanges.get(key);
-    if (change === undefined) {
-        change = ansiCodesToString(diffAnsiCodes(from, to));
-        if (styleChanges.size >= ${STYLE_CHANGE_LIMIT}) styleChanges.clear();
-        styleChanges.set(key, change);
-    }
-    return change;
-}
-export function styledCharsToString(chars) {`,
-    'ansi-tokenize styledChars',
-  );
-  return replaceOnce(
-    declared,
-    'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
-    `const before = chars[i - 1].styles;
-            const same = before.length === char.styles.length && before.every((code, k) => code.code === char.styles[k].code);
-            if (!same) ret += styleChange(before, char.styles);`,
-    'ansi-tokenize styledChars',
-  );
-}
-
-/**
- * ink/build/output.js with one set of text caches kept from frame to frame (bounded), instead of a
- * fresh set per frame: a frame cuts every line of the screen into styled cells again, though a change
- * redraws a row or two. On 10 teams a task change cost the screen 60 ms of CPU without it
- * (test/bench/scale.bench.ts prints what it costs now).
- */
-export function keepOutputCaches(source) {
-  const shared = replaceOnce(
-    source,
-    'export default class Output {',
-    `let sharedCaches = null;
-function framesCaches() {
-    if (sharedCaches === null || sharedCaches.styledChars.size + sharedCaches.widths.size + sharedCaches.blockWidths.size >= ${TEXT_CACHE_LIMIT}) sharedCaches = new OutputCaches();
-    return sharedCaches;
-}
-export default class Output {`,
-    'ink output',
-  );
-  return replaceOnce(shared, 'caches = new OutputCaches();', 'caches = framesCaches();', 'ink output');
-}
-
 const PATCHES = [
   // The hoisted copy only (ink and tower use it); an older copy nested under another package is left alone.
   { filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, rewrite: fastStringWidth, hoistedOnly: true },
   { filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/, rewrite: boundMeasureText },
   { filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/, rewrite: boundWrapText },
-  { filter: /[\\/]ink[\\/]build[\\/]output\.js$/, rewrite: keepOutputCaches },
   { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/, rewrite: noFetchProbe },
   { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/, rewrite: fastTokenize },
-  { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/, rewrite: sameStyleNoDiff },
 ];
 
 /** The esbuild plugin applying the rewrites above. */

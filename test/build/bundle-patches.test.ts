@@ -11,13 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   boundMeasureText,
   boundWrapText,
-  keepOutputCaches,
   fastStringWidth,
   fastTokenize,
   NARROW_TEXT,
   noFetchProbe,
   patchDependencies,
-  sameStyleNoDiff,
   SINGLE_GRAPHEMES,
   TEXT_CACHE_LIMIT,
 } from '../../scripts/bundle-patches.js';
@@ -41,7 +39,6 @@ describe('bundle patches', () => {
   it('find their targets in the installed ink and yoga-layout', () => {
     expect(boundMeasureText(fs.readFileSync(inkFile('measure-text.js'), 'utf8'))).toContain(`cache.size >= ${TEXT_CACHE_LIMIT}`);
     expect(boundWrapText(fs.readFileSync(inkFile('wrap-text.js'), 'utf8'))).toContain(`cacheSize >= ${TEXT_CACHE_LIMIT}`);
-    expect(keepOutputCaches(fs.readFileSync(inkFile('output.js'), 'utf8'))).toContain('caches = framesCaches();');
     const yoga = path.join(REPO, 'node_modules', 'yoga-layout', 'dist', 'binaries', 'yoga-wasm-base64-esm.js');
     expect(noFetchProbe(fs.readFileSync(yoga, 'utf8'))).not.toMatch(/typeof fetch\b/);
   });
@@ -49,7 +46,6 @@ describe('bundle patches', () => {
   it('refuse code they do not recognise, so an updated dependency fails the build', () => {
     expect(() => boundMeasureText('export default () => 0;')).toThrow(/ink measure-text/);
     expect(() => boundWrapText('const cache = new Map();')).toThrow(/ink wrap-text/);
-    expect(() => keepOutputCaches('export default class Output {}')).toThrow(/ink output/);
     expect(() => noFetchProbe('export {};')).toThrow(/yoga-layout/);
   });
 
@@ -119,7 +115,7 @@ describe('string-width rewrite', () => {
 });
 
 describe('ansi-tokenize rewrite', () => {
-  it('cuts styled text into exactly the cells ansi-tokenize does, and serialises rows of them alike', async () => {
+  it('cuts styled text into exactly the cells ansi-tokenize does', async () => {
     const tokenizer = await import('@alcalzone/ansi-tokenize');
     const single = new RegExp(SINGLE_GRAPHEMES);
     const samples: string[] = [];
@@ -157,8 +153,6 @@ describe('ansi-tokenize rewrite', () => {
   it('finds its targets in the installed ansi-tokenize and refuses code it does not recognise', () => {
     const build = (name: string) => fs.readFileSync(path.join(REPO, 'node_modules', '@alcalzone', 'ansi-tokenize', 'build', name), 'utf8');
     expect(fastTokenize(build('tokenize.js'))).not.toContain('const segmenter = new Intl.Segmenter');
-    expect(sameStyleNoDiff(build('styledChars.js'))).toContain('if (!same)');
     expect(() => fastTokenize('export const tokenize = () => [];')).toThrow(/ansi-tokenize tokenize/);
-    expect(() => sameStyleNoDiff('export const styledCharsToString = () => "";')).toThrow(/ansi-tokenize styledChars/);
   });
 });
