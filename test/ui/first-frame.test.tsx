@@ -1,6 +1,6 @@
 /**
- * The opening frame the launcher paints before React loads must be, byte for byte, the frame ink
- * draws first for the same snapshot: then ink's arrival changes nothing on screen (no flicker).
+ * The opening frame the launcher paints before React loads must be, byte for byte, the frame the live
+ * screen draws first for the same snapshot: then its arrival changes nothing on screen (no flicker).
  */
 import chalk from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,9 +20,9 @@ afterEach(() => {
   chalk.level = level;
 });
 
-/** ink's first frame of the control room on `snapshot`. */
-async function inkFrame(snapshot: Snapshot, columns: number, rows: number, color: boolean, readonly = false): Promise<string> {
-  // The session's captures exist from the start, but none has arrived by ink's first frame.
+/** The live control room's first frame on `snapshot`. */
+async function liveFrame(snapshot: Snapshot, columns: number, rows: number, color: boolean, readonly = false): Promise<string> {
+  // The session's captures exist from the start, but none has arrived by the first frame.
   const watch = new PaneWatch(new TmuxClient({ name: 'tower-test-never-started' }));
   const { screen } = renderRoom({ columns, rows, snapshot, props: { color, readonly, contextThreshold: 70, watch } });
   try {
@@ -54,25 +54,25 @@ describe('the opening frame', () => {
   ];
   for (const [columns, rows] of sizes) {
     for (const color of [true, false]) {
-      it(`is ink's first frame at ${columns}×${rows}${color ? ', in colour' : ''}`, async () => {
+      it(`is the live screen's first frame at ${columns}×${rows}${color ? ', in colour' : ''}`, async () => {
         chalk.level = color ? 3 : 0;
         const snapshot = fixtureSnapshot();
         const ours = opening(snapshot, columns, rows, color);
         if (color) expect(ours).toContain('\u001b[3');
         else expect(ours).not.toContain('\u001b[');
-        expect(ours).toBe(await inkFrame(snapshot, columns, rows, color));
+        expect(ours).toBe(await liveFrame(snapshot, columns, rows, color));
         // What the painter would write over it: nothing.
-        expect(paintDiff(ours.split('\n'), (await inkFrame(snapshot, columns, rows, color)).split('\n'), columns, rows)).toBe('');
+        expect(paintDiff(ours.split('\n'), (await liveFrame(snapshot, columns, rows, color)).split('\n'), columns, rows)).toBe('');
       });
     }
   }
 
-  it("is ink's first frame with many runs, young gates, problems, 256 colours and read-only", async () => {
+  it("is the live screen's first frame with many runs, young gates, problems, 256 colours and read-only", async () => {
     chalk.level = 2;
     const snapshot = busySnapshot();
     expect(opening(snapshot, 150, 45, true, true)).toMatch(/\[read-only\][\s\S]*\u001b\[48;5;\d+m/);
-    expect(opening(snapshot, 150, 45, true, true)).toBe(await inkFrame(snapshot, 150, 45, true, true));
-    expect(opening(snapshot, 90, 30, true)).toBe(await inkFrame(snapshot, 90, 30, true));
+    expect(opening(snapshot, 150, 45, true, true)).toBe(await liveFrame(snapshot, 150, 45, true, true));
+    expect(opening(snapshot, 90, 30, true)).toBe(await liveFrame(snapshot, 90, 30, true));
   });
 
   it('lists the runs when there are none and says so', async () => {
@@ -80,6 +80,6 @@ describe('the opening frame', () => {
     const empty: Snapshot = { version: 1, generatedAt: new Date(NOW).toISOString(), runs: [], problems: [] };
     const ours = opening(empty, 120, 40, true);
     expect(ours).toContain('no runs found');
-    expect(ours).toBe(await inkFrame(empty, 120, 40, true));
+    expect(ours).toBe(await liveFrame(empty, 120, 40, true));
   });
 });

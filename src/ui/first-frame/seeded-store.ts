@@ -1,6 +1,6 @@
 /**
  * The live store, showing the snapshot the opening frame was drawn from until the live store has
- * published its own: ink's first frame then draws the same runs the opening frame showed, instead
+ * published its own: the session's first frame then draws the same runs the opening frame showed, instead
  * of an empty "reading state" screen in between.
  */
 import type { Snapshot } from '../../model.js';

@@ -1,6 +1,6 @@
 /**
- * The stream ink renders into: it has the real terminal's size and resize events, and hands each
- * frame to the painter instead of writing it. It says it is not a TTY so ink adds no cursor codes.
+ * ink's stdout: it has the real terminal's size and resize events, and hands each frame the screen
+ * writes to it to the painter. It says it is not a TTY so ink adds no cursor codes of its own.
  */
 import { EventEmitter } from 'node:events';
 import type { ScreenPainter } from './screen-painter.js';

@@ -1,6 +1,6 @@
 /**
- * Paints ink's frames onto the real terminal. ink renders each frame as text into a sink (its debug
- * mode: no cursor tricks of its own); the painter rewrites only the lines that changed, each at an
+ * Paints the screen's frames onto the real terminal (each frame is the whole screen as rows of
+ * styled text, see ui/screen.tsx); the painter rewrites only the lines that changed, each at an
  * absolute position, inside a synchronized update, and at most once per display frame. A full-screen
  * app drawn this way never scrolls, tears or flickers, and a resize or a return from `tmux attach`
  * is a clean full repaint.
