@@ -5,8 +5,15 @@
  * private sshd on 127.0.0.1 (`--no-local`, one host). Each time a checkpoint file is written
  * BENCH_CHANGES times (default 15) and the screen is read every 5 ms until the header counts it.
  * Prints the medians and their ratio (goal: remote ≤ 1.5× local), and the same at the store level
- * (the composite store's emit, no screen), which is where ssh and the far side's watch show alone.
+ * (the composite store's emit, no screen, always this checkout's), which is where ssh and the far
+ * side's watch show alone. BENCH_BIN: another build of tower to put on the screen and the far side
+ * (the figures before a change, say).
+ *
+ * The screen is read through one tmux control-mode client (a command and its answer on a pipe):
+ * a `tmux capture-pane` process per look cost 10-40 ms under load, as much as what is measured,
+ * and the looks of the two runs competed for the CPU with the screens they timed.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,7 +29,7 @@ import { median } from './ui-tmux.js';
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 15);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const cli = await buildCli();
+const cli = process.env.BENCH_BIN ? { bin: path.resolve(process.env.BENCH_BIN), remove: () => {} } : await buildCli();
 const lab = await startSshLab(['far']);
 const dir = tempDir('tower-bench-remote-');
 const socket = uniqueSocketName();
@@ -35,6 +42,51 @@ const farHome = path.join(dir, 'far');
 fs.mkdirSync(path.join(farHome, 'claude'), { recursive: true });
 const farTower = `HOME=${farHome} XDG_STATE_HOME=${farHome}/state XDG_CONFIG_HOME=${farHome}/config ${process.execPath} ${cli.bin} --claude-dir ${farHome}/claude --root ${root} -L ${socket}-far`;
 const host = { name: 'far', destination: 'far', sshArgs: ['-F', lab.sshConfig], tower: farTower };
+
+/** A tmux control-mode client on the `base` session: each capture is one line written and its answer read. */
+class ControlScreen {
+  private readonly child = spawn('tmux', ['-L', socket, '-C', 'attach', '-t', 'base', '-f', 'ignore-size,read-only'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  private readonly waiting: ((text: string) => void)[] = [];
+  private block: string[] | null = null;
+  private rest = '';
+
+  constructor() {
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => {
+      const lines = (this.rest + chunk).split('\n');
+      this.rest = lines.pop() ?? '';
+      for (const line of lines) this.line(line);
+    });
+  }
+
+  /** The text of `target`'s pane, as `capture-pane -p` prints it. */
+  capture(target: string): Promise<string> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.child.stdin.write(`capture-pane -p -t ${target}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+    this.child.kill();
+  }
+
+  /** Answers to this client's commands come between `%begin … 1` and `%end … 1` (or `%error`), in order. */
+  private line(line: string): void {
+    if (this.block === null) {
+      if (/^%begin \d+ \d+ 1$/.test(line)) this.block = [];
+      return;
+    }
+    if (/^%(end|error) \d+ \d+ 1$/.test(line)) {
+      const text = this.block.join('\n');
+      this.block = null;
+      this.waiting.shift()?.(text);
+      return;
+    }
+    this.block.push(line);
+  }
+}
 
 /** Medians of change → `seen()` over the changes. */
 async function latencies(seen: () => Promise<boolean>, gone: () => Promise<boolean>): Promise<number[]> {
@@ -51,13 +103,13 @@ async function latencies(seen: () => Promise<boolean>, gone: () => Promise<boole
   return out;
 }
 
-async function onScreen(label: string, config: object): Promise<number[]> {
+async function onScreen(looks: ControlScreen, label: string, config: object): Promise<number[]> {
   const home = path.join(dir, `local-${label}`);
   writeFile(path.join(home, 'config.json'), config);
   fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
   const vars = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/xdg CLAUDE_CONFIG_DIR=${home}/claude`;
   await tmux('-f', '/dev/null', 'new-session', '-d', '-s', label, '-x', '120', '-y', '40', `exec env -u TMUX -u CI ${vars} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}`);
-  const screen = async () => (await tmux('capture-pane', '-p', '-t', label)).stdout;
+  const screen = () => looks.capture(label);
   await waitFor(async () => /tower · 1 run/.test(await screen()), 60_000, { intervalMs: 50, what: `${label}: the run on screen` });
   await pause(2000);
   const ms = await latencies(async () => (await screen()).includes('1 needs you'), async () => !(await screen()).includes('needs you'));
@@ -75,17 +127,20 @@ async function inStore(): Promise<number[]> {
   return ms;
 }
 
+let looks: ControlScreen | null = null;
 const fmt = (ms: number[]) => `median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)})`;
 try {
   await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'base', 'sleep 100000');
-  const local = await onScreen('here', { roots: [root], hosts: [], hostTimeoutSec: 60 });
-  const remote = await onScreen('there', { hosts: [host], local: false, hostTimeoutSec: 60 });
+  looks = new ControlScreen();
+  const local = await onScreen(looks, 'here', { roots: [root], hosts: [], hostTimeoutSec: 60 });
+  const remote = await onScreen(looks, 'there', { hosts: [host], local: false, hostTimeoutSec: 60 });
   const store = await inStore();
   console.log(`change → screen, the project read here:          ${fmt(local)}`);
   console.log(`change → screen, the project on another box:     ${fmt(remote)}`);
   console.log(`ratio of medians ${(median(remote) / median(local)).toFixed(2)}× (goal ≤ 1.5×)`);
   console.log(`change → the composite store's emit (ssh, no screen): ${fmt(store)}`);
 } finally {
+  looks?.close();
   await tmux('kill-server').catch(() => {});
   lab.remove();
   cli.remove();
