@@ -1,11 +1,14 @@
 /**
  * What a hostile box costs this tower (printed, never asserted): one 100 MB line through the line
- * splitter, and the door's check of a full snapshot of 2,000 runs.
+ * splitter, the door's check of a full snapshot of 2,000 runs, and one change to one run of a
+ * box of 10,000 (made, checked, applied).
  * Run: node --import tsx test/bench/door.bench.ts
  */
 import { emptyRun } from '../../src/model.js';
+import type { Run } from '../../src/model.js';
 import { admitLine } from '../../src/remote/door.js';
 import { lineSplitter } from '../../src/remote/lines.js';
+import { applyChanges, diffSnapshots } from '../../src/remote/protocol.js';
 
 function ms(start: bigint): string {
   return `${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms`;
@@ -32,4 +35,25 @@ for (const n of [200, 2000]) {
   const got = admitLine(line);
   const kept = got.message?.type === 'snapshot' ? got.message.snapshot.runs.length : 0;
   console.log(`snapshot of ${n} runs (${(line.length / 1024).toFixed(0)} KB): admitted ${kept} in ${ms(t)}`);
+}
+
+// One run of 10,000 changes in place (the common change): the far side's diff, this side's door and apply.
+{
+  const runs: Run[] = Array.from({ length: 10_000 }, (_, i) => ({ ...emptyRun('claude-team', `team-${i}`, null, null), status: 'idle' }));
+  const prev = { version: 1 as const, generatedAt: new Date().toISOString(), runs, problems: [] };
+  const times = { diff: [] as number[], door: [] as number[], apply: [] as number[] };
+  for (let i = 0; i < 20; i++) {
+    const next = { ...prev, runs: runs.map((r, k) => (k === i ? { ...r, status: 'running' as const } : r)) };
+    let t = process.hrtime.bigint();
+    const line = JSON.stringify(diffSnapshots(prev, next));
+    times.diff.push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    const got = admitLine(line);
+    times.door.push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    if (got.message?.type === 'changes') applyChanges(prev, got.message);
+    times.apply.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  const med = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1]?.toFixed(1);
+  console.log(`one change on 10,000 runs: diff+encode ${med(times.diff)} ms, door ${med(times.door)} ms, apply ${med(times.apply)} ms (medians of 20)`);
 }

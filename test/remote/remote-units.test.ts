@@ -81,6 +81,20 @@ describe('the stream', () => {
     expect(applyChanges(prev, JSON.parse(JSON.stringify(changes)) as typeof changes)).toEqual(next);
   });
 
+  it('sends and applies a change that keeps the list in place: only the changed run, the others keep their objects', () => {
+    const prev: Snapshot = { version: 1, generatedAt: 't0', runs: [a, b, c], problems: [] };
+    const b2 = { ...b, status: 'waiting' as const };
+    const changes = diffSnapshots(prev, { ...prev, generatedAt: 't1', runs: [a, b2, c] });
+    expect(changes).toEqual({ type: 'changes', generatedAt: 't1', upsert: [b2], remove: [], order: ['harness:a', 'harness:b', 'sage:c'] });
+    const next = applyChanges(prev, JSON.parse(JSON.stringify(changes)) as typeof changes);
+    expect(next.runs.map((r) => r.status)).toEqual(['unknown', 'waiting', 'unknown']);
+    expect(next.runs[0]).toBe(a);
+    expect(next.runs[2]).toBe(c);
+    // A run sent but not in the order is not shown, in place as in a reordering.
+    const stray = { ...emptyRun('harness', 'x', '/x', '/x/.harness') };
+    expect(applyChanges(prev, { ...changes, upsert: [stray] }).runs.map((r) => r.id)).toEqual(['harness:a', 'harness:b', 'sage:c']);
+  });
+
   it('splits lines across chunks and ignores what is not a message', () => {
     const lines: string[] = [];
     const feed = lineSplitter((l) => lines.push(l));
