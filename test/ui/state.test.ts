@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionPlan } from '../../src/kit/types.js';
+import type { Run } from '../../src/model.js';
+import { emptyRun } from '../../src/model.js';
 import { availableHints, backMeaning } from '../../src/ui/state/available.js';
 import type { Situation } from '../../src/ui/state/available.js';
 import { NO_DIALOG, dialogReducer } from '../../src/ui/state/dialog-state.js';
 import { attachTarget, buildRequest } from '../../src/ui/state/requests.js';
 import { SCREEN_COMMANDS } from '../../src/ui/commands/screen-commands.js';
-import { canCheckpoint, gateCounts, liveTeammates, visibleRuns } from '../../src/ui/state/selectors.js';
+import { canCheckpoint, endedCount, gateCounts, liveTeammates, visibleRuns } from '../../src/ui/state/selectors.js';
+import { RunTally } from '../../src/ui/state/tally.js';
 import { initialUiState, uiReducer } from '../../src/ui/state/ui-state.js';
 import { deriveView } from '../../src/ui/state/view.js';
 import { blockedRun, fixtureSnapshot, gate, harnessRun, quietRuns, tinaRun } from './fixtures.js';
@@ -188,5 +191,43 @@ describe('teams that ended', () => {
     expect(uiReducer(shown, { type: 'toggle-ended' }).showEnded).toBe(false);
     expect(deriveView({ ...fixtureSnapshot(), runs }, 0, initialUiState()).runs).toHaveLength(runs.length - 2);
     expect(deriveView({ ...fixtureSnapshot(), runs }, 0, shown).runs).toHaveLength(runs.length);
+  });
+});
+
+describe('a tally over the runs', () => {
+  it('gives the sum of a fresh walk after every kind of change, working out only the runs that are other objects', () => {
+    const asked: string[] = [];
+    const tally = new RunTally((r) => {
+      asked.push(r.id);
+      return r.problems.length;
+    });
+    const run = (id: string, problems: number): Run => ({ ...emptyRun('claude-team', id, `/p/${id}`, null), problems: Array.from({ length: problems }, () => ({ file: null, message: 'x' })) });
+    let runs: Run[] = Array.from({ length: 50 }, (_, i) => run(`r${i}`, i % 3));
+    const fresh = (rs: readonly Run[]) => rs.reduce((n, r) => n + r.problems.length, 0);
+    expect(tally.sum(runs)).toBe(fresh(runs));
+    asked.length = 0;
+    // One run changed in place: only it is asked.
+    runs = runs.map((r, i) => (i === 7 ? run('r7', 9) : r));
+    expect(tally.sum(runs)).toBe(fresh(runs));
+    expect(asked).toEqual([runs[7]!.id]);
+    // Reordered, grown, shrunk: still the fresh sum.
+    runs = [...runs].reverse();
+    expect(tally.sum(runs)).toBe(fresh(runs));
+    runs = [...runs, run('new', 4)];
+    expect(tally.sum(runs)).toBe(fresh(runs));
+    runs = runs.slice(10);
+    expect(tally.sum(runs)).toBe(fresh(runs));
+    asked.length = 0;
+    expect(tally.sum(runs)).toBe(fresh(runs));
+    expect(asked).toEqual([]);
+  });
+
+  it('counts the ended teams at the end of the list, also when a list is in another order', () => {
+    const team = (id: string, ended: boolean): Run => ({ ...emptyRun('claude-team', id, `/p/${id}`, null), ended });
+    const sorted = [team('a', false), team('b', false), team('c', true), team('d', true)];
+    expect(endedCount(sorted)).toBe(2);
+    expect(endedCount([team('x', true), team('y', false), team('z', true)])).toBe(1);
+    expect(endedCount([team('x', true), team('y', true)])).toBe(2);
+    expect(endedCount([])).toBe(0);
   });
 });

@@ -7,11 +7,14 @@ import { countNeedingYou } from '../../store/needs-you.js';
 import type { DetailPane } from '../state/ui-state.js';
 import type { Segment } from '../text/segments.js';
 import { fitLine, lineWidth } from '../text/segments.js';
+import { RunTally } from '../state/tally.js';
+
+const runProblems = new RunTally((r) => r.problems.length);
 
 /** `tower · 6 runs · 2 need you · 1 problem` on the left, `[read-only]` on the right. */
 export function headerLine(snapshot: Snapshot, width: number, readonly: boolean, loading: boolean, muted = false): Segment[] {
   const needYou = countNeedingYou(snapshot);
-  const problems = snapshot.problems.length + snapshot.runs.reduce((n, r) => n + r.problems.length, 0);
+  const problems = snapshot.problems.length + runProblems.sum(snapshot.runs);
   const left: Segment[] = [{ text: ' tower', tone: 'accent' }];
   if (loading) left.push({ text: ' · reading state…', tone: 'dim' });
   else {

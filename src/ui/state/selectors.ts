@@ -1,6 +1,7 @@
 /** What the screen derives from a run: counts, who can be acted on, which keys make sense. Pure. */
 import type { Gate, Member, Run } from '../../model.js';
 import { systemOf } from '../../systems/registry.js';
+import { RunTally } from './tally.js';
 
 /** Whether a run matches the filter text (case-insensitive, any of id, name, system, status, phase, host). */
 export function matchesFilter(run: Run, filter: string): boolean {
@@ -20,11 +21,17 @@ export function visibleRuns(runs: readonly Run[], filter: string, showEnded = tr
   return folded === 0 ? runs : runs.slice(0, runs.length - folded);
 }
 
+const ended = new RunTally((r) => (r.ended ? 1 : 0));
+
 /** How many runs at the end of the list are teams that ended (they sort last). */
 export function endedCount(runs: readonly Run[]): number {
-  let n = 0;
-  while (n < runs.length && runs[runs.length - 1 - n]?.ended) n++;
-  return n;
+  // The store sorts every ended team after the rest: then their count is the length of the tail,
+  // checked at its two edges; a list in another order is walked from its end.
+  const n = ended.sum(runs);
+  if ((n === 0 || runs[runs.length - n]?.ended) && !runs[runs.length - n - 1]?.ended) return n;
+  let tail = 0;
+  while (tail < runs.length && runs[runs.length - 1 - tail]?.ended) tail++;
+  return tail;
 }
 
 /** Pending gates that wait for a human: checkpoints and approvals (amber), escalations (red). */
