@@ -151,11 +151,12 @@ export function admitLine(line: string): Admitted {
     const env = ChangesEnvelopeSchema.safeParse(value);
     if (!env.success) return { message: null, problems: [`sent changes this tower cannot read: ${firstIssue(env.error)}`] };
     const c = env.data;
-    if (c.remove.length > MAX_RUNS || c.order.length > MAX_RUNS) return { message: null, problems: [`sent changes naming more than ${MAX_RUNS} runs; they were dropped`] };
+    if (c.remove.length > MAX_RUNS || (c.order?.length ?? 0) > MAX_RUNS) return { message: null, problems: [`sent changes naming more than ${MAX_RUNS} runs; they were dropped`] };
     const upsert = admitRuns(c.upsert, problems);
     // Ids are matched against the runs' ids, which are cleaned the same way.
     const ids = (list: string[]) => list.map((id) => sanitizeLine(id.slice(0, MAX_LINE_CHARS)));
-    const message: ServerMessage = { type: 'changes', generatedAt: sanitizeLine(c.generatedAt.slice(0, 64)), upsert, remove: ids(c.remove), order: ids(c.order) };
+    const message: ServerMessage = { type: 'changes', generatedAt: sanitizeLine(c.generatedAt.slice(0, 64)), upsert, remove: ids(c.remove) };
+    if (c.order !== undefined) message.order = ids(c.order);
     if (c.problems !== undefined) message.problems = admitProblems(c.problems, problems);
     return { message, problems };
   }

@@ -12,7 +12,7 @@ import { sanitizeLine } from '../text.js';
 import { admitLine } from './door.js';
 import { MAX_LINE_BYTES, lineSplitter } from './lines.js';
 import type { ClientMessage, Hello } from './protocol.js';
-import { PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
+import { ORDER_WHEN_MOVED, PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
 import { readReaderBundle, shipCommand, shipPayload, towerMissing } from './ship.js';
 import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
 
@@ -254,6 +254,8 @@ export class HostLink {
         }
         this.hello = msg;
         this.problems = [];
+        // Changes without the whole order, when the box offers them.
+        if (msg.features?.includes(ORDER_WHEN_MOVED)) this.write({ type: 'use', features: [ORDER_WHEN_MOVED] });
         return;
       case 'snapshot':
         if (!this.hello) return;

@@ -18,6 +18,8 @@ export const HelloSchema = z.object({
   tower: z.string(),
   hostname: z.string(),
   tmux: TmuxFlagsSchema,
+  // Names this tower does not know are kept out by the link, which uses only the ones it knows.
+  features: z.array(z.string().max(64)).max(32).optional(),
 });
 
 const ActionRequestSchema = z.object({
@@ -82,7 +84,7 @@ export const ChangesEnvelopeSchema = z.object({
   generatedAt: z.string(),
   upsert: z.unknown(),
   remove: z.array(z.string()),
-  order: z.array(z.string()),
+  order: z.array(z.string()).optional(),
   problems: z.unknown().optional(),
 });
 

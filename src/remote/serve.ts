@@ -14,7 +14,7 @@ import type { SnapshotStore } from '../store/types.js';
 import { socketArgs } from '../tmux/client.js';
 import type { ClientMessage, ServerMessage } from './protocol.js';
 import { lineSplitter } from './lines.js';
-import { PROTOCOL_VERSION, decodeLine, diffSnapshots, encode } from './protocol.js';
+import { ORDER_WHEN_MOVED, PROTOCOL_VERSION, decodeLine, diffSnapshots, encode } from './protocol.js';
 
 /** The tower version this build reports in its hello. */
 export const TOWER_VERSION = '0.1.0';
@@ -33,9 +33,10 @@ export async function serveStdio(ctx: AppContext, io: ServeIo = { input: process
   io.output.on('error', () => {
     closed = true;
   });
-  send({ type: 'hello', protocol: PROTOCOL_VERSION, tower: TOWER_VERSION, hostname: os.hostname(), tmux: socketArgs(ctx.tmux.socket) });
+  send({ type: 'hello', protocol: PROTOCOL_VERSION, tower: TOWER_VERSION, hostname: os.hostname(), tmux: socketArgs(ctx.tmux.socket), features: [ORDER_WHEN_MOVED] });
 
   const requests = new RequestHandler(ctx, store, send);
+  const using = requests.using;
   const ended = new Promise<void>((resolve) => {
     io.input.on('data', lineSplitter((line) => requests.handle(line)));
     io.input.on('end', resolve);
@@ -47,7 +48,7 @@ export async function serveStdio(ctx: AppContext, io: ServeIo = { input: process
   const publish = (): void => {
     const next = store.getSnapshot();
     if (next === last) return;
-    send(last ? diffSnapshots(last, next) : { type: 'snapshot', snapshot: next });
+    send(last ? diffSnapshots(last, next, using.has(ORDER_WHEN_MOVED)) : { type: 'snapshot', snapshot: next });
     last = next;
   };
   const unsubscribe = store.subscribe(() => {
@@ -71,6 +72,8 @@ export async function serveStdio(ctx: AppContext, io: ServeIo = { input: process
 class RequestHandler {
   private readonly running = new Map<number, AbortController>();
   private readonly offers = new Map<number, (names: string[]) => void>();
+  /** The features the other side turned on (of those offered in the hello). */
+  readonly using = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -97,6 +100,9 @@ class RequestHandler {
         return;
       case 'refresh':
         this.store.refresh(msg.runId);
+        return;
+      case 'use':
+        if (Array.isArray(msg.features) && msg.features.includes(ORDER_WHEN_MOVED)) this.using.add(ORDER_WHEN_MOVED);
         return;
       default:
         this.send({ type: 'error', id: null, message: `unknown request "${String((msg as { type: string }).type)}"` });
