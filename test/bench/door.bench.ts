@@ -8,7 +8,7 @@ import { emptyRun } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
 import { admitLine } from '../../src/remote/door.js';
 import { lineSplitter } from '../../src/remote/lines.js';
-import { applyChanges, diffSnapshots } from '../../src/remote/protocol.js';
+import { ORDER_WHEN_MOVED, applyChanges, diffSnapshots } from '../../src/remote/protocol.js';
 
 function ms(start: bigint): string {
   return `${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms`;
@@ -56,4 +56,8 @@ for (const n of [200, 2000]) {
   }
   const med = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1]?.toFixed(1);
   console.log(`one change on 10,000 runs: diff+encode ${med(times.diff)} ms, door ${med(times.door)} ms, apply ${med(times.apply)} ms (medians of 20)`);
+  // What crosses the link for it: with the whole order (an older tower on either side), and without.
+  const next = { ...prev, runs: runs.map((r, k) => (k === 0 ? { ...r, status: 'running' as const } : r)) };
+  const kb = (orderWhenMoved: boolean) => (JSON.stringify(diffSnapshots(prev, next, orderWhenMoved)).length / 1024).toFixed(1);
+  console.log(`its changes line: ${kb(false)} KB with the order, ${kb(true)} KB without (${ORDER_WHEN_MOVED})`);
 }
