@@ -2,6 +2,9 @@
  * The only code that runs tmux. Every call carries the socket flags and a timeout, and fails
  * with a typed TmuxError. Panes are targeted by pane id (`%3`), never by a name that could match twice.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { randomHex } from '../random.js';
 import { TmuxError, classifyTmuxFailure } from './errors.js';
 import { runTmuxProcess } from './process.js';
@@ -119,12 +122,50 @@ export interface TmuxClientInfo {
   activity: number;
 }
 
+/**
+ * The socket file tmux itself would use for these flags (`-S` as given; `-L` and the default server
+ * in `${TMUX_TMPDIR:-/tmp}/tmux-<uid>/`; tower runs tmux with TMUX unset, so never $TMUX's socket).
+ */
+export function socketFile(socket: TmuxSocket, env: NodeJS.ProcessEnv = process.env): string {
+  if (socket.path) return path.resolve(socket.path);
+  const base = env.TMUX_TMPDIR && env.TMUX_TMPDIR !== '' ? env.TMUX_TMPDIR : '/tmp';
+  const uid = typeof process.getuid === 'function' ? process.getuid() : os.userInfo().uid;
+  return path.join(base, `tmux-${uid}`, socket.name ?? 'default');
+}
+
+/**
+ * With no socket file there is no server to list: a poll then looks at the file instead of
+ * running tmux (one tmux process a tick is ~0.7 % of a core on an idle box; a stat is nothing),
+ * and a server that starts is seen at the next tick all the same. tmux is still run this often,
+ * in case tmux keeps its socket somewhere this build does not know.
+ */
+export const NO_SOCKET_RECHECK_MS = 30_000;
+
 /** A tmux client bound to one server. */
 export class TmuxClient {
+  /** When tmux was last run to list panes while the socket file was missing. */
+  private checkedMissingAt = -Infinity;
+  /** False once tmux answered while the socket file was missing: the file is not where it is looked for. */
+  private trustSocketFile = true;
+
   constructor(
     readonly socket: TmuxSocket = {},
     readonly timeoutMs: number = DEFAULT_TMUX_TIMEOUT_MS,
   ) {}
+
+  /** What the socket file says before a listing: no file (skip tmux, or ask it anyway this once), or go ahead. */
+  private socketLook(): 'skip' | 'ask-anyway' | 'ask' {
+    if (!this.trustSocketFile) return 'ask';
+    try {
+      if (fs.statSync(socketFile(this.socket), { throwIfNoEntry: false }) !== undefined) return 'ask';
+    } catch {
+      return 'ask';
+    }
+    const now = Date.now();
+    if (now - this.checkedMissingAt < NO_SOCKET_RECHECK_MS) return 'skip';
+    this.checkedMissingAt = now;
+    return 'ask-anyway';
+  }
 
   /** The full argv (after `tmux`) of a command, socket flags first. */
   argv(args: readonly string[]): string[] {
@@ -174,8 +215,13 @@ export class TmuxClient {
 
   /** Every pane, or null when there is no server (not an error for a reader). */
   async listPanesOrNull(opts: { signal?: AbortSignal } = {}): Promise<PaneInfo[] | null> {
+    const look = this.socketLook();
+    if (look === 'skip') return null;
     try {
-      return await this.listPanes(opts);
+      const panes = await this.listPanes(opts);
+      // tmux answered though no file was there: its socket is elsewhere, so the file is not looked at again.
+      if (look === 'ask-anyway' && fs.statSync(socketFile(this.socket), { throwIfNoEntry: false }) === undefined) this.trustSocketFile = false;
+      return panes;
     } catch (err) {
       if (err instanceof TmuxError && (err.kind === 'no-server' || err.kind === 'not-installed')) return null;
       throw err;

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TmuxClient } from '../../src/tmux/client.js';
+import { TmuxClient, socketFile } from '../../src/tmux/client.js';
 import { TmuxError } from '../../src/tmux/errors.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
-import { startTmux } from '../helpers/tmux.js';
+import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 
 let tmux: TmuxFixture | null = null;
 let stopped: number | null = null;
@@ -37,5 +39,25 @@ describe('TmuxClient', () => {
     const client = new TmuxClient({ name: `tower-test-none-${process.pid}` }, 2000);
     await expect(client.listPanes()).rejects.toMatchObject({ kind: 'no-server' });
     await expect(client.listPanesOrNull()).resolves.toBeNull();
+  });
+});
+
+describe('TmuxClient with no server', () => {
+  it('sees a server that starts after it found none, at its next listing', async () => {
+    const name = uniqueSocketName();
+    const client = new TmuxClient({ name }, 5000);
+    // The first listing asks tmux; the next ones only look for the socket file while it is missing.
+    await expect(client.listPanesOrNull()).resolves.toBeNull();
+    await expect(client.listPanesOrNull()).resolves.toBeNull();
+    expect(fs.existsSync(socketFile({ name }))).toBe(false);
+    await client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'late', '-c', os.tmpdir(), 'sleep 100000']);
+    try {
+      const panes = await client.listPanesOrNull();
+      expect(panes?.length).toBe(1);
+      expect(fs.existsSync(socketFile({ name }))).toBe(true);
+    } finally {
+      await client.killServer();
+      fs.rmSync(socketFile({ name }), { force: true });
+    }
   });
 });
