@@ -1,5 +1,6 @@
 /** What changed between two snapshots, as the events `tower watch` prints (one JSON line each). */
 import type { Gate, Member, Run, Snapshot } from '../model.js';
+import { countOver, deltaFrom } from '../store/delta.js';
 
 /** The event names of `tower watch`, one per JSON line. */
 export const WATCH_EVENTS = [
@@ -57,20 +58,22 @@ function memberEvents(time: string, prev: Run, next: Run, out: WatchEvent[]): vo
 }
 
 const unknownCounts = new WeakMap<Run, number>();
+const unknownTotals = new WeakMap<Snapshot, number>();
 
-/** Members with a pane whose liveness can't be known now (no tmux server, or it does not answer); counted once per run object. */
+/**
+ * Members with a pane whose liveness can't be known now (no tmux server, or it does not answer);
+ * counted once per run object, and from the snapshot before when the store says what changed.
+ */
 function unknownMembers(s: Snapshot): number {
-  let total = 0;
-  for (const r of s.runs) {
+  return countOver(unknownTotals, s, (r) => {
     let n = unknownCounts.get(r);
     if (n === undefined) {
       n = 0;
       for (const m of r.members) if (m.paneId && m.state === 'unknown') n++;
       unknownCounts.set(r, n);
     }
-    total += n;
-  }
-  return total;
+    return n;
+  });
 }
 
 /** Why liveness is unknown: the snapshot's tmux problem, else there is no server. */
@@ -108,7 +111,9 @@ export function diffSnapshots(prev: Snapshot | null, next: Snapshot, time: strin
   if (unknown > 0 && (prev === null || unknownMembers(prev) === 0)) {
     out.push({ time, event: 'liveness-unknown', run: null, members: unknown, reason: unknownReason(next) });
   }
-  const { before: gone, after: came } = prev ? changedRuns(prev.runs, next.runs) : { before: [], after: next.runs };
+  // The store says what changed when `next` was made from `prev`; else the lists are walked.
+  const delta = deltaFrom(prev, next);
+  const { before: gone, after: came } = delta ? { before: delta.removed, after: delta.added } : prev ? changedRuns(prev.runs, next.runs) : { before: [], after: next.runs };
   const before = new Map(gone.map((r) => [r.id, r]));
   const after = new Set(came.map((r) => r.id));
   for (const r of came) {

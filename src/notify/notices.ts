@@ -5,6 +5,7 @@
  */
 import type { Member, Run, Snapshot } from '../model.js';
 import type { NotifyEvent } from '../config/notify.js';
+import { deltaFrom } from '../store/delta.js';
 import { memberWaitsForHuman } from '../store/needs-you.js';
 
 /** One thing to tell the operator. */
@@ -70,9 +71,12 @@ export class NoticeLog {
   private told = new Set<string>();
   /** Runs already looked at: a run object the store kept from the last snapshot has nothing new to tell. */
   private seen = new WeakSet<Run>();
+  /** The last snapshot looked at: the next one made from it has only its added runs to look at. */
+  private last: Snapshot | null = null;
 
   /** The first snapshot: everything it shows is known, not news. */
   baseline(snapshot: Snapshot): void {
+    this.last = snapshot;
     for (const run of snapshot.runs) {
       this.seen.add(run);
       for (const n of runNotices(run)) this.told.add(n.key);
@@ -82,7 +86,9 @@ export class NoticeLog {
   /** The notices of this snapshot that are new, marked as told. */
   news(snapshot: Snapshot): Notice[] {
     const out: Notice[] = [];
-    for (const run of snapshot.runs) {
+    const delta = deltaFrom(this.last, snapshot);
+    this.last = snapshot;
+    for (const run of delta ? delta.added : snapshot.runs) {
       if (this.seen.has(run)) continue;
       this.seen.add(run);
       for (const n of runNotices(run)) {

@@ -23,6 +23,8 @@ import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
 import type { PanePrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
+import { applyEdit, deltaFrom, recordDelta } from './delta.js';
+import type { SnapshotDelta } from './delta.js';
 import { buildSnapshot } from './snapshot.js';
 import type { SnapshotStore } from './types.js';
 
@@ -293,6 +295,7 @@ function noneAlive(run: Run): boolean {
 
 /** Lays activity over a snapshot's members; runs whose members read the same keep their object. */
 export class ActivityOverlay {
+  /** The runs with a member alive, by id: what their members read as, and the run laid over. */
   private cache = new Map<string, { inner: Run; key: string; out: Run }>();
   /**
    * Runs with no member alive read "unknown" for good, whatever the captures say: laid over once per
@@ -305,36 +308,75 @@ export class ActivityOverlay {
 
   apply(inner: Snapshot): Snapshot {
     const version = this.watch.getVersion();
-    if (this.last && this.last.inner === inner && this.last.version === version) return this.last.out;
+    const last = this.last;
+    if (last && last.inner === inner && last.version === version) return last.out;
+    // Made from the last snapshot with the captures as they were: only the runs that came are laid over.
+    const delta = last && last.version === version ? deltaFrom(last.inner, inner) : null;
+    const out = (last && delta && this.applyDelta(last.out, inner, delta)) || this.applyAll(inner);
+    this.last = { inner, version, out };
+    return out;
+  }
+
+  /** Every run laid over again. */
+  private applyAll(inner: Snapshot): Snapshot {
     const next = new Map<string, { inner: Run; key: string; out: Run }>();
-    const runs = inner.runs.map((run) => {
-      if (noneAlive(run)) {
-        let out = this.still.get(run);
-        if (!out) {
-          out = { ...run, members: run.members.map((m) => withActivity(m, this.watch)) };
-          this.still.set(run, out);
-        }
-        return out;
-      }
-      const members = run.members.map((m) => withActivity(m, this.watch));
-      const stuck = longTurns(members, Date.now());
-      const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
-      const prev = this.cache.get(run.id);
-      const status = statusWithActivity(run, members);
-      const out =
-        prev && prev.inner === run && prev.key === key
-          ? prev.out
-          : stuck.length
-            ? { ...run, status, members, warnings: [...(run.warnings ?? []), ...stuck] }
-            : { ...run, status, members };
-      next.set(run.id, { inner: run, key, out });
-      return out;
-    });
+    const runs = inner.runs.map((run) => this.layOver(run, next));
     this.cache = next;
     const prevOut = this.last?.out;
     const same = prevOut && prevOut.problems === inner.problems && prevOut.runs.length === runs.length && runs.every((r, i) => r === prevOut.runs[i]);
-    const out = same ? prevOut : { ...inner, runs };
-    this.last = { inner, version, out };
+    return same ? prevOut : { ...inner, runs };
+  }
+
+  /**
+   * The runs that came laid over, the others kept in their places (the delta's edit); null when a
+   * run kept from before would read otherwise now (a turn grew too long): then every run is laid over.
+   */
+  private applyDelta(prevOut: Snapshot, inner: Snapshot, delta: SnapshotDelta): Snapshot | null {
+    const removed = new Set(delta.removed);
+    const cache = new Map(this.cache);
+    for (const [id, c] of this.cache) {
+      if (removed.has(c.inner)) {
+        cache.delete(id);
+        continue;
+      }
+      const probe = new Map<string, { inner: Run; key: string; out: Run }>();
+      if (this.layOver(c.inner, probe) !== c.out) return null;
+    }
+    const made = new Map<Run, Run>();
+    const runs = applyEdit(prevOut.runs, delta.edit, (run) => {
+      const out = this.layOver(run, cache);
+      made.set(run, out);
+      return out;
+    });
+    this.cache = cache;
+    const out = { ...inner, runs };
+    const removedOut = delta.edit.removeAt.map((i) => prevOut.runs[i] as Run);
+    recordDelta(out, { prev: prevOut, removed: removedOut, added: delta.added.map((r) => made.get(r) as Run), edit: { removeAt: delta.edit.removeAt, insert: delta.edit.insert.map(({ at, run }) => ({ at, run: made.get(run) as Run })) } });
+    return out;
+  }
+
+  /** One run laid over; a run with a member alive is noted in `cache` (by id). */
+  private layOver(run: Run, cache: Map<string, { inner: Run; key: string; out: Run }>): Run {
+    if (noneAlive(run)) {
+      let out = this.still.get(run);
+      if (!out) {
+        out = { ...run, members: run.members.map((m) => withActivity(m, this.watch)) };
+        this.still.set(run, out);
+      }
+      return out;
+    }
+    const members = run.members.map((m) => withActivity(m, this.watch));
+    const stuck = longTurns(members, Date.now());
+    const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
+    const prev = this.cache.get(run.id);
+    const status = statusWithActivity(run, members);
+    const out =
+      prev && prev.inner === run && prev.key === key
+        ? prev.out
+        : stuck.length
+          ? { ...run, status, members, warnings: [...(run.warnings ?? []), ...stuck] }
+          : { ...run, status, members };
+    cache.set(run.id, { inner: run, key, out });
     return out;
   }
 }

@@ -61,6 +61,8 @@ class LiveStore implements SnapshotStore {
   private readonly publisher: SnapshotPublisher;
 
   private dirty = cleanDirty();
+  /** The teams re-read since the last publish (null: all of them may have changed). */
+  private teamsTouched: Set<string> | null = null;
   /**
    * What to read once more at the next poll: chokidar sets up a newly added path asynchronously,
    * and a file written before it is ready would be missed (the read that made the path known came first).
@@ -272,6 +274,7 @@ class LiveStore implements SnapshotStore {
   /** Reads every team again (the book keeps a team that ended while its files stay as they were). */
   private readTeamsFully(): void {
     const r = this.book.readAll(this.livePaneIds());
+    this.teamsTouched = null;
     this.onEnded(r);
     this.watchTaskDirs(r.added);
     this.problems.teams = r.problems;
@@ -361,7 +364,9 @@ class LiveStore implements SnapshotStore {
 
   /** Re-reads changed teams; the runs that take them in (or could, for a new team) are re-read too. */
   private rereadTeams(dirNames: Iterable<string>): void {
-    const r = this.book.reread(dirNames, this.livePaneIds());
+    const dirs = [...dirNames];
+    const r = this.book.reread(dirs, this.livePaneIds());
+    if (this.teamsTouched) for (const d of dirs) this.teamsTouched.add(d);
     this.onEnded(r);
     this.watchTaskDirs(r.added);
     for (const [key, read] of this.reads) {
@@ -427,7 +432,9 @@ class LiveStore implements SnapshotStore {
     this.dirty.assemble = false;
     const { watch, internal, teams, discovery } = this.problems;
     const problems = [this.paneTracker.problem, ...this.paneTracker.swarmProblems, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
-    if (!this.publisher.publish(this.reads, this.book.teams, problems, this.settings())) return;
+    const touched = this.teamsTouched;
+    this.teamsTouched = new Set();
+    if (!this.publisher.publish(this.reads, this.book.teams, problems, this.settings(), touched)) return;
     for (const l of [...this.listeners]) l();
   }
 }

@@ -6,6 +6,7 @@
  * these functions.
  */
 import type { Member, Run, Snapshot } from '../model.js';
+import { countOver } from './delta.js';
 
 /** Whether this member waits for a human. */
 export function memberWaitsForHuman(m: Pick<Member, 'activity' | 'activityCue' | 'lead' | 'state'>): boolean {
@@ -22,22 +23,18 @@ const counts = new WeakMap<Snapshot, number>();
 
 /**
  * How many runs of the snapshot need the operator: once per snapshot, each run's answer once per run
- * object (the header, the title and notifications all ask; on 10,000 teams asking afresh cost ~30 ms a change).
+ * object (the header, the title and notifications all ask; on 10,000 teams asking afresh cost ~30 ms a change),
+ * and from the snapshot before when the store says what changed (store/delta.ts).
  */
 export function countNeedingYou(snapshot: Snapshot): number {
-  let n = counts.get(snapshot);
-  if (n !== undefined) return n;
-  n = 0;
-  for (const run of snapshot.runs) {
+  return countOver(counts, snapshot, (run) => {
     let needs = needsYou.get(run);
     if (needs === undefined) {
       needs = runNeedsYou(run);
       needsYou.set(run, needs);
     }
-    if (needs) n++;
-  }
-  counts.set(snapshot, n);
-  return n;
+    return needs ? 1 : 0;
+  });
 }
 
 /** A member's activity as one word (what the preview title and the runs list say). */

@@ -9,6 +9,7 @@ import type { ReadSettings, Team } from '../systems/types.js';
 import { applyLiveness } from './liveness.js';
 import type { PaneIndex } from './liveness.js';
 import { Assembly } from './assemble.js';
+import { recordDelta } from './delta.js';
 import type { Origin } from './assemble.js';
 import { readTeamRun } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
@@ -49,16 +50,24 @@ export class SnapshotPublisher {
     this.relive = true;
   }
 
-  /** Brings the run list up to date (store/assemble.ts); returns true when a new snapshot object was published. */
-  publish(reads: Iterable<[string, SourceRead]>, teams: Map<string, Team>, problems: Problem[], settings: ReadSettings): boolean {
+  /**
+   * Brings the run list up to date (store/assemble.ts); returns true when a new snapshot object was
+   * published. `changedTeams`: the only teams that can differ since the last publish (null: any).
+   */
+  publish(reads: Iterable<[string, SourceRead]>, teams: Map<string, Team>, problems: Problem[], settings: ReadSettings, changedTeams: Iterable<string> | null = null): boolean {
     this.settings = settings;
-    const prev = this.snapshot.runs;
-    const runs = this.assembly.update(reads, teams, this.relive);
+    const prev = this.snapshot;
+    const changed = changedTeams ? { dirNames: changedTeams, get: (dirName: string) => teams.get(dirName) } : null;
+    const runs = this.assembly.update(reads, teams, this.relive, changed);
     this.relive = false;
     const problemsJson = JSON.stringify(problems);
-    if (problemsJson === this.problemsJson && runs === prev) return false;
+    if (problemsJson === this.problemsJson && runs === prev.runs) return false;
     this.problemsJson = problemsJson;
     this.snapshot = { version: 1, generatedAt: new Date(this.now()).toISOString(), runs, problems };
+    // Consumers that follow every snapshot take what changed instead of walking every run.
+    const change = this.assembly.change;
+    if (runs === prev.runs) recordDelta(this.snapshot, { prev, removed: [], added: [], edit: { removeAt: [], insert: [] } });
+    else if (change && change.base === prev.runs) recordDelta(this.snapshot, { prev, removed: change.removed, added: change.added, edit: change.edit });
     return true;
   }
 

@@ -8,6 +8,7 @@ import type { Run } from '../../src/model.js';
 import type { Team } from '../../src/systems/types.js';
 import { Assembly, assembleRuns } from '../../src/store/assemble.js';
 import type { AssembleHooks } from '../../src/store/assemble.js';
+import { applyEdit } from '../../src/store/delta.js';
 import type { SourceRead } from '../../src/store/readers.js';
 
 const STATUSES: Run['status'][] = ['running', 'blocked', 'idle', 'complete', 'waiting', 'unknown'];
@@ -47,8 +48,11 @@ describe('the kept assembly', () => {
       const reads = new Map<string, SourceRead>();
       const teams = new Map<string, Team>();
       const kept = new Assembly(hooks);
+      let lastRuns: readonly Run[] = kept.update([], []);
       for (let step = 0; step < 300; step++) {
         const r = rnd();
+        // The teams this step touches, told to the update half the time (the live store knows them).
+        const touched: string[] = [];
         if (r < 0.35) {
           const root = `/p/${pick(['a', 'b', 'c', 'd', 'e', 'f'])}`;
           reads.set(root, read(root, pick(names), root, pick(STATUSES), rnd() < 0.3 ? [pick(['t1', 't2', 't3'])] : []));
@@ -57,11 +61,25 @@ describe('the kept assembly', () => {
         } else if (r < 0.85) {
           const dir = pick(['t1', 't2', 't3', 't4', 't5', 't6']);
           teams.set(dir, team(dir, pick([dir, ...names]), pick(STATUSES)));
+          touched.push(dir);
         } else if (teams.size > 0) {
-          teams.delete(pick([...teams.keys()]));
+          const dir = pick([...teams.keys()]);
+          teams.delete(dir);
+          touched.push(dir);
         }
-        const got = kept.update(reads, teams, rnd() < 0.1);
+        const prev = lastRuns;
+        const got = kept.update(reads, teams, rnd() < 0.1, rnd() < 0.5 ? { dirNames: touched, get: (d) => teams.get(d) } : null);
+        lastRuns = got;
         const want = assembleRuns(reads, teams, hooks);
+        // What the update says changed makes the new list from the old one.
+        if (kept.change) {
+          expect(kept.change.base).toBe(prev);
+          expect(view(applyEdit(prev, kept.change.edit, (x) => x))).toEqual(view(got));
+          expect(applyEdit(prev, kept.change.edit, (x) => x).every((x, i) => x === got[i])).toBe(true);
+          expect(kept.change.added.every((x) => !prev.includes(x) && got.includes(x))).toBe(true);
+          expect(kept.change.removed.every((x) => prev.includes(x) && !got.includes(x))).toBe(true);
+          expect(kept.change.added.length + prev.length - kept.change.removed.length).toBe(got.length);
+        }
         expect(view(got), `seed ${seed}, step ${step}`).toEqual(view(want));
         expect(new Set(got.map((x) => x.id)).size).toBe(got.length);
         expect([...kept.origins.keys()].sort()).toEqual(got.map((x) => x.id).sort());
