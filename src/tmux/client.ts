@@ -134,37 +134,46 @@ export function socketFile(socket: TmuxSocket, env: NodeJS.ProcessEnv = process.
 }
 
 /**
- * With no socket file there is no server to list: a poll then looks at the file instead of
- * running tmux (one tmux process a tick is ~0.7 % of a core on an idle box; a stat is nothing),
- * and a server that starts is seen at the next tick all the same. tmux is still run this often,
- * in case tmux keeps its socket somewhere this build does not know.
+ * With no socket file there is no server to list, and a file tmux said no server answers on (a
+ * server that ended leaves it) stays so until a new server makes a new one: a poll then looks at
+ * the file instead of running tmux (one tmux process a tick is ~0.7 % of a core on an idle box; a
+ * stat is nothing), and a server that starts is seen at the next tick all the same. tmux is still
+ * run this often, in case it keeps its socket somewhere this build does not know.
  */
 export const NO_SOCKET_RECHECK_MS = 30_000;
 
+/** What the socket file says before a listing: ask tmux, skip it (no server), or ask it though the file says no server. */
+type SocketLook = { ask: 'yes' | 'skip' | 'anyway'; file: fs.Stats | undefined | null };
+
 /** A tmux client bound to one server. */
 export class TmuxClient {
-  /** When tmux was last run to list panes while the socket file was missing. */
-  private checkedMissingAt = -Infinity;
+  /** When tmux was last asked though the socket file said there was no server. */
+  private askedAnywayAt = -Infinity;
   /** False once tmux answered while the socket file was missing: the file is not where it is looked for. */
   private trustSocketFile = true;
+  /** The socket file tmux last said no server answers on (its inode and change time). */
+  private deadSocket: { ino: number; ctimeMs: number } | null = null;
 
   constructor(
     readonly socket: TmuxSocket = {},
     readonly timeoutMs: number = DEFAULT_TMUX_TIMEOUT_MS,
   ) {}
 
-  /** What the socket file says before a listing: no file (skip tmux, or ask it anyway this once), or go ahead. */
-  private socketLook(): 'skip' | 'ask-anyway' | 'ask' {
-    if (!this.trustSocketFile) return 'ask';
+  /** Looks at the socket file (null: it could not be looked at). */
+  private socketLook(): SocketLook {
+    if (!this.trustSocketFile) return { ask: 'yes', file: null };
+    let file: fs.Stats | undefined;
     try {
-      if (fs.statSync(socketFile(this.socket), { throwIfNoEntry: false }) !== undefined) return 'ask';
+      file = fs.statSync(socketFile(this.socket), { throwIfNoEntry: false });
     } catch {
-      return 'ask';
+      return { ask: 'yes', file: null };
     }
+    const dead = this.deadSocket;
+    if (file && !(dead && dead.ino === file.ino && dead.ctimeMs === file.ctimeMs)) return { ask: 'yes', file };
     const now = Date.now();
-    if (now - this.checkedMissingAt < NO_SOCKET_RECHECK_MS) return 'skip';
-    this.checkedMissingAt = now;
-    return 'ask-anyway';
+    if (now - this.askedAnywayAt < NO_SOCKET_RECHECK_MS) return { ask: 'skip', file };
+    this.askedAnywayAt = now;
+    return { ask: 'anyway', file };
   }
 
   /** The full argv (after `tmux`) of a command, socket flags first. */
@@ -216,13 +225,15 @@ export class TmuxClient {
   /** Every pane, or null when there is no server (not an error for a reader). */
   async listPanesOrNull(opts: { signal?: AbortSignal } = {}): Promise<PaneInfo[] | null> {
     const look = this.socketLook();
-    if (look === 'skip') return null;
+    if (look.ask === 'skip') return null;
     try {
       const panes = await this.listPanes(opts);
+      this.deadSocket = null;
       // tmux answered though no file was there: its socket is elsewhere, so the file is not looked at again.
-      if (look === 'ask-anyway' && fs.statSync(socketFile(this.socket), { throwIfNoEntry: false }) === undefined) this.trustSocketFile = false;
+      if (look.ask === 'anyway' && !look.file && fs.statSync(socketFile(this.socket), { throwIfNoEntry: false }) === undefined) this.trustSocketFile = false;
       return panes;
     } catch (err) {
+      if (err instanceof TmuxError && err.kind === 'no-server') this.deadSocket = look.file ? { ino: look.file.ino, ctimeMs: look.file.ctimeMs } : null;
       if (err instanceof TmuxError && (err.kind === 'no-server' || err.kind === 'not-installed')) return null;
       throw err;
     }

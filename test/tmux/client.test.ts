@@ -61,3 +61,24 @@ describe('TmuxClient with no server', () => {
     }
   });
 });
+
+describe('TmuxClient after its server ended', () => {
+  it('sees a new server on the socket an ended server left behind', async () => {
+    const name = uniqueSocketName();
+    const client = new TmuxClient({ name }, 5000);
+    const start = () => client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 's', '-c', os.tmpdir(), 'sleep 100000']);
+    try {
+      await start();
+      await client.killServer();
+      // The ended server's socket file stays; no server answers on it.
+      expect(fs.existsSync(socketFile({ name }))).toBe(true);
+      await expect(client.listPanesOrNull()).resolves.toBeNull();
+      await expect(client.listPanesOrNull()).resolves.toBeNull();
+      await start();
+      expect((await client.listPanesOrNull())?.length).toBe(1);
+    } finally {
+      await client.killServer();
+      fs.rmSync(socketFile({ name }), { force: true });
+    }
+  });
+});
