@@ -14,13 +14,35 @@ export const MAX_STATE_FILE_BYTES = 4 * 1024 * 1024;
 export type Read<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 /** Reads a text file of at most MAX_STATE_FILE_BYTES; binary content (NUL bytes) is a problem. */
 export function readText(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<string> {
+  return readTextSeen(file, maxBytes, null);
+}
+
+/** When a file read by readJsonSeen was last modified; null when it could not be opened and looked at. */
+export interface Seen {
+  mtimeMs: number | null;
+}
+
+/**
+ * readJson that also tells when the file was modified, from the fstat the read makes anyway: a
+ * Claude team's config is both read and dated, and a second stat per team (10,000 of them on a box
+ * that ran teams for months) shows in `tower status` time.
+ */
+export function readJsonSeen(file: string, seen: Seen): Read<unknown> {
+  const text = readTextSeen(file, MAX_STATE_FILE_BYTES, seen);
+  if (!text.ok) return text;
+  return parseJson(file, text.value);
+}
+
+function readTextSeen(file: string, maxBytes: number, seen: Seen | null): Read<string> {
   // One open and an fstat on the descriptor: a machine holds thousands of task files, and a path
   // lookup per stat shows in `tower status` time.
   let fd: number | null = null;
+  if (seen) seen.mtimeMs = null;
   try {
     // O_NONBLOCK: opening a FIFO never waits for a writer; O_NOCTTY: a terminal device never becomes ours.
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY);
     const st = fs.fstatSync(fd);
+    if (seen) seen.mtimeMs = st.mtimeMs;
     const not = notAFile(st);
     if (not) return { ok: false, problem: { file, message: not } };
     if (st.size > maxBytes) {
