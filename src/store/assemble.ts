@@ -175,7 +175,7 @@ export class Assembly {
   /** A group to give ids again; a name like `x#2` coming or going moves the suffixes of `x` too. */
   private markGroup(base: string, dirty: Set<string>): void {
     dirty.add(base);
-    const plain = /^(.*)#\d+$/.exec(base)?.[1];
+    const plain = base.includes('#') ? /^(.*)#\d+$/.exec(base)?.[1] : undefined;
     if (plain) dirty.add(plain);
   }
 
@@ -183,6 +183,14 @@ export class Assembly {
   private giveIds(base: string, changed: Set<Entry>): void {
     const group = this.groups.get(base);
     if (!group) return;
+    if (group.size === 1) {
+      // A name of its own (nearly every run): it keeps `<system>:<name>`, nothing sorted.
+      for (const entry of group) {
+        if (entry.id !== base) changed.add(entry);
+        entry.id = base;
+      }
+      return;
+    }
     const members = [...group].sort((a, b) => (a.rootKey < b.rootKey ? -1 : a.rootKey > b.rootKey ? 1 : 0));
     let n = 1;
     for (const entry of members) {
@@ -283,6 +291,10 @@ export function assembleRuns(reads: Iterable<readonly [string, SourceRead]>, tea
 
 /** A team's folder name (what file events name and what the live store keys teams by). */
 export function teamDirName(team: Team): string {
-  const parts = team.configFile.split(/[\\/]/);
-  return parts[parts.length - 2] ?? team.name;
+  // The name between the last two separators (either kind), without splitting the whole path.
+  const file = team.configFile;
+  const end = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  if (end < 0) return team.name;
+  const start = Math.max(file.lastIndexOf('/', end - 1), file.lastIndexOf('\\', end - 1));
+  return file.slice(start + 1, end);
 }

@@ -112,6 +112,11 @@ function memberLiveness(m: Member, root: string | null, index: PaneIndex | null,
     if (where.problem) problems.push({ file: null, message: `${m.name}: ${where.problem}` });
     const server = where.server ?? null;
     if (where.state === m.state && server === (m.tmuxServer ?? null) && where.unresolved === m.tmuxServerUnknown) return m;
+    // On tower's own server, resolved (nearly every member): only the state changes, and a spread
+    // that only overwrites keeps the member's object shape (adding or dropping keys makes new ones).
+    if (server === null && where.unresolved === undefined && m.tmuxServer === undefined && m.tmuxServerUnknown === undefined && !('tmuxServer' in m) && !('tmuxServerUnknown' in m)) {
+      return { ...m, state: where.state };
+    }
     const { tmuxServer: _server, tmuxServerUnknown: _why, ...rest } = m;
     return { ...rest, state: where.state, ...(server !== null ? { tmuxServer: server } : {}), ...(where.unresolved !== undefined ? { tmuxServerUnknown: where.unresolved } : {}) };
   }

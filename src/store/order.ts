@@ -21,6 +21,7 @@ const ENDED_RANK = 8;
  */
 export function urgency(run: Run): number {
   if (run.ended) return ENDED_RANK;
+  if (run.gates.length === 0) return STATUS_RANK[run.status];
   if (pendingGates(run, ['escalation']).length > 0) return 0;
   if (pendingGates(run, ['checkpoint', 'context', 'approval']).length > 0) return 1;
   return STATUS_RANK[run.status];

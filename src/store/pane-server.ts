@@ -59,10 +59,17 @@ function stateOf(p: PaneInfo): MemberState {
   return p.dead ? 'dead' : 'alive';
 }
 
+const UNKNOWN: PaneWhere = Object.freeze({ state: 'unknown' });
+const DEAD: PaneWhere = Object.freeze({ state: 'dead' });
+const ALIVE: PaneWhere = Object.freeze({ state: 'alive' });
+
 /** Finds the server holding `paneId` for a run working in `root`. */
 export function locatePane(paneId: string, root: string | null, index: PaneIndex | null): PaneWhere {
-  if (index === null) return { state: 'unknown' };
+  if (index === null) return UNKNOWN;
   const own = index.own === false ? undefined : index.byId.get(paneId);
+  // No swarm server (nearly always; 30,000 members on a box of 10,000 ended teams): tower's own
+  // server says it all, with nothing made per member.
+  if (!index.swarms?.length) return own ? (own.dead ? DEAD : ALIVE) : index.own === false ? UNKNOWN : DEAD;
   const hits = (index.swarms ?? []).filter((s) => s.byId.has(paneId)).map((s) => ({ s, tie: swarmTie(s, root) }));
   const tied = hits.filter((h) => h.tie > 0);
   if (tied.length === 0) {

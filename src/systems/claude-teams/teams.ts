@@ -269,13 +269,16 @@ function taskOf(json: unknown, file: string, team: string, problems: Problem[]):
 export function teamRun(team: Team, settings: ReadSettings): Run {
   const root = team.cwd !== null && path.isAbsolute(team.cwd) && cwdIsDir(team.cwd, settings) ? team.cwd : null;
   const run = emptyRun('claude-team', team.name, root, path.dirname(team.configFile));
-  run.members = team.members.map((m) => ({ ...m }));
+  const ended = quietLongEnough(team, settings.now);
+  // Liveness and activity make new members, never change them: only the lead's context is written
+  // on a copy, so a run that ended (no context read) shares its team's members.
+  run.members = ended ? [...team.members] : team.members.map((m) => ({ ...m }));
   // A task is never changed once read (members are: liveness), so the run shares its team's.
   run.tasks = [...team.tasks];
   run.problems = [...team.problems];
   run.status = teamStatus(team.tasks);
   // Liveness clears this when a member's pane is alive.
-  if (quietLongEnough(team, settings.now)) run.ended = true;
+  if (ended) run.ended = true;
   else leadContext(run, team, settings);
   return run;
 }
