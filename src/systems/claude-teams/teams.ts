@@ -24,6 +24,7 @@ const PANE_ID = /^%\d+$/;
  */
 export function readTeams(claudeDir: string, reuse?: (dirName: string) => Team | null): { teams: Team[]; problems: Problem[] } {
   const teamsDir = path.join(claudeDir, 'teams');
+  const tasksRoot = path.join(claudeDir, 'tasks');
   const problems: Problem[] = [];
   const teams: Team[] = [];
   for (const entry of listEntries(teamsDir, problems)) {
@@ -35,7 +36,8 @@ export function readTeams(claudeDir: string, reuse?: (dirName: string) => Team |
       problems.push({ file: sanitizeLine(teamDir), message: 'team folder name contains control characters; skipped' });
       continue;
     }
-    const team = reuse?.(dirName) ?? readTeamIn(claudeDir, dirName, teamDir);
+    // A listed name is one path segment: joined as it is, not normalized again.
+    const team = reuse?.(dirName) ?? readTeamIn(claudeDir, dirName, teamDir, `${tasksRoot}${path.sep}${dirName}`);
     if (team) teams.push(team);
   }
   return { teams, problems };
@@ -48,7 +50,7 @@ export function readTeams(claudeDir: string, reuse?: (dirName: string) => Team |
 export function readTeam(claudeDir: string, dirName: string): Team | null {
   const teamDir = path.join(claudeDir, 'teams', dirName);
   if (!isDir(teamDir) || unsafeName(dirName)) return null;
-  return readTeamIn(claudeDir, dirName, teamDir);
+  return readTeamIn(claudeDir, dirName, teamDir, path.join(claudeDir, 'tasks', dirName));
 }
 
 /**
@@ -57,9 +59,8 @@ export function readTeam(claudeDir: string, dirName: string): Team | null {
  * and the task folder's stat says both that it is a folder and when it changed. On a box of 10,000
  * teams this took 70,000 stats down to 10,000 (the stats were ~0.45 s of a 2.6 s `tower status`).
  */
-function readTeamIn(claudeDir: string, dirName: string, teamDir: string): Team {
+function readTeamIn(claudeDir: string, dirName: string, teamDir: string, tasksDir: string): Team {
   const configFile = `${teamDir}${path.sep}config.json`;
-  const tasksDir = path.join(claudeDir, 'tasks', dirName);
   const seen: Seen = { mtimeMs: null };
   const read = readJsonSeen(configFile, seen);
   let team: Team;

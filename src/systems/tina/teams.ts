@@ -44,6 +44,7 @@ export function tinaTeams(
   // Remediation teams are `<feature>-phase-2.5` (`-2-5` where only the folder name is known).
   const phaseName = feature === null ? null : new RegExp(`^${escapeRegExp(feature)}-phase-(\\d+(?:[.-]\\d+)*)$`);
   // Every run looks at every team of the machine: names are tested cheapest first.
+  const sessionFolder = `${path.sep}session-`;
   for (const team of teams) {
     const name = team.name;
     if (ownPrefix !== null && name.startsWith(ownPrefix)) {
@@ -57,7 +58,7 @@ export function tinaTeams(
         continue;
       }
     }
-    if (name.startsWith('session-') || team.configFile.includes(`${path.sep}session-`)) {
+    if (name.startsWith('session-') || team.configFile.includes(sessionFolder)) {
       if (isSessionTeam(team)) {
         sessions.push(team);
         continue;
