@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model-schema.js';
-import { compareIds, parseTask, parseTeamConfig, readTeams, teamRun } from '../../src/systems/claude-teams/teams.js';
+import { compareIds, parseTask, parseTeamConfig, readTeams, teamChangedAt, teamRun } from '../../src/systems/claude-teams/teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { Team } from '../../src/systems/types.js';
 import { copyFixtureTree, readFixture, tempDirsPerTest } from '../helpers/fixtures.js';
@@ -287,6 +287,28 @@ describe('readTeams and teamRun on a real directory', () => {
     const solo = teams.find((t) => t.name === 'solo-team');
     expect(solo?.problems.map((p) => p.message)).toEqual(['task file name contains control characters; skipped']);
     expectPrintable({ teams, problems });
+  });
+
+  it('reads a team folder that is a link, passes over a file among the folders, and dates every team as teamChangedAt does', () => {
+    const outside = path.join(tmp, 'elsewhere', 'linked-team');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'config.json'), JSON.stringify({ name: 'linked-team', members: [] }));
+    fs.symlinkSync(outside, path.join(claude, 'teams', 'linked-team'));
+    fs.writeFileSync(path.join(claude, 'teams', 'stray.json'), '{}');
+    // A config that is a folder, and a team with no task folder: dated by what is there.
+    fs.mkdirSync(path.join(claude, 'teams', 'odd-team', 'config.json'), { recursive: true });
+    const old = new Date('2026-01-01T00:00:00Z');
+    fs.utimesSync(path.join(claude, 'teams', 'odd-team', 'config.json'), old, old);
+    const { teams, problems } = readTeams(claude);
+    expect(problems).toEqual([]);
+    const names = teams.map((t) => t.name);
+    expect(names).toContain('linked-team');
+    expect(names).not.toContain('stray.json');
+    expect(teams.find((t) => t.name === 'odd-team')?.changedAt).toBe(old.getTime());
+    for (const team of teams) {
+      expect(team.changedAt, team.name).not.toBeNull();
+      expect(team.changedAt, team.name).toBe(teamChangedAt(team));
+    }
   });
 
   it('returns nothing, and no problem, for a config dir without teams', () => {
