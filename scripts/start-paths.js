@@ -46,8 +46,8 @@ export const START_BUDGETS = {
   // 254 KB with the swarm servers, the kept run list, the operator API, session teams and held requests (Nov 2026).
   'tower status': 260 * 1024,
   // 334 KB with the kept run list, teams that ended, the swarm servers and the operator API (Nov 2026);
-  // 341 KB (live screen 1,330 KB) with the fast paths that read and lay out 10,000 ended teams
-  // within 1.3× of node reading the same files (test/bench/status.bench.ts).
+  // 341 KB (live screen 1,330 KB) with the fast paths that read and lay out a box of 10,000 ended
+  // teams (test/bench/status.bench.ts).
   'tower (first frame)': 344 * 1024,
   'tower (live screen)': 1334 * 1024,
 };
