@@ -28,7 +28,7 @@ export function runTmuxProcess(argv: readonly string[], timeoutMs: number, signa
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
-    const state = { timedOut: false, canceled: false, hung: false, error: null as NodeJS.ErrnoException | null, done: false };
+    const state = { timedOut: false, canceled: false, hung: false, graced: false, error: null as NodeJS.ErrnoException | null, done: false };
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {
       if (state.done) return;
       state.done = true;
@@ -38,17 +38,37 @@ export function runTmuxProcess(argv: readonly string[], timeoutMs: number, signa
       const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
       resolve({ code, signal: sig, stdout: text(out), stderr: text(err), timedOut: state.timedOut, canceled: state.canceled, hung: state.hung, error: state.error });
     };
-    const timer = setTimeout(() => {
-      state.timedOut = true;
-      child.kill('SIGTERM');
-    }, timeoutMs);
-    const guard = setTimeout(() => {
+    // A timer can come due after the event loop was held up (a long synchronous read of a big box)
+    // with tmux's answer already waiting: the answer is taken first (setImmediate runs after the
+    // pending I/O), and the timer acts only if the process is still out.
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    const unlessDone = (act: () => void) => () =>
+      setImmediate(() => {
+        if (!state.done) act();
+      });
+    const timer = setTimeout(
+      unlessDone(() => {
+        // Exited, its pipes still closing: the close decides.
+        if (exited()) return;
+        state.timedOut = true;
+        child.kill('SIGTERM');
+      }),
+      timeoutMs,
+    );
+    const hang = unlessDone(() => {
+      // Exited on its own just now (the loop was held up): its pipes get their half second too.
+      if (exited() && !state.timedOut && !state.graced) {
+        state.graced = true;
+        guard = setTimeout(hang, 500);
+        return;
+      }
       state.hung = true;
       child.kill('SIGKILL');
       child.stdout.destroy();
       child.stderr.destroy();
       finish(null, 'SIGKILL');
-    }, timeoutMs + 500);
+    });
+    let guard = setTimeout(hang, timeoutMs + 500);
     const onAbort = () => {
       state.canceled = true;
       child.kill('SIGTERM');

@@ -49,4 +49,18 @@ describe('tmux processes', () => {
     const r = await runTmuxProcess(['-L', tmux.name, 'display-message', '-p', '#{session_name}'], 5000, undefined);
     expect({ code: r.code, out: r.stdout.trim(), timedOut: r.timedOut, hung: r.hung }).toEqual({ code: 0, out: 'base', timedOut: false, hung: false });
   });
+
+  it('keep an answer that came while the event loop was held up past the timeout', async () => {
+    tmux = await startTmux();
+    const pending = runTmuxProcess(['-L', tmux.name, 'display-message', '-p', 'a#{session_name}b'], 100, undefined);
+    // A long synchronous read (10,000 teams under load): tmux answers meanwhile, and both of the
+    // process's timers are due when the loop comes back.
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      // held up on purpose
+    }
+    const r = await pending;
+    expect(r).toMatchObject({ code: 0, timedOut: false, hung: false });
+    expect(r.stdout.trim()).toBe('abaseb');
+  });
 });
