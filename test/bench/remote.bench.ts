@@ -22,6 +22,7 @@ import { CompositeStore } from '../../src/remote/composite-store.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { buildCli } from '../helpers/built-cli.js';
 import { startSshLab } from '../helpers/sshd.js';
+import { tmuxSocketDir } from '../helpers/leftovers.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { median } from './ui-tmux.js';
@@ -142,6 +143,8 @@ try {
 } finally {
   looks?.close();
   await tmux('kill-server').catch(() => {});
+  // A server that was already gone leaves its socket file behind.
+  fs.rmSync(path.join(tmuxSocketDir(), socket), { force: true });
   lab.remove();
   cli.remove();
   fs.rmSync(dir, { recursive: true, force: true });
