@@ -145,6 +145,8 @@ export function ControlRoom(props: ControlRoomProps) {
           readonly={Boolean(props.readonly)}
           contextThreshold={props.contextThreshold ?? 70}
           watch={props.watch ?? null}
+          help={help}
+          dialogBox={dialogBox}
         />
       </ClockContext.Provider>
     </ThemeContext.Provider>

@@ -74,7 +74,13 @@ export interface ScreenInput {
   look?: ((m: Member) => PaneLook | undefined) | undefined;
   /** Whether the preview keeps the pane's own colours. */
   color: boolean;
+  /** The help's and the dialog's boxes and lines when they are open (worked out once, with the keys' metrics). */
+  help: HelpOverlay | null;
+  dialogBox: DialogOverlay | null;
 }
+
+export type HelpOverlay = ReturnType<typeof helpOverlay>;
+export type DialogOverlay = ReturnType<typeof dialogOverlay>;
 
 const DIALOG_WIDTH = 100;
 const HELP_WIDTH = 110;
@@ -202,13 +208,13 @@ export function screenBlocks(p: ScreenInput, memo: ScreenMemo = new ScreenMemo()
     y += tallest;
   }
   blocks.push({ x: 0, y, width, lines: [footerLine(p.hints, p.bindings, width)] });
-  if (ui.help) {
-    const { box, body } = helpOverlay(p.bindings, width, layout.height);
+  if (ui.help && p.help) {
+    const { box, body } = p.help;
     const lines = overlayLines(box, 'Keys', body, Math.min(ui.helpScroll, Math.max(0, body.length - box.bodyHeight)));
     blocks.push({ x: box.left, y: box.top, width: box.width, lines, over: true });
-  } else if (p.dialog) {
+  } else if (p.dialog && p.dialogBox) {
     const dialog = p.dialog;
-    const { box, text } = dialogOverlay(dialog, p.bindings, p.readonly, width, layout.height);
+    const { box, text } = p.dialogBox;
     const scroll = dialog.kind === 'confirm' || dialog.kind === 'read' ? Math.min(dialog.scroll, Math.max(0, text.body.length - box.bodyHeight)) : 0;
     blocks.push({ x: box.left, y: box.top, width: box.width, lines: overlayLines(box, text.title, text.body, scroll), over: true });
   }

@@ -7,43 +7,21 @@
  */
 import { useStdout } from 'ink';
 import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
-import type { Snapshot } from '../model.js';
 import type { PaneWatch } from '../store/captures.js';
-import type { ActivityEntry } from '../store/types.js';
-import type { Bindings } from '../keys/keymap.js';
 import { FrameComposer } from './frame-compose.js';
 import { useClock } from './hooks/use-clock.js';
-import type { Layout } from './layout.js';
+import type { ScreenInput } from './screen-blocks.js';
 import { ScreenMemo, gatesResolution, screenBlocks } from './screen-blocks.js';
-import type { Hint } from './state/available.js';
-import type { Dialog } from './state/dialog-state.js';
-import type { UiState } from './state/ui-state.js';
-import type { ScreenView } from './state/view.js';
 import { useTheme } from './theme-context.js';
 import type { Theme } from './theme.js';
 
 export { dialogOverlay, helpOverlay } from './screen-blocks.js';
 
-/** Everything the screen draws. */
-export interface ScreenProps {
-  layout: Layout;
-  snapshot: Snapshot;
-  loading: boolean;
-  /** While loading: what is being read (see SessionState). */
-  reading?: string | undefined;
-  /** Notifications muted (the header says so). */
-  muted?: boolean | undefined;
-  activity: readonly ActivityEntry[];
-  ui: UiState;
-  view: ScreenView;
-  dialog: Dialog | null;
-  hints: readonly Hint[];
-  bindings: Bindings;
-  readonly: boolean;
-  contextThreshold: number;
+/** Everything the screen draws: what its blocks are drawn from, less what it reads itself (the clocks, the captures). */
+export type ScreenProps = Omit<ScreenInput, 'gatesNow' | 'teamNow' | 'look' | 'color'> & {
   /** Pane captures for the preview (null: none). */
   watch?: PaneWatch | null | undefined;
-}
+};
 
 const noSubscribe = () => () => {};
 const zero = () => 0;

@@ -43,6 +43,8 @@ function input(snapshot: Snapshot, patch: Partial<ScreenInput> = {}): ScreenInpu
     gatesNow: NOW,
     teamNow: NOW,
     color: true,
+    help: null,
+    dialogBox: null,
     ...patch,
   };
 }

@@ -53,5 +53,7 @@ export function openingScreen(s: OpeningScreen): { blocks: Placed[]; height: num
     gatesNow: Math.floor(s.now / resolution) * resolution,
     teamNow: Math.floor(s.now / 10_000) * 10_000,
     color: s.color ?? false,
+    help: null,
+    dialogBox: null,
   });
 }
