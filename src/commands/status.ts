@@ -3,6 +3,7 @@ import type { HostState, Snapshot } from '../model.js';
 import { readThisBox } from '../store/captures.js';
 import { sanitizeLine } from '../text.js';
 import { formatStatus } from './status-text.js';
+import { writeJsonLine } from './json-out.js';
 
 /** `tower status [--json]`: one snapshot of every run, then exit 0 (problems are data, not failures). */
 export async function statusCommand(ctx: AppContext, opts: { json: boolean }): Promise<number> {
@@ -27,7 +28,8 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   if (opts.json) {
     // Indented for a person at a terminal; one line for a script or a pipe (half the bytes over ssh).
     const tty = (ctx.out as NodeJS.WriteStream).isTTY === true;
-    ctx.out.write(`${tty ? JSON.stringify(snapshot, null, 2) : JSON.stringify(snapshot)}\n`);
+    if (tty) ctx.out.write(`${JSON.stringify(snapshot, null, 2)}\n`);
+    else await writeJsonLine(ctx.out, snapshot as unknown as Record<string, unknown>);
     return 0;
   }
   const color = ctx.color && (ctx.out as NodeJS.WriteStream).isTTY === true;
