@@ -19,7 +19,6 @@ const actions = () => import('./commands/actions.js');
 const RUNNERS: Record<CommandName, Runner> = {
   status: async (ctx, _args, o) => {
     const status = await import('./commands/status.js');
-    await status.oneShotHeap();
     return status.statusCommand(ctx, { json: Boolean(o.json) });
   },
   grant: async (ctx, [runId, gate], o) => (await actions()).grantCommand(ctx, runId ?? '', gate ?? '', { json: Boolean(o.json) }),

@@ -9,7 +9,7 @@ import { PROGRAM } from './cli-spec.js';
 import { quietOnClosedOutput } from './closed-output.js';
 import { commandContext } from './command-context.js';
 import type { GlobalOptions } from './context.js';
-import { oneShotHeap, statusCommand } from './commands/status.js';
+import { statusCommand } from './commands/status.js';
 
 /** Runs `tower status [--json]` for this box alone; null when argv asks for anything else. */
 export async function statusMain(argv: string[]): Promise<number | null> {
@@ -26,6 +26,5 @@ export async function statusMain(argv: string[]): Promise<number | null> {
   if (typeof ctx === 'number') return ctx;
   // Other boxes are read over ssh by the machinery the full command line loads.
   if (ctx.hosts.length > 0 || !ctx.local) return null;
-  await oneShotHeap();
   return statusCommand(ctx, { json: Boolean(parsed.opts.json) });
 }

@@ -43,16 +43,6 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   return 0;
 }
 
-/**
- * A snapshot of a big machine grows the heap far enough for V8 to start marking it bit by bit, and
- * node finishes that marking before the process may exit: about 7 ms of `tower status` on 10,000
- * tasks spent on a heap about to be dropped. A command that reads once and exits turns that off (V8
- * still collects in full at the heap's limit); never the live screen, which would pause instead.
- */
-export async function oneShotHeap(): Promise<void> {
-  (await import('node:v8')).setFlagsFromString('--no-incremental-marking');
-}
-
 /** One host in the text output: `build-1 ok`, `build-2 unreachable since 14:02:11 (why)`. */
 function hostWord(h: HostState): string {
   const since = h.state !== 'ok' && h.since ? ` since ${h.since.slice(11, 19)}` : '';
