@@ -1,28 +1,13 @@
 /** How the store of every box hands changes on: at once after a quiet frame, at most once per frame in a burst. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyRun } from '../../src/model.js';
-import type { Snapshot } from '../../src/model.js';
 import { CompositeStore, FRAME_MS } from '../../src/remote/composite-store.js';
-import type { SnapshotStore } from '../../src/store/types.js';
+import { memoryStore } from '../helpers/memory-store.js';
 
 /** A store of this box moved by hand: each `set` is a new snapshot with runs named `names`. */
 function handStore() {
-  const listeners = new Set<() => void>();
-  let snapshot: Snapshot = { version: 1, generatedAt: new Date(0).toISOString(), runs: [], problems: [] };
-  const store: SnapshotStore = {
-    subscribe: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    getSnapshot: () => snapshot,
-    start: async () => {},
-    stop: async () => {},
-    refresh: () => {},
-  };
-  const set = (...names: string[]) => {
-    snapshot = { ...snapshot, runs: names.map((n) => emptyRun('harness', n, `/p/${n}`, `/p/${n}/.harness`)) };
-    for (const l of listeners) l();
-  };
+  const store = memoryStore({ version: 1, generatedAt: new Date(0).toISOString(), runs: [], problems: [] });
+  const set = (...names: string[]) => store.set({ ...store.getSnapshot(), runs: names.map((n) => emptyRun('harness', n, `/p/${n}`, `/p/${n}/.harness`)) });
   return { store, set };
 }
 

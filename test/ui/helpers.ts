@@ -11,7 +11,6 @@ import { createElement } from 'react';
 import stringWidth from 'string-width';
 import type { ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../../src/kit/types.js';
 import type { Snapshot } from '../../src/model.js';
-import type { SnapshotStore } from '../../src/store/types.js';
 import { ActivityStore } from '../../src/kit/activity.js';
 import type { ControlRoomActions } from '../../src/ui/actions-port.js';
 import { ControlRoom } from '../../src/ui/app.js';
@@ -19,6 +18,7 @@ import type { ControlRoomProps } from '../../src/ui/app.js';
 import { createManualClock } from '../../src/ui/clock.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { NOW, fixtureSnapshot } from './fixtures.js';
+import { memoryStore } from '../helpers/memory-store.js';
 
 /** A stdout of a given size that keeps every frame. */
 export class TestStdout extends EventEmitter {
@@ -123,25 +123,7 @@ export function overwideLines(frame: string, columns: number): string[] {
   return frame.split('\n').filter((l) => stringWidth(l.replace(/\u001b\[[0-9;]*m/g, '')) > columns);
 }
 
-/** An in-memory snapshot store: tests set snapshots and the app re-renders. */
-export function memoryStore(initial: Snapshot): SnapshotStore & { set(s: Snapshot): void } {
-  let current = initial;
-  const listeners = new Set<() => void>();
-  return {
-    subscribe(l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    getSnapshot: () => current,
-    start: async () => {},
-    stop: async () => {},
-    refresh: () => {},
-    set(s) {
-      current = s;
-      for (const l of listeners) l();
-    },
-  };
-}
+export { memoryStore };
 
 /** Actions that record what they were asked and answer with canned plans and outcomes. */
 export class RecordingActions implements ControlRoomActions {
