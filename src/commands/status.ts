@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { HostState, Snapshot } from '../model.js';
-import { readThisBox } from '../store/captures.js';
+import { readThisBox } from '../store/this-box.js';
 import { sanitizeLine } from '../text.js';
 import { formatStatus } from './status-text.js';
 import { writeJsonLine } from './json-out.js';

@@ -8,7 +8,7 @@ import type { ActionEnv } from '../kit/types.js';
 import type { AppContext } from '../context.js';
 import type { Snapshot } from '../model.js';
 import { createLiveStore } from '../store/live-store.js';
-import { readThisBox } from '../store/captures.js';
+import { readThisBox } from '../store/this-box.js';
 import type { SnapshotStore } from '../store/types.js';
 import { boxActions } from './actions.js';
 import type { BoxActions } from './actions.js';

@@ -1,7 +1,8 @@
 /** The live store with pane captures hooked into its poll tick: what the control room reads. */
 import type { AppContext } from '../context.js';
 import { stateHome } from '../config/config.js';
-import { PaneWatch, withPaneActivity } from './captures.js';
+import { PaneWatch } from './captures.js';
+import { withPaneActivity } from './activity-overlay.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';
 import { createLiveStore } from './live-store.js';
 import type { LiveStoreOptions } from './live-store.js';

@@ -15,7 +15,7 @@ import { planAction, runAction } from '../../src/actions/index.js';
 import { hookCommand, installedHold, permissionDecision, withHooks } from '../../src/commands/hooks-settings.js';
 import { emptyRun } from '../../src/model.js';
 import type { Run } from '../../src/model.js';
-import { snapshotWithActivity } from '../../src/store/captures.js';
+import { snapshotWithActivity } from '../../src/store/this-box.js';
 import { heldDir, heldRequestFor } from '../../src/store/held-requests.js';
 import { HookEvents, hookEventsFile } from '../../src/store/hook-events.js';
 import { answerRequest } from '../../src/ui/state/requests.js';

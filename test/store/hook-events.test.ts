@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookCommand, withHooks } from '../../src/commands/hooks-settings.js';
 import { emptyRun } from '../../src/model.js';
 import type { Snapshot } from '../../src/model.js';
-import { snapshotWithActivity } from '../../src/store/captures.js';
+import { snapshotWithActivity } from '../../src/store/this-box.js';
 import { HookEvents, WORKING_TTL_MS, hookEventsFile, stateOfEvent } from '../../src/store/hook-events.js';
 import { tempDirsPerTest } from '../helpers/fixtures.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
@@ -104,7 +104,7 @@ describe('hook events', () => {
 
 describe('a member working far longer than any turn', () => {
   it('is flagged as a warning on its run, and one that just started is not', async () => {
-    const { longTurns, LONG_TURN_MS } = await import('../../src/store/captures.js');
+    const { longTurns, LONG_TURN_MS } = await import('../../src/store/activity-overlay.js');
     const now = Date.parse('2026-11-25T12:00:00Z');
     const member = (name: string, minutesAgo: number, activity: 'working' | 'waiting') => ({
       name,

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model.js';
-import { snapshotWithActivity } from '../../src/store/captures.js';
+import { snapshotWithActivity } from '../../src/store/this-box.js';
 import { readSnapshot } from '../../src/store/snapshot.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { perTest } from '../helpers/per-test.js';

@@ -1,0 +1,205 @@
+/**
+ * Member activity laid over a snapshot's runs: what hooks say each member is doing, else what its
+ * pane's capture shows, with the prompt it asks and the context its transcript gives; a run with no
+ * tasks reads running or waiting by its members, and a turn that runs far too long is a warning.
+ * The same step serves `tower status` and the live screen.
+ */
+import type { Member, Run, Snapshot } from '../model.js';
+import { transcriptUsage } from '../systems/claude-teams/transcript.js';
+import { memberPaneKey } from './captures.js';
+import type { PaneLook, PaneWatch } from './captures.js';
+import type { PanePrompt } from './prompt-reading.js';
+import type { HeldRequest } from './held-requests.js';
+import { applyEdit, deltaFrom, recordDelta } from './delta.js';
+import type { SnapshotDelta } from './delta.js';
+import type { SnapshotStore } from './types.js';
+
+/** A member with the activity its pane shows (unknown without a capture; dead and in-process members too). */
+function withActivity(m: Member, watch: PaneWatch): Member {
+  return withContext(activityOf(m, watch), watch);
+}
+
+/** A member's context from the transcript its hooks named (teammates too), unless it has one already. */
+function withContext(m: Member, watch: PaneWatch): Member {
+  if (m.state !== 'alive' || m.context) return m;
+  const key = memberPaneKey(m);
+  if (key === null) return m;
+  const file = watch.transcriptOf(key);
+  const usage = file ? transcriptUsage(file) : null;
+  return usage ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens } : m;
+}
+
+/** A held request as the prompt tower answers: 1 allows, 2 denies, through the hook. */
+export function heldPrompt(r: HeldRequest): PanePrompt {
+  const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
+  return { question: 'Allow this? (held by the hook for tower)', subject, options: [{ key: '1', label: 'Yes' }, { key: '2', label: 'No' }], signature: `held:${r.id}` };
+}
+
+/** The activity of a member nothing speaks for: no pane alive, no capture, no hook. */
+const NO_ACTIVITY = { activity: 'unknown', activitySince: null, activitySource: null } as const;
+
+/**
+ * A member with what hooks say it is doing, else what its pane shows, and the prompt the pane shows.
+ * Object.assign, not `{ ...m, activity }`: on Node 20 a spread that adds keys gives every object a
+ * map of its own (slow to make, to collect and to print): 30,000 members took 0.1 s here.
+ */
+function activityOf(m: Member, watch: PaneWatch): Member {
+  const pane = m.state === 'alive' ? memberPaneKey(m) : null;
+  const look = pane ? watch.look(pane) : undefined;
+  const hooked = pane ? watch.hookState(pane) : null;
+  const rest = 'prompt' in m ? withoutPrompt(m) : m;
+  if (!hooked && !look) return Object.assign({}, rest, NO_ACTIVITY);
+  // While the hook holds a request the agent draws no dialog: the request stands in for it.
+  const held = pane && hooked?.event === 'PermissionRequest' && !look?.prompt ? watch.heldRequest(pane) : null;
+  const prompt = look?.prompt ? { prompt: look.prompt } : held ? { prompt: heldPrompt(held) } : {};
+  if (hooked) return Object.assign({}, rest, prompt, { activity: hooked.activity, activitySince: new Date(hooked.at).toISOString(), activityCue: hooked.cue, activitySource: 'hooks' as const });
+  const seen = look as PaneLook;
+  return Object.assign({}, rest, prompt, { activity: seen.reading.activity, activitySince: new Date(seen.since).toISOString(), activityCue: seen.reading.cue, activitySource: 'screen' as const });
+}
+
+/** A member without the prompt an earlier capture saw. */
+function withoutPrompt(m: Member): Member {
+  const { prompt: _seenBefore, ...rest } = m;
+  return rest;
+}
+
+/** Longer than any turn: an agent "working" this long is stuck (out of quota, at a login or trust screen). */
+export const LONG_TURN_MS = 30 * 60_000;
+
+/** A warning per member that has shown working for longer than any turn. */
+export function longTurns(members: readonly Member[], now: number): string[] {
+  const out: string[] = [];
+  for (const m of members) {
+    const since = m.activity === 'working' && m.activitySince ? Date.parse(m.activitySince) : NaN;
+    if (Number.isFinite(since) && now - since > LONG_TURN_MS) {
+      out.push(`${m.name} has shown working for ${Math.floor((now - since) / 60_000)} min, longer than any turn: out of quota, or at a login or trust screen?`);
+    }
+  }
+  return out;
+}
+
+/**
+ * A run's status with its members' activity laid over it: a run with no tasks that its reader could
+ * only call idle (a Claude team whose tasks are off or deleted once done: Claude Code no longer gives
+ * newer models the task tools by default) is running while a member works, and waiting while one
+ * waits at its prompt. Any other status is the reader's.
+ */
+export function statusWithActivity(run: Run, members: readonly Member[]): Run['status'] {
+  if (run.status !== 'idle' || run.tasks.length > 0) return run.status;
+  if (members.some((m) => m.activity === 'working')) return 'running';
+  if (members.some((m) => m.activity === 'waiting')) return 'waiting';
+  return run.status;
+}
+
+/** Whether no member of a run has a pane alive: then nothing captured or hooked can speak for any of them. */
+function noneAlive(run: Run): boolean {
+  for (const m of run.members) if (m.state === 'alive') return false;
+  return true;
+}
+
+/** Lays activity over a snapshot's members; runs whose members read the same keep their object. */
+export class ActivityOverlay {
+  /** The runs with a member alive, by id: what their members read as, and the run laid over. */
+  private cache = new Map<string, { inner: Run; key: string; out: Run }>();
+  /**
+   * Runs with no member alive read "unknown" for good, whatever the captures say: laid over once per
+   * run object. On a box of 10,000 ended teams this is what keeps a snapshot's overlay near free.
+   */
+  private still = new WeakMap<Run, Run>();
+  private last: { inner: Snapshot; version: number; out: Snapshot } | null = null;
+
+  constructor(private readonly watch: PaneWatch) {}
+
+  apply(inner: Snapshot): Snapshot {
+    const version = this.watch.getVersion();
+    const last = this.last;
+    if (last && last.inner === inner && last.version === version) return last.out;
+    // Made from the last snapshot with the captures as they were: only the runs that came are laid over.
+    const delta = last && last.version === version ? deltaFrom(last.inner, inner) : null;
+    const out = (last && delta && this.applyDelta(last.out, inner, delta)) || this.applyAll(inner);
+    this.last = { inner, version, out };
+    return out;
+  }
+
+  /** Every run laid over again. */
+  private applyAll(inner: Snapshot): Snapshot {
+    const next = new Map<string, { inner: Run; key: string; out: Run }>();
+    const runs = inner.runs.map((run) => this.layOver(run, next));
+    this.cache = next;
+    const prevOut = this.last?.out;
+    const same = prevOut && prevOut.problems === inner.problems && prevOut.runs.length === runs.length && runs.every((r, i) => r === prevOut.runs[i]);
+    return same ? prevOut : { ...inner, runs };
+  }
+
+  /**
+   * The runs that came laid over, the others kept in their places (the delta's edit); null when a
+   * run kept from before would read otherwise now (a turn grew too long): then every run is laid over.
+   */
+  private applyDelta(prevOut: Snapshot, inner: Snapshot, delta: SnapshotDelta): Snapshot | null {
+    const removed = new Set(delta.removed);
+    const cache = new Map(this.cache);
+    for (const [id, c] of this.cache) {
+      if (removed.has(c.inner)) {
+        cache.delete(id);
+        continue;
+      }
+      const probe = new Map<string, { inner: Run; key: string; out: Run }>();
+      if (this.layOver(c.inner, probe) !== c.out) return null;
+    }
+    const made = new Map<Run, Run>();
+    const runs = applyEdit(prevOut.runs, delta.edit, (run) => {
+      const out = this.layOver(run, cache);
+      made.set(run, out);
+      return out;
+    });
+    this.cache = cache;
+    const out = { ...inner, runs };
+    const removedOut = delta.edit.removeAt.map((i) => prevOut.runs[i] as Run);
+    recordDelta(out, { prev: prevOut, removed: removedOut, added: delta.added.map((r) => made.get(r) as Run), edit: { removeAt: delta.edit.removeAt, insert: delta.edit.insert.map(({ at, run }) => ({ at, run: made.get(run) as Run })) } });
+    return out;
+  }
+
+  /** One run laid over; a run with a member alive is noted in `cache` (by id). */
+  private layOver(run: Run, cache: Map<string, { inner: Run; key: string; out: Run }>): Run {
+    if (noneAlive(run)) {
+      let out = this.still.get(run);
+      if (!out) {
+        out = { ...run, members: run.members.map((m) => withActivity(m, this.watch)) };
+        this.still.set(run, out);
+      }
+      return out;
+    }
+    const members = run.members.map((m) => withActivity(m, this.watch));
+    const stuck = longTurns(members, Date.now());
+    const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
+    const prev = this.cache.get(run.id);
+    const status = statusWithActivity(run, members);
+    const out =
+      prev && prev.inner === run && prev.key === key
+        ? prev.out
+        : stuck.length
+          ? { ...run, status, members, warnings: [...(run.warnings ?? []), ...stuck] }
+          : { ...run, status, members };
+    cache.set(run.id, { inner: run, key, out });
+    return out;
+  }
+}
+
+/** The live store with activity laid over it: listeners hear both the store and the captures. */
+export function withPaneActivity(store: SnapshotStore, watch: PaneWatch): SnapshotStore {
+  const overlay = new ActivityOverlay(watch);
+  return {
+    subscribe(listener) {
+      const a = store.subscribe(listener);
+      const b = watch.subscribe(listener);
+      return () => {
+        a();
+        b();
+      };
+    },
+    getSnapshot: () => overlay.apply(store.getSnapshot()),
+    start: () => store.start(),
+    stop: () => store.stop(),
+    refresh: (runId) => store.refresh(runId),
+  };
+}
