@@ -28,7 +28,7 @@ beforeAll(async () => {
   // tree's dist/ may be half-rebuilt by another build at this moment).
   const pkg = path.join(dir, 'pkg');
   fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
-  for (const f of ['package.json', 'README.md', 'bin/tower.js', 'bin/status-loader.cjs']) fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
+  for (const f of ['package.json', 'README.md', 'bin/tower.js', 'bin/package.json', 'bin/status-loader.cjs']) fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
   await bundle(path.join(pkg, 'dist'), undefined, { logLevel: 'error', sourcemap: true });
   await bundle(path.join(pkg, 'dist'), { 'tower-reader': 'src/reader-main.ts' }, { logLevel: 'error', splitting: false, minify: true });
   await bundleStatusFile(path.join(pkg, 'dist'), { logLevel: 'error' });
@@ -59,7 +59,7 @@ describe('the packed tower', () => {
     // The reader a box without tower is sent over ssh.
     expect(files).toContain('package/dist/tower-reader.js');
     // `tower status` on Node 20: its one file, the code compiled for it, and the loader.
-    for (const f of ['package/bin/status-loader.cjs', 'package/dist/status.cjs', 'package/dist/status.cjs.cache', 'package/dist/config-schema.cjs', 'package/dist/markdown-reader.cjs']) expect(files).toContain(f);
+    for (const f of ['package/bin/package.json', 'package/bin/status-loader.cjs', 'package/dist/status.cjs', 'package/dist/status.cjs.cache', 'package/dist/config-schema.cjs', 'package/dist/markdown-reader.cjs']) expect(files).toContain(f);
     expect(files.filter((f) => /^package\/(test|src|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies?: object };
     // Everything is in the bundle: installing downloads nothing.
