@@ -7,10 +7,6 @@ import type { Problem } from '../../model.js';
 import type { Team } from '../types.js';
 import { comparePhases, phaseOfName } from './phases.js';
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Whether `dir` is `root` or lies inside it. */
 export function isInside(dir: string, root: string): boolean {
   if (!path.isAbsolute(dir)) return false;
@@ -21,6 +17,85 @@ export function isInside(dir: string, root: string): boolean {
 
 /** tina's older phase teams, named without the feature. */
 const OLDER_PHASE = /^phase-(\d+(?:\.\d+)*)-execution$/;
+/**
+ * `<feature>-phase-<N>`: the feature is what comes before the last `-phase-`, since what follows it
+ * holds no letter. Remediation teams are `<feature>-phase-2.5` (`-2-5` where only the folder name is known).
+ */
+const FEATURE_PHASE = /^(.*)-phase-(\d+(?:[.-]\d+)*)$/;
+const ORCHESTRATION = '-orchestration';
+
+/** A team with the phase its name gives (`''` for a team named after the feature itself). */
+interface PhaseTeam {
+  n: string;
+  team: Team;
+}
+
+/**
+ * The teams of one read, looked up by what a tina run asks of them: by the feature their name
+ * carries, by a member's pane and by their cwd. Built once per list, so a read of R tina runs on a
+ * box of T teams costs T + R lookups instead of R × T name tests (50 runs re-read on a box of 10,000
+ * teams were 500,000).
+ */
+interface TeamIndex {
+  /** Where each team stands in the list: picks keep the list's order. */
+  position: Map<Team, number>;
+  orchestration: Map<string, Team[]>;
+  phases: Map<string, PhaseTeam[]>;
+  /** Teams by name, for a team named after the feature itself (not session or older phase teams). */
+  byName: Map<string, Team[]>;
+  /** `phase-<N>-execution` teams (not session teams). */
+  olderPhase: PhaseTeam[];
+  /** Session teams by a member's pane, and by their resolved absolute cwd. */
+  sessionByPane: Map<string, Team[]>;
+  sessionByCwd: Map<string, Team[]>;
+}
+
+/** The index of each list of teams handed to the runs of one read (the lists are never changed once handed). */
+const indexes = new WeakMap<readonly Team[], TeamIndex>();
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function indexOf(teams: readonly Team[]): TeamIndex {
+  const known = indexes.get(teams);
+  if (known) return known;
+  const index: TeamIndex = {
+    position: new Map(),
+    orchestration: new Map(),
+    phases: new Map(),
+    byName: new Map(),
+    olderPhase: [],
+    sessionByPane: new Map(),
+    sessionByCwd: new Map(),
+  };
+  const sessionFolder = `${path.sep}session-`;
+  for (let i = 0; i < teams.length; i++) {
+    const team = teams[i]!;
+    const name = team.name;
+    index.position.set(team, i);
+    // A team named for a feature is that feature's alone; for every other run it is whatever else its name says.
+    if (name.endsWith(ORCHESTRATION)) push(index.orchestration, name.slice(0, -ORCHESTRATION.length), team);
+    else {
+      const m = name.includes('-phase-') ? FEATURE_PHASE.exec(name) : null;
+      if (m) push(index.phases, m[1] ?? '', { n: phaseOfName(m[2] ?? ''), team });
+    }
+    if ((name.startsWith('session-') || team.configFile.includes(sessionFolder)) && isSessionTeam(team)) {
+      const panes = new Set<string>();
+      for (const member of team.members) if (member.paneId) panes.add(member.paneId);
+      for (const pane of panes) push(index.sessionByPane, pane, team);
+      if (team.cwd !== null && path.isAbsolute(team.cwd)) push(index.sessionByCwd, path.resolve(team.cwd), team);
+      continue;
+    }
+    const old = name.startsWith('phase-') ? OLDER_PHASE.exec(name) : null;
+    if (old) index.olderPhase.push({ n: old[1] ?? '', team });
+    else push(index.byName, name, team);
+  }
+  indexes.set(teams, index);
+  return index;
+}
 
 /**
  * The teams of a tina run, in display order: `<feature>-orchestration`, then `<feature>-phase-<N>` by N,
@@ -32,48 +107,48 @@ const OLDER_PHASE = /^phase-(\d+(?:\.\d+)*)-execution$/;
 export function tinaTeams(
   feature: string | null,
   root: string,
-  teams: Team[],
+  teams: readonly Team[],
   paneSessions?: ReadonlyMap<string, string>,
 ): SessionTeamPick {
-  const orchestration: Team[] = [];
-  const sessions: Team[] = [];
-  const phases: { n: string; team: Team }[] = [];
-  const older: { n: string; team: Team }[] = [];
-  const ownPrefix = feature === null ? null : `${feature}-`;
-  const orchestrationName = `${feature}-orchestration`;
-  // Remediation teams are `<feature>-phase-2.5` (`-2-5` where only the folder name is known).
-  const phaseName = feature === null ? null : new RegExp(`^${escapeRegExp(feature)}-phase-(\\d+(?:[.-]\\d+)*)$`);
-  // Every run looks at every team of the machine: names are tested cheapest first.
-  const sessionFolder = `${path.sep}session-`;
-  for (const team of teams) {
-    const name = team.name;
-    if (ownPrefix !== null && name.startsWith(ownPrefix)) {
-      if (name === orchestrationName) {
-        orchestration.push(team);
-        continue;
-      }
-      const m = phaseName?.exec(name);
-      if (m) {
-        phases.push({ n: phaseOfName(m[1] ?? ''), team });
-        continue;
-      }
-    }
-    if (name.startsWith('session-') || team.configFile.includes(sessionFolder)) {
-      if (isSessionTeam(team)) {
-        sessions.push(team);
-        continue;
-      }
-    }
-    // The name first: it rules out most teams of a busy machine without resolving any path.
-    const old = name.startsWith('phase-') ? OLDER_PHASE.exec(name) : null;
-    const named = old !== null || (feature !== null && name === feature);
-    if (!named || team.cwd === null || !isInside(team.cwd, root)) continue;
-    older.push({ n: old ? (old[1] ?? '') : '', team });
+  const index = indexOf(teams);
+  const orchestration = feature === null ? [] : (index.orchestration.get(feature) ?? []);
+  const phases = feature === null ? [] : [...(index.phases.get(feature) ?? [])];
+  const own = new Set<Team>(orchestration);
+  for (const p of phases) own.add(p.team);
+  const older: PhaseTeam[] = [];
+  const olderNamed = feature === null ? index.olderPhase : [...index.olderPhase, ...(index.byName.get(feature) ?? []).map((team) => ({ n: '', team }))];
+  for (const p of olderNamed) {
+    if (own.has(p.team) || p.team.cwd === null || !isInside(p.team.cwd, root)) continue;
+    older.push(p);
   }
+  const byPosition = (a: PhaseTeam, b: PhaseTeam): number => index.position.get(a.team)! - index.position.get(b.team)!;
   const byN = (a: { n: string }, b: { n: string }): number => (a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n));
-  const named = [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byN).map((p) => p.team)];
-  const picked = pickSessionTeams(feature, root, sessions, named, paneSessions);
+  const named = [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byPosition).sort(byN).map((p) => p.team)];
+  const picked = pickSessionTeams(feature, root, sessionCandidates(index, feature, root, named, own, paneSessions), named, paneSessions);
   return { teams: [...named, ...picked.teams], problems: picked.problems };
+}
+
+/**
+ * The session teams pickSessionTeams could take for a run, in the list's order: those with a member in
+ * a pane of one of the run's leads or of a tmux session tina starts its leads in, and those working in
+ * the run's worktree. Every other session team of the box it would pass over anyway.
+ */
+function sessionCandidates(
+  index: TeamIndex,
+  feature: string | null,
+  root: string,
+  named: readonly Team[],
+  own: ReadonlySet<Team>,
+  paneSessions: ReadonlyMap<string, string> | undefined,
+): Team[] {
+  const found = new Set<Team>();
+  const add = (list: readonly Team[] | undefined): void => {
+    if (list) for (const team of list) if (!own.has(team)) found.add(team);
+  };
+  for (const team of named) for (const m of team.members) if (m.lead && m.paneId) add(index.sessionByPane.get(m.paneId));
+  if (feature !== null && paneSessions) for (const [pane, session] of paneSessions) if (inRunSession(session, feature)) add(index.sessionByPane.get(pane));
+  add(index.sessionByCwd.get(path.resolve(root)));
+  return [...found].sort((a, b) => index.position.get(a)! - index.position.get(b)!);
 }
 
 /**
