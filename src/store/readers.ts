@@ -62,13 +62,13 @@ export function orderGates(run: Run): Run {
 }
 
 /** Reads one state directory; a throwing reader gives a run of unknown status carrying the problem. */
-export function readSource(source: RunSource, teams: Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
+export function readSource(source: RunSource, teams: readonly Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
   const read = readSourceUnordered(source, teams, settings, readers);
   orderGates(read.run);
   return read;
 }
 
-function readSourceUnordered(source: RunSource, teams: Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
+function readSourceUnordered(source: RunSource, teams: readonly Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
   try {
     const read = readers.systems.find((m) => m.system === source.system)?.readRun;
     if (!read) throw new Error(`no reader for ${source.system} state directories`);

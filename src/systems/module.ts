@@ -96,8 +96,12 @@ export interface SystemModule {
   plural: string;
   /** Directories below a project root that hold its state, in the order they are read. */
   markers: readonly string[];
-  /** Reads one run from a state directory (null for a system whose runs are not state directories). */
-  readRun: ((root: string, stateDir: string, teams: Team[], settings: ReadSettings) => RunRead) | null;
+  /**
+   * Reads one run from a state directory (null for a system whose runs are not state directories).
+   * `teams` is the box's list for this read, shared by every run of it and never changed once
+   * handed over (a reader may index it once for all of them).
+   */
+  readRun: ((root: string, stateDir: string, teams: readonly Team[], settings: ReadSettings) => RunRead) | null;
   /** Whether its runs take in Claude teams: such runs are re-read when any team changes. */
   mergesTeams: boolean;
   /** Files outside its state directories that its runs depend on, relative to the project root (e.g. a log). */

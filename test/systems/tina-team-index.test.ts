@@ -110,6 +110,14 @@ describe('tinaTeams', () => {
     );
   });
 
+  it('indexes a list again when it has grown since', () => {
+    const spec: Omit<TeamSpec, 'name'> = { folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] };
+    const teams = [team({ ...spec, name: 'auth-phase-1' }, 0)];
+    expect(tinaTeams('auth', ROOT, teams).teams.map((t) => t.name)).toEqual(['auth-phase-1']);
+    teams.push(team({ ...spec, name: 'auth-orchestration' }, 1));
+    expect(tinaTeams('auth', ROOT, teams).teams.map((t) => t.name)).toEqual(['auth-orchestration', 'auth-phase-1']);
+  });
+
   it('finds a feature whose name holds characters a pattern would read as operators', () => {
     const teams = [team({ name: 'a.b-phase-1', folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] }, 0), team({ name: 'axb-phase-1', folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] }, 1)];
     expect(tinaTeams('a.b', ROOT, teams).teams.map((t) => t.name)).toEqual(['a.b-phase-1']);

@@ -26,7 +26,7 @@ export function readTinaSessions(claudeDir: string): { roots: string[]; problems
 export function readTinaRun(
   root: string,
   stateDir: string,
-  teams: Team[],
+  teams: readonly Team[],
   settings: ReadSettings,
 ): { run: Run; teamNames: string[] } {
   return assembleTinaRun(root, readTinaFiles(stateDir), teams, settings);

@@ -36,7 +36,7 @@ function statusOfWord(w: string | null): RunStatus | null {
 export function assembleTinaRun(
   root: string,
   files: TinaFiles,
-  teams: Team[],
+  teams: readonly Team[],
   settings: ReadSettings,
 ): { run: Run; teamNames: string[] } {
   const sup = files.supervisor;

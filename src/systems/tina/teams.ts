@@ -37,6 +37,8 @@ interface PhaseTeam {
  * teams were 500,000).
  */
 interface TeamIndex {
+  /** How many teams the list held when indexed: a list that has grown or shrunk since is indexed again. */
+  size: number;
   /** Where each team stands in the list: picks keep the list's order. */
   position: Map<Team, number>;
   orchestration: Map<string, Team[]>;
@@ -61,8 +63,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 function indexOf(teams: readonly Team[]): TeamIndex {
   const known = indexes.get(teams);
-  if (known) return known;
+  if (known && known.size === teams.length) return known;
   const index: TeamIndex = {
+    size: teams.length,
     position: new Map(),
     orchestration: new Map(),
     phases: new Map(),
