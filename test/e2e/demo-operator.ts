@@ -140,21 +140,42 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 30_000):
     // while it is still on its way is pressed again, and the selection overshoots. Once pinned,
     // the selected run changes only by a key (its row also changes with its run: a status, a
     // context figure, so the name is compared). Before that, the first row shows as selected and
-    // a re-sort changes it, so the first key has landed once the mark is off the first row.
-    const landed = pinned ? (now: string) => selectedRunName(now) !== before : (now: string) => runRows(now).findIndex((row) => /^.>/.test(row)) > 0;
+    // a re-sort changes it, so the first key has landed once the mark is off the first row. A frame
+    // caught half painted (no row marked) is not a landing either.
+    const landed = pinned
+      ? (now: string) => {
+          const after = selectedRunName(now);
+          return after !== null && after !== before;
+        }
+      : (now: string) => runRows(now).findIndex((row) => /^.>/.test(row)) > 0;
     screen = await waitForScreen(stage, landed, { timeoutMs: KEY_LANDS_MS, what: 'the selection to move' }).catch(() => captureText(stage));
   }
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }
 
-/** Presses focus-next until the pane titled `title` has focus (its title reads `[> Title`). */
+/** The title of the focused pane (`[> Title`), or undefined on a screen caught between frames. */
+const focusedTitle = (screen: string): string | undefined => screen.match(/\[> [A-Z][a-z]+/)?.[0];
+
+/**
+ * Presses focus-next until the pane titled `title` has focus (its title reads `[> Title`). A capture
+ * can catch a frame half painted, the old title unmarked and the new one not yet marked: such a
+ * screen never counts as the focus having moved, or the next key would be pressed while this one is
+ * still on its way and the focus would overshoot.
+ */
 export async function focusPane(stage: Stage, title: string): Promise<string> {
   const focused = `[> ${title}`;
-  let screen = await captureText(stage);
+  let screen = await waitForScreen(stage, (now) => focusedTitle(now) !== undefined, { timeoutMs: KEY_LANDS_MS, what: 'a focused pane' });
   for (let i = 0; i < 8 && !screen.includes(focused); i++) {
-    const before = screen.match(/\[> [A-Z][a-z]+/)?.[0];
+    const before = focusedTitle(screen);
     await press(stage, 'focus-next');
-    screen = await waitForScreen(stage, (now) => now.match(/\[> [A-Z][a-z]+/)?.[0] !== before, { timeoutMs: KEY_LANDS_MS, what: 'the focus to move' });
+    screen = await waitForScreen(
+      stage,
+      (now) => {
+        const after = focusedTitle(now);
+        return after !== undefined && after !== before;
+      },
+      { timeoutMs: KEY_LANDS_MS, what: 'the focus to move' },
+    );
   }
   if (!screen.includes(focused)) throw new Error(`could not focus the ${title} pane; the screen was:\n${screen}`);
   return screen;
@@ -197,9 +218,12 @@ function rowMember(row: string): string | null {
   return /^.[> ][ ★]+(\S+)/.exec(row)?.[1] ?? null;
 }
 
-/** With the team pane focused, moves its cursor to `member`, up or down, reading the rows from the screen. */
+/**
+ * With the team pane focused, moves its cursor to `member`, up or down, reading the rows from the
+ * screen. As in focusPane, a frame caught half painted (no cursor row marked) is never read as a move.
+ */
 export async function selectMember(stage: Stage, member: string): Promise<string> {
-  let screen = await captureText(stage);
+  let screen = await waitForScreen(stage, (now) => cursorMember(now) !== null, { timeoutMs: KEY_LANDS_MS, what: 'the team cursor' });
   for (let i = 0; i < 12; i++) {
     const current = cursorMember(screen);
     if (current === member) return screen;
@@ -208,7 +232,14 @@ export async function selectMember(stage: Stage, member: string): Promise<string
     const at = current === null ? -1 : names.indexOf(current);
     if (target < 0) break;
     await press(stage, at >= 0 && target < at ? 'up' : 'down');
-    screen = await waitForScreen(stage, (now) => cursorMember(now) !== current, { timeoutMs: KEY_LANDS_MS, what: `the team cursor to move towards ${member}` });
+    screen = await waitForScreen(
+      stage,
+      (now) => {
+        const after = cursorMember(now);
+        return after !== null && after !== current;
+      },
+      { timeoutMs: KEY_LANDS_MS, what: `the team cursor to move towards ${member}` },
+    );
   }
   throw new Error(`could not put the team cursor on ${member}; the screen was:\n${screen}`);
 }
