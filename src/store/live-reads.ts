@@ -233,7 +233,7 @@ export class LiveReads {
 
   readEverything(): void {
     const settings = this.settings();
-    const teams = [...this.book.teams.values()];
+    const teams = this.book.list();
     this.reads = new Map([...this.sources].map(([key, s]) => [key, readSource(s, teams, settings, this.readers)] as const));
   }
 
@@ -274,7 +274,7 @@ export class LiveReads {
     if (dirty.rediscover) this.rediscover();
     if (dirty.sources.size === 0) return false;
     const settings = this.settings();
-    const teams = [...this.book.teams.values()];
+    const teams = this.book.list();
     for (const key of dirty.sources) {
       const source = this.sources.get(key);
       if (source) this.reads.set(key, readSource(source, teams, settings, this.readers));

@@ -54,7 +54,7 @@ export class SnapshotPublisher {
    * Brings the run list up to date (store/assemble.ts); returns true when a new snapshot object was
    * published. `changedTeams`: the only teams that can differ since the last publish (null: any).
    */
-  publish(reads: Iterable<[string, SourceRead]>, teams: Map<string, Team>, problems: Problem[], settings: ReadSettings, changedTeams: Iterable<string> | null = null): boolean {
+  publish(reads: Iterable<[string, SourceRead]>, teams: ReadonlyMap<string, Team>, problems: Problem[], settings: ReadSettings, changedTeams: Iterable<string> | null = null): boolean {
     this.settings = settings;
     const prev = this.snapshot;
     const changed = changedTeams ? { dirNames: changedTeams, get: (dirName: string) => teams.get(dirName) } : null;

@@ -19,12 +19,14 @@ export interface EndedChange {
 }
 
 export class TeamBook {
-  teams = new Map<string, Team>();
+  private byDir = new Map<string, Team>();
   /** Folder names of the teams that ended: not watched, looked at by the sweep. */
   readonly ended = new Set<string>();
   /** The teams' distinct cwds, worked out when the set of teams changes (a poll tick walks up from each). */
   cwds: string[] = [];
   private cwdKey = '';
+  /** The teams as one list, kept until a team is read again, comes or goes. */
+  private listed: readonly Team[] | null = null;
 
   constructor(
     private readonly claudeDir: string,
@@ -41,14 +43,15 @@ export class TeamBook {
   readAll(live: ReadonlySet<string>): EndedChange & { added: string[]; problems: Problem[] } {
     const problems: Problem[] = [];
     const teams = readAllTeams(this.claudeDir, this.readers, problems, (dirName) => {
-      const team = this.teams.get(dirName);
+      const team = this.byDir.get(dirName);
       return team && this.ended.has(dirName) && this.readers.teamChangedAt(team) === team.changedAt ? team : null;
     });
     const next = new Map<string, Team>();
     for (const t of teams) next.set(path.basename(path.dirname(t.configFile)), t);
-    const added = [...next.keys()].filter((dirName) => !this.teams.has(dirName));
+    const added = [...next.keys()].filter((dirName) => !this.byDir.has(dirName));
     for (const dirName of this.ended) if (!next.has(dirName)) this.ended.delete(dirName);
-    this.teams = next;
+    this.byDir = next;
+    this.listed = null;
     const change = this.settle(next.keys(), live);
     this.setCwds(teamCwds(next));
     return { ...change, added: added.filter((dirName) => !this.ended.has(dirName)), problems };
@@ -65,10 +68,11 @@ export class TeamBook {
     const added: string[] = [];
     const dirs = new Set(dirNames);
     for (const dirName of dirs) {
-      const before = this.teams.get(dirName);
+      const before = this.byDir.get(dirName);
       const after = this.readers.readTeam(this.claudeDir, dirName);
-      if (after) this.teams.set(dirName, after);
-      else this.teams.delete(dirName);
+      if (after) this.byDir.set(dirName, after);
+      else this.byDir.delete(dirName);
+      this.listed = null;
       if (!before && after) added.push(dirName);
       if (!before || !after || before.name !== after.name || before.cwd !== after.cwd) setChanged = true;
       if (before) touched.add(before.name);
@@ -76,8 +80,22 @@ export class TeamBook {
     }
     const change = this.settle(dirs, live);
     // Only a team that came, went or moved can change the set of cwds.
-    const cwdsMoved = setChanged && this.setCwds(teamCwds(this.teams));
+    const cwdsMoved = setChanged && this.setCwds(teamCwds(this.byDir));
     return { ...change, added: added.filter((dirName) => !this.ended.has(dirName)), touched, setChanged, cwdsMoved };
+  }
+
+  /** The teams by folder name; changed only by reading them. */
+  get teams(): ReadonlyMap<string, Team> {
+    return this.byDir;
+  }
+
+  /**
+   * The teams as one list, the same array from one call to the next until a team is read again,
+   * comes or goes: the runs read meanwhile share it, and what a reader makes of a list once (tina's
+   * team index) serves them all.
+   */
+  list(): readonly Team[] {
+    return (this.listed ??= [...this.byDir.values()]);
   }
 
   /** Works out again which of these teams ended, against the pane ids alive now (any server). */
@@ -85,7 +103,7 @@ export class TeamBook {
     const woke: string[] = [];
     const slept: string[] = [];
     for (const dirName of dirNames) {
-      const team = this.teams.get(dirName);
+      const team = this.byDir.get(dirName);
       const ended = team !== undefined && quietLongEnough(team, this.now()) && !team.members.some((m) => m.paneId !== null && live.has(m.paneId));
       if (ended === this.ended.has(dirName)) continue;
       if (ended) {
@@ -101,7 +119,7 @@ export class TeamBook {
 
   /** A team's folders: its config's and its task folder. */
   folders(dirName: string): string[] {
-    const team = this.teams.get(dirName);
+    const team = this.byDir.get(dirName);
     return team ? [path.dirname(team.configFile), team.tasksDir] : [];
   }
 

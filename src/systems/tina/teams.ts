@@ -32,13 +32,10 @@ interface PhaseTeam {
 
 /**
  * The teams of one read, looked up by what a tina run asks of them: by the feature their name
- * carries, by a member's pane and by their cwd. Built once per list, so a read of R tina runs on a
- * box of T teams costs T + R lookups instead of R × T name tests (50 runs re-read on a box of 10,000
- * teams were 500,000).
+ * carries, by a member's pane and by their cwd. A read of R tina runs on a box of T teams then costs
+ * T + R lookups instead of R × T name tests (50 runs re-read on a box of 10,000 teams were 500,000).
  */
 interface TeamIndex {
-  /** How many teams the list held when indexed: a list that has grown or shrunk since is indexed again. */
-  size: number;
   /** Where each team stands in the list: picks keep the list's order. */
   position: Map<Team, number>;
   orchestration: Map<string, Team[]>;
@@ -52,8 +49,28 @@ interface TeamIndex {
   sessionByCwd: Map<string, Team[]>;
 }
 
-/** The index of each list of teams handed to the runs of one read (the lists are never changed once handed). */
-const indexes = new WeakMap<readonly Team[], TeamIndex>();
+/**
+ * What is known of each list of teams handed to the runs of a read (lists are never changed once
+ * handed; one whose size changed anyway is taken as new): how many runs walked it, and its index
+ * once made.
+ */
+const lists = new WeakMap<readonly Team[], { size: number; walks: number; index: TeamIndex | null }>();
+
+/**
+ * Runs that walk a list before it is indexed. On a box of 10,000 teams a walk costs a run ~1.2 ms
+ * and the index ~6 ms to make, then ~0.01 ms a run (Nov 2026): the live store's common change, a
+ * task of one team re-read with the one tina run that takes it in, stays a walk; a read of many runs
+ * (`tower status`, a team that came, the periodic full read) is indexed.
+ */
+const WALKS_BEFORE_INDEX = 4;
+
+/** The list's index when enough runs have walked it, else null (the caller walks, and that is counted). */
+function indexFor(teams: readonly Team[]): TeamIndex | null {
+  let known = lists.get(teams);
+  if (!known || known.size !== teams.length) lists.set(teams, (known = { size: teams.length, walks: 0, index: null }));
+  if (known.index === null && ++known.walks > WALKS_BEFORE_INDEX) known.index = indexOf(teams);
+  return known.index;
+}
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -62,10 +79,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 function indexOf(teams: readonly Team[]): TeamIndex {
-  const known = indexes.get(teams);
-  if (known && known.size === teams.length) return known;
   const index: TeamIndex = {
-    size: teams.length,
     position: new Map(),
     orchestration: new Map(),
     phases: new Map(),
@@ -96,7 +110,6 @@ function indexOf(teams: readonly Team[]): TeamIndex {
     if (old) index.olderPhase.push({ n: old[1] ?? '', team });
     else push(index.byName, name, team);
   }
-  indexes.set(teams, index);
   return index;
 }
 
@@ -113,7 +126,50 @@ export function tinaTeams(
   teams: readonly Team[],
   paneSessions?: ReadonlyMap<string, string>,
 ): SessionTeamPick {
-  const index = indexOf(teams);
+  const index = indexFor(teams);
+  return index ? pickByIndex(index, feature, root, paneSessions) : pickByWalk(feature, root, teams, paneSessions);
+}
+
+/** Orders teams with the phase their name gives: the feature's own teams first, then by phase. */
+const byN = (a: { n: string }, b: { n: string }): number => (a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n));
+
+/** tinaTeams by testing every team of the list, cheapest test first. */
+function pickByWalk(feature: string | null, root: string, teams: readonly Team[], paneSessions: ReadonlyMap<string, string> | undefined): SessionTeamPick {
+  const orchestration: Team[] = [];
+  const sessions: Team[] = [];
+  const phases: PhaseTeam[] = [];
+  const older: PhaseTeam[] = [];
+  const ownPrefix = feature === null ? null : `${feature}-`;
+  const orchestrationName = `${feature}${ORCHESTRATION}`;
+  const sessionFolder = `${path.sep}session-`;
+  for (const team of teams) {
+    const name = team.name;
+    if (ownPrefix !== null && name.startsWith(ownPrefix)) {
+      if (name === orchestrationName) {
+        orchestration.push(team);
+        continue;
+      }
+      const m = FEATURE_PHASE.exec(name);
+      if (m && m[1] === feature) {
+        phases.push({ n: phaseOfName(m[2] ?? ''), team });
+        continue;
+      }
+    }
+    if ((name.startsWith('session-') || team.configFile.includes(sessionFolder)) && isSessionTeam(team)) {
+      sessions.push(team);
+      continue;
+    }
+    const old = name.startsWith('phase-') ? OLDER_PHASE.exec(name) : null;
+    if ((old === null && name !== feature) || team.cwd === null || !isInside(team.cwd, root)) continue;
+    older.push({ n: old ? (old[1] ?? '') : '', team });
+  }
+  const named = [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byN).map((p) => p.team)];
+  const picked = pickSessionTeams(feature, root, sessions, named, paneSessions);
+  return { teams: [...named, ...picked.teams], problems: picked.problems };
+}
+
+/** tinaTeams from the list's index: only the run's own teams are looked at. */
+function pickByIndex(index: TeamIndex, feature: string | null, root: string, paneSessions: ReadonlyMap<string, string> | undefined): SessionTeamPick {
   const orchestration = feature === null ? [] : (index.orchestration.get(feature) ?? []);
   const phases = feature === null ? [] : [...(index.phases.get(feature) ?? [])];
   const own = new Set<Team>(orchestration);
@@ -125,7 +181,6 @@ export function tinaTeams(
     older.push(p);
   }
   const byPosition = (a: PhaseTeam, b: PhaseTeam): number => index.position.get(a.team)! - index.position.get(b.team)!;
-  const byN = (a: { n: string }, b: { n: string }): number => (a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n));
   const named = [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byPosition).sort(byN).map((p) => p.team)];
   const picked = pickSessionTeams(feature, root, sessionCandidates(index, feature, root, named, own, paneSessions), named, paneSessions);
   return { teams: [...named, ...picked.teams], problems: picked.problems };
