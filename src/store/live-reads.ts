@@ -108,13 +108,13 @@ export class LiveReads {
 
   /** Marks the runs whose data is fetched (an operator's answer); false when there are none. */
   markPolled(): boolean {
-    let any = false;
+    let marked = false;
     for (const [key, read] of this.reads) {
       if (!read.polled) continue;
       this.dirty.sources.add(key);
-      any = true;
+      marked = true;
     }
-    return any;
+    return marked;
   }
 
   /** Marks what every poll tick reads again: what a new watch may have missed, and the runs read from fetched data. */

@@ -14,7 +14,6 @@ export function isInside(dir: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-
 /** tina's older phase teams, named without the feature. */
 const OLDER_PHASE = /^phase-(\d+(?:\.\d+)*)-execution$/;
 /**
@@ -88,7 +87,6 @@ function indexOf(teams: readonly Team[]): TeamIndex {
     sessionByPane: new Map(),
     sessionByCwd: new Map(),
   };
-  const sessionFolder = `${path.sep}session-`;
   for (let i = 0; i < teams.length; i++) {
     const team = teams[i]!;
     const name = team.name;
@@ -99,7 +97,7 @@ function indexOf(teams: readonly Team[]): TeamIndex {
       const m = name.includes('-phase-') ? FEATURE_PHASE.exec(name) : null;
       if (m) push(index.phases, m[1] ?? '', { n: phaseOfName(m[2] ?? ''), team });
     }
-    if ((name.startsWith('session-') || team.configFile.includes(sessionFolder)) && isSessionTeam(team)) {
+    if (isSessionTeam(team)) {
       const panes = new Set<string>();
       for (const member of team.members) if (member.paneId) panes.add(member.paneId);
       for (const pane of panes) push(index.sessionByPane, pane, team);
@@ -141,7 +139,6 @@ function pickByWalk(feature: string | null, root: string, teams: readonly Team[]
   const older: PhaseTeam[] = [];
   const ownPrefix = feature === null ? null : `${feature}-`;
   const orchestrationName = `${feature}${ORCHESTRATION}`;
-  const sessionFolder = `${path.sep}session-`;
   for (const team of teams) {
     const name = team.name;
     if (ownPrefix !== null && name.startsWith(ownPrefix)) {
@@ -155,7 +152,7 @@ function pickByWalk(feature: string | null, root: string, teams: readonly Team[]
         continue;
       }
     }
-    if ((name.startsWith('session-') || team.configFile.includes(sessionFolder)) && isSessionTeam(team)) {
+    if (isSessionTeam(team)) {
       sessions.push(team);
       continue;
     }
@@ -174,12 +171,9 @@ function pickByIndex(index: TeamIndex, feature: string | null, root: string, pan
   const phases = feature === null ? [] : [...(index.phases.get(feature) ?? [])];
   const own = new Set<Team>(orchestration);
   for (const p of phases) own.add(p.team);
-  const older: PhaseTeam[] = [];
+  // A name is the feature's own, an older phase's or the feature's itself, never two of them.
   const olderNamed = feature === null ? index.olderPhase : [...index.olderPhase, ...(index.byName.get(feature) ?? []).map((team) => ({ n: '', team }))];
-  for (const p of olderNamed) {
-    if (own.has(p.team) || p.team.cwd === null || !isInside(p.team.cwd, root)) continue;
-    older.push(p);
-  }
+  const older = olderNamed.filter((p) => p.team.cwd !== null && isInside(p.team.cwd, root));
   const byPosition = (a: PhaseTeam, b: PhaseTeam): number => index.position.get(a.team)! - index.position.get(b.team)!;
   const named = [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byPosition).sort(byN).map((p) => p.team)];
   const picked = pickSessionTeams(feature, root, sessionCandidates(index, feature, root, named, own, paneSessions), named, paneSessions);
@@ -217,7 +211,11 @@ function sessionCandidates(
  */
 const SESSION_TEAM = /^session-[A-Za-z0-9_-]{1,100}$/;
 
+const SESSION_FOLDER = `${path.sep}session-`;
+
 export function isSessionTeam(team: Team): boolean {
+  // The cheap tests first: every run's walk asks this of every team of the box.
+  if (!team.name.startsWith('session-') && !team.configFile.includes(SESSION_FOLDER)) return false;
   return SESSION_TEAM.test(path.basename(path.dirname(team.configFile))) || SESSION_TEAM.test(team.name);
 }
 
