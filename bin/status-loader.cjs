@@ -1,5 +1,5 @@
 'use strict';
-// Runs dist/status.cjs (src/status-main.ts) with the code V8 compiled for it at build time,
+// Runs dist/status.cjs (src/cli/status-main.ts) with the code V8 compiled for it at build time,
 // dist/status.cjs.cache: Node 20 keeps no compiled code between runs, and this is most of what a
 // `tower status` start would otherwise spend. A cache V8 refuses (another Node, other flags) or a
 // missing one only means the file is compiled as usual.

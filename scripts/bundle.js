@@ -8,7 +8,7 @@ import { patchDependencies } from './bundle-patches.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export const ENTRY_POINTS = { cli: 'src/cli.ts', 'demo-agent': 'src/demo/agent.ts' };
+export const ENTRY_POINTS = { cli: 'src/cli/cli.ts', 'demo-agent': 'src/demo/agent.ts' };
 
 /** Bundles `entryPoints` (name → path relative to the repo) into `outdir`; resolves to esbuild's result. */
 export async function bundle(outdir, entryPoints = ENTRY_POINTS, extra = {}) {

@@ -5,9 +5,9 @@ import path from 'node:path';
 
 /** The start paths: the entry modules loaded, in order (src paths as esbuild names them). */
 export const START_PATHS = {
-  'tower status': ['src/cli.ts', 'src/commands/status.ts'],
-  'tower (first frame)': ['src/cli.ts', 'src/ui/main.tsx'],
-  'tower (live screen)': ['src/cli.ts', 'src/ui/main.tsx', 'src/ui/session.tsx'],
+  'tower status': ['src/cli/cli.ts', 'src/commands/status.ts'],
+  'tower (first frame)': ['src/cli/cli.ts', 'src/ui/main.tsx'],
+  'tower (live screen)': ['src/cli/cli.ts', 'src/ui/main.tsx', 'src/ui/session.tsx'],
 };
 
 /**

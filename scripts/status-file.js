@@ -1,4 +1,4 @@
-// `tower status` as one CommonJS file, dist/status.cjs (src/status-main.ts), and the code V8 compiled
+// `tower status` as one CommonJS file, dist/status.cjs (src/cli/status-main.ts), and the code V8 compiled
 // for it, dist/status.cjs.cache. Node 20 keeps no compiled code between runs and loads an ES module
 // graph file by file; bin/tower.js runs this one file through vm.Script with the kept code instead,
 // which starts `tower status` about twice as close to a bare node as the chunks do. The cache is
@@ -72,7 +72,7 @@ export async function bundleStatusFile(outdir, extra = {}) {
   });
   const result = await build({
     ...COMMON_JS,
-    entryPoints: [path.join(REPO, 'src', 'status-main.ts')],
+    entryPoints: [path.join(REPO, 'src', 'cli', 'status-main.ts')],
     outfile: path.join(outdir, STATUS_FILE),
     // import() of what the file holds becomes a plain call: vm.Script code has no module loader.
     supported: { 'dynamic-import': false },

@@ -124,19 +124,19 @@ describe('layers', () => {
   });
 
   it('reads static, type-only and lazy imports', () => {
-    expect(graph.get('cli.ts')).toContain('commands/status.ts');
+    expect(graph.get('cli/cli.ts')).toContain('commands/status.ts');
     expect(graph.get('config/config.ts')).toContain('config/config-schema.ts');
-    expect(graph.get('model.ts')).toContain('model-schema.ts');
+    expect(graph.get('model/model.ts')).toContain('model/schema.ts');
   });
 
   it('finds an upward import and a cycle where there is one', () => {
     const bad: Graph = new Map([
-      ['model.ts', ['ui/app.tsx']],
-      ['ui/app.tsx', ['model.ts']],
-      ['text.ts', []],
+      ['model/model.ts', ['ui/app.tsx']],
+      ['ui/app.tsx', ['model/model.ts']],
+      ['text/sanitize.ts', []],
     ]);
-    expect(upwardEdges(bad, rankOf)).toEqual(['model.ts → ui/app.tsx']);
-    expect(cycles(bad)).toEqual([['model.ts', 'ui/app.tsx']]);
-    expect(cycles(new Map([['text.ts', ['text.ts']]]))).toEqual([['text.ts']]);
+    expect(upwardEdges(bad, rankOf)).toEqual(['model/model.ts → ui/app.tsx']);
+    expect(cycles(bad)).toEqual([['model/model.ts', 'ui/app.tsx']]);
+    expect(cycles(new Map([['text/sanitize.ts', ['text/sanitize.ts']]]))).toEqual([['text/sanitize.ts']]);
   });
 });

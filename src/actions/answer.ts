@@ -7,15 +7,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { createExclusive, deleteFile } from '../kit/files.js';
 import { ANSWER_MARGIN_MS, heldDir, heldRequestFor, readHeldRequest } from '../store/held-requests.js';
 import type { HeldRequest } from '../store/held-requests.js';
-import type { Member, Run } from '../model.js';
+import type { Member, Run } from '../model/model.js';
 import { readPrompt } from '../store/prompt-reading.js';
 import type { PanePrompt } from '../store/prompt-reading.js';
-import { sanitize, sanitizeLine } from '../text.js';
+import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
 import { createEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';

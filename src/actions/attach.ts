@@ -3,8 +3,8 @@
  * the pane; otherwise the terminal is handed to `tmux attach-session` and comes back on detach.
  */
 import fs from 'node:fs';
-import type { AppContext } from '../context.js';
-import type { Run } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Run } from '../model/model.js';
 import type { AttachDetail } from '../kit/detail.js';
 import { tmuxEffect } from '../kit/effects.js';
 import type { PlanParts } from '../kit/execution.js';

@@ -3,8 +3,8 @@
  * checkpoint command into the lead's pane, wait for the handoff (or the lead's CHECKPOINT COMPLETE),
  * offer to terminate stragglers after a while, and on timeout mark an escalation.
  */
-import type { AppContext } from '../context.js';
-import type { Run } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Run } from '../model/model.js';
 import { exists, mtimeMs } from '../files/look.js';
 import type { CycleFiles } from '../systems/module.js';
 import { systemOf } from '../systems/registry.js';

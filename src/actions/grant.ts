@@ -2,8 +2,8 @@
  * Grant a pending gate, in the run's own system's way (each system's module says which file it
  * writes). A second grant, or two at once, gives one write and one refusal.
  */
-import type { AppContext } from '../context.js';
-import type { Gate, Run } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Gate, Run } from '../model/model.js';
 import { systemOf } from '../systems/registry.js';
 import type { GrantDetail } from '../kit/detail.js';
 import type { Execution, PlanParts } from '../kit/execution.js';

@@ -3,9 +3,9 @@
  * effects (or refuses); runAction executes a plan, reporting progress, and records every run of an
  * action, whatever its outcome, in the audit log and the activity pane.
  */
-import type { Run } from '../model.js';
+import type { Run } from '../model/model.js';
 import { resolveRun } from '../store/snapshot.js';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { swarmLeadPid } from '../tmux/swarm.js';
 import { planAnswer, planSend, runAnswer, runSend } from './answer.js';
 import { planAttach, planAttachPane, runAttach } from './attach.js';

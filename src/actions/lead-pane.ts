@@ -1,5 +1,5 @@
 /** The lead's pane as the checkpoint cycle sees it: present and alive, and its text while tower waits on it. */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import { TmuxError } from '../tmux/errors.js';
 import type { LeadTarget } from '../kit/detail.js';
 import { ActionStop, isPaneGone } from '../kit/execution.js';

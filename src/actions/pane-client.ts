@@ -3,7 +3,7 @@
  * the snapshot found it on. Every action that touches a pane asks here, so a `%N` is never sent a
  * key or a signal on another server than the one that holds the member's pane.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { swarmClient } from '../tmux/swarm.js';
 

@@ -3,8 +3,8 @@
  * the rehydrate command, delete the checkpoint signal, then wait for REHYDRATE COMPLETE. Every wait is
  * bounded: the outcome says what was seen, it never blocks forever.
  */
-import type { AppContext } from '../context.js';
-import type { Run } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Run } from '../model/model.js';
 import { exists } from '../files/look.js';
 import { stateFilesOf } from './checkpoint.js';
 import type { RehydrateDetail } from '../kit/detail.js';

@@ -2,8 +2,8 @@
  * Request a named checkpoint on a run, in its own system's way (the system's module says what is
  * written and what runs); a run of a system that has no named checkpoints is refused.
  */
-import type { AppContext } from '../context.js';
-import type { Run } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Run } from '../model/model.js';
 import { runsOf, systemOf } from '../systems/registry.js';
 import type { RequestDetail } from '../kit/detail.js';
 import type { Execution, PlanParts } from '../kit/execution.js';

@@ -2,7 +2,7 @@
  * Who an action acts on: the lead whose pane gets the checkpoint commands, and the teammates of the
  * run's working team. A tina run merges several teams; its working team is the current phase's.
  */
-import type { Member, Run } from '../model.js';
+import type { Member, Run } from '../model/model.js';
 import type { CycleWay } from '../systems/module.js';
 import { runsOf, systemOf } from '../systems/registry.js';
 import type { LeadTarget, TerminateTarget } from '../kit/detail.js';

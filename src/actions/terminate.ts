@@ -3,8 +3,8 @@
  * grace period, SIGKILL what is left, kill the pane, then verify the pane and the processes are gone.
  * Only panes of the run's members are ever touched, and never a lead unless it was named.
  */
-import type { AppContext } from '../context.js';
-import type { Run } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Run } from '../model/model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { TerminateDetail, TerminateTarget } from '../kit/detail.js';
 import { seconds, signalEffect, tmuxEffect, waitEffect } from '../kit/effects.js';

@@ -2,7 +2,7 @@
  * The action verbs of the CLI: read one snapshot, resolve the run, plan, then run the plan with
  * progress on stderr and the result on stdout. Exit 0 done, 1 refused or failed, 3 checkpoint timeout.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import type { BoxActions } from '../remote/actions.js';
 import { openBoxes } from '../remote/boxes.js';
 import { seconds } from '../kit/effects.js';

@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { readLogTail } from '../files/tail.js';
 import { writeAtomic } from '../kit/files.js';
 import { hookEventsFile, parseEventLine } from '../store/hook-events.js';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { MAX_HOLD_SECONDS, installedEvents, installedHold, withHooks, withoutHooks } from './hooks-settings.js';
 
 const EXIT_OK = 0;

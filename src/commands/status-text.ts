@@ -2,8 +2,8 @@
  * The plain-text form of `tower status`: one block per run that says everything in words
  * (colour only adds emphasis, so a monochrome terminal loses nothing).
  */
-import type { Gate, GateKind, Member, Problem, Run, RunStatus, Snapshot } from '../model.js';
-import { sanitizeLine } from '../text.js';
+import type { Gate, GateKind, Member, Problem, Run, RunStatus, Snapshot } from '../model/model.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { activityWord, countNeedingYou } from '../store/needs-you.js';
 
 /** How to print: colour or not, and "now" for the ages of gates and handoffs. */

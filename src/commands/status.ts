@@ -1,7 +1,7 @@
-import type { AppContext } from '../context.js';
-import type { HostState, Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { HostState, Snapshot } from '../model/model.js';
 import { readThisBox } from '../store/this-box.js';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { formatStatus } from './status-text.js';
 import { writeJsonLine } from './json-out.js';
 

@@ -1,5 +1,5 @@
 /** What changed between two snapshots, as the events `tower watch` prints (one JSON line each). */
-import type { Gate, Member, Run, Snapshot } from '../model.js';
+import type { Gate, Member, Run, Snapshot } from '../model/model.js';
 import { countOver, deltaFrom } from '../store/delta.js';
 
 /** The event names of `tower watch`, one per JSON line. */

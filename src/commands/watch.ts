@@ -3,8 +3,8 @@
  * change; with --auto-checkpoint, a tina run whose checkpoint signal appears gets the checkpoint
  * cycle (checkpoint, then rehydrate), one cycle per run at a time. SIGINT/SIGTERM end it with exit 0.
  */
-import type { AppContext } from '../context.js';
-import type { Run } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Run } from '../model/model.js';
 import { Notifier } from '../notify/notifier.js';
 import { actionsFor, createBoxesStore } from '../remote/boxes.js';
 import { createWatchedStore } from '../store/live-activity.js';

@@ -3,7 +3,7 @@
  * and opens the control room on it; leaving the control room kills only that server.
  */
 import path from 'node:path';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import { TmuxClient } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';

@@ -1,7 +1,7 @@
 /** Reading every JSON file of a directory, or one JSON file, into a parser that collects problems. */
 import path from 'node:path';
-import type { Problem } from '../model.js';
-import { sanitizeLine } from '../text.js';
+import type { Problem } from '../model/model.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { listEntries, unsafeName } from './look.js';
 import { cleanProblem, jsonProblem, readJson, readListedText, readText, textOrProblem } from './read.js';
 

@@ -3,8 +3,8 @@
  * names. Never throws; what can't be looked at reads as absent or as a problem naming the reason.
  */
 import fs from 'node:fs';
-import type { Problem } from '../model.js';
-import { sanitizeLine } from '../text.js';
+import type { Problem } from '../model/model.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 /**
  * Whether the path exists (any kind). A path that can't be looked at (permission denied on its

@@ -3,8 +3,8 @@
  * Sources use these so that a missing, empty, truncated, binary or huge file reads the same way everywhere.
  */
 import fs from 'node:fs';
-import type { Problem } from '../model.js';
-import { sanitizeLine } from '../text.js';
+import type { Problem } from '../model/model.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { describeError, notAFile } from './look.js';
 import { isObject } from './values.js';
 

@@ -3,8 +3,8 @@
  * orchestrator log) grow without bound, and only their last lines matter.
  */
 import fs from 'node:fs';
-import type { Problem } from '../model.js';
-import { sanitizeLine } from '../text.js';
+import type { Problem } from '../model/model.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 /** How much of the end of a log is read. */
 export const LOG_TAIL_BYTES = 64 * 1024;

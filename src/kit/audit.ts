@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stateHome } from '../config/config.js';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { ActionOutcome } from './types.js';
 
 /** One line of the audit log. */

@@ -1,5 +1,5 @@
 /** What a checked plan resolved, per action: the exact inputs runAction executes. */
-import type { Gate, System } from '../model.js';
+import type { Gate, System } from '../model/model.js';
 
 /** Where the lead's keystrokes go: its pane, or the active pane of its tina session when the team file names none. */
 export interface LeadTarget {

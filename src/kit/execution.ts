@@ -1,7 +1,7 @@
 /** What every action's plan and run share: the planned parts, the running context, and failures as values. */
 import { TmuxError } from '../tmux/errors.js';
 import type { ActionDetail } from './detail.js';
-import type { Run } from '../model.js';
+import type { Run } from '../model/model.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, Effect, RunHooks } from './types.js';
 import { UnsafePathError } from './safety.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { randomHex } from '../random.js';
+import { randomHex } from '../text/random.js';
 import { pidAlive } from './process-tree.js';
 import { UnsafePathError, assertInsideStateDir } from './safety.js';
 

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Run } from '../model.js';
+import type { Run } from '../model/model.js';
 
 /** Whether `child` is `parent` or lies below it (both already resolved). */
 export function isInside(parent: string, child: string): boolean {

@@ -1,6 +1,6 @@
 /** The contract between the control room (or a CLI verb) and the actions. */
-import type { AppContext } from '../context.js';
-import type { Run, Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Run, Snapshot } from '../model/model.js';
 import type { ActivityStore } from './activity.js';
 import type { ActionDetail } from './detail.js';
 

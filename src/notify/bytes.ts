@@ -3,7 +3,7 @@
  * passthrough (`ESC P tmux; …  ESC \`, every ESC inside doubled) so it reaches the operator's own
  * terminal, over ssh too; the title (OSC 2) is not wrapped: tmux keeps it as the pane title. Pure.
  */
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 const ESC = '\u001b';
 const BEL = '\u0007';

@@ -4,7 +4,7 @@
  * started too; its failure is reported, never waited on beyond the limit.
  */
 import { spawn } from 'node:child_process';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { Notice } from './notices.js';
 
 /** How a run of the command ended. */

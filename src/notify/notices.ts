@@ -3,7 +3,7 @@
  * timeout is its own event), a member whose pane died, a member that started waiting for a human.
  * Pure; the keys of what was already told are kept by the caller.
  */
-import type { Member, Run, Snapshot } from '../model.js';
+import type { Member, Run, Snapshot } from '../model/model.js';
 import type { NotifyEvent } from '../config/notify.js';
 import { deltaFrom } from '../store/delta.js';
 import { memberWaitsForHuman } from '../store/needs-you.js';

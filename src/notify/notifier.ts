@@ -10,7 +10,7 @@ import type { NotifyConfig } from '../config/notify.js';
 import { countNeedingYou } from '../store/needs-you.js';
 import type { Notice } from './notices.js';
 import { NoticeLog } from './notices.js';
-import type { Snapshot } from '../model.js';
+import type { Snapshot } from '../model/model.js';
 
 /** More notices than this at once are told as one notice that sums them up. */
 export const BURST = 3;

@@ -9,7 +9,7 @@ import { READ_ONLY, attachToPane, planAction, runAction } from '../actions/index
 import type { TerminalHandOver } from '../actions/attach.js';
 import { settleOutcome } from '../kit/audit.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../kit/types.js';
-import type { Run } from '../model.js';
+import type { Run } from '../model/model.js';
 import { resolveRun } from '../store/snapshot.js';
 import type { CompositeStore } from './composite-store.js';
 import { hostRunId, splitHostRunId } from './host-runs.js';

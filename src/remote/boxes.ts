@@ -5,8 +5,8 @@
 import { attachToPane, planAction, runAction } from '../actions/index.js';
 import type { TerminalHandOver } from '../actions/attach.js';
 import type { ActionEnv } from '../kit/types.js';
-import type { AppContext } from '../context.js';
-import type { Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Snapshot } from '../model/model.js';
 import { createLiveStore } from '../store/live-store.js';
 import { readThisBox } from '../store/this-box.js';
 import type { SnapshotStore } from '../store/types.js';

@@ -4,7 +4,7 @@
  * others; its last known runs stay, marked stale, with its state in `hosts` and in the problems.
  */
 import type { HostConfig } from '../config/config.js';
-import type { HostState, Problem, Run, Snapshot } from '../model.js';
+import type { HostState, Problem, Run, Snapshot } from '../model/model.js';
 import type { SnapshotStore } from '../store/types.js';
 import { HostRunMapper, hostProblem, hostProblems, splitHostRunId } from './host-runs.js';
 import { HostLink } from './link.js';

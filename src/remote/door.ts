@@ -5,8 +5,8 @@
  * (shown on that host's row); a snapshot or a change with one bad run keeps the others.
  */
 import type { z } from 'zod';
-import type { Problem, Run } from '../model.js';
-import { sanitize, sanitizeLine } from '../text.js';
+import type { Problem, Run } from '../model/model.js';
+import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { ServerMessage } from './protocol.js';
 import {
   ChangesEnvelopeSchema,

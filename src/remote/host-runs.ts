@@ -1,6 +1,6 @@
 /** Runs of another box as this tower shows them: ids `<host>/<id>`, `host` set, `stale` when the box is away. */
-import type { HostState, Problem, Run, Snapshot } from '../model.js';
-import { sanitizeLine } from '../text.js';
+import type { HostState, Problem, Run, Snapshot } from '../model/model.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 /** The id a run of `host` has here. */
 export function hostRunId(host: string, id: string): string {

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { ACTION_KINDS } from '../kit/types.js';
-import { GateSchema, RunSchema } from '../model-schema.js';
-import { SYSTEMS } from '../model-values.js';
+import { GateSchema, RunSchema } from '../model/schema.js';
+import { SYSTEMS } from '../model/values.js';
 
 /** A tmux socket flag pair the far side reads with: none, `-L name` or `-S path` (used to attach there). */
 const TmuxFlagsSchema = z.union([z.tuple([]), z.tuple([z.literal('-L'), z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/)]), z.tuple([z.literal('-S'), z.string().regex(/^\/[A-Za-z0-9_./-]{1,1000}$/)])]);
@@ -89,4 +89,4 @@ export const ChangesEnvelopeSchema = z.object({
 });
 
 export { RunSchema };
-export { ProblemSchema } from '../model-schema.js';
+export { ProblemSchema } from '../model/schema.js';

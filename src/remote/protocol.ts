@@ -5,7 +5,7 @@
  * and gets answers tagged with the request's id.
  */
 import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../kit/types.js';
-import type { Problem, Run, Snapshot } from '../model.js';
+import type { Problem, Run, Snapshot } from '../model/model.js';
 
 /** Bumped whenever a message changes shape; both sides must speak the same one. */
 export const PROTOCOL_VERSION = 1;

@@ -7,8 +7,8 @@
 import os from 'node:os';
 import { planAction, runAction } from '../actions/index.js';
 import type { ActionEnv, ActionRequest } from '../kit/types.js';
-import type { AppContext } from '../context.js';
-import type { Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Snapshot } from '../model/model.js';
 import { createLiveStore } from '../store/live-store.js';
 import type { SnapshotStore } from '../store/types.js';
 import { socketArgs } from '../tmux/client.js';

@@ -4,7 +4,7 @@
  * tasks reads running or waiting by its members, and a turn that runs far too long is a warning.
  * The same step serves `tower status` and the live screen.
  */
-import type { Member, Run, Snapshot } from '../model.js';
+import type { Member, Run, Snapshot } from '../model/model.js';
 import { transcriptUsage } from '../systems/claude-teams/transcript.js';
 import { memberPaneKey } from './captures.js';
 import type { PaneLook, PaneWatch } from './captures.js';

@@ -10,7 +10,7 @@
  * 10,000 teams a task change cost the full rebuild ~56 ms of CPU (ids and order of every run);
  * test/bench/scale.bench.ts prints what it costs now.
  */
-import type { Run } from '../model.js';
+import type { Run } from '../model/model.js';
 import type { Team } from '../systems/types.js';
 import type { RunEdit } from './delta.js';
 import { compareRanked, urgency } from './order.js';

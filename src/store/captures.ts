@@ -5,7 +5,7 @@
  * activity it reads is laid over the snapshot (src/store/activity-overlay.ts) without touching how
  * runs are read.
  */
-import type { Member, Run, Snapshot } from '../model.js';
+import type { Member, Run, Snapshot } from '../model/model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { capturePanes } from '../tmux/capture.js';
@@ -13,7 +13,7 @@ import type { PaneCapture } from '../tmux/capture.js';
 import { TmuxError } from '../tmux/errors.js';
 import { swarmClient } from '../tmux/swarm.js';
 import type { SwarmServer } from '../tmux/swarm.js';
-import { sanitize } from '../text.js';
+import { sanitize } from '../text/sanitize.js';
 import type { PaneReading } from './pane-reading.js';
 import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';

@@ -4,7 +4,7 @@
  * changed (watch's diff, notices, the activity overlay) takes the delta instead when it follows
  * the very snapshot the delta starts from; on a box of 10,000 teams each such walk cost ~1 ms a change.
  */
-import type { Run, Snapshot } from '../model.js';
+import type { Run, Snapshot } from '../model/model.js';
 
 /** How one run list is made from the one before: removals (ascending indices), then insertions in order. */
 export interface RunEdit {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Problem, System } from '../model.js';
+import type { Problem, System } from '../model/model.js';
 import { isDir } from '../files/look.js';
 import type { SystemModule } from '../systems/module.js';
 import { stateDirMarkers } from '../systems/registry.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 /** The folder of held requests under tower's hooks folder. */
 export const HELD_DIR = 'held';

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { LineFollower } from '../files/follow.js';
-import type { Activity } from '../model.js';
+import type { Activity } from '../model/model.js';
 import { heldRequestFor } from './held-requests.js';
 import type { HeldRequest } from './held-requests.js';
 import type { Cue } from './pane-reading.js';

@@ -1,5 +1,5 @@
 /** The live store with pane captures hooked into its poll tick: what the control room reads. */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { PaneWatch } from './captures.js';
 import { withPaneActivity } from './activity-overlay.js';

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import type { AppContext } from '../context.js';
-import type { Problem } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Problem } from '../model/model.js';
 import { isDir } from '../files/look.js';
 import type { ReadSettings } from '../systems/types.js';
 import { sourceKey } from './discover.js';

@@ -7,8 +7,8 @@
  * their object identity (compared by their JSON), and the snapshot object stays the same when
  * nothing changed, so `useSyncExternalStore` renders only on real change.
  */
-import type { AppContext } from '../context.js';
-import type { Problem, Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Problem, Snapshot } from '../model/model.js';
 import { cleanDirty, hasWork } from './dirty.js';
 import { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
 import type { LiveStoreOptions } from './live-options.js';

@@ -5,7 +5,7 @@
  * members have no pane and stay as they are. Where the pane is decides which server it is on
  * (store/pane-server.ts); a `%N` that several servers hold and nothing tells apart is unknown.
  */
-import type { Member, MemberState, Problem, Run } from '../model.js';
+import type { Member, MemberState, Problem, Run } from '../model/model.js';
 import { systemOf } from '../systems/registry.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { SwarmServer } from '../tmux/swarm.js';

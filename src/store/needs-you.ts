@@ -5,7 +5,7 @@
  * between messages don't count). The header, the title, notifications and `status` all count with
  * these functions.
  */
-import type { Member, Run, Snapshot } from '../model.js';
+import type { Member, Run, Snapshot } from '../model/model.js';
 import { countOver } from './delta.js';
 
 /** Whether this member waits for a human. */

@@ -1,6 +1,6 @@
 /** The order that puts what needs a human first (ids are given in store/assemble.ts). */
-import type { Run, RunStatus } from '../model.js';
-import { pendingGates } from '../model.js';
+import type { Run, RunStatus } from '../model/model.js';
+import { pendingGates } from '../model/model.js';
 
 const STATUS_RANK: Record<RunStatus, number> = {
   blocked: 2,

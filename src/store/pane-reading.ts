@@ -8,7 +8,7 @@
  * then a question or permission prompt (`Do you want to …?`, `❯ 1. Yes`, `[y/n]`); then output
  * that moved since the last capture; then an agent prompt at the bottom; then a bare shell.
  */
-import type { Activity } from '../model.js';
+import type { Activity } from '../model/model.js';
 import { promptAnswered } from './prompt-reading.js';
 import { screenTail } from './screen-tail.js';
 

@@ -7,7 +7,7 @@
  * works there. The one best-tied server holding `%N` is the member's; a tie between two is
  * reported, never guessed. Only tower's own server holds a pane no tied swarm server competes for.
  */
-import type { MemberState } from '../model.js';
+import type { MemberState } from '../model/model.js';
 import type { PaneInfo } from '../tmux/client.js';
 
 /** One swarm server's panes, indexed. */

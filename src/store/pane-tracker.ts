@@ -3,7 +3,7 @@
  * liveness it implies, and the tmux problem. A server that does not answer makes liveness unknown,
  * as the problem says: never the last list's "alive".
  */
-import type { Problem } from '../model.js';
+import type { Problem } from '../model/model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { SwarmServer } from '../tmux/swarm.js';
 import { indexPanes, livenessKey } from './liveness.js';

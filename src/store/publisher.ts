@@ -4,7 +4,7 @@
  * changed), compared by JSON, so every run whose content is the same keeps its earlier object and
  * the UI re-renders only what changed.
  */
-import type { Problem, Run, Snapshot } from '../model.js';
+import type { Problem, Run, Snapshot } from '../model/model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
 import { applyLiveness } from './liveness.js';
 import type { PaneIndex } from './liveness.js';

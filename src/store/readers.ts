@@ -4,13 +4,13 @@
  * unknown status instead of a crash.
  */
 import path from 'node:path';
-import { emptyRun } from '../model.js';
-import type { Gate, Problem, Run, System } from '../model.js';
+import { emptyRun } from '../model/model.js';
+import type { Gate, Problem, Run, System } from '../model/model.js';
 import type { SystemModule, TeamReaders } from '../systems/module.js';
 import { SYSTEM_MODULES, teamModule } from '../systems/registry.js';
 import type { ReadSettings, Team } from '../systems/types.js';
 import { unlistable } from '../files/look.js';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { RunSource } from './discover.js';
 
 /** Every reader the store uses: the Claude team readers and the system modules, in registry order. */

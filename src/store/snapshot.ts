@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import type { AppContext } from '../context.js';
-import type { Problem, Run, Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Problem, Run, Snapshot } from '../model/model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
 import { deferredWork } from '../systems/deferred.js';
 import type { PaneInfo } from '../tmux/client.js';

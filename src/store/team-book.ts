@@ -5,7 +5,7 @@
  * folders each call says came, woke or went to sleep.
  */
 import path from 'node:path';
-import type { Problem } from '../model.js';
+import type { Problem } from '../model/model.js';
 import { quietLongEnough } from '../systems/claude-teams/teams.js';
 import type { Team } from '../systems/types.js';
 import { teamCwds } from './dirty.js';

@@ -1,6 +1,6 @@
 /** This box read once for a one-shot command (`tower status` and the like): no live store, nothing watched. */
-import type { AppContext } from '../context.js';
-import type { Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Snapshot } from '../model/model.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { stateHome } from '../config/config.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';

@@ -1,5 +1,5 @@
 /** The contracts between the live store, the UI and the actions. */
-import type { Snapshot } from '../model.js';
+import type { Snapshot } from '../model/model.js';
 
 /**
  * The live snapshot, outside React. `getSnapshot` returns the same object until something changed;

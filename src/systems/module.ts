@@ -5,8 +5,8 @@
  * its folder under src/systems/.
  */
 import type { Config } from '../config/config.js';
-import type { Gate, Problem, Run, System } from '../model.js';
-import type { AppContext } from '../context.js';
+import type { Gate, Problem, Run, System } from '../model/model.js';
+import type { AppContext } from '../context/context.js';
 import type { ActionOutcome, ActionRequest, Effect } from '../kit/types.js';
 import type { GrantDetail, RequestDetail } from '../kit/detail.js';
 import type { Execution, PlanParts } from '../kit/execution.js';

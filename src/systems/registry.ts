@@ -2,7 +2,7 @@
  * Every system tower reads, in the order their runs are discovered. The store, the actions and the
  * UI loop over this list; adding a system is a folder with its module and one line here.
  */
-import type { System } from '../model.js';
+import type { System } from '../model/model.js';
 import { claudeTeams } from './claude-teams/index.js';
 import { dotagent } from './dotagent/index.js';
 import { harness } from './harness/index.js';

@@ -1,5 +1,5 @@
 /** What the systems' readers share: the settings a reader gets and the Claude team shape other systems take in. */
-import type { Member, Problem, Task } from '../model.js';
+import type { Member, Problem, Task } from '../model/model.js';
 
 /** Settings a source reads with (from the config file). */
 export interface ReadSettings {

@@ -5,7 +5,7 @@
  * command: a pane that vanished ends the call there, is reported gone, and the panes after it are
  * captured by one more call.
  */
-import { randomHex } from '../random.js';
+import { randomHex } from '../text/random.js';
 import type { TmuxClient } from './client.js';
 import { TmuxError } from './errors.js';
 

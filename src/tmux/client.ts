@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomHex } from '../random.js';
+import { randomHex } from '../text/random.js';
 import { TmuxError, classifyTmuxFailure } from './errors.js';
 import { runTmuxProcess } from './process.js';
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sanitizeLine } from '../text.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { PaneInfo } from './client.js';
 import { TmuxClient } from './client.js';
 import { TmuxError } from './errors.js';

@@ -4,8 +4,8 @@
  * take most of the start-up); the session's first ink frame is that same screen, byte for byte.
  */
 import v8 from 'node:v8';
-import type { AppContext } from '../context.js';
-import type { Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Snapshot } from '../model/model.js';
 import { buildSnapshot } from '../store/snapshot.js';
 import { openingFrame } from './first-frame/frame-text.js';
 import type { Bindings } from '../keys/keymap.js';

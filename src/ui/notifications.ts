@@ -3,7 +3,7 @@
  * is the baseline), writes to the terminal except while it is handed to `tmux attach`, reports a
  * failing notify command in the activity pane, and follows the mute toggle.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../context/context.js';
 import { Notifier } from '../notify/notifier.js';
 import { ownPane, prepareTerminal } from '../notify/terminal-setup.js';
 import type { ActivityStore } from '../kit/activity.js';

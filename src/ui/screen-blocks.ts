@@ -7,7 +7,7 @@
  * rewritten in one run rebuilds the runs list rows and that run's panes, and leaves every other
  * line (and its styled text, see frame-compose.ts) as it was.
  */
-import type { Member, Run, Snapshot } from '../model.js';
+import type { Member, Run, Snapshot } from '../model/model.js';
 import type { PaneLook } from '../store/captures.js';
 import type { ActivityEntry } from '../store/types.js';
 import type { Bindings } from '../keys/keymap.js';

@@ -5,8 +5,8 @@
 import { render } from 'ink';
 import type { Instance } from 'ink';
 import type { ActionEnv } from '../kit/types.js';
-import type { AppContext } from '../context.js';
-import type { Snapshot } from '../model.js';
+import type { AppContext } from '../context/context.js';
+import type { Snapshot } from '../model/model.js';
 import { ActivityStore } from '../kit/activity.js';
 import { attachToPane, planAction, runAction } from '../actions/index.js';
 import { usesHosts } from '../config/hosts.js';
@@ -23,7 +23,7 @@ import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycl
 import { ScreenPainter } from './terminal/screen-painter.js';
 import type { Terminal } from './terminal/terminal.js';
 import { readingNote } from './reading-note.js';
-import { sanitize } from '../text.js';
+import { sanitize } from '../text/sanitize.js';
 
 /** Waits until ink has let go of stdin (its reader detached), at most `ms`. */
 async function stdinReleased(stdin: NodeJS.ReadStream, ms = 500): Promise<void> {

@@ -7,8 +7,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
-import { emptyRun } from '../../src/model.js';
-import type { Run } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
+import type { Run } from '../../src/model/model.js';
 import { readPrompt } from '../../src/store/prompt-reading.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';

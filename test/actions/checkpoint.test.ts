@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
-import { emptyRun } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import type { ActionProgress } from '../../src/kit/types.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withLock } from '../../src/kit/lock.js';
 import { parseLockOwner } from '../../src/kit/lock.js';
 import { planAction, runAction } from '../../src/actions/index.js';
-import { emptyRun } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import type { ActionWorld } from './kit.js';

@@ -4,8 +4,8 @@
  * box of 10,000 (made, checked, applied).
  * Run: node --import tsx test/bench/door.bench.ts
  */
-import { emptyRun } from '../../src/model.js';
-import type { Run } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
+import type { Run } from '../../src/model/model.js';
 import { admitLine } from '../../src/remote/door.js';
 import { lineSplitter } from '../../src/remote/lines.js';
 import { ORDER_WHEN_MOVED, applyChanges, diffSnapshots } from '../../src/remote/protocol.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { createLiveStore } from '../../src/store/live-store.js';
 import { buildBigMachine } from '../helpers/big-machine.js';
 import { testContext } from '../helpers/context.js';

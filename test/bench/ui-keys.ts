@@ -8,8 +8,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createElement } from 'react';
-import type { Run } from '../../src/model.js';
-import { emptyRun } from '../../src/model.js';
+import type { Run } from '../../src/model/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { ActivityStore } from '../../src/kit/activity.js';
 import { ControlRoom } from '../../src/ui/app.js';
 import { createManualClock } from '../../src/ui/clock.js';

@@ -27,7 +27,7 @@ beforeAll(async () => {
   dir = tempDir('tower-handoff-');
   out = path.join(dir, 'dist');
   const main = await bundle(out, undefined, { logLevel: 'error', metafile: true });
-  const single = await bundle(out, { 'tower-reader': 'src/reader-main.ts' }, { splitting: false, minify: true, metafile: true, write: false, logLevel: 'error' });
+  const single = await bundle(out, { 'tower-reader': 'src/cli/reader-main.ts' }, { splitting: false, minify: true, metafile: true, write: false, logLevel: 'error' });
   if (!main.metafile || !single.metafile) throw new Error('no metafile');
   chunked = main.metafile;
   reader = single.metafile;

@@ -24,7 +24,7 @@ beforeAll(async () => {
   dist = tempDir('tower-status-file-');
   box = buildBox();
   xdg = tempDir('tower-xdg-');
-  await bundle(dist, { cli: 'src/cli.ts' }, { logLevel: 'error' });
+  await bundle(dist, { cli: 'src/cli/cli.ts' }, { logLevel: 'error' });
   await bundleStatusFile(dist, { logLevel: 'error' });
 }, 120_000);
 

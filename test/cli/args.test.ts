@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError, helpText, parseArgv } from '../../src/cli-args.js';
-import type { ProgramSpec } from '../../src/cli-args.js';
-import { main } from '../../src/cli.js';
-import { GLOBAL_OPTIONS } from '../../src/cli-options.js';
+import { UsageError, helpText, parseArgv } from '../../src/cli/args.js';
+import type { ProgramSpec } from '../../src/cli/args.js';
+import { main } from '../../src/cli/cli.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/options.js';
 
 const PROGRAM: ProgramSpec = {
   name: 'tower',

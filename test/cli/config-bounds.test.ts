@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/cli.js';
 import { ConfigError, defaultConfig, loadConfig } from '../../src/config/config.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { uniqueSocketName } from '../helpers/tmux.js';

@@ -30,7 +30,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
   for (const f of ['package.json', 'README.md', 'bin/tower.js', 'bin/package.json', 'bin/status-loader.cjs']) fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
   await bundle(path.join(pkg, 'dist'), undefined, { logLevel: 'error', sourcemap: true });
-  await bundle(path.join(pkg, 'dist'), { 'tower-reader': 'src/reader-main.ts' }, { logLevel: 'error', splitting: false, minify: true });
+  await bundle(path.join(pkg, 'dist'), { 'tower-reader': 'src/cli/reader-main.ts' }, { logLevel: 'error', splitting: false, minify: true });
   await bundleStatusFile(path.join(pkg, 'dist'), { logLevel: 'error' });
   expect(makeStatusCache(path.join(pkg, 'dist'))).toBe(true);
   fs.mkdirSync(path.join(pkg, 'test'));

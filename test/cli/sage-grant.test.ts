@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotSchema } from '../../src/model-schema.js';
+import { SnapshotSchema } from '../../src/model/schema.js';
 import type { CliSetup } from '../actions/cli-kit.js';
 import { buildTower, fastConfig, tower } from '../actions/cli-kit.js';
 import { listing } from '../actions/kit.js';

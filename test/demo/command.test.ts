@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NO_TMUX_MESSAGE, runDemo } from '../../src/demo/command.js';
 import { SANDBOX_MARKER } from '../../src/demo/sandbox-dir.js';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { testContext } from '../helpers/context.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
@@ -23,7 +23,7 @@ const servers: TmuxClient[] = [];
 
 beforeAll(async () => {
   // The CLI and its agents, bundled from the current source the way `npm run build` does.
-  cliDir = await bundle({ cli: 'src/cli.ts', 'demo-agent': 'src/demo/agent.ts' });
+  cliDir = await bundle({ cli: 'src/cli/cli.ts', 'demo-agent': 'src/demo/agent.ts' });
   fs.writeFileSync(path.join(cliDir, 'tower.mjs'), "const m = await import('./cli.js');\nprocess.exitCode = await m.main(process.argv.slice(2));\n");
 });
 

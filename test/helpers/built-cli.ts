@@ -25,7 +25,7 @@ export interface BuiltCli {
 export async function buildCli(): Promise<BuiltCli> {
   const dir = removeAfterFile(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-built-cli-'))));
   const dist = path.join(dir, 'dist');
-  await bundle(dist, { cli: 'src/cli.ts' }, { logLevel: 'error' });
+  await bundle(dist, { cli: 'src/cli/cli.ts' }, { logLevel: 'error' });
   // `tower status` on Node 20 runs from its one file (without kept code here: test/build/status-file.test.ts makes that).
   await bundleStatusFile(dist, { logLevel: 'error' });
   fs.mkdirSync(path.join(dir, 'bin'));

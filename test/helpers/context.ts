@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import type { Config } from '../../src/config/config.js';
 import { defaultConfig } from '../../src/config/config.js';
-import type { AppContext } from '../../src/context.js';
+import type { AppContext } from '../../src/context/context.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 
 export interface TestContext extends AppContext {

@@ -1,4 +1,4 @@
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import type { SnapshotStore } from '../../src/store/types.js';
 
 /** An in-memory snapshot store: tests set snapshots and its listeners hear each one. */

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Run, Snapshot } from '../../src/model.js';
-import { emptyRun } from '../../src/model.js';
+import type { Run, Snapshot } from '../../src/model/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { desktopBytes, titleBytes } from '../../src/notify/bytes.js';
 import type { CommandOutcome } from '../../src/notify/command.js';
 import { defaultNotifyConfig } from '../../src/config/notify.js';

@@ -1,6 +1,6 @@
 /** How the store of every box hands changes on: at once after a quiet frame, at most once per frame in a burst. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { emptyRun } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { CompositeStore, FRAME_MS } from '../../src/remote/composite-store.js';
 import { memoryStore } from '../helpers/memory-store.js';
 

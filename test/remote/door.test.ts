@@ -3,8 +3,8 @@
  * anything else sees it. Each case here is something a tampered or mismatched far side sent.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyRun } from '../../src/model.js';
-import type { Run } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
+import type { Run } from '../../src/model/model.js';
 import { admitLine } from '../../src/remote/door.js';
 import { lineSplitter } from '../../src/remote/lines.js';
 import { applyChanges } from '../../src/remote/protocol.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../../src/config/config.js';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { CompositeStore } from '../../src/remote/composite-store.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { buildCli } from '../helpers/built-cli.js';

@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../../src/config/config.js';
 import { CompositeStore } from '../../src/remote/composite-store.js';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { bundle } from '../../scripts/bundle.js';
 import { buildCli } from '../helpers/built-cli.js';
@@ -30,7 +30,7 @@ const stores: CompositeStore[] = [];
 
 beforeAll(async () => {
   cli = await buildCli();
-  await bundle(cli.dist, { 'tower-reader': 'src/reader-main.ts' }, { splitting: false, minify: true, logLevel: 'error' });
+  await bundle(cli.dist, { 'tower-reader': 'src/cli/reader-main.ts' }, { splitting: false, minify: true, logLevel: 'error' });
   lab = await startSshLab(['box-a', 'box-b']);
   dir = tempDir('tower-ssh-test-');
   const unique = uniqueSocketName().replace(/^tower-test-/, '');

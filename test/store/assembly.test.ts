@@ -3,8 +3,8 @@
  * `tower status` makes once): the same ids, the same order, whatever came, went or was renamed.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyRun } from '../../src/model.js';
-import type { Run } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
+import type { Run } from '../../src/model/model.js';
 import type { Team } from '../../src/systems/types.js';
 import { Assembly, assembleRuns } from '../../src/store/assemble.js';
 import type { AssembleHooks } from '../../src/store/assemble.js';

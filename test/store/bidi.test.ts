@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { statusCommand } from '../../src/commands/status.js';
-import { sanitize, sanitizeLine } from '../../src/text.js';
+import { sanitize, sanitizeLine } from '../../src/text/sanitize.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { testContext } from '../helpers/context.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { renderRoom, waitForText } from '../ui/helpers.js';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 
 const RLO = '\u202e';
 const HIDDEN = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];

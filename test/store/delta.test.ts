@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { diffSnapshots } from '../../src/commands/watch-events.js';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { NoticeLog } from '../../src/notify/notices.js';
 import { deltaFrom } from '../../src/store/delta.js';
 import { createWatchedStore } from '../../src/store/live-activity.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { createLiveStore } from '../../src/store/live-store.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
 import { defaultReaders } from '../../src/store/readers.js';

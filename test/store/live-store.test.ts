@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Run, Snapshot } from '../../src/model.js';
+import type { Run, Snapshot } from '../../src/model/model.js';
 import { defaultReaders, withRunReader } from '../../src/store/readers.js';
 import type { SourceReaders } from '../../src/store/readers.js';
 import { createLiveStore } from '../../src/store/live-store.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyRun } from '../../src/model.js';
-import type { Member, Run } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
+import type { Member, Run } from '../../src/model/model.js';
 import { applyLiveness, indexPanes, livenessKey } from '../../src/store/liveness.js';
 import { phaseSessionName as tinaPhaseSession } from '../../src/systems/tina/cycle.js';
 import { TmuxClient } from '../../src/tmux/client.js';

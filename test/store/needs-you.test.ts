@@ -1,8 +1,8 @@
 /** "Needs you" is counted one way: the header and `status` text give the same number for the same snapshot. */
 import { describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/commands/status-text.js';
-import type { Member, Run, Snapshot } from '../../src/model.js';
-import { emptyRun } from '../../src/model.js';
+import type { Member, Run, Snapshot } from '../../src/model/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { countNeedingYou, runNeedsYou } from '../../src/store/needs-you.js';
 import { headerLine } from '../../src/ui/components/chrome.js';
 

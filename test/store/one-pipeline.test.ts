@@ -3,7 +3,7 @@
  * give the same snapshot (leaving out generatedAt, which depends on the clock).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { createLiveStore } from '../../src/store/live-store.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
 import { buildBox } from '../helpers/box.js';

@@ -36,7 +36,7 @@ describe('readTeam (one team, for the live store)', () => {
 describe('orderGates', () => {
   it('puts pending gates first, escalations before checkpoints, and keeps the rest in file order', async () => {
     const { orderGates } = await import('../../src/store/readers.js');
-    const { emptyRun } = await import('../../src/model.js');
+    const { emptyRun } = await import('../../src/model/model.js');
     const gate = (id: string, kind: 'checkpoint' | 'escalation' | 'context' | 'approval', state: 'pending' | 'granted') => ({
       id, kind, state, since: null, grantable: kind === 'checkpoint', title: id, file: null,
     });

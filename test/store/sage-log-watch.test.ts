@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Run } from '../../src/model.js';
+import type { Run } from '../../src/model/model.js';
 import { createLiveStore } from '../../src/store/live-store.js';
 import type { SnapshotStore } from '../../src/store/types.js';
 import { buildBox, writeFile } from '../helpers/box.js';

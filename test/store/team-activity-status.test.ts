@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { snapshotWithActivity } from '../../src/store/this-box.js';
 import { readSnapshot } from '../../src/store/snapshot.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Run, Snapshot } from '../../src/model.js';
+import type { Run, Snapshot } from '../../src/model/model.js';
 import { readSnapshot } from '../../src/store/snapshot.js';
 import { readTeams, teamRun } from '../../src/systems/claude-teams/teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';

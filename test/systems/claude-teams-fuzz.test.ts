@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemberSchema, TaskSchema } from '../../src/model-schema.js';
+import { MemberSchema, TaskSchema } from '../../src/model/schema.js';
 import { parseTask, parseTeamConfig } from '../../src/systems/claude-teams/teams.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { fieldString, fieldValue, RUNS, truncatedJson } from '../helpers/fuzz.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RunSchema } from '../../src/model-schema.js';
+import { RunSchema } from '../../src/model/schema.js';
 import { compareIds, parseTask, parseTeamConfig, readTeams, teamChangedAt, teamRun } from '../../src/systems/claude-teams/teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { Team } from '../../src/systems/types.js';

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunSchema } from '../../src/model-schema.js';
-import type { Run } from '../../src/model.js';
+import { RunSchema } from '../../src/model/schema.js';
+import type { Run } from '../../src/model/model.js';
 import { LIVE_WITHIN_MS, readDotagentRun, workflowLive } from '../../src/systems/dotagent/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { ReadSettings } from '../../src/systems/types.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GateSchema } from '../../src/model-schema.js';
+import { GateSchema } from '../../src/model/schema.js';
 import {
   DOTAGENT_PHASES,
   dotagentGates,

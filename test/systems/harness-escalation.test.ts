@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Run } from '../../src/model.js';
+import type { Run } from '../../src/model/model.js';
 import { readHarnessRun } from '../../src/systems/harness/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { copyFixture, setMtime, tempDirsPerTest } from '../helpers/fixtures.js';

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
-import type { Run, Snapshot } from '../../src/model.js';
+import type { Run, Snapshot } from '../../src/model/model.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
 import { forgetOperatorAnswers } from '../../src/systems/harness/operator.js';
 import { tempDir, writeFile } from '../helpers/box.js';

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunSchema } from '../../src/model-schema.js';
-import type { Run } from '../../src/model.js';
+import { RunSchema } from '../../src/model/schema.js';
+import type { Run } from '../../src/model/model.js';
 import {
   CHECKPOINT_NAME,
   classifyStateEntry,

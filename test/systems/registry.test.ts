@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SYSTEMS } from '../../src/model.js';
+import { SYSTEMS } from '../../src/model/model.js';
 import { MARKER_NAMES, sourcesOfRoot } from '../../src/store/discover.js';
 import { SYSTEM_MODULES, runsOf, stateDirMarkers, systemOf, teamModule } from '../../src/systems/registry.js';
 import { SYSTEM_BADGE } from '../../src/ui/panes/words.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunSchema } from '../../src/model-schema.js';
-import type { Run } from '../../src/model.js';
+import { RunSchema } from '../../src/model/schema.js';
+import type { Run } from '../../src/model/model.js';
 import { parseLastSignal, parseResumeSignal, parseSageSignals, parseSageState, readSageRun } from '../../src/systems/sage/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { copyFixture, FIXTURES, setMtime, tempDirsPerTest } from '../helpers/fixtures.js';

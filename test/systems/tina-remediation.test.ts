@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
-import type { Run, Snapshot } from '../../src/model.js';
+import type { Run, Snapshot } from '../../src/model/model.js';
 import { readSnapshot } from '../../src/store/snapshot.js';
 import { phaseSessionName } from '../../src/systems/tina/cycle.js';
 import { comparePhases, currentPhaseOf } from '../../src/systems/tina/phases.js';

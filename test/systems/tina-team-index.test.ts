@@ -8,7 +8,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Member } from '../../src/model.js';
+import type { Member } from '../../src/model/model.js';
 import { comparePhases, phaseOfName } from '../../src/systems/tina/phases.js';
 import { isInside, isSessionTeam, pickSessionTeams, tinaTeams } from '../../src/systems/tina/teams.js';
 import type { SessionTeamPick } from '../../src/systems/tina/teams.js';

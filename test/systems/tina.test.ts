@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RunSchema } from '../../src/model-schema.js';
-import type { Run } from '../../src/model.js';
+import { RunSchema } from '../../src/model/schema.js';
+import type { Run } from '../../src/model/model.js';
 import { readTeams } from '../../src/systems/claude-teams/teams.js';
 import { sourcesOfRoot } from '../../src/store/discover.js';
 import { tina } from '../../src/systems/tina/index.js';

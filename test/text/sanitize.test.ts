@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeInvisible, ESCAPE_SEQUENCES, sanitize, sanitizeLine } from '../../src/text.js';
+import { escapeInvisible, ESCAPE_SEQUENCES, sanitize, sanitizeLine } from '../../src/text/sanitize.js';
 
 /** The full treatment, without the printable-ASCII shortcut. */
 function slowSanitize(text: string): string {

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
 import { ActivityStore } from '../../src/kit/activity.js';
 import type { ActionEnv } from '../../src/kit/types.js';
-import type { Member, Snapshot } from '../../src/model.js';
+import type { Member, Snapshot } from '../../src/model/model.js';
 import { PaneWatch, memberPanes } from '../../src/store/captures.js';
 import { createWatchedStore } from '../../src/store/live-activity.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';

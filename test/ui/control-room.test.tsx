@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ActivityStore } from '../../src/kit/activity.js';
 import { ControlRoom } from '../../src/ui/app.js';
 import { KEYMAP } from '../../src/keys/keymap.js';
-import { emptyRun } from '../../src/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { fixtureSnapshot, harnessRun, tinaRun } from './fixtures.js';
 import type { TestScreen } from './helpers.js';
 import { RecordingActions, memoryStore, renderRoom, waitFor, waitForText } from './helpers.js';

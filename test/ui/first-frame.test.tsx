@@ -4,8 +4,8 @@
  */
 import chalk from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/model.js';
-import { emptyRun } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { openingFrame } from '../../src/ui/first-frame/frame-text.js';
 import { defaultBindings } from '../../src/keys/keymap.js';
 import { paintDiff } from '../../src/ui/terminal/screen-painter.js';

@@ -1,6 +1,6 @@
 /** Snapshots for the UI tests: one run of every system, with gates, teams, tasks and reviews. */
-import type { Gate, Member, Run, Snapshot, Task } from '../../src/model.js';
-import { emptyRun } from '../../src/model.js';
+import type { Gate, Member, Run, Snapshot, Task } from '../../src/model/model.js';
+import { emptyRun } from '../../src/model/model.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 /** The fixed "now" of the fixtures. */

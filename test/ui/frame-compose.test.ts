@@ -5,7 +5,7 @@
 import chalk from 'chalk';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { defaultBindings } from '../../src/keys/keymap.js';
 import { cutLine, FrameComposer } from '../../src/ui/frame-compose.js';
 import { computeLayout } from '../../src/ui/layout.js';

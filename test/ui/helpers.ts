@@ -10,7 +10,7 @@ import type { ReactElement } from 'react';
 import { createElement } from 'react';
 import stringWidth from 'string-width';
 import type { ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../../src/kit/types.js';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { ActivityStore } from '../../src/kit/activity.js';
 import type { ControlRoomActions } from '../../src/ui/actions-port.js';
 import { ControlRoom } from '../../src/ui/app.js';

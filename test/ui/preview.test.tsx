@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/model.js';
+import type { Snapshot } from '../../src/model/model.js';
 import { PaneWatch } from '../../src/store/captures.js';
 import { withPaneActivity } from '../../src/store/activity-overlay.js';
 import type { TmuxFixture } from '../helpers/tmux.js';

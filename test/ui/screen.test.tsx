@@ -6,7 +6,7 @@ vi.hoisted(() => {
 });
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Run } from '../../src/model.js';
+import type { Run } from '../../src/model/model.js';
 import { fixtureSnapshot, gate, harnessRun, member, task, tinaRun } from './fixtures.js';
 import type { TestScreen } from './helpers.js';
 import { overwideLines, renderRoom, waitFor, waitForText } from './helpers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionPlan } from '../../src/kit/types.js';
-import type { Run } from '../../src/model.js';
-import { emptyRun } from '../../src/model.js';
+import type { Run } from '../../src/model/model.js';
+import { emptyRun } from '../../src/model/model.js';
 import { availableHints, backMeaning } from '../../src/ui/state/available.js';
 import type { Situation } from '../../src/ui/state/available.js';
 import { NO_DIALOG, dialogReducer } from '../../src/ui/state/dialog-state.js';

@@ -1,6 +1,6 @@
 /** How full each member's context is, in the team pane and the preview's title. */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Run } from '../../src/model.js';
+import type { Run } from '../../src/model/model.js';
 import { contextCell, teamLines } from '../../src/ui/panes/team-pane.js';
 import { compactCount, contextNote } from '../../src/ui/panes/preview-lines.js';
 import { fixtureSnapshot, member, tinaRun } from './fixtures.js';

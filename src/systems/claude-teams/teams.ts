@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { emptyRun } from '../../model.js';
-import type { Member, MemberState, Problem, Run, Task } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import { emptyRun } from '../../model/model.js';
+import type { Member, MemberState, Problem, Run, Task } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { isDir, listEntries, mtimeMs, unsafeName } from '../../files/look.js';
 import { cleanProblem, readJsonSeen } from '../../files/read.js';
 import type { Seen } from '../../files/read.js';

@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { emptyRun } from '../../model.js';
-import type { Gate, Problem, Run, RunStatus, Task } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import { emptyRun } from '../../model/model.js';
+import type { Gate, Problem, Run, RunStatus, Task } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { parseExecutionStateText, parsePhaseStateText } from './state.js';
 import type { DotagentExecution, DotagentPhase } from './state.js';
 import { validateDotagent } from './validate.js';

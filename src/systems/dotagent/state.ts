@@ -2,8 +2,8 @@
  * dotagent's state files (seed 004), parsed without judging them: `memory/state/phase.json` and
  * `memory/state/execution.json`. Validation against the disk and the clock is dotagent-validate.ts.
  */
-import type { Problem } from '../../model.js';
-import { asText } from '../../text.js';
+import type { Problem } from '../../model/model.js';
+import { asText } from '../../text/sanitize.js';
 import { cleanProblem, parseJson } from '../../files/read.js';
 import { isObject, toMs } from '../../files/values.js';
 

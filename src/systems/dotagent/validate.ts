@@ -3,8 +3,8 @@
  * missing outputs, future timestamps, phases out of order, cut-off writes, stale state, orphaned tasks.
  * Pure: the disk is reached only through the `outputExists` callback.
  */
-import type { Problem } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Problem } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { DOTAGENT_PHASES, PHASE_STATUSES, phaseIndex } from './state.js';
 import type { DotagentExecution, DotagentPhase, Stamp } from './state.js';
 

@@ -5,7 +5,7 @@
  * `ORCH batch (<n> decisions, role=<role>): <VERB> <arg> | <VERB> <arg> …`. The `(role=…)`
  * suffix says which role decided; it is no part of the reason. Pure.
  */
-import { sanitizeLine } from '../../text.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 
 /** A decision read from one log line. */
 export interface DecisionLine {

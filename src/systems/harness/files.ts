@@ -2,8 +2,8 @@
  * Pure parsers of the harness (Papercup) state files: config.json, the checkpoint Markdown, the
  * `.granted` sentinel and the names in the state directory. No disk access here.
  */
-import type { Problem } from '../../model.js';
-import { sanitize, sanitizeLine } from '../../text.js';
+import type { Problem } from '../../model/model.js';
+import { sanitize, sanitizeLine } from '../../text/sanitize.js';
 import { cleanProblem, parseJson } from '../../files/read.js';
 import { isObject, toIso } from '../../files/values.js';
 

@@ -12,7 +12,7 @@ import { createExclusive } from '../../kit/files.js';
 import { checkpointNameRefusal } from '../../kit/safety.js';
 import type { GrantDetail } from '../../kit/detail.js';
 import { exists } from '../../files/look.js';
-import type { Run } from '../../model.js';
+import type { Run } from '../../model/model.js';
 import type { GrantWay } from '../module.js';
 import { CHECKPOINT_NAME } from './files.js';
 import { answerError, boundedRequest, checkpointActionUrl, lastAnswer, operatorBaseFrom, OPERATOR_TIMEOUT_MS, refreshCheckpoints } from './operator.js';

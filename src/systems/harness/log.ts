@@ -2,8 +2,8 @@
  * The harness orchestrator's `logs/run.log`: only its tail is read (the file grows without bound),
  * and only the last `ORCH decision: <VERB> ...` line matters to the control room.
  */
-import type { Problem } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Problem } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { toIso } from '../../files/values.js';
 import { parseDecisionLine } from './decision.js';
 

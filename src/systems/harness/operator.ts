@@ -18,7 +18,7 @@
  * Every request is bounded: a 2 s timeout, a 1 MiB body, and a zod schema at the door.
  */
 import type { z as Zod } from 'zod';
-import { sanitize, sanitizeLine } from '../../text.js';
+import { sanitize, sanitizeLine } from '../../text/sanitize.js';
 import { deferUntil } from '../deferred.js';
 import { CHECKPOINT_NAME } from './files.js';
 

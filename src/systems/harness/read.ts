@@ -6,9 +6,9 @@
  * the run loop handles as ESCALATE.
  */
 import path from 'node:path';
-import { emptyRun } from '../../model.js';
-import type { Gate, Problem, Run, RunStatus } from '../../model.js';
-import { sanitize, sanitizeLine } from '../../text.js';
+import { emptyRun } from '../../model/model.js';
+import type { Gate, Problem, Run, RunStatus } from '../../model/model.js';
+import { sanitize, sanitizeLine } from '../../text/sanitize.js';
 import {
   classifyStateEntry,
   describeHeading,

@@ -12,8 +12,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AppContext } from '../../context.js';
-import type { Run } from '../../model.js';
+import type { AppContext } from '../../context/context.js';
+import type { Run } from '../../model/model.js';
 import { exists } from '../../files/look.js';
 import { currentUser } from '../../kit/audit.js';
 import type { RequestDetail } from '../../kit/detail.js';

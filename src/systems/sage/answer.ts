@@ -6,7 +6,7 @@
  * that raised it is newer than both any `.resume-signal` and the last answer in the log; an
  * answer written and not yet read shows the gate answered too. Pure: no disk access.
  */
-import { sanitizeLine } from '../../text.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 
 /** The log the orchestrator keeps, relative to the project root. */
 export const ORCHESTRATOR_LOG = '.sage/logs/orchestrator-v2.log';

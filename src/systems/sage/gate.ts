@@ -5,8 +5,8 @@
  * HITL signal or `next_action: hitl` is pending only while no answer is newer than it (answer.ts).
  */
 import path from 'node:path';
-import type { Gate, Problem } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Gate, Problem } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { exists, mtimeMs } from '../../files/look.js';
 import { readText } from '../../files/read.js';
 import { readLogTail } from '../../files/tail.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ActionStop } from '../../kit/execution.js';
 import { writeAtomic } from '../../kit/files.js';
 import { mtimeMs } from '../../files/look.js';
-import type { Problem } from '../../model.js';
+import type { Problem } from '../../model/model.js';
 import { gateAnswer } from './answer.js';
 import { readSignals } from './gate.js';
 import { grantLockFile, lockedEffects, underGrantLock } from '../grant-kit.js';

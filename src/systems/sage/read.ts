@@ -5,9 +5,9 @@
  * deletes once read, logging the answer in `.sage/logs/orchestrator-v2.log` (gate.ts).
  */
 import path from 'node:path';
-import { emptyRun } from '../../model.js';
-import type { Gate, Problem, Run, RunStatus, Task } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import { emptyRun } from '../../model/model.js';
+import type { Gate, Problem, Run, RunStatus, Task } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { isDir, listDir, mtimeMs } from '../../files/look.js';
 import { readText } from '../../files/read.js';
 import { hitlGate, readSignals } from './gate.js';

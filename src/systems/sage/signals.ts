@@ -2,8 +2,8 @@
  * SAGE signals: what agents print to the terminal (three forms) and the small signal files in
  * `.sage/state/` (`.last_signal`, `.resume-signal`). Pure text parsing, no disk access.
  */
-import type { Problem } from '../../model.js';
-import { sanitize, sanitizeLine } from '../../text.js';
+import type { Problem } from '../../model/model.js';
+import { sanitize, sanitizeLine } from '../../text/sanitize.js';
 
 /** One signal: `SAGE_SIGNAL:<type>[:<payload>]` with the `KEY: value` lines of a box or block. */
 export interface SageSignal {

@@ -5,8 +5,8 @@
  * (workflows/core/epic/create-epic/state-schema.json). `checkpoint.json` may be either: shapes are
  * told apart by keys.
  */
-import type { Problem } from '../../model.js';
-import { asText, sanitizeLine } from '../../text.js';
+import type { Problem } from '../../model/model.js';
+import { asText, sanitizeLine } from '../../text/sanitize.js';
 import { cleanProblem, parseJson } from '../../files/read.js';
 import { isObject, toMs } from '../../files/values.js';
 

@@ -3,7 +3,7 @@
  * stream-json` printed them (bin/orchestrate-v2.sh `run_claude_cycle`). What a person wants to read
  * is the text inside: the assistant's text blocks and the final result, not the JSON. Pure.
  */
-import { sanitize } from '../../text.js';
+import { sanitize } from '../../text/sanitize.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,7 +4,7 @@
  * cycle compares and writes in the state directory.
  */
 import path from 'node:path';
-import type { Run } from '../../model.js';
+import type { Run } from '../../model/model.js';
 import type { CycleFiles, CycleWay } from '../module.js';
 
 /** A phase name that is safe as a path segment. */

@@ -1,6 +1,6 @@
 /** Reads a tina state directory from disk into parsed values; everything odd becomes a problem. */
 import path from 'node:path';
-import type { Problem } from '../../model.js';
+import type { Problem } from '../../model/model.js';
 import { parseHandoff } from './handoff.js';
 import { markdownReader } from './markdown.js';
 import type { ParsedHandoff } from './handoff.js';
@@ -8,7 +8,7 @@ import { exists, listDir, mtimeMs, statFile } from '../../files/look.js';
 import { cleanProblem, readJson, readText } from '../../files/read.js';
 import { readJsonWith } from '../../files/json-dir.js';
 import { toIso } from '../../files/values.js';
-import { sanitizeLine } from '../../text.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { comparePhases, currentPhaseOf } from './phases.js';
 import { parseCheckpointSignal, parseContextMetrics, parsePhaseStatus, parseSupervisorState } from './state.js';
 import type { CheckpointSignal, ContextMetrics, PhaseStatus, SupervisorState } from './state.js';

@@ -1,7 +1,7 @@
 /** The sections of a tina handoff, each read by what it holds (lists, tables, code blocks), whatever the shape. */
 import type { List, ListItem, RootContent, Table } from 'mdast';
-import type { Problem, Review, Task } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Problem, Review, Task } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { itemOwnText, nodeText, subItems, tableRows } from './markdown.js';
 import { isVerdictWord, normalizeKind, normalizeTaskId, normalizeVerdict, parseReviewVerdicts } from './reviews.js';
 

@@ -5,8 +5,8 @@
  * Every section is read by what it holds, whatever the shape, so mixed or edited handoffs still read.
  */
 import type { Root, RootContent } from 'mdast';
-import type { Problem, Review, Task } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Problem, Review, Task } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { toIso } from '../../files/values.js';
 import { readMembers, readNotes, readReviews, readTasks } from './handoff-sections.js';
 import { boldFields, nodeText, splitSections } from './markdown.js';

@@ -4,7 +4,7 @@
  * `~/.claude/tina-sessions/` finds worktrees nobody named.
  */
 import path from 'node:path';
-import type { Problem, Run } from '../../model.js';
+import type { Problem, Run } from '../../model/model.js';
 import { readJsonFiles } from '../../files/json-dir.js';
 import { readTinaFiles } from './files.js';
 import { assembleTinaRun } from './run.js';

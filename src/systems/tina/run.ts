@@ -1,8 +1,8 @@
 /** Turns what was read from a tina state directory, plus the Claude teams, into one run of the snapshot. */
 import path from 'node:path';
-import { emptyRun } from '../../model.js';
-import type { Gate, Member, Run, RunStatus } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import { emptyRun } from '../../model/model.js';
+import type { Gate, Member, Run, RunStatus } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { toMs } from '../../files/values.js';
 import type { TinaFiles } from './files.js';
 import { mergeReviews } from './reviews.js';

@@ -4,8 +4,8 @@
  * each parser reads whichever name is there.
  */
 import path from 'node:path';
-import type { Problem, Review } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Problem, Review } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { parseJson } from '../../files/read.js';
 import { isObject, toIso } from '../../files/values.js';
 import { parseReviewVerdicts } from './reviews.js';

@@ -3,7 +3,7 @@
  * and, on Claude Code 2.1.178 and later, the session teams of the run's leads.
  */
 import path from 'node:path';
-import type { Problem } from '../../model.js';
+import type { Problem } from '../../model/model.js';
 import type { Team } from '../types.js';
 import { comparePhases, phaseOfName } from './phases.js';
 

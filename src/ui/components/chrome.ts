@@ -1,5 +1,5 @@
 /** The header, footer and tab bar lines. Pure. */
-import type { Snapshot } from '../../model.js';
+import type { Snapshot } from '../../model/model.js';
 import type { Bindings } from '../../keys/keymap.js';
 import { keyLabel } from '../../keys/key-name.js';
 import type { Hint } from '../state/available.js';

@@ -5,7 +5,7 @@
 import type { Bindings, Command } from '../../keys/keymap.js';
 import { keysLabel } from '../../keys/keymap.js';
 import type { Dialog } from '../state/dialog-state.js';
-import { sanitize, sanitizeLine } from '../../text.js';
+import { sanitize, sanitizeLine } from '../../text/sanitize.js';
 import type { Segment } from '../text/segments.js';
 import { displayWidth, wrapText } from '../text/width.js';
 

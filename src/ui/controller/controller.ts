@@ -5,7 +5,7 @@
  */
 import { ACTION_KINDS } from '../../kit/types.js';
 import type { ActionKind } from '../../kit/types.js';
-import type { Snapshot } from '../../model.js';
+import type { Snapshot } from '../../model/model.js';
 import type { ActivityEntry } from '../../store/types.js';
 import type { Bindings, Command } from '../../keys/keymap.js';
 import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';

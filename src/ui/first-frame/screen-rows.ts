@@ -4,7 +4,7 @@
  * help, no activity or capture yet). The launcher paints it as soon as the snapshot is read, while
  * React and ink are still loading; the session's first frame then lands on an identical screen.
  */
-import type { Snapshot } from '../../model.js';
+import type { Snapshot } from '../../model/model.js';
 import type { Bindings } from '../../keys/keymap.js';
 import { computeLayout } from '../layout.js';
 import { wantsOf } from '../metrics.js';

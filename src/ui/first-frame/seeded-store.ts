@@ -3,7 +3,7 @@
  * published its own: the session's first frame then draws the same runs the opening frame showed, instead
  * of an empty "reading state" screen in between.
  */
-import type { Snapshot } from '../../model.js';
+import type { Snapshot } from '../../model/model.js';
 import type { SnapshotStore } from '../../store/types.js';
 
 /** `live`, answering `first` until `live` publishes for the first time. */

@@ -1,6 +1,6 @@
 /** The live snapshot and the activity entries, read from their stores outside React. */
 import { useSyncExternalStore } from 'react';
-import type { Snapshot } from '../../model.js';
+import type { Snapshot } from '../../model/model.js';
 import type { ActivityStore } from '../../kit/activity.js';
 import type { ActivityEntry, SnapshotStore } from '../../store/types.js';
 

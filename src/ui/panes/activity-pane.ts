@@ -1,6 +1,6 @@
 /** The activity pane: actions from the moment they are asked for, with live progress, newest first. */
 import type { ActivityEntry } from '../../store/types.js';
-import { sanitizeLine } from '../../text.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { windowStart } from '../components/frame.js';
 import { clock, timeOfDay } from '../text/format.js';
 import type { Segment } from '../text/segments.js';

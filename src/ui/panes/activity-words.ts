@@ -2,7 +2,7 @@
  * What a member is doing, in words and symbols that say it without colour too: `▶ working`,
  * `? question`, `… waiting`, `· idle`, with the time in that state.
  */
-import type { Member } from '../../model.js';
+import type { Member } from '../../model/model.js';
 import { memberWaitsForHuman } from '../../store/needs-you.js';
 import type { Cell } from '../components/table.js';
 import { age } from '../text/format.js';

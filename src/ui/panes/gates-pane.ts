@@ -2,8 +2,8 @@
  * Gates: checkpoints and approvals amber, escalations red, context amber, granted dim, each with
  * how long it has waited; below the list, the selected gate's body so it can be read before granting.
  */
-import type { Run } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Run } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { listLines, mark } from '../components/list.js';
 import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, tableRow } from '../components/table.js';

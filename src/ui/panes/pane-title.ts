@@ -1,5 +1,5 @@
 /** A detail pane's title: its name and a count. Pure. */
-import type { Run, Snapshot } from '../../model.js';
+import type { Run, Snapshot } from '../../model/model.js';
 import type { ActivityEntry } from '../../store/types.js';
 import type { DetailPane } from '../state/ui-state.js';
 import { notes } from './problems-pane.js';

@@ -1,7 +1,7 @@
 /** The preview pane's title and lines for a member and what tower last captured of its pane. Pure. */
-import type { Member } from '../../model.js';
+import type { Member } from '../../model/model.js';
 import type { PaneLook } from '../../store/captures.js';
-import { sanitizeLine } from '../../text.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { frameLines } from '../components/frame.js';
 import type { Rect } from '../layout.js';
 import type { Segment } from '../text/segments.js';

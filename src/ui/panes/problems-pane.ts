@@ -1,7 +1,7 @@
 /** Warnings (stale handoff, stuck heartbeat, context over threshold) and problems with files. */
 import path from 'node:path';
-import type { Problem, Run, Snapshot } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Problem, Run, Snapshot } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { listLines, mark } from '../components/list.js';
 import type { Segment } from '../text/segments.js';
 

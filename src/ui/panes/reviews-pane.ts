@@ -1,6 +1,6 @@
 /** Review tracking: one row per task and kind of review, with its verdict and reviewer. */
-import type { Run } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Run } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { listLines, mark } from '../components/list.js';
 import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';

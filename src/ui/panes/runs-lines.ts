@@ -1,6 +1,6 @@
 /** The runs list's rows (pure): system, name, status, phase, pending gates and the context gauge, one run a row. */
-import type { Run } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Run } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { frameLines, windowStart } from '../components/frame.js';
 import type { Cell, ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';

@@ -2,8 +2,8 @@
  * The team: name, role, model, pane id, whether the pane is alive, how full its context is and what it
  * is doing; the lead is starred.
  */
-import type { Member, Run } from '../../model.js';
-import { sanitizeLine } from '../../text.js';
+import type { Member, Run } from '../../model/model.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { listLines, mark } from '../components/list.js';
 import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';

@@ -2,7 +2,7 @@
  * The words and symbols the panes print for states. Colour only adds to them: with NO_COLOR the
  * same words say everything ("[ESC]", "✗ dead", "… pending").
  */
-import type { Gate, MemberState, ReviewVerdict, RunStatus, System } from '../../model.js';
+import type { Gate, MemberState, ReviewVerdict, RunStatus, System } from '../../model/model.js';
 import type { ActivityEntry } from '../../store/types.js';
 import { SYSTEM_MODULES } from '../../systems/registry.js';
 import type { Cell } from '../components/table.js';

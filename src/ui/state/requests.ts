@@ -3,7 +3,7 @@
  * Pure: the actions themselves check again and produce the exact plan.
  */
 import type { ActionKind, ActionRequest } from '../../kit/types.js';
-import type { Gate, Member, Run } from '../../model.js';
+import type { Gate, Member, Run } from '../../model/model.js';
 import { canCheckpoint, grantableGates, leadWithPane, liveTeammates } from './selectors.js';
 import type { PaneId } from './ui-state.js';
 

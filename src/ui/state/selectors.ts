@@ -1,5 +1,5 @@
 /** What the screen derives from a run: counts, who can be acted on, which keys make sense. Pure. */
-import type { Gate, Member, Run } from '../../model.js';
+import type { Gate, Member, Run } from '../../model/model.js';
 import { systemOf } from '../../systems/registry.js';
 import { RunTally } from './tally.js';
 

@@ -4,7 +4,7 @@
  * objects only, and a run's value is worked out again only where the object is another. On 10,000
  * teams a walk reading each run's fields cost ~1.3 ms a change; comparing objects costs ~0.02 ms.
  */
-import type { Run } from '../../model.js';
+import type { Run } from '../../model/model.js';
 
 export class RunTally {
   private runs: readonly Run[] | null = null;

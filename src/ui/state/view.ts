@@ -1,5 +1,5 @@
 /** The screen's view of the snapshot: visible runs, the selected run and rows, clamped. Pure. */
-import type { Gate, Member, Run, Snapshot } from '../../model.js';
+import type { Gate, Member, Run, Snapshot } from '../../model/model.js';
 import { visibleRuns } from './selectors.js';
 import type { DetailPane, PaneId, UiState } from './ui-state.js';
 import { DETAIL_PANES, PANES } from './ui-state.js';

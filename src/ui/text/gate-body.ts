@@ -1,6 +1,6 @@
 /** A gate's full text as lines: what it is, where it lives, and its body. Pure. */
-import type { Gate } from '../../model.js';
-import { sanitize, sanitizeLine } from '../../text.js';
+import type { Gate } from '../../model/model.js';
+import { sanitize, sanitizeLine } from '../../text/sanitize.js';
 import { wrapText } from './width.js';
 
 /** The lines of a gate's body (or where it lives, when it has none). */

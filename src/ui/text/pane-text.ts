@@ -4,7 +4,7 @@
  * titles and links, DCS) and control character (bells included) is dropped, bidi and zero-width
  * characters are shown escaped. Pure.
  */
-import { ESCAPE_SEQUENCES, stripControls } from '../../text.js';
+import { ESCAPE_SEQUENCES, stripControls } from '../../text/sanitize.js';
 import type { Segment, SgrStyle } from './segments.js';
 
 const NAMES = ['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'] as const;

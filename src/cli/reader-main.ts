@@ -3,11 +3,11 @@
  * into one file (dist/tower-reader.js) without the screen, and run there by `node` over the same
  * ssh connection (see ship.ts). It takes the global options a host's `tower` command line may hold.
  */
-import { UsageError, parseArgv } from './cli-args.js';
-import { EXIT, PROGRAM } from './cli-spec.js';
+import { UsageError, parseArgv } from './args.js';
+import { EXIT, PROGRAM } from './spec.js';
 import { commandContext } from './command-context.js';
-import type { GlobalOptions } from './context.js';
-import { serveStdio } from './remote/serve.js';
+import type { GlobalOptions } from '../context/context.js';
+import { serveStdio } from '../remote/serve.js';
 
 /** Runs `[global options] serve --stdio` (tower's own command line); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {

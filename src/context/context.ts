@@ -1,9 +1,9 @@
 /** What every command is given: resolved config, paths, the tmux client, output streams. */
 import path from 'node:path';
-import type { Config, HostConfig } from './config/config.js';
-import { claudeDirFrom, loadConfig } from './config/config.js';
-import { resolveHosts } from './config/hosts.js';
-import { TmuxClient } from './tmux/client.js';
+import type { Config, HostConfig } from '../config/config.js';
+import { claudeDirFrom, loadConfig } from '../config/config.js';
+import { resolveHosts } from '../config/hosts.js';
+import { TmuxClient } from '../tmux/client.js';
 
 /** The command-line options shared by every command. */
 export interface GlobalOptions {

@@ -5,10 +5,10 @@
  * reading and printing runs never loads the validator.
  */
 import type { z } from 'zod';
-import type * as S from './model-schema.js';
-import type { GateKind, System } from './model-values.js';
+import type * as S from './schema.js';
+import type { GateKind, System } from './values.js';
 
-export * from './model-values.js';
+export * from './values.js';
 
 export type Problem = z.infer<typeof S.ProblemSchema>;
 export type Phase = z.infer<typeof S.PhaseSchema>;

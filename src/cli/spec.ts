@@ -2,9 +2,9 @@
  * tower's command line as data: its commands, their arguments and options, the exit codes. The
  * full command line (cli.ts) and the one-shot `tower status` (status-main.ts) parse argv against it.
  */
-import { UsageError } from './cli-args.js';
-import type { CommandSpec, OptionSpec, ProgramSpec } from './cli-args.js';
-import { GLOBAL_OPTIONS } from './cli-options.js';
+import { UsageError } from './args.js';
+import type { CommandSpec, OptionSpec, ProgramSpec } from './args.js';
+import { GLOBAL_OPTIONS } from './options.js';
 
 /** Exit codes: 0 success, 1 failure or refusal, 2 bad usage, 3 checkpoint timeout. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, timeout: 3 } as const;

@@ -3,7 +3,7 @@
  * snapshot read back, and where the types of model.ts come from. Loaded only where something is validated.
  */
 import { z } from 'zod';
-import { SYSTEMS, RUN_STATUSES, MEMBER_STATES, ACTIVITIES, GATE_KINDS, REVIEW_VERDICTS, HOST_STATES } from './model-values.js';
+import { SYSTEMS, RUN_STATUSES, MEMBER_STATES, ACTIVITIES, GATE_KINDS, REVIEW_VERDICTS, HOST_STATES } from './values.js';
 
 /** A file that could not be read or makes no sense, and why. `file` is null for run-level findings. */
 export const ProblemSchema = z.object({

@@ -2,23 +2,23 @@
  * argv → subcommand. Each command module is imported lazily, so `tower status` never loads the UI.
  * Exit codes: 0 success, 1 failure or refusal, 2 bad usage, 3 checkpoint timeout.
  */
-import { UsageError, parseArgv } from './cli-args.js';
-import { EXIT, PROGRAM } from './cli-spec.js';
-import type { CommandName } from './cli-spec.js';
-import type { AppContext, GlobalOptions } from './context.js';
+import { UsageError, parseArgv } from './args.js';
+import { EXIT, PROGRAM } from './spec.js';
+import type { CommandName } from './spec.js';
+import type { AppContext, GlobalOptions } from '../context/context.js';
 import { commandContext } from './command-context.js';
 import { quietOnClosedOutput } from './closed-output.js';
 
-export { EXIT } from './cli-spec.js';
+export { EXIT } from './spec.js';
 
 type Runner = (ctx: AppContext, args: string[], opts: Record<string, unknown>) => Promise<number>;
 
-const actions = () => import('./commands/actions.js');
+const actions = () => import('../commands/actions.js');
 
 /** What each command runs (the compiler checks every command has one). */
 const RUNNERS: Record<CommandName, Runner> = {
   status: async (ctx, _args, o) => {
-    const status = await import('./commands/status.js');
+    const status = await import('../commands/status.js');
     return status.statusCommand(ctx, { json: Boolean(o.json) });
   },
   grant: async (ctx, [runId, gate], o) => (await actions()).grantCommand(ctx, runId ?? '', gate ?? '', { json: Boolean(o.json) }),
@@ -27,15 +27,15 @@ const RUNNERS: Record<CommandName, Runner> = {
   rehydrate: async (ctx, [runId]) => (await actions()).rehydrateCommand(ctx, runId ?? ''),
   answer: async (ctx, [runId, choice], o) => (await actions()).answerCommand(ctx, runId ?? '', choice ?? '', { member: o.member as string | undefined }),
   send: async (ctx, [runId, text], o) => (await actions()).sendCommand(ctx, runId ?? '', text ?? '', { member: o.member as string | undefined }),
-  hooks: async (ctx, [verb], o) => (await import('./commands/hooks.js')).hooksCommand(ctx, verb ?? '', { settings: o.settings as string | undefined, holdPermissions: o.holdPermissions as string | undefined }),
+  hooks: async (ctx, [verb], o) => (await import('../commands/hooks.js')).hooksCommand(ctx, verb ?? '', { settings: o.settings as string | undefined, holdPermissions: o.holdPermissions as string | undefined }),
   terminate: async (ctx, [runId], o) => (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
-  watch: async (ctx, _args, o) => (await import('./commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
-  demo: async (ctx, _args, o) => (await import('./demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),
+  watch: async (ctx, _args, o) => (await import('../commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
+  demo: async (ctx, _args, o) => (await import('../demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),
   // The far side of a host: streams this box's snapshot over stdin/stdout (see src/remote/serve.ts).
-  serve: async (ctx) => (await import('./remote/serve.js')).serveStdio(ctx),
+  serve: async (ctx) => (await import('../remote/serve.js')).serveStdio(ctx),
 };
 
-const controlRoom: Runner = async (ctx) => (await import('./ui/main.js')).runControlRoom(ctx);
+const controlRoom: Runner = async (ctx) => (await import('../ui/main.js')).runControlRoom(ctx);
 
 /** Runs tower with argv (without node and script) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {

@@ -1,8 +1,8 @@
 /** The context a command runs in, made from its options; a bad config is said once, here. */
-import { EXIT } from './cli-spec.js';
-import { ConfigError } from './config/config.js';
-import { createContext } from './context.js';
-import type { AppContext, GlobalOptions } from './context.js';
+import { EXIT } from './spec.js';
+import { ConfigError } from '../config/config.js';
+import { createContext } from '../context/context.js';
+import type { AppContext, GlobalOptions } from '../context/context.js';
 
 /** The context, or the usage exit code after saying on stderr what is wrong with the config. */
 export async function commandContext(opts: GlobalOptions): Promise<AppContext | number> {

@@ -4,12 +4,12 @@
  * (help, a usage error, other boxes, every other command) is the full command line's, in cli.ts:
  * then this answers null and nothing has been printed.
  */
-import { UsageError, parseArgv } from './cli-args.js';
-import { PROGRAM } from './cli-spec.js';
+import { UsageError, parseArgv } from './args.js';
+import { PROGRAM } from './spec.js';
 import { quietOnClosedOutput } from './closed-output.js';
 import { commandContext } from './command-context.js';
-import type { GlobalOptions } from './context.js';
-import { statusCommand } from './commands/status.js';
+import type { GlobalOptions } from '../context/context.js';
+import { statusCommand } from '../commands/status.js';
 
 /** Runs `tower status [--json]` for this box alone; null when argv asks for anything else. */
 export async function statusMain(argv: string[]): Promise<number | null> {

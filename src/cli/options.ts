@@ -1,5 +1,5 @@
 /** The options of tower's command line that every command takes. */
-import type { OptionSpec } from './cli-args.js';
+import type { OptionSpec } from './args.js';
 
 /** Every command takes these, before or after its name (the far side of a host too: remote/reader-main.ts). */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
