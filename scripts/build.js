@@ -28,4 +28,5 @@ await bundle('dist', undefined, { sourcemap: true });
 await bundle('dist', { 'tower-reader': 'src/cli/reader-main.ts' }, { splitting: false, minify: true });
 // `tower status` as one file, with the code V8 compiles for it kept (scripts/status-file.js).
 await bundleStatusFile('dist');
-if (!makeStatusCache('dist')) console.warn('build: no compiled code was kept for dist/status.cjs; `tower status` compiles it at each start');
+if (!makeStatusCache('dist'))
+  console.warn('build: no compiled code was kept for dist/status.cjs; `tower status` compiles it at each start');

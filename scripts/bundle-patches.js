@@ -27,7 +27,8 @@ export const TEXT_CACHE_LIMIT = 4000;
 
 function replaceOnce(source, from, to, what) {
   const at = source.indexOf(from);
-  if (at < 0 || source.indexOf(from, at + from.length) >= 0) throw new Error(`${what}: expected exactly one ${JSON.stringify(from)}`);
+  if (at < 0 || source.indexOf(from, at + from.length) >= 0)
+    throw new Error(`${what}: expected exactly one ${JSON.stringify(from)}`);
   return source.slice(0, at) + to + source.slice(at + from.length);
 }
 
@@ -94,7 +95,8 @@ export function fastStringWidth(source) {
  * Characters each of which is a grapheme cluster on its own (no combining mark, joiner, CR or
  * surrogate among them): what ansi-tokenize may walk one code unit at a time.
  */
-export const SINGLE_GRAPHEMES = '^[\\u001B\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2200-\\u22FF\\u2500-\\u259F]*$';
+export const SINGLE_GRAPHEMES =
+  '^[\\u001B\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2200-\\u22FF\\u2500-\\u259F]*$';
 
 /** ansi-tokenize's tokenize with its segmenter made on first use and a walk by code unit where that is the same. */
 export function fastTokenize(source) {
@@ -111,7 +113,12 @@ function graphemesOf(str) {
 }`,
     'ansi-tokenize tokenize',
   );
-  return replaceOnce(lazy, 'for (const { segment, index } of segmenter.segment(str)) {', 'for (const { segment, index } of graphemesOf(str)) {', 'ansi-tokenize tokenize');
+  return replaceOnce(
+    lazy,
+    'for (const { segment, index } of segmenter.segment(str)) {',
+    'for (const { segment, index } of graphemesOf(str)) {',
+    'ansi-tokenize tokenize',
+  );
 }
 
 const PATCHES = [

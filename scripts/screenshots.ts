@@ -13,19 +13,23 @@ import { shootCommand } from './render/command-shot.js';
 import { takeDemoShots } from './render/demo-shots.js';
 import type { SavedShot } from './render/shot.js';
 
-const USAGE = 'usage: screenshots.ts [--out DIR] [--scale N] [--command CMD --name NAME [--cols N] [--rows N] [--title T] [--wait-for TEXT] [--timeout S]]';
+const USAGE =
+  'usage: screenshots.ts [--out DIR] [--scale N] [--command CMD --name NAME [--cols N] [--rows N] [--title T] [--wait-for TEXT] [--timeout S]]';
 
 function positive(value: string | undefined, fallback: number, flag: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive number, got ${JSON.stringify(value)}`);
   return n;
 }
 
 class UsageError extends Error {}
 
 function report(shot: SavedShot): void {
-  console.log(`wrote ${path.relative(process.cwd(), shot.pngPath)} (${shot.png.width}×${shot.png.height}) and ${path.basename(shot.svgPath)}`);
+  console.log(
+    `wrote ${path.relative(process.cwd(), shot.pngPath)} (${shot.png.width}×${shot.png.height}) and ${path.basename(shot.svgPath)}`,
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -55,19 +59,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!values.name) throw new UsageError('--command needs --name');
-  const shot = await shootCommand(
-    outDir,
-    {
-      command: values.command,
-      name: values.name,
-      cols: Math.round(positive(values.cols, 100, '--cols')),
-      rows: Math.round(positive(values.rows, 30, '--rows')),
-      title: values.title ?? values.command,
-      waitFor: values['wait-for'],
-      timeoutMs: positive(values.timeout, 20, '--timeout') * 1000,
-      scale,
-    },
-  );
+  const shot = await shootCommand(outDir, {
+    command: values.command,
+    name: values.name,
+    cols: Math.round(positive(values.cols, 100, '--cols')),
+    rows: Math.round(positive(values.rows, 30, '--rows')),
+    title: values.title ?? values.command,
+    waitFor: values['wait-for'],
+    timeoutMs: positive(values.timeout, 20, '--timeout') * 1000,
+    scale,
+  });
   report(shot);
   return 0;
 }
@@ -77,7 +78,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const usage = err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'));
+    const usage =
+      err instanceof UsageError ||
+      (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'));
     console.error(`screenshots: ${err instanceof Error ? err.message : String(err)}`);
     if (usage) console.error(USAGE);
     process.exitCode = usage ? 2 : 1;

@@ -69,14 +69,35 @@ const MARKDOWN_PARSER = ['micromark*', 'mdast-util-*', 'decode-named-character-r
  * file that exists, execa only to run a hook or attach, the Markdown library only to read a handoff.
  */
 export const KEPT_OFF = {
-  'tower status': ['react', 'react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'chalk', 'zod', 'execa', ...MARKDOWN_PARSER],
-  'tower (first frame)': ['react', 'react-reconciler', 'ink', 'yoga-layout', 'chokidar', 'zod', 'execa', ...MARKDOWN_PARSER],
+  'tower status': [
+    'react',
+    'react-reconciler',
+    'ink',
+    'yoga-layout',
+    'chokidar',
+    'chalk',
+    'zod',
+    'execa',
+    ...MARKDOWN_PARSER,
+  ],
+  'tower (first frame)': [
+    'react',
+    'react-reconciler',
+    'ink',
+    'yoga-layout',
+    'chokidar',
+    'zod',
+    'execa',
+    ...MARKDOWN_PARSER,
+  ],
   'tower (live screen)': ['zod', 'execa', ...MARKDOWN_PARSER],
 };
 
 /** The packages of `present` that `keptOff` names (exactly, or by a prefix ending in `*`). */
 export function offenders(keptOff, present) {
-  return [...present].filter((pkg) => keptOff.some((name) => (name.endsWith('*') ? pkg.startsWith(name.slice(0, -1)) : pkg === name)));
+  return [...present].filter((pkg) =>
+    keptOff.some((name) => (name.endsWith('*') ? pkg.startsWith(name.slice(0, -1)) : pkg === name)),
+  );
 }
 
 /** Output file → { bytes, files (static imports) } and entry module → output file. */
@@ -112,7 +133,9 @@ export function startPaths(metafile, paths = START_PATHS) {
     const bytes = files.reduce((n, f) => n + (outputs.get(f)?.bytes ?? 0), 0);
     // The biggest inputs on the path, to say where the bytes come from.
     const inputs = new Map();
-    for (const f of files) for (const [input, { bytesInOutput }] of Object.entries(outputs.get(f)?.inputs ?? {})) inputs.set(input, bytesInOutput);
+    for (const f of files)
+      for (const [input, { bytesInOutput }] of Object.entries(outputs.get(f)?.inputs ?? {}))
+        inputs.set(input, bytesInOutput);
     result[name] = { bytes, files: files.map((f) => path.basename(f)), inputs };
   }
   return result;

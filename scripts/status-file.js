@@ -38,9 +38,15 @@ export const MARKDOWN_READER_FILE = 'markdown-reader.cjs';
 const leaveOut = {
   name: 'status-file-leave-out',
   setup(b) {
-    b.onResolve({ filter: LEFT_OUT }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
-    b.onResolve({ filter: /[\\/]config-schema\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${CONFIG_SCHEMA_FILE}`, external: true } : undefined));
-    b.onResolve({ filter: /[\\/]markdown-reader\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${MARKDOWN_READER_FILE}`, external: true } : undefined));
+    b.onResolve({ filter: LEFT_OUT }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    );
+    b.onResolve({ filter: /[\\/]config-schema\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./${CONFIG_SCHEMA_FILE}`, external: true } : undefined,
+    );
+    b.onResolve({ filter: /[\\/]markdown-reader\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./${MARKDOWN_READER_FILE}`, external: true } : undefined,
+    );
   },
 };
 
@@ -76,7 +82,11 @@ export async function bundleStatusFile(outdir, extra = {}) {
     outfile: path.join(outdir, STATUS_FILE),
     // import() of what the file holds becomes a plain call: vm.Script code has no module loader.
     supported: { 'dynamic-import': false },
-    define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__towerImportMetaUrl' },
+    define: {
+      'process.env.DEV': '"false"',
+      'process.env.NODE_ENV': '"production"',
+      'import.meta.url': '__towerImportMetaUrl',
+    },
     banner: { js: "const __towerImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     external: ['react-devtools-core'],
     ...extra,
@@ -98,7 +108,8 @@ const TO_ESM = 'var __toESM = (mod, isNodeMode, target) => (';
 function keepInteropWrappers(file) {
   const code = fs.readFileSync(file, 'utf8');
   const at = code.indexOf(TO_ESM);
-  if (at < 0) throw new Error(`${file}: esbuild's __toESM helper not found; scripts/status-file.js must learn its new shape`);
+  if (at < 0)
+    throw new Error(`${file}: esbuild's __toESM helper not found; scripts/status-file.js must learn its new shape`);
   const kept = [
     'var __toESMKept = [new WeakMap(), new WeakMap()];',
     'var __toESM = (mod, isNodeMode) => {',
@@ -110,7 +121,10 @@ function keepInteropWrappers(file) {
     '};',
     '',
   ].join('\n');
-  fs.writeFileSync(file, `${code.slice(0, at)}${kept}var __toESMEach = (mod, isNodeMode, target) => (${code.slice(at + TO_ESM.length)}`);
+  fs.writeFileSync(
+    file,
+    `${code.slice(0, at)}${kept}var __toESMEach = (mod, isNodeMode, target) => (${code.slice(at + TO_ESM.length)}`,
+  );
 }
 
 /**
@@ -122,12 +136,24 @@ export function makeStatusCache(outdir) {
   const box = path.join(REPO, 'test', 'fixtures', 'box');
   const projects = path.join(box, 'projects');
   const roots = fs.existsSync(projects) ? fs.readdirSync(projects).map((p) => path.join(projects, p)) : [];
-  const args = ['status', '--json', '--claude-dir', path.join(box, 'claude'), '-L', `tower-build-${process.pid}`, ...roots.flatMap((r) => ['--root', r])];
-  spawnSync(process.execPath, [path.join(REPO, 'scripts', 'keep-status-code.cjs'), path.join(outdir, STATUS_FILE), ...args], {
-    stdio: 'ignore',
-    // No config file is read: the defaults, as on most machines.
-    env: { ...process.env, XDG_CONFIG_HOME: path.join(outdir, 'no-config') },
-    timeout: 60_000,
-  });
+  const args = [
+    'status',
+    '--json',
+    '--claude-dir',
+    path.join(box, 'claude'),
+    '-L',
+    `tower-build-${process.pid}`,
+    ...roots.flatMap((r) => ['--root', r]),
+  ];
+  spawnSync(
+    process.execPath,
+    [path.join(REPO, 'scripts', 'keep-status-code.cjs'), path.join(outdir, STATUS_FILE), ...args],
+    {
+      stdio: 'ignore',
+      // No config file is read: the defaults, as on most machines.
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(outdir, 'no-config') },
+      timeout: 60_000,
+    },
+  );
   return fs.existsSync(path.join(outdir, STATUS_CACHE));
 }

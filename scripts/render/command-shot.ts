@@ -65,7 +65,13 @@ export async function shootCommand(outDir: string, shot: CommandShot): Promise<S
     }
     await waitForQuiet(live, { quietMs: 300 });
     const capture = await captureEscapes(live);
-    return await saveShot(outDir, shot.name, capture, { cols: shot.cols, rows: shot.rows }, { title: shot.title, trim: true, ...(shot.scale !== undefined ? { scale: shot.scale } : {}) });
+    return await saveShot(
+      outDir,
+      shot.name,
+      capture,
+      { cols: shot.cols, rows: shot.rows },
+      { title: shot.title, trim: true, ...(shot.scale !== undefined ? { scale: shot.scale } : {}) },
+    );
   } finally {
     if (stage) await closeStage(stage).catch(() => undefined);
     xdg.cleanup();

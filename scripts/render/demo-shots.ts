@@ -107,7 +107,14 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
       continue;
     }
     // Off screen (a short list scrolls) or not pinned yet: step down; else step towards it.
-    const key = target < 0 || selected < 0 || !pinned ? (selected === lines.length - 1 ? 'Up' : 'Down') : target > selected ? 'Down' : 'Up';
+    const key =
+      target < 0 || selected < 0 || !pinned
+        ? selected === lines.length - 1
+          ? 'Up'
+          : 'Down'
+        : target > selected
+          ? 'Down'
+          : 'Up';
     const before = selectedName(screen);
     const landed = pinned ? (now: string) => selectedName(now) !== before : offFirstRow;
     await pressKeys(stage, key);
@@ -117,7 +124,9 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 15_000):
     // compared); before that the first row shows as selected, whichever run a re-sort puts there.
     // A key that has not shown yet may still land: on a slow machine the next step is read only
     // once the selection has stopped moving, so a late key is never followed by a second one.
-    screen = await waitForScreen(stage, landed, { timeoutMs: 4000, what: 'the selection to move' }).catch(() => selectionSettled(stage));
+    screen = await waitForScreen(stage, landed, { timeoutMs: 4000, what: 'the selection to move' }).catch(() =>
+      selectionSettled(stage),
+    );
   }
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }
@@ -135,7 +144,9 @@ async function selectByFilter(stage: Stage, name: string): Promise<string> {
   await pressKeys(stage, 'Enter');
   await waitForScreen(stage, (s) => isSelected(s, name), { what: `${name} selected` });
   await pressKeys(stage, 'Escape');
-  return waitForScreen(stage, (s) => !s.includes('filter:') && isSelected(s, name), { what: `${name} selected, filter cleared` });
+  return waitForScreen(stage, (s) => !s.includes('filter:') && isSelected(s, name), {
+    what: `${name} selected, filter cleared`,
+  });
 }
 
 /** Waits until no condition text is on the screen (a dialog or prompt closed). */
@@ -161,20 +172,30 @@ async function shoot(ctx: ShotContext, stage: Stage, name: string, title: string
     await selectByFilter(stage, run);
     capture = await waitForQuiet(stage, { quietMs: 400 });
   }
-  const shot = await saveShot(ctx.outDir, name, capture, { cols: stage.cols, rows: stage.rows }, {
-    title,
-    ...(ctx.scale !== undefined ? { scale: ctx.scale } : {}),
-  });
+  const shot = await saveShot(
+    ctx.outDir,
+    name,
+    capture,
+    { cols: stage.cols, rows: stage.rows },
+    {
+      title,
+      ...(ctx.scale !== undefined ? { scale: ctx.scale } : {}),
+    },
+  );
   ctx.log(`shot ${name} (${stage.cols}×${stage.rows})`);
   ctx.shots.push(shot);
 }
 
 /** The scenes at 140×42, in an order the demo's clock allows. */
 async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox): Promise<void> {
-  await waitForScreen(stage, (s) => ['checkout-flow', 'sheets-clone', 'EPIC-042', 'docs-refresh'].every((n) => s.includes(n)), {
-    timeoutMs: 20_000,
-    what: 'the runs list',
-  });
+  await waitForScreen(
+    stage,
+    (s) => ['checkout-flow', 'sheets-clone', 'EPIC-042', 'docs-refresh'].every((n) => s.includes(n)),
+    {
+      timeoutMs: 20_000,
+      what: 'the runs list',
+    },
+  );
   await selectByFilter(stage, 'checkout-flow');
   await waitForScreen(stage, 'Tasks', { what: 'the tina run detail' });
   await shoot(ctx, stage, 'control-room', 'tower — control room', 'checkout-flow');
@@ -195,17 +216,23 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
   await waitForScreen(stage, /pre-done/, { timeoutMs: SCENE_TIMEOUT_MS, what: 'the harness checkpoint' });
   await selectByFilter(stage, 'sheets-clone');
   await pressKeys(stage, 'g');
-  await waitForScreen(stage, (s) => s.includes('Grant pre-done') && s.includes('granted at'), { what: 'the grant confirmation' });
+  await waitForScreen(stage, (s) => s.includes('Grant pre-done') && s.includes('granted at'), {
+    what: 'the grant confirmation',
+  });
   await shoot(ctx, stage, 'confirm-grant', 'tower — g confirms the exact file write');
   await pressKeys(stage, 'n');
   await waitGone(stage, 'Grant pre-done');
-  const grantFile = sandbox.roots.map((r) => path.join(r, '.papercusp', 'checkpoint-pre-done.md.granted')).find((f) => fs.existsSync(f));
+  const grantFile = sandbox.roots
+    .map((r) => path.join(r, '.papercusp', 'checkpoint-pre-done.md.granted'))
+    .find((f) => fs.existsSync(f));
   if (grantFile) throw new Error(`cancelling the grant still wrote ${grantFile}`);
 
   await pressKeys(stage, '/');
   await waitForScreen(stage, 'filter:', { what: 'the filter prompt' });
   await typeText(stage, 'tina');
-  await waitForScreen(stage, /filter: tina[\s\S]*search-index|filter: tina[\s\S]*checkout-flow/, { what: 'the filtered list' });
+  await waitForScreen(stage, /filter: tina[\s\S]*search-index|filter: tina[\s\S]*checkout-flow/, {
+    what: 'the filtered list',
+  });
   await shoot(ctx, stage, 'filter', 'tower — / filters the runs as you type');
   await pressKeys(stage, 'Escape');
   await waitGone(stage, 'filter:');
@@ -220,7 +247,9 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
     await pressKeys(stage, 'j');
     await waitForQuiet(stage, { quietMs: 200 });
   }
-  await waitForScreen(stage, (s) => s.includes('Preview · writer-2') && s.includes('Do you want to proceed?'), { what: "writer-2's pane in the preview" });
+  await waitForScreen(stage, (s) => s.includes('Preview · writer-2') && s.includes('Do you want to proceed?'), {
+    what: "writer-2's pane in the preview",
+  });
   await shoot(ctx, stage, 'preview', 'tower — the preview and a member waiting at a question', 'docs-refresh');
   await pressKeys(stage, 'Escape');
 }
@@ -235,13 +264,25 @@ async function stopSandbox(sandbox: DemoSandbox): Promise<void> {
 
 /** Takes every demo shot into `outDir`: control-room, context-gate, help, confirm-grant, filter, preview, narrow-80x24. */
 export async function takeDemoShots(outDir: string, opts: DemoShotOptions = {}): Promise<SavedShot[]> {
-  const ctx: ShotContext = { outDir, log: opts.log ?? (() => undefined), shots: [], ...(opts.scale !== undefined ? { scale: opts.scale } : {}) };
+  const ctx: ShotContext = {
+    outDir,
+    log: opts.log ?? (() => undefined),
+    shots: [],
+    ...(opts.scale !== undefined ? { scale: opts.scale } : {}),
+  };
   const xdg = privateXdg();
   const sandboxDir = makeTempSandboxDir();
   let sandbox: DemoSandbox | undefined;
   const stages: Stage[] = [];
   const open = async (cols: number, rows: number, command: string): Promise<Stage> => {
-    const stage = await openStage({ socketName: privateSocket('tower-shots-ui'), command, cols, rows, env: xdg.env, cwd: sandboxDir });
+    const stage = await openStage({
+      socketName: privateSocket('tower-shots-ui'),
+      command,
+      cols,
+      rows,
+      env: xdg.env,
+      cwd: sandboxDir,
+    });
     stages.push(stage);
     return stage;
   };

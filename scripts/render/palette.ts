@@ -22,8 +22,22 @@ export const DARK_THEME: Theme = {
   background: '#15171c',
   foreground: '#d5d8de',
   ansi: [
-    '#23262e', '#ea6b73', '#93c572', '#e6c06f', '#5fa8ee', '#c27bd9', '#4fb8c4', '#c3c8d1',
-    '#5f6673', '#ff8a92', '#b2e28e', '#ffd98b', '#86c1ff', '#dc9cf0', '#7fd8e3', '#f4f6fa',
+    '#23262e',
+    '#ea6b73',
+    '#93c572',
+    '#e6c06f',
+    '#5fa8ee',
+    '#c27bd9',
+    '#4fb8c4',
+    '#c3c8d1',
+    '#5f6673',
+    '#ff8a92',
+    '#b2e28e',
+    '#ffd98b',
+    '#86c1ff',
+    '#dc9cf0',
+    '#7fd8e3',
+    '#f4f6fa',
   ],
   frame: '#2a2e37',
   title: '#9aa1ad',
@@ -32,7 +46,9 @@ export const DARK_THEME: Theme = {
 const CUBE_LEVELS = [0, 95, 135, 175, 215, 255] as const;
 
 function hex2(n: number): string {
-  return Math.max(0, Math.min(255, Math.round(n))).toString(16).padStart(2, '0');
+  return Math.max(0, Math.min(255, Math.round(n)))
+    .toString(16)
+    .padStart(2, '0');
 }
 
 /** `#rrggbb` from channels. */

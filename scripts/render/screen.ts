@@ -72,9 +72,17 @@ function toCell(cell: IBufferCell, theme: Theme): Cell {
  * Replays a capture (lines separated by `\n`, as `capture-pane -e -p` prints them) into a
  * `cols`×`rows` terminal and reads the screen back. Lines past `rows` are dropped, not scrolled.
  */
-export async function captureToScreen(capture: string, cols: number, rows: number, theme: Theme = DARK_THEME): Promise<Screen> {
+export async function captureToScreen(
+  capture: string,
+  cols: number,
+  rows: number,
+  theme: Theme = DARK_THEME,
+): Promise<Screen> {
   if (capture.length > MAX_CAPTURE_CHARS) throw new Error(`capture too large (${capture.length} chars)`);
-  const lines = capture.replace(/\r?\n$/, '').split(/\r?\n/).slice(0, rows);
+  const lines = capture
+    .replace(/\r?\n$/, '')
+    .split(/\r?\n/)
+    .slice(0, rows);
   const term = new Terminal({ cols, rows, scrollback: 0, allowProposedApi: true });
   try {
     // No reset between lines: tmux carries the style over a line break and only emits changes.
@@ -101,13 +109,27 @@ export async function captureToScreen(capture: string, cols: number, rows: numbe
 }
 
 function blankCell(theme: Theme): Cell {
-  return { text: ' ', width: 1, fg: theme.foreground, bg: null, bold: false, italic: false, underline: false, strikethrough: false };
+  return {
+    text: ' ',
+    width: 1,
+    fg: theme.foreground,
+    bg: null,
+    bold: false,
+    italic: false,
+    underline: false,
+    strikethrough: false,
+  };
 }
 
 /** The screen as plain text, one line per row, trailing spaces trimmed (for logs and checks). */
 export function screenText(screen: Screen): string {
   return screen.cells
-    .map((row) => row.map((c) => (c ? c.text : '')).join('').trimEnd())
+    .map((row) =>
+      row
+        .map((c) => (c ? c.text : ''))
+        .join('')
+        .trimEnd(),
+    )
     .join('\n');
 }
 

@@ -24,7 +24,11 @@ export interface Rendered {
 }
 
 /** Renders a capture of a `cols`×`rows` pane. */
-export async function renderCapture(capture: string, size: { cols: number; rows: number }, opts: RenderOptions = {}): Promise<Rendered> {
+export async function renderCapture(
+  capture: string,
+  size: { cols: number; rows: number },
+  opts: RenderOptions = {},
+): Promise<Rendered> {
   let screen = await captureToScreen(capture, size.cols, size.rows, opts.theme);
   if (opts.trim) screen = trimScreen(screen);
   const svg = screenToSvg(screen, opts);
@@ -34,7 +38,8 @@ export async function renderCapture(capture: string, size: { cols: number; rows:
 
 /** Throws unless `name` is a plain file name (it becomes `<name>.png` in the output folder). */
 export function checkShotName(name: string): void {
-  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`bad screenshot name ${JSON.stringify(name)}: use letters, digits, . _ -`);
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name))
+    throw new Error(`bad screenshot name ${JSON.stringify(name)}: use letters, digits, . _ -`);
 }
 
 /** What saveShot wrote. */

@@ -45,7 +45,19 @@ export async function openStage(opts: StageOptions): Promise<Stage> {
       // Without this tmux 3.3+ writes "Pane is dead" over the output (-q: older tmux lacks it).
       ...['set-option', '-gq', 'remain-on-exit-format', '', ';'],
       ...['set-option', '-g', 'default-terminal', opts.term ?? 'xterm-256color', ';'],
-      ...['new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'shot', '-x', String(opts.cols), '-y', String(opts.rows)],
+      ...[
+        'new-session',
+        '-d',
+        '-P',
+        '-F',
+        '#{pane_id}',
+        '-s',
+        'shot',
+        '-x',
+        String(opts.cols),
+        '-y',
+        String(opts.rows),
+      ],
       ...(opts.cwd ? ['-c', opts.cwd] : []),
       ...env,
       opts.command,
@@ -138,7 +150,9 @@ export async function waitForQuiet(stage: Stage, opts: { quietMs?: number; timeo
 
 /** The index of the first screen row that matches, or -1. */
 export function findRow(screen: string, needle: string | RegExp): number {
-  return screen.split('\n').findIndex((line) => (typeof needle === 'string' ? line.includes(needle) : needle.test(line)));
+  return screen
+    .split('\n')
+    .findIndex((line) => (typeof needle === 'string' ? line.includes(needle) : needle.test(line)));
 }
 
 /** Presses named keys (`Enter`, `Escape`, `Down`, `?`) one after another. */

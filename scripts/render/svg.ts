@@ -61,7 +61,10 @@ export function svgLayout(cols: number, rows: number, lineHeight = 17): SvgLayou
 /** Escapes text for XML character data and attribute values; drops code points XML forbids. */
 export function escapeXml(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '',
+    )
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -190,7 +193,8 @@ export function screenToSvg(screen: Screen, opts: SvgOptions = {}): string {
     const top = r * layout.lineHeight;
     body.push(...backgroundRects(row, top, layout));
     const runs = textRuns(row);
-    if (runs.length > 0) body.push(`<text y="${num(top + baseline)}">${runs.map((run) => tspan(run, layout)).join('')}</text>`);
+    if (runs.length > 0)
+      body.push(`<text y="${num(top + baseline)}">${runs.map((run) => tspan(run, layout)).join('')}</text>`);
   });
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}">`,

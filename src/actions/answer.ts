@@ -31,8 +31,17 @@ export const CONFIRM_MS = 3000;
 const MAX_TEXT = 4000;
 
 function memberOf(run: Run, name: string | undefined, fallbackToLead: boolean): Member | { refusal: string } {
-  const m = name ? run.members.find((x) => x.name === name) : fallbackToLead ? run.members.find((x) => x.lead) : undefined;
-  if (!m) return { refusal: name ? `${run.id} has no member "${sanitizeLine(name)}"` : `name the member (--member NAME)${fallbackToLead ? `: ${run.id} has no lead` : ''}` };
+  const m = name
+    ? run.members.find((x) => x.name === name)
+    : fallbackToLead
+      ? run.members.find((x) => x.lead)
+      : undefined;
+  if (!m)
+    return {
+      refusal: name
+        ? `${run.id} has no member "${sanitizeLine(name)}"`
+        : `name the member (--member NAME)${fallbackToLead ? `: ${run.id} has no lead` : ''}`,
+    };
   if (!hasPane(m)) return { refusal: `${m.name} of ${run.id} has no tmux pane to type into` };
   if (m.tmuxServerUnknown !== undefined) return { refusal: `${m.name} of ${run.id}: ${m.tmuxServerUnknown}` };
   if (m.state === 'dead') return { refusal: `${m.name}'s pane ${m.paneId} is dead` };
@@ -42,7 +51,10 @@ function memberOf(run: Run, name: string | undefined, fallbackToLead: boolean): 
 /** The two tmux calls that type `text` and submit it, on the pane's own server. */
 function typeEffects(ctx: AppContext, paneId: string, server: string | null, text: string) {
   const tmux = paneClient(ctx, server);
-  return [tmuxEffect(tmux, ['send-keys', '-t', paneId, '-l', '--', text]), tmuxEffect(tmux, ['send-keys', '-t', paneId, '-H', '0D'])];
+  return [
+    tmuxEffect(tmux, ['send-keys', '-t', paneId, '-l', '--', text]),
+    tmuxEffect(tmux, ['send-keys', '-t', paneId, '-H', '0D']),
+  ];
 }
 
 /** Plans answering the prompt a member's pane shows. */
@@ -51,13 +63,27 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const m = memberOf(run, req.members?.[0], false);
   if ('refusal' in m) return refuse(m.refusal, title);
   const choice = (req.choice ?? '').trim();
-  if (!/^([1-9]|y|n)$/i.test(choice)) return refuse(`the answer is an option's number (1-9), or y / n: not "${sanitizeLine(choice)}"`, title, m.paneId);
+  if (!/^([1-9]|y|n)$/i.test(choice))
+    return refuse(`the answer is an option's number (1-9), or y / n: not "${sanitizeLine(choice)}"`, title, m.paneId);
   // The prompt the snapshot saw in the pane (the screen's preview, or the CLI's capture) is the one answered.
   const seen = m.prompt ?? null;
   const option = seen?.options.find((o) => o.key === choice.toLowerCase());
-  if (seen && !option) return refuse(`the prompt ${m.name} shows has no option ${sanitizeLine(choice)}: ${seen.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`, title, m.paneId);
+  if (seen && !option)
+    return refuse(
+      `the prompt ${m.name} shows has no option ${sanitizeLine(choice)}: ${seen.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
+      title,
+      m.paneId,
+    );
   const server = m.tmuxServer ?? null;
-  const detail: AnswerDetail = { kind: 'answer', member: m.name, paneId: m.paneId!, server, choice: choice.toLowerCase(), expect: req.expect ?? seen?.signature ?? null, confirmMs: CONFIRM_MS };
+  const detail: AnswerDetail = {
+    kind: 'answer',
+    member: m.name,
+    paneId: m.paneId!,
+    server,
+    choice: choice.toLowerCase(),
+    expect: req.expect ?? seen?.signature ?? null,
+    confirmMs: CONFIRM_MS,
+  };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
   // A request tower's hook holds open for this pane is answered through the hook. Pane ids name
   // panes of one tmux server and the hook cannot say which: only panes of tower's own server.
@@ -65,23 +91,46 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   if (held) {
     const way = hookDecision(detail.choice, seen?.options.find((o) => o.key === detail.choice)?.label ?? null);
     if ('behavior' in way) {
-      detail.hook = { id: held.id, dir: heldDir(stateHome(ctx.env)), file: held.file, answerFile: held.answerFile, until: held.until, behavior: way.behavior };
+      detail.hook = {
+        id: held.id,
+        dir: heldDir(stateHome(ctx.env)),
+        file: held.file,
+        answerFile: held.answerFile,
+        until: held.until,
+        behavior: way.behavior,
+      };
       const effects = [
         waitEffect(`read ${held.file} first: refused unless the request is still held for ${m.paneId}`),
         createEffect(held.answerFile, `${way.behavior}\n`),
         waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
       ];
-      return { refusal: null, title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${m.name} of ${run.id} (${m.paneId})`, target: m.paneId, effects, detail, destructive: true };
+      return {
+        refusal: null,
+        title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${m.name} of ${run.id} (${m.paneId})`,
+        target: m.paneId,
+        effects,
+        detail,
+        destructive: true,
+      };
     }
     detail.keysBecause = way.because;
   }
   const effects = [
-    waitEffect(`capture ${m.paneId}${onServer(server)} first: refused unless it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`),
+    waitEffect(
+      `capture ${m.paneId}${onServer(server)} first: refused unless it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`,
+    ),
     ...typeEffects(ctx, m.paneId!, server, detail.choice),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the prompt to clear`),
   ];
   const because = detail.keysBecause ? ` (typed, not through the hook: ${detail.keysBecause})` : '';
-  return { refusal: null, title: `Answer ${detail.choice} to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})${about}${because}`, target: m.paneId, effects, detail, destructive: true };
+  return {
+    refusal: null,
+    title: `Answer ${detail.choice} to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})${about}${because}`,
+    target: m.paneId,
+    effects,
+    detail,
+    destructive: true,
+  };
 }
 
 /** What a held request is about: `Bash: npm test`. */
@@ -93,10 +142,15 @@ function heldAbout(r: HeldRequest): string {
  * The hook's decision for an answer: option 1 or `y` allows, `n` or an option labelled No denies.
  * Anything else (`Yes, and don't ask again …`) is not a decision the hook can give: keys are typed.
  */
-export function hookDecision(choice: string, label: string | null): { behavior: 'allow' | 'deny' } | { because: string } {
+export function hookDecision(
+  choice: string,
+  label: string | null,
+): { behavior: 'allow' | 'deny' } | { because: string } {
   if (choice === '1' || choice === 'y') return { behavior: 'allow' };
   if (choice === 'n' || (label !== null && /^no\b/i.test(label))) return { behavior: 'deny' };
-  return { because: `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the hook answers only allow or deny` };
+  return {
+    because: `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the hook answers only allow or deny`,
+  };
 }
 
 /** Plans typing a line to a member (the lead unless named). */
@@ -106,10 +160,12 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   if ('refusal' in m) return refuse(m.refusal, title);
   const text = req.text ?? '';
   if (text.trim() === '') return refuse('nothing to send: give the text', title, m.paneId);
-  if (text.length > MAX_TEXT) return refuse(`the text is ${text.length} characters; at most ${MAX_TEXT}`, title, m.paneId);
+  if (text.length > MAX_TEXT)
+    return refuse(`the text is ${text.length} characters; at most ${MAX_TEXT}`, title, m.paneId);
   // Only printable text is typed: a newline would submit early, an escape sequence would drive the
   // agent's screen. sanitizeLine changes any text holding either, or a tab.
-  if (sanitizeLine(text) !== text) return refuse('the text holds control characters or line breaks; send one printable line', title, m.paneId);
+  if (sanitizeLine(text) !== text)
+    return refuse('the text holds control characters or line breaks; send one printable line', title, m.paneId);
   const server = m.tmuxServer ?? null;
   const detail: SendDetail = { kind: 'send', member: m.name, paneId: m.paneId!, server, text, confirmMs: CONFIRM_MS };
   const effects = [
@@ -117,7 +173,14 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
     ...typeEffects(ctx, m.paneId!, server, text),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the line to leave the input box`),
   ];
-  return { refusal: null, title: `Send a line to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})`, target: m.paneId, effects, detail, destructive: true };
+  return {
+    refusal: null,
+    title: `Send a line to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})`,
+    target: m.paneId,
+    effects,
+    detail,
+    destructive: true,
+  };
 }
 
 /** The pane's screen as text (on its own server); a pane that is gone is a failure saying so. */
@@ -134,7 +197,12 @@ function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
 }
 
-async function typeAndSubmit(ctx: AppContext, paneId: string, server: string | null | undefined, text: string): Promise<void> {
+async function typeAndSubmit(
+  ctx: AppContext,
+  paneId: string,
+  server: string | null | undefined,
+  text: string,
+): Promise<void> {
   const tmux = paneClient(ctx, server);
   await tmux.sendText(paneId, text);
   await tmux.run(['send-keys', '-t', paneId, '-H', '0D']);
@@ -148,28 +216,53 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   }
   const ctx = x.env.ctx;
   const before = readPrompt(await screen(ctx, d.paneId, d.server));
-  if (!before) return { status: 'refused', message: `${d.member}'s pane ${d.paneId} shows no prompt now (the agent moved on, or another answer came first)` };
-  if (d.expect !== null && before.signature !== d.expect) return { status: 'refused', message: `${d.member}'s pane shows another prompt than the one you saw: ${describe(before)}` };
+  if (!before)
+    return {
+      status: 'refused',
+      message: `${d.member}'s pane ${d.paneId} shows no prompt now (the agent moved on, or another answer came first)`,
+    };
+  if (d.expect !== null && before.signature !== d.expect)
+    return {
+      status: 'refused',
+      message: `${d.member}'s pane shows another prompt than the one you saw: ${describe(before)}`,
+    };
   const option = before.options.find((o) => o.key === d.choice);
   if (!option) return { status: 'refused', message: `the prompt has no option ${d.choice}: ${describe(before)}` };
   await typeAndSubmit(ctx, d.paneId, d.server, d.choice);
-  const details = [`${before.subject.join(' · ')}`.trim(), `${before.question} → ${option.key}. ${option.label}`].filter((l) => l !== '');
+  const details = [
+    `${before.subject.join(' · ')}`.trim(),
+    `${before.question} → ${option.key}. ${option.label}`,
+  ].filter((l) => l !== '');
   const cleared = await pollUntil({
     timeoutMs: d.confirmMs,
     intervalMs: 150,
     signal: x.hooks.signal,
-    check: async () => (readPrompt(await screen(ctx, d.paneId, d.server))?.signature === before.signature ? null : true),
+    check: async () =>
+      readPrompt(await screen(ctx, d.paneId, d.server))?.signature === before.signature ? null : true,
   });
   if (d.keysBecause) details.push(`typed into the pane, not through the hook: ${d.keysBecause}`);
-  if (cleared.status === 'ok') return { status: 'done', message: `answered ${option.key} (${option.label}) to ${d.member}: the prompt cleared`, details };
-  return { status: 'failed', message: `typed ${option.key} into ${d.paneId} but the prompt is still shown after ${seconds(d.confirmMs)}; look at the pane`, details };
+  if (cleared.status === 'ok')
+    return {
+      status: 'done',
+      message: `answered ${option.key} (${option.label}) to ${d.member}: the prompt cleared`,
+      details,
+    };
+  return {
+    status: 'failed',
+    message: `typed ${option.key} into ${d.paneId} but the prompt is still shown after ${seconds(d.confirmMs)}; look at the pane`,
+    details,
+  };
 }
 
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
   const prompt = readPrompt(await screen(ctx, d.paneId, d.server));
-  if (prompt) return { status: 'refused', message: `${d.member}'s pane shows a prompt (${describe(prompt)}): answer it first (tower answer)` };
+  if (prompt)
+    return {
+      status: 'refused',
+      message: `${d.member}'s pane shows a prompt (${describe(prompt)}): answer it first (tower answer)`,
+    };
   await typeAndSubmit(ctx, d.paneId, d.server, d.text);
   const taken = await pollUntil({
     timeoutMs: d.confirmMs,
@@ -177,8 +270,12 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
     signal: x.hooks.signal,
     check: async () => (showsPrompt(await screen(ctx, d.paneId, d.server), d.text) ? true : null),
   });
-  if (taken.status === 'ok') return { status: 'done', message: `sent a line to ${d.member} (${d.paneId}): it left the input box` };
-  return { status: 'failed', message: `typed the line into ${d.paneId} but could not see it submitted within ${seconds(d.confirmMs)}; look at the pane` };
+  if (taken.status === 'ok')
+    return { status: 'done', message: `sent a line to ${d.member} (${d.paneId}): it left the input box` };
+  return {
+    status: 'failed',
+    message: `typed the line into ${d.paneId} but could not see it submitted within ${seconds(d.confirmMs)}; look at the pane`,
+  };
 }
 
 /** The longest tower waits for a hook to take its answer, whatever the request file says. */
@@ -188,7 +285,11 @@ const MAX_HOOK_WAIT_MS = 301_000;
  * Writes the answer for the held request and waits for the hook to take it (the answer file gone).
  * Null when the request is no longer held (the hook gave up: the agent's dialog shows, keys follow).
  */
-async function answerThroughHook(x: Execution, d: AnswerDetail, h: NonNullable<AnswerDetail['hook']>): Promise<ActionOutcome | null> {
+async function answerThroughHook(
+  x: Execution,
+  d: AnswerDetail,
+  h: NonNullable<AnswerDetail['hook']>,
+): Promise<ActionOutcome | null> {
   const now = Date.now();
   const still = readHeldRequest(h.dir, path.basename(h.file));
   if (!still || still.paneId !== d.paneId || now > still.until - ANSWER_MARGIN_MS) {
@@ -197,21 +298,34 @@ async function answerThroughHook(x: Execution, d: AnswerDetail, h: NonNullable<A
   }
   const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
   if (!(await createExclusive(h.dir, h.answerFile, `${h.behavior}\n`))) {
-    return { status: 'refused', message: `request ${h.id} of ${d.member} already has an answer (${h.answerFile}); another answer came first`, details };
+    return {
+      status: 'refused',
+      message: `request ${h.id} of ${d.member} already has an answer (${h.answerFile}); another answer came first`,
+      details,
+    };
   }
   const taken = await pollUntil({
     timeoutMs: Math.min(MAX_HOOK_WAIT_MS, Math.max(0, still.until - now) + ANSWER_MARGIN_MS),
     intervalMs: 100,
     signal: x.hooks.signal,
-    check: async () => (readHeldRequest(h.dir, path.basename(h.file)) === null && !(await exists(h.answerFile)) ? true : null),
+    check: async () =>
+      readHeldRequest(h.dir, path.basename(h.file)) === null && !(await exists(h.answerFile)) ? true : null,
   });
   if (taken.status === 'ok') {
     const said = h.behavior === 'allow' ? 'allowed' : 'denied';
-    return { status: 'done', message: `${said} ${d.member}'s permission request through the hook (answered ${h.behavior}; request ${h.id})`, details };
+    return {
+      status: 'done',
+      message: `${said} ${d.member}'s permission request through the hook (answered ${h.behavior}; request ${h.id})`,
+      details,
+    };
   }
   // The hook is gone without reading it (its hold ended, or Claude Code ended it): take it back.
   await deleteFile(h.dir, h.answerFile).catch(() => false);
-  return { status: 'failed', message: `wrote ${h.behavior} for ${d.member}'s held request ${h.id} but the hook did not take it before its hold ended; the agent shows its own dialog now: answer again`, details };
+  return {
+    status: 'failed',
+    message: `wrote ${h.behavior} for ${d.member}'s held request ${h.id} but the hook did not take it before its hold ended; the agent shows its own dialog now: answer again`,
+    details,
+  };
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -23,9 +23,16 @@ export interface TerminalHandOver {
 /** Plans attaching to a member's pane (the first member named, else the run's lead). */
 export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const name = req.members?.[0];
-  const member = name ? run.members.find((m) => m.name === name && hasPane(m)) : run.members.find((m) => m.lead && hasPane(m));
-  if (!member || !member.paneId) return refuse(name ? `${run.id} has no member "${name}" with a pane` : `${run.id} has no lead with a pane`, `Attach to ${run.id}`);
-  if (member.tmuxServerUnknown !== undefined) return refuse(`${member.name} of ${run.id}: ${member.tmuxServerUnknown}`, `Attach to ${run.id}`);
+  const member = name
+    ? run.members.find((m) => m.name === name && hasPane(m))
+    : run.members.find((m) => m.lead && hasPane(m));
+  if (!member || !member.paneId)
+    return refuse(
+      name ? `${run.id} has no member "${name}" with a pane` : `${run.id} has no lead with a pane`,
+      `Attach to ${run.id}`,
+    );
+  if (member.tmuxServerUnknown !== undefined)
+    return refuse(`${member.name} of ${run.id}: ${member.tmuxServerUnknown}`, `Attach to ${run.id}`);
   return planAttachPane(ctx, member.paneId, `${member.name} of ${run.id}`, member.tmuxServer ?? null);
 }
 
@@ -33,14 +40,27 @@ export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanP
 export type AttachParts = Extract<PlanParts, { refusal: null }> & { detail: AttachDetail };
 
 /** Plans attaching to a pane id, on a swarm server when `server` names one. */
-export function planAttachPane(ctx: AppContext, paneId: string, who: string, server: string | null = null): AttachParts {
+export function planAttachPane(
+  ctx: AppContext,
+  paneId: string,
+  who: string,
+  server: string | null = null,
+): AttachParts {
   const detail: AttachDetail = { kind: 'attach', paneId, server };
   const tmux = paneClient(ctx, server);
   // A client of tower's server can switch only to that server's panes: a swarm server's pane is attached to.
-  const effects = insideTmux(ctx) && !server
-    ? [tmuxEffect(tmux, ['switch-client', '-c', '<your client tty>', '-t', paneId])]
-    : [tmuxEffect(tmux, ['attach-session', '-t', paneId])];
-  return { refusal: null, title: `Attach to ${who} (${paneId}${onServer(server)})`, target: paneId, effects, detail, destructive: false };
+  const effects =
+    insideTmux(ctx) && !server
+      ? [tmuxEffect(tmux, ['switch-client', '-c', '<your client tty>', '-t', paneId])]
+      : [tmuxEffect(tmux, ['attach-session', '-t', paneId])];
+  return {
+    refusal: null,
+    title: `Attach to ${who} (${paneId}${onServer(server)})`,
+    target: paneId,
+    effects,
+    detail,
+    destructive: false,
+  };
 }
 
 function insideTmux(ctx: AppContext): boolean {
@@ -94,6 +114,7 @@ export async function runAttach(ctx: AppContext, d: AttachDetail, io: TerminalHa
   } finally {
     await io.resume();
   }
-  if (code !== 0) return { status: 'failed', message: `tmux attach-session -t ${d.paneId}${onServer(d.server)} exited ${code}` };
+  if (code !== 0)
+    return { status: 'failed', message: `tmux attach-session -t ${d.paneId}${onServer(d.server)} exited ${code}` };
   return { status: 'done', message: `back from ${where}` };
 }

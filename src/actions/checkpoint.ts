@@ -73,12 +73,23 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
     waitEffect(`up to ${seconds(timeoutMs)} until ${waitingFor(detail)}`),
     waitEffect(
       `after ${seconds(detail.stragglerAfterMs)}: list teammates still alive` +
-        (detail.teammates.length ? ` (${detail.teammates.map((t) => `${t.name} ${t.paneId}`).join(', ')})` : ' (none now)') +
+        (detail.teammates.length
+          ? ` (${detail.teammates.map((t) => `${t.name} ${t.paneId}`).join(', ')})`
+          : ' (none now)') +
         ' and offer to force-terminate them',
     ),
-    ...(detail.escalationFile ? [onTimeout(writeEffect(detail.escalationFile, escalationBody(timeoutReason(detail), now)))] : []),
+    ...(detail.escalationFile
+      ? [onTimeout(writeEffect(detail.escalationFile, escalationBody(timeoutReason(detail), now)))]
+      : []),
   ];
-  return { refusal: null, title: `Checkpoint ${run.id} (lead ${lead.label})`, target: lead.target, effects, detail, destructive: true };
+  return {
+    refusal: null,
+    title: `Checkpoint ${run.id} (lead ${lead.label})`,
+    target: lead.target,
+    effects,
+    detail,
+    destructive: true,
+  };
 }
 
 /** The run's state directory and the cycle's files in it; null when its system keeps none. */
@@ -152,7 +163,10 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
 
   if (result.status === 'ok') {
     const took = seconds(Math.round((Date.now() - sentAt) / 100) * 100);
-    const how = result.value === 'handoff' ? `${d.handoffFile ?? 'handoff'} written` : `${d.lead.name} printed ${CHECKPOINT_COMPLETE}`;
+    const how =
+      result.value === 'handoff'
+        ? `${d.handoffFile ?? 'handoff'} written`
+        : `${d.lead.name} printed ${CHECKPOINT_COMPLETE}`;
     if (result.value === 'pane' && d.handoffFile) details.push(`note: ${d.handoffFile} was not rewritten`);
     return { status: 'done', message: `checkpoint complete: ${how} (${took})`, details };
   }
@@ -168,7 +182,11 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
     await writeAtomic(d.stateDir, d.escalationFile, escalationBody(reason, new Date()));
     return { status: 'timeout', message: `${reason}: escalated, see ${d.escalationFile}`, details };
   }
-  return { status: 'timeout', message: `${reason}: escalate by hand (the run has no state directory to mark)`, details };
+  return {
+    status: 'timeout',
+    message: `${reason}: escalate by hand (the run has no state directory to mark)`,
+    details,
+  };
 }
 
 /** After stragglerAfterMs, offers the teammates still alive for force-terminate, once, without blocking the wait. */

@@ -12,8 +12,10 @@ import { linkRefusal, writableStateDir } from '../kit/safety.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 
 function whyNotGrantable(run: Run, gate: Gate): string {
-  if (gate.kind === 'context') return `gate "context" of ${run.id} is a checkpoint signal, not a grant: run the checkpoint cycle (tower checkpoint ${run.id})`;
-  if (gate.kind === 'escalation') return `gate "${gate.id}" of ${run.id} is an escalation (${gate.title}): it can't be granted, it has to be resolved in the run`;
+  if (gate.kind === 'context')
+    return `gate "context" of ${run.id} is a checkpoint signal, not a grant: run the checkpoint cycle (tower checkpoint ${run.id})`;
+  if (gate.kind === 'escalation')
+    return `gate "${gate.id}" of ${run.id} is an escalation (${gate.title}): it can't be granted, it has to be resolved in the run`;
   return `gate "${gate.id}" of ${run.id} can't be granted`;
 }
 
@@ -36,7 +38,9 @@ export function planGrant(ctx: AppContext, run: Run, req: ActionRequest): PlanPa
   if ('refusal' in planned) return refuse(planned.refusal, title, id);
   const detail: GrantDetail = { kind: 'grant', via: run.system, gate, stateDir: w.dir, ...planned.detail };
   // A grant through a service's API writes no file here.
-  const linked = detail.url ? null : (linkRefusal(detail.file) ?? (detail.lockFile ? linkRefusal(detail.lockFile) : null));
+  const linked = detail.url
+    ? null
+    : (linkRefusal(detail.file) ?? (detail.lockFile ? linkRefusal(detail.lockFile) : null));
   if (linked) return refuse(linked, title, id);
   return { refusal: null, title, target: id, effects: planned.effects, detail, destructive: true };
 }

@@ -69,15 +69,29 @@ interface Recorded {
 }
 
 /** Runs `body` as one recorded action: an activity entry with progress, then one audit line. */
-async function recorded(env: ActionEnv, rec: Recorded, title: string, hooks: RunHooks, body: (progress: (p: ActionProgress) => void) => Promise<ActionOutcome>): Promise<ActionOutcome> {
+async function recorded(
+  env: ActionEnv,
+  rec: Recorded,
+  title: string,
+  hooks: RunHooks,
+  body: (progress: (p: ActionProgress) => void) => Promise<ActionOutcome>,
+): Promise<ActionOutcome> {
   const started = Date.now();
-  const activityId = env.activity?.push({ action: rec.action, runId: rec.run, target: rec.target, status: 'running', message: title });
+  const activityId = env.activity?.push({
+    action: rec.action,
+    runId: rec.run,
+    target: rec.target,
+    status: 'running',
+    message: title,
+  });
   const progress = (p: ActionProgress): void => {
     if (activityId !== undefined) {
       const withWait = p.elapsedMs !== undefined && p.timeoutMs !== undefined;
       env.activity?.update(activityId, {
         message: sanitizeLine(p.message),
-        progress: withWait ? { elapsedMs: p.elapsedMs ?? 0, timeoutMs: p.timeoutMs ?? 0, waitingFor: sanitizeLine(p.waitingFor ?? '') } : undefined,
+        progress: withWait
+          ? { elapsedMs: p.elapsedMs ?? 0, timeoutMs: p.timeoutMs ?? 0, waitingFor: sanitizeLine(p.waitingFor ?? '') }
+          : undefined,
       });
     }
     hooks.onProgress?.(p);
@@ -90,7 +104,12 @@ async function recorded(env: ActionEnv, rec: Recorded, title: string, hooks: Run
   }
   outcome = await settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome);
   if (activityId !== undefined) {
-    env.activity?.update(activityId, { status: outcome.status, message: outcome.message, progress: undefined, details: outcome.details });
+    env.activity?.update(activityId, {
+      status: outcome.status,
+      message: outcome.message,
+      progress: undefined,
+      details: outcome.details,
+    });
   }
   return outcome;
 }
@@ -103,11 +122,22 @@ export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHook
   return recorded(env, rec, p.title, hooks, async (progress) => {
     if (p.refusal !== null) return { status: 'refused', message: p.refusal };
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
-    if (env.ctx.dryRun) return { status: 'done', message: `dry run: nothing was done (${p.title})`, details: p.effects.map((e) => e.text) };
+    if (env.ctx.dryRun)
+      return {
+        status: 'done',
+        message: `dry run: nothing was done (${p.title})`,
+        details: p.effects.map((e) => e.text),
+      };
     const d = p.detail;
     const run = p.run;
     if (!d || !run) return { status: 'failed', message: `plan for ${p.request.kind} has nothing to run` };
-    const x: Execution = { env, hooks, run, progress, runAction: (next) => runAction(env, next, { signal: hooks.signal }) };
+    const x: Execution = {
+      env,
+      hooks,
+      run,
+      progress,
+      runAction: (next) => runAction(env, next, { signal: hooks.signal }),
+    };
     switch (d.kind) {
       case 'checkpoint':
         return runCheckpoint(x, d);
@@ -139,7 +169,9 @@ export async function attachToPane(env: ActionEnv, pane: string, io: TerminalHan
   const at = pane.lastIndexOf('/');
   const server = at < 0 ? null : pane.slice(0, at);
   const paneId = at < 0 ? pane : pane.slice(at + 1);
-  const run = env.snapshot().runs.find((r) => r.members.some((m) => m.paneId === paneId && (m.tmuxServer ?? null) === server));
+  const run = env
+    .snapshot()
+    .runs.find((r) => r.members.some((m) => m.paneId === paneId && (m.tmuxServer ?? null) === server));
   const member = run?.members.find((m) => m.paneId === paneId && (m.tmuxServer ?? null) === server);
   const rec = { action: 'attach', run: run?.id ?? '-', target: sanitizeLine(pane) };
   const who = member && run ? `${member.name} of ${run.id}` : sanitizeLine(paneId);
@@ -147,10 +179,21 @@ export async function attachToPane(env: ActionEnv, pane: string, io: TerminalHan
   const parts = planAttachPane(env.ctx, paneId, who, serverOk ? server : null);
   return recorded(env, rec, parts.title, {}, async () => {
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
-    if (!/^%\d+$/.test(paneId)) return { status: 'refused', message: `"${sanitizeLine(paneId)}" is not a pane id (like %3)` };
-    if (!serverOk) return { status: 'refused', message: `"${sanitizeLine(server ?? '')}" is not a Claude Code swarm server's socket name (claude-swarm-<pid>)` };
-    if (member?.tmuxServerUnknown !== undefined) return { status: 'refused', message: `${member.name}: ${member.tmuxServerUnknown}` };
-    if (env.ctx.dryRun) return { status: 'done', message: `dry run: nothing was done (${parts.title})`, details: parts.effects.map((e) => e.text) };
+    if (!/^%\d+$/.test(paneId))
+      return { status: 'refused', message: `"${sanitizeLine(paneId)}" is not a pane id (like %3)` };
+    if (!serverOk)
+      return {
+        status: 'refused',
+        message: `"${sanitizeLine(server ?? '')}" is not a Claude Code swarm server's socket name (claude-swarm-<pid>)`,
+      };
+    if (member?.tmuxServerUnknown !== undefined)
+      return { status: 'refused', message: `${member.name}: ${member.tmuxServerUnknown}` };
+    if (env.ctx.dryRun)
+      return {
+        status: 'done',
+        message: `dry run: nothing was done (${parts.title})`,
+        details: parts.effects.map((e) => e.text),
+      };
     return runAttach(env.ctx, parts.detail, io);
   });
 }

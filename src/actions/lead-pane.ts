@@ -16,7 +16,8 @@ export async function ensureLeadPane(ctx: AppContext, lead: LeadTarget): Promise
     state = await paneClient(ctx, lead.server).displayMessage(lead.target, '#{pane_id} #{pane_dead}');
   } catch (err) {
     // No server at all is a tmux error of its own (with its hint); a missing session is a gone lead.
-    if (err instanceof TmuxError && err.kind === 'no-such-pane') throw new ActionStop('failed', `lead ${lead.label} is gone: ${err.message}`);
+    if (err instanceof TmuxError && err.kind === 'no-such-pane')
+      throw new ActionStop('failed', `lead ${lead.label} is gone: ${err.message}`);
     throw err;
   }
   const [paneId, dead] = state.split(' ');
@@ -31,7 +32,11 @@ export async function captureLead(ctx: AppContext, lead: LeadTarget): Promise<st
   try {
     return await paneClient(ctx, lead.server).capturePane(lead.target, CAPTURE_LINES);
   } catch (err) {
-    if (isPaneGone(err)) throw new ActionStop('failed', `lead ${lead.label} disappeared while tower was waiting for it (${(err as Error).message})`);
+    if (isPaneGone(err))
+      throw new ActionStop(
+        'failed',
+        `lead ${lead.label} disappeared while tower was waiting for it (${(err as Error).message})`,
+      );
     throw err;
   }
 }
@@ -45,4 +50,3 @@ export async function screenWhileWaiting(ctx: AppContext, lead: LeadTarget): Pro
     throw err;
   }
 }
-

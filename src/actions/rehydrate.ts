@@ -46,19 +46,32 @@ export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
     // Clearing a lead that has no handoff to come back from would lose its context for good.
     const handoff = w.files.handoffFile;
     if (!handoff || !exists(handoff)) {
-      return refuse(`no handoff to rehydrate from (${handoff ?? 'the current phase is unknown'}): run the checkpoint first`, title, lead.target);
+      return refuse(
+        `no handoff to rehydrate from (${handoff ?? 'the current phase is unknown'}): run the checkpoint first`,
+        title,
+        lead.target,
+      );
     }
     detail.stateDir = w.dir;
     detail.signalFile = w.files.signalFile;
   }
   const effects = [
     ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.clear),
-    waitEffect(`up to ${seconds(detail.promptTimeoutMs)} for a prompt (a last line starting with > or ❯) in ${lead.label}`),
+    waitEffect(
+      `up to ${seconds(detail.promptTimeoutMs)} for a prompt (a last line starting with > or ❯) in ${lead.label}`,
+    ),
     ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.rehydrate),
     ...(detail.signalFile ? [deleteEffect(detail.signalFile, '(if present)')] : []),
     waitEffect(`up to ${seconds(detail.timeoutMs)} for ${lead.label} to print ${REHYDRATE_COMPLETE}`),
   ];
-  return { refusal: null, title: `${title} (lead ${lead.label})`, target: lead.target, effects, detail, destructive: true };
+  return {
+    refusal: null,
+    title: `${title} (lead ${lead.label})`,
+    target: lead.target,
+    effects,
+    detail,
+    destructive: true,
+  };
 }
 
 /** Runs the rehydrate step. */
@@ -75,10 +88,17 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
     intervalMs: 200,
     signal,
     check: async () => (showsPrompt(await screenWhileWaiting(ctx, d.lead), d.clear) ? true : null),
-    onTick: (elapsedMs) => x.progress({ message: 'waiting for the prompt', elapsedMs, timeoutMs: d.promptTimeoutMs, waitingFor: `a prompt in ${d.lead.label}` }),
+    onTick: (elapsedMs) =>
+      x.progress({
+        message: 'waiting for the prompt',
+        elapsedMs,
+        timeoutMs: d.promptTimeoutMs,
+        waitingFor: `a prompt in ${d.lead.label}`,
+      }),
   });
   if (prompt.status === 'cancelled') return cancelled(d, prompt.elapsedMs, details);
-  if (prompt.status === 'timeout') details.push(`no prompt after ${seconds(d.promptTimeoutMs)}; typed the rehydrate command anyway`);
+  if (prompt.status === 'timeout')
+    details.push(`no prompt after ${seconds(d.promptTimeoutMs)}; typed the rehydrate command anyway`);
 
   const baseline = countMarker(await captureLead(ctx, d.lead), REHYDRATE_COMPLETE);
   await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.rehydrate);
@@ -92,10 +112,18 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
     timeoutMs: d.timeoutMs,
     intervalMs: 500,
     signal,
-    check: async () => (countMarker(await screenWhileWaiting(ctx, d.lead), REHYDRATE_COMPLETE) > baseline ? true : null),
-    onTick: (elapsedMs) => x.progress({ message: `waiting for ${d.lead.name} to rehydrate`, elapsedMs, timeoutMs: d.timeoutMs, waitingFor: `${REHYDRATE_COMPLETE} in ${d.lead.label}` }),
+    check: async () =>
+      countMarker(await screenWhileWaiting(ctx, d.lead), REHYDRATE_COMPLETE) > baseline ? true : null,
+    onTick: (elapsedMs) =>
+      x.progress({
+        message: `waiting for ${d.lead.name} to rehydrate`,
+        elapsedMs,
+        timeoutMs: d.timeoutMs,
+        waitingFor: `${REHYDRATE_COMPLETE} in ${d.lead.label}`,
+      }),
   });
-  if (done.status === 'ok') return { status: 'done', message: `rehydrated: ${d.lead.name} printed ${REHYDRATE_COMPLETE}`, details };
+  if (done.status === 'ok')
+    return { status: 'done', message: `rehydrated: ${d.lead.name} printed ${REHYDRATE_COMPLETE}`, details };
   if (done.status === 'cancelled') return cancelled(d, done.elapsedMs, details);
   return {
     status: 'timeout',
@@ -105,5 +133,9 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
 }
 
 function cancelled(d: RehydrateDetail, elapsedMs: number, details: string[]): ActionOutcome {
-  return { status: 'cancelled', message: `rehydrate cancelled after ${seconds(Math.round(elapsedMs))} (${d.lead.label} may be mid-way)`, details };
+  return {
+    status: 'cancelled',
+    message: `rehydrate cancelled after ${seconds(Math.round(elapsedMs))} (${d.lead.label} may be mid-way)`,
+    details,
+  };
 }

@@ -15,13 +15,19 @@ export function planRequest(ctx: AppContext, run: Run, req: ActionRequest): Plan
   const name = req.name ?? '';
   const title = `Request checkpoint ${name} on ${run.id}`;
   const way = systemOf(run.system).requests;
-  if (!way) return refuse(`${run.id} is a ${run.system} run: named checkpoints are requested on ${runsOf((m) => m.requests !== null)}`, title, name);
+  if (!way)
+    return refuse(
+      `${run.id} is a ${run.system} run: named checkpoints are requested on ${runsOf((m) => m.requests !== null)}`,
+      title,
+      name,
+    );
   return way.plan(ctx, run, req, title);
 }
 
 /** Runs a checkpoint request. */
 export async function runRequest(x: Execution, d: RequestDetail): Promise<ActionOutcome> {
   const way = systemOf(x.run.system).requests;
-  if (!way) return { status: 'refused', message: `${x.run.id} is a ${x.run.system} run: it takes no named checkpoints` };
+  if (!way)
+    return { status: 'refused', message: `${x.run.id} is a ${x.run.system} run: it takes no named checkpoints` };
   return way.run(x, d);
 }

@@ -34,7 +34,10 @@ export function hasPane(m: Member): m is Member & { paneId: string } {
  */
 export function findLead(run: Run): { lead: LeadTarget; cycle: CycleWay } | { refusal: string } {
   const cycle = systemOf(run.system).cycle;
-  if (!cycle) return { refusal: `${run.id} is a ${run.system} run: the checkpoint cycle applies to ${runsOf((m) => m.cycle !== null)}` };
+  if (!cycle)
+    return {
+      refusal: `${run.id} is a ${run.system} run: the checkpoint cycle applies to ${runsOf((m) => m.cycle !== null)}`,
+    };
   const lead = findLeadOf(run, cycle);
   return 'refusal' in lead ? lead : { lead: lead.lead, cycle };
 }
@@ -45,7 +48,8 @@ function findLeadOf(run: Run, cycle: CycleWay): { lead: LeadTarget } | { refusal
   const session = cycle.leadSession(run);
   if (phaseLead) {
     if (hasPane(phaseLead)) {
-      if (phaseLead.tmuxServerUnknown !== undefined) return { refusal: `lead ${phaseLead.name}: ${phaseLead.tmuxServerUnknown}` };
+      if (phaseLead.tmuxServerUnknown !== undefined)
+        return { refusal: `lead ${phaseLead.name}: ${phaseLead.tmuxServerUnknown}` };
       if (phaseLead.state === 'dead') return { refusal: `lead ${phaseLead.name}'s pane ${phaseLead.paneId} is gone` };
       return { lead: paneTarget(phaseLead) };
     }
@@ -84,7 +88,12 @@ function address(m: Member & { paneId: string }): string {
 
 /** The panes of every lead of the run: never terminated unless a lead is named. */
 function leadPanes(run: Run): Set<string> {
-  return new Set(run.members.filter(hasPane).filter((m) => m.lead).map(address));
+  return new Set(
+    run.members
+      .filter(hasPane)
+      .filter((m) => m.lead)
+      .map(address),
+  );
 }
 
 /**
@@ -98,7 +107,15 @@ export function workingTeammates(run: Run): TerminateTarget[] {
   const seen = new Set<string>();
   const out: TerminateTarget[] = [];
   for (const m of run.members) {
-    if (m.lead || !hasPane(m) || m.state !== 'alive' || m.tmuxServerUnknown !== undefined || leads.has(address(m)) || seen.has(address(m))) continue;
+    if (
+      m.lead ||
+      !hasPane(m) ||
+      m.state !== 'alive' ||
+      m.tmuxServerUnknown !== undefined ||
+      leads.has(address(m)) ||
+      seen.has(address(m))
+    )
+      continue;
     if (only && !inTeams(m, teams)) continue;
     seen.add(address(m));
     out.push(toTarget(m));
@@ -110,7 +127,10 @@ export function workingTeammates(run: Run): TerminateTarget[] {
  * The members named by the operator, resolved to panes. A name may match in several teams of a tina
  * run: the current phase team's member wins. Unknown names are a refusal; paneless or dead ones are skipped.
  */
-export function namedMembers(run: Run, names: readonly string[]): { targets: TerminateTarget[]; skipped: string[] } | { refusal: string } {
+export function namedMembers(
+  run: Run,
+  names: readonly string[],
+): { targets: TerminateTarget[]; skipped: string[] } | { refusal: string } {
   const teams = workingTeamNames(run);
   const targets: TerminateTarget[] = [];
   const skipped: string[] = [];
@@ -125,7 +145,9 @@ export function namedMembers(run: Run, names: readonly string[]): { targets: Ter
     const chosen = inPhase.length > 0 ? inPhase : all;
     const withPane = chosen.filter(hasPane);
     if (withPane.length === 0) {
-      skipped.push(`${name}: has no tmux pane (${chosen[0]?.state === 'in-process' ? 'runs in-process' : 'no pane id'})`);
+      skipped.push(
+        `${name}: has no tmux pane (${chosen[0]?.state === 'in-process' ? 'runs in-process' : 'no pane id'})`,
+      );
       continue;
     }
     for (const m of withPane) {

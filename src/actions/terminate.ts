@@ -31,18 +31,29 @@ export function planTerminate(ctx: AppContext, run: Run, req: ActionRequest): Pl
   const targets = workingTeammates(run);
   if (targets.length === 0) {
     const team = workingTeamNames(run)[0];
-    return refuse(`nothing to terminate: ${run.id} has no live teammates with a pane${team ? ` in team ${team}` : ''} (leads are only terminated when named)`, `Force-terminate in ${run.id}`);
+    return refuse(
+      `nothing to terminate: ${run.id} has no live teammates with a pane${team ? ` in team ${team}` : ''} (leads are only terminated when named)`,
+      `Force-terminate in ${run.id}`,
+    );
   }
   return planTerminateTargets(ctx, run, targets, []);
 }
 
 /** The plan for a resolved list of member panes. */
-export function planTerminateTargets(ctx: AppContext, run: Run, targets: TerminateTarget[], skipped: string[]): PlanParts {
+export function planTerminateTargets(
+  ctx: AppContext,
+  run: Run,
+  targets: TerminateTarget[],
+  skipped: string[],
+): PlanParts {
   const title = `Force-terminate ${targets.map((t) => `${t.name} (${t.paneId}${onServer(t.server)})`).join(', ')} in ${run.id}`;
-  if (targets.length === 0) return refuse(`nothing to terminate: ${skipped.join('; ') || 'no member panes chosen'}`, title);
+  if (targets.length === 0)
+    return refuse(`nothing to terminate: ${skipped.join('; ') || 'no member panes chosen'}`, title);
   const graceMs = ctx.config.killGraceSec * 1000;
   const effects = targets.flatMap((t) => [
-    signalEffect(`SIGTERM the process tree of ${t.paneId}${onServer(t.server)} (${t.name}${t.lead ? ', a lead' : ''}): pane_pid from list-panes, children first`),
+    signalEffect(
+      `SIGTERM the process tree of ${t.paneId}${onServer(t.server)} (${t.name}${t.lead ? ', a lead' : ''}): pane_pid from list-panes, children first`,
+    ),
     waitEffect(`up to ${seconds(graceMs)} for those processes to exit`),
     signalEffect(`SIGKILL what is left of that tree`),
     tmuxEffect(paneClient(ctx, t.server), ['kill-pane', '-t', t.paneId]),
@@ -53,7 +64,10 @@ export function planTerminateTargets(ctx: AppContext, run: Run, targets: Termina
 }
 
 /** Each target's server's pane list now (null: that server is gone), one list-panes per server. */
-async function panesByServer(ctx: AppContext, targets: readonly TerminateTarget[]): Promise<Map<string | null, PaneInfo[] | null>> {
+async function panesByServer(
+  ctx: AppContext,
+  targets: readonly TerminateTarget[],
+): Promise<Map<string | null, PaneInfo[] | null>> {
   const out = new Map<string | null, PaneInfo[] | null>();
   for (const t of targets) {
     const server = t.server ?? null;
@@ -78,20 +92,36 @@ interface PaneResult {
 /** Runs force-terminate on every target at once (they share one grace period). */
 export async function runTerminate(x: Execution, d: TerminateDetail): Promise<ActionOutcome> {
   const lists = await panesByServer(x.env.ctx, d.targets);
-  if ([...lists.values()].every((l) => l === null)) return { status: 'refused', message: 'nothing to terminate: there is no tmux server, so every pane is already gone' };
+  if ([...lists.values()].every((l) => l === null))
+    return {
+      status: 'refused',
+      message: 'nothing to terminate: there is no tmux server, so every pane is already gone',
+    };
   x.progress({ message: `terminating ${d.targets.map((t) => t.name).join(', ')}` });
-  const results = await Promise.all(d.targets.map((t) => terminatePane(x.env.ctx, t, lists.get(t.server ?? null) ?? [], d.graceMs)));
+  const results = await Promise.all(
+    d.targets.map((t) => terminatePane(x.env.ctx, t, lists.get(t.server ?? null) ?? [], d.graceMs)),
+  );
   const details = [...results.map((r) => r.line), ...d.skipped];
   const failed = results.filter((r) => !r.ok);
   const names = d.targets.map((t) => t.name).join(', ');
   if (results.every((r) => r.gone)) {
     return { status: 'refused', message: `nothing to terminate: ${names} already gone`, details };
   }
-  if (failed.length > 0) return { status: 'failed', message: `force-terminate left something running (${failed.length} of ${results.length})`, details };
+  if (failed.length > 0)
+    return {
+      status: 'failed',
+      message: `force-terminate left something running (${failed.length} of ${results.length})`,
+      details,
+    };
   return { status: 'done', message: `force-terminated ${names}`, details };
 }
 
-async function terminatePane(ctx: AppContext, t: TerminateTarget, panes: PaneInfo[], graceMs: number): Promise<PaneResult> {
+async function terminatePane(
+  ctx: AppContext,
+  t: TerminateTarget,
+  panes: PaneInfo[],
+  graceMs: number,
+): Promise<PaneResult> {
   const who = `${t.name} (${t.paneId}${onServer(t.server)})`;
   // The pane's own server, and only it: the same %N on another server is another agent.
   const tmux = paneClient(ctx, t.server);
@@ -140,7 +170,12 @@ async function terminatePane(ctx: AppContext, t: TerminateTarget, panes: PaneInf
   const after = await tmux.listPanesOrNull();
   const paneLeft = after?.some((p) => p.paneId === t.paneId) ?? false;
   const left = [...tree, ...killed].filter((p) => !isGone(p));
-  const signalled = `${tree.length} process${tree.length === 1 ? '' : 'es'} got SIGTERM` + (survivors.length ? `, ${survivors.length} ignored it and got SIGKILL` : ', all exited');
-  const verdict = [paneLeft ? 'pane STILL OPEN' : 'pane closed', left.length ? `still running: ${[...new Set(left.map((p) => p.pid))].join(' ')}` : 'no process left'];
+  const signalled =
+    `${tree.length} process${tree.length === 1 ? '' : 'es'} got SIGTERM` +
+    (survivors.length ? `, ${survivors.length} ignored it and got SIGKILL` : ', all exited');
+  const verdict = [
+    paneLeft ? 'pane STILL OPEN' : 'pane closed',
+    left.length ? `still running: ${[...new Set(left.map((p) => p.pid))].join(' ')}` : 'no process left',
+  ];
   return { ok: !paneLeft && left.length === 0, line: `${who}: ${signalled}; ${verdict.join('; ')}` };
 }

@@ -66,7 +66,14 @@ function toOption(spec: OptionSpec): Option {
   if (!m) throw new Error(`bad option flags: ${spec.flags}`);
   const long = m[2] ?? '';
   const negated = long.startsWith('no-');
-  return { spec, short: m[1] ?? null, long, key: camel(negated ? long.slice(3) : long), takesValue: spec.flags.includes('<'), negated };
+  return {
+    spec,
+    short: m[1] ?? null,
+    long,
+    key: camel(negated ? long.slice(3) : long),
+    takesValue: spec.flags.includes('<'),
+    negated,
+  };
 }
 
 const HELP: Option = toOption({ flags: '-h, --help', description: 'show this help' });
@@ -78,7 +85,11 @@ type OptionConfig = { type: 'string' | 'boolean'; short?: string; multiple?: boo
 function configOf(options: readonly Option[]): Record<string, OptionConfig> {
   const out: Record<string, OptionConfig> = {};
   for (const o of options) {
-    out[o.long] = { type: o.takesValue ? 'string' : 'boolean', ...(o.short ? { short: o.short } : {}), ...(o.spec.repeatable ? { multiple: true } : {}) };
+    out[o.long] = {
+      type: o.takesValue ? 'string' : 'boolean',
+      ...(o.short ? { short: o.short } : {}),
+      ...(o.spec.repeatable ? { multiple: true } : {}),
+    };
   }
   return out;
 }
@@ -91,7 +102,10 @@ function usageError(err: unknown, options: readonly Option[]): UsageError {
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option '${named}'`);
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && o) {
     if (!o.takesValue) return new UsageError(`option '${o.spec.flags}' takes no value`);
-    if (/ambiguous/.test(e.message ?? '')) return new UsageError(`option '${o.spec.flags}' needs its value: give one that starts with a dash as --${o.long}=VALUE`);
+    if (/ambiguous/.test(e.message ?? ''))
+      return new UsageError(
+        `option '${o.spec.flags}' needs its value: give one that starts with a dash as --${o.long}=VALUE`,
+      );
     return new UsageError(`option '${o.spec.flags}' argument missing`);
   }
   return new UsageError(e.message ?? String(err));
@@ -105,13 +119,22 @@ function usageError(err: unknown, options: readonly Option[]): UsageError {
 export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed {
   const globals = program.globalOptions.map(toOption);
   const everyOption = [...globals, HELP, VERSION, ...program.commands.flatMap((c) => (c.options ?? []).map(toOption))];
-  const loose = parseArgs({ args: [...argv], options: configOf(everyOption), strict: false, allowPositionals: true, tokens: true });
+  const loose = parseArgs({
+    args: [...argv],
+    options: configOf(everyOption),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const first = loose.tokens.find((t) => t.kind === 'positional' || t.kind === 'option-terminator');
   const name = first?.kind === 'positional' ? first.value : null;
   if (name === 'help') {
     const at = loose.tokens.indexOf(first!);
     const next = loose.tokens.slice(at + 1).find((t) => t.kind === 'positional');
-    return { kind: 'help', text: helpText(program, findCommand(program, next?.kind === 'positional' ? next.value : null)) };
+    return {
+      kind: 'help',
+      text: helpText(program, findCommand(program, next?.kind === 'positional' ? next.value : null)),
+    };
   }
   const command = name === null ? null : findCommand(program, name);
   if (name !== null && !command) throw new UsageError(`unknown command '${name}'`);
@@ -119,7 +142,13 @@ export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed
 
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: configOf(options), strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: configOf(options),
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch (err) {
     throw usageError(err, options);
   }
@@ -144,7 +173,9 @@ export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed
   const missing = expected[positional.length];
   if (missing) throw new UsageError(`missing required argument '${missing.name}'`);
   if (positional.length > expected.length) {
-    throw new UsageError(`too many arguments for '${command?.name}': expected ${expected.length}, got ${positional.length}`);
+    throw new UsageError(
+      `too many arguments for '${command?.name}': expected ${expected.length}, got ${positional.length}`,
+    );
   }
   return { kind: 'run', command: command?.name ?? null, args: positional, opts };
 }
@@ -159,17 +190,24 @@ export function helpText(program: ProgramSpec, command: CommandSpec | null, widt
     const pad = Math.min(34, Math.max(...list.map((r) => r.left.length)) + 2);
     return list.map((r) => wrap(`  ${r.left.length + 2 > pad ? `${r.left}  ` : r.left.padEnd(pad)}`, r.right, width));
   };
-  const optionRows = (specs: readonly OptionSpec[]) => specs.map((s) => ({ left: s.flags.startsWith('--') ? `    ${s.flags}` : s.flags, right: s.description }));
+  const optionRows = (specs: readonly OptionSpec[]) =>
+    specs.map((s) => ({ left: s.flags.startsWith('--') ? `    ${s.flags}` : s.flags, right: s.description }));
   const out: string[] = [];
   if (command === null) {
     out.push(`Usage: ${program.name} [options] [command]`, '', program.description, '', 'Options:');
     out.push(...rows(optionRows([VERSION.spec, ...program.globalOptions, HELP.spec])));
     out.push('', 'Commands:');
     const shown = program.commands.filter((c) => !c.hidden);
-    out.push(...rows([...shown.map((c) => ({ left: usageOf(c), right: c.description })), { left: 'help [command]', right: 'show the help of a command' }]));
+    out.push(
+      ...rows([
+        ...shown.map((c) => ({ left: usageOf(c), right: c.description })),
+        { left: 'help [command]', right: 'show the help of a command' },
+      ]),
+    );
   } else {
     out.push(`Usage: ${program.name} ${usageOf(command)}`, '', command.description);
-    if (command.args?.length) out.push('', 'Arguments:', ...rows(command.args.map((a) => ({ left: a.name, right: a.description }))));
+    if (command.args?.length)
+      out.push('', 'Arguments:', ...rows(command.args.map((a) => ({ left: a.name, right: a.description }))));
     out.push('', 'Options:', ...rows(optionRows([...(command.options ?? []), ...program.globalOptions, HELP.spec])));
   }
   return `${out.join('\n')}\n`;

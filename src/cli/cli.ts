@@ -21,16 +21,28 @@ const RUNNERS: Record<CommandName, Runner> = {
     const status = await import('../commands/status.js');
     return status.statusCommand(ctx, { json: Boolean(o.json) });
   },
-  grant: async (ctx, [runId, gate], o) => (await actions()).grantCommand(ctx, runId ?? '', gate ?? '', { json: Boolean(o.json) }),
-  request: async (ctx, [runId, name], o) => (await actions()).requestCommand(ctx, runId ?? '', name ?? '', { message: o.message as string | undefined }),
-  checkpoint: async (ctx, [runId], o) => (await actions()).checkpointCommand(ctx, runId ?? '', { timeoutSec: o.timeout as number | undefined }),
+  grant: async (ctx, [runId, gate], o) =>
+    (await actions()).grantCommand(ctx, runId ?? '', gate ?? '', { json: Boolean(o.json) }),
+  request: async (ctx, [runId, name], o) =>
+    (await actions()).requestCommand(ctx, runId ?? '', name ?? '', { message: o.message as string | undefined }),
+  checkpoint: async (ctx, [runId], o) =>
+    (await actions()).checkpointCommand(ctx, runId ?? '', { timeoutSec: o.timeout as number | undefined }),
   rehydrate: async (ctx, [runId]) => (await actions()).rehydrateCommand(ctx, runId ?? ''),
-  answer: async (ctx, [runId, choice], o) => (await actions()).answerCommand(ctx, runId ?? '', choice ?? '', { member: o.member as string | undefined }),
-  send: async (ctx, [runId, text], o) => (await actions()).sendCommand(ctx, runId ?? '', text ?? '', { member: o.member as string | undefined }),
-  hooks: async (ctx, [verb], o) => (await import('../commands/hooks.js')).hooksCommand(ctx, verb ?? '', { settings: o.settings as string | undefined, holdPermissions: o.holdPermissions as string | undefined }),
-  terminate: async (ctx, [runId], o) => (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
-  watch: async (ctx, _args, o) => (await import('../commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
-  demo: async (ctx, _args, o) => (await import('../demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),
+  answer: async (ctx, [runId, choice], o) =>
+    (await actions()).answerCommand(ctx, runId ?? '', choice ?? '', { member: o.member as string | undefined }),
+  send: async (ctx, [runId, text], o) =>
+    (await actions()).sendCommand(ctx, runId ?? '', text ?? '', { member: o.member as string | undefined }),
+  hooks: async (ctx, [verb], o) =>
+    (await import('../commands/hooks.js')).hooksCommand(ctx, verb ?? '', {
+      settings: o.settings as string | undefined,
+      holdPermissions: o.holdPermissions as string | undefined,
+    }),
+  terminate: async (ctx, [runId], o) =>
+    (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
+  watch: async (ctx, _args, o) =>
+    (await import('../commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
+  demo: async (ctx, _args, o) =>
+    (await import('../demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),
   // The far side of a host: streams this box's snapshot over stdin/stdout (see src/remote/serve.ts).
   serve: async (ctx) => (await import('../remote/serve.js')).serveStdio(ctx),
 };

@@ -10,6 +10,10 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '--config <file>', description: 'config file (default ~/.config/tower/config.json)' },
   { flags: '--no-color', description: 'no colour (NO_COLOR is honoured too)' },
   { flags: '--readonly', description: 'refuse every action' },
-  { flags: '--host <name|dest>', description: 'another build box to show, reached over ssh (repeatable)', repeatable: true },
+  {
+    flags: '--host <name|dest>',
+    description: 'another build box to show, reached over ssh (repeatable)',
+    repeatable: true,
+  },
   { flags: '--no-local', description: "leave this box's own runs out (only the hosts)" },
 ];

@@ -9,12 +9,16 @@ import { GLOBAL_OPTIONS } from './options.js';
 /** Exit codes: 0 success, 1 failure or refusal, 2 bad usage, 3 checkpoint timeout. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, timeout: 3 } as const;
 
-const DRY_RUN: OptionSpec = { flags: '--dry-run', description: 'print the exact tmux commands and file writes, do nothing' };
+const DRY_RUN: OptionSpec = {
+  flags: '--dry-run',
+  description: 'print the exact tmux commands and file writes, do nothing',
+};
 const RUN_ARG = { name: 'run', description: 'run id or a unique prefix of one' };
 
 function timeoutSeconds(v: string): number {
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new UsageError(`--timeout must be a number of seconds above 0 and at most 86400 (a day), got "${v}"`);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400)
+    throw new UsageError(`--timeout must be a number of seconds above 0 and at most 86400 (a day), got "${v}"`);
   return n;
 }
 
@@ -41,7 +45,10 @@ export const COMMANDS = [
     name: 'checkpoint',
     description: "run the checkpoint cycle against the lead's pane; exit 3 on timeout",
     args: [RUN_ARG],
-    options: [DRY_RUN, { flags: '--timeout <seconds>', description: 'seconds to wait for the handoff', parse: timeoutSeconds }],
+    options: [
+      DRY_RUN,
+      { flags: '--timeout <seconds>', description: 'seconds to wait for the handoff', parse: timeoutSeconds },
+    ],
   },
   {
     name: 'rehydrate',
@@ -53,7 +60,10 @@ export const COMMANDS = [
     name: 'terminate',
     description: 'force-terminate live teammates (never the lead unless named)',
     args: [RUN_ARG],
-    options: [DRY_RUN, { flags: '--member <name>', description: 'a member to terminate (repeatable)', repeatable: true }],
+    options: [
+      DRY_RUN,
+      { flags: '--member <name>', description: 'a member to terminate (repeatable)', repeatable: true },
+    ],
   },
   {
     name: 'answer',
@@ -63,27 +73,40 @@ export const COMMANDS = [
   },
   {
     name: 'send',
-    description: "type a line into a member's pane (the lead's by default) and submit it; refused while the pane shows a prompt",
+    description:
+      "type a line into a member's pane (the lead's by default) and submit it; refused while the pane shows a prompt",
     args: [RUN_ARG, { name: 'text', description: 'the line to type' }],
     options: [DRY_RUN, { flags: '--member <name>', description: 'the member to type to (default: the lead)' }],
   },
   {
     name: 'hooks',
-    description: "add (install), remove (uninstall) or look at (status) tower's hook entries in a Claude Code settings file you name",
+    description:
+      "add (install), remove (uninstall) or look at (status) tower's hook entries in a Claude Code settings file you name",
     args: [{ name: 'verb', description: 'install, uninstall or status' }],
     options: [
       DRY_RUN,
-      { flags: '--settings <file>', description: 'the settings file: ~/.claude/settings.json or a project\'s .claude/settings.json (status: default the first)' },
+      {
+        flags: '--settings <file>',
+        description:
+          "the settings file: ~/.claude/settings.json or a project's .claude/settings.json (status: default the first)",
+      },
       {
         flags: '--hold-permissions <seconds>',
-        description: "install: hold each permission request open up to this long (0-300, default 0: off) so tower answer can allow or deny it through the hook; with no answer in time the agent shows its own dialog",
+        description:
+          'install: hold each permission request open up to this long (0-300, default 0: off) so tower answer can allow or deny it through the hook; with no answer in time the agent shows its own dialog',
       },
     ],
   },
   {
     name: 'watch',
     description: 'headless supervisor: print events as JSON lines',
-    options: [DRY_RUN, { flags: '--auto-checkpoint', description: 'run the checkpoint → clear → rehydrate cycle whenever a signal appears' }],
+    options: [
+      DRY_RUN,
+      {
+        flags: '--auto-checkpoint',
+        description: 'run the checkpoint → clear → rehydrate cycle whenever a signal appears',
+      },
+    ],
   },
   {
     name: 'demo',
@@ -113,4 +136,3 @@ export const PROGRAM: ProgramSpec = {
   globalOptions: GLOBAL_OPTIONS,
   commands: COMMANDS,
 };
-

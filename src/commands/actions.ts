@@ -24,7 +24,10 @@ function progressPrinter(ctx: AppContext): (p: ActionProgress) => void {
     if (p.message === last && now - lastAt < PROGRESS_EVERY_MS) return;
     last = p.message;
     lastAt = now;
-    const clock = p.elapsedMs !== undefined && p.timeoutMs !== undefined ? ` (${seconds(Math.round(p.elapsedMs / 1000) * 1000)} of ${seconds(p.timeoutMs)})` : '';
+    const clock =
+      p.elapsedMs !== undefined && p.timeoutMs !== undefined
+        ? ` (${seconds(Math.round(p.elapsedMs / 1000) * 1000)} of ${seconds(p.timeoutMs)})`
+        : '';
     ctx.err.write(`tower: ${p.message}${clock}${p.waitingFor ? `: ${p.waitingFor}` : ''}\n`);
   };
 }
@@ -42,7 +45,11 @@ interface VerbResult {
 }
 
 /** Plans and runs one request; prints as it goes. `quiet` leaves stdout to the caller (--json). */
-async function runVerb(ctx: AppContext, req: ActionRequest, opts: { quiet?: boolean; hooks?: Partial<RunHooks> } = {}): Promise<VerbResult> {
+async function runVerb(
+  ctx: AppContext,
+  req: ActionRequest,
+  opts: { quiet?: boolean; hooks?: Partial<RunHooks> } = {},
+): Promise<VerbResult> {
   // A run of another box is planned and run there, over its ssh connection.
   const boxes = await openBoxes(ctx);
   try {
@@ -52,7 +59,12 @@ async function runVerb(ctx: AppContext, req: ActionRequest, opts: { quiet?: bool
   }
 }
 
-async function runVerbOn(ctx: AppContext, actions: BoxActions, req: ActionRequest, opts: { quiet?: boolean; hooks?: Partial<RunHooks> }): Promise<VerbResult> {
+async function runVerbOn(
+  ctx: AppContext,
+  actions: BoxActions,
+  req: ActionRequest,
+  opts: { quiet?: boolean; hooks?: Partial<RunHooks> },
+): Promise<VerbResult> {
   const plan = await actions.plan(req);
   if (ctx.dryRun) {
     if (plan.refusal !== null) {
@@ -63,19 +75,34 @@ async function runVerbOn(ctx: AppContext, actions: BoxActions, req: ActionReques
     return { plan, outcome: null, code: EXIT_OK };
   }
   if (plan.refusal === null) ctx.err.write(`tower: ${plan.title}\n`);
-  const outcome = await cancellable((signal) => actions.run(plan, { signal, onProgress: progressPrinter(ctx), ...opts.hooks }));
-  if (outcome.status === 'refused') ctx.err.write(`tower: refused: ${outcome.message}\n${(outcome.details ?? []).map((d) => `  ${d}\n`).join('')}`);
+  const outcome = await cancellable((signal) =>
+    actions.run(plan, { signal, onProgress: progressPrinter(ctx), ...opts.hooks }),
+  );
+  if (outcome.status === 'refused')
+    ctx.err.write(`tower: refused: ${outcome.message}\n${(outcome.details ?? []).map((d) => `  ${d}\n`).join('')}`);
   else if (!opts.quiet || outcome.status !== 'done') printOutcome(ctx, outcome);
-  const code = outcome.status === 'done' ? EXIT_OK : outcome.status === 'timeout' && req.kind === 'checkpoint' ? EXIT_TIMEOUT : EXIT_FAILURE;
+  const code =
+    outcome.status === 'done'
+      ? EXIT_OK
+      : outcome.status === 'timeout' && req.kind === 'checkpoint'
+        ? EXIT_TIMEOUT
+        : EXIT_FAILURE;
   return { plan, outcome, code };
 }
 
 /** `tower grant <run> <gate> [--json]`. */
-export async function grantCommand(ctx: AppContext, run: string, gate: string, opts: { json: boolean }): Promise<number> {
+export async function grantCommand(
+  ctx: AppContext,
+  run: string,
+  gate: string,
+  opts: { json: boolean },
+): Promise<number> {
   const r = await runVerb(ctx, { kind: 'grant', run, gate }, { quiet: opts.json });
   if (opts.json) {
     const detail = r.plan.detail?.kind === 'grant' ? r.plan.detail : null;
-    const message = r.outcome ? r.outcome.message : r.plan.refusal ?? `dry run: ${r.plan.effects.map((e) => e.text).join('; ')}`;
+    const message = r.outcome
+      ? r.outcome.message
+      : (r.plan.refusal ?? `dry run: ${r.plan.effects.map((e) => e.text).join('; ')}`);
     const ok = r.code === EXIT_OK;
     ctx.out.write(`${JSON.stringify({ ok, run: r.plan.run?.id ?? run, gate, file: detail?.file ?? null, message })}\n`);
   }
@@ -83,17 +110,29 @@ export async function grantCommand(ctx: AppContext, run: string, gate: string, o
 }
 
 /** `tower request <run> <name> [--message TEXT]`. */
-export async function requestCommand(ctx: AppContext, run: string, name: string, opts: { message?: string | undefined }): Promise<number> {
+export async function requestCommand(
+  ctx: AppContext,
+  run: string,
+  name: string,
+  opts: { message?: string | undefined },
+): Promise<number> {
   return (await runVerb(ctx, { kind: 'request', run, name, message: opts.message })).code;
 }
 
 /** `tower checkpoint <run> [--timeout S]`: 0 when the handoff is written, 3 on timeout. */
-export async function checkpointCommand(ctx: AppContext, run: string, opts: { timeoutSec?: number | undefined }): Promise<number> {
+export async function checkpointCommand(
+  ctx: AppContext,
+  run: string,
+  opts: { timeoutSec?: number | undefined },
+): Promise<number> {
   const offerTerminate = async (alive: string[]): Promise<string[]> => {
-    ctx.err.write(`tower: teammates still alive: ${alive.join(', ')} (to force-terminate them: tower terminate ${run})\n`);
+    ctx.err.write(
+      `tower: teammates still alive: ${alive.join(', ')} (to force-terminate them: tower terminate ${run})\n`,
+    );
     return [];
   };
-  return (await runVerb(ctx, { kind: 'checkpoint', run, timeoutSec: opts.timeoutSec }, { hooks: { offerTerminate } })).code;
+  return (await runVerb(ctx, { kind: 'checkpoint', run, timeoutSec: opts.timeoutSec }, { hooks: { offerTerminate } }))
+    .code;
 }
 
 /** `tower rehydrate <run>`. */
@@ -102,12 +141,22 @@ export async function rehydrateCommand(ctx: AppContext, run: string): Promise<nu
 }
 
 /** `tower answer <run> --member NAME <choice>`: 0 when the prompt took the answer. */
-export async function answerCommand(ctx: AppContext, run: string, choice: string, opts: { member?: string | undefined }): Promise<number> {
+export async function answerCommand(
+  ctx: AppContext,
+  run: string,
+  choice: string,
+  opts: { member?: string | undefined },
+): Promise<number> {
   return (await runVerb(ctx, { kind: 'answer', run, choice, members: opts.member ? [opts.member] : [] })).code;
 }
 
 /** `tower send <run> [--member NAME] <text>`: 0 when the line left the input box. */
-export async function sendCommand(ctx: AppContext, run: string, text: string, opts: { member?: string | undefined }): Promise<number> {
+export async function sendCommand(
+  ctx: AppContext,
+  run: string,
+  text: string,
+  opts: { member?: string | undefined },
+): Promise<number> {
   return (await runVerb(ctx, { kind: 'send', run, text, members: opts.member ? [opts.member] : [] })).code;
 }
 

@@ -90,7 +90,10 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 
 function isOurs(group: unknown): boolean {
   if (!isObj(group) || !Array.isArray(group.hooks)) return false;
-  return group.hooks.length > 0 && group.hooks.every((h) => isObj(h) && typeof h.command === 'string' && h.command.trimEnd().endsWith(MARKER));
+  return (
+    group.hooks.length > 0 &&
+    group.hooks.every((h) => isObj(h) && typeof h.command === 'string' && h.command.trimEnd().endsWith(MARKER))
+  );
 }
 
 /** The events whose lists hold tower's entry. */
@@ -125,12 +128,14 @@ export function installedHold(settings: Json): number {
  * in. `holdSeconds` > 0 makes the PermissionRequest entry hold requests open that long for tower.
  */
 export function withHooks(settings: Json, holdSeconds = 0): { settings: Json; added: string[] } | { refusal: string } {
-  if (settings.hooks !== undefined && !isObj(settings.hooks)) return { refusal: '"hooks" in the settings file is not an object; tower leaves it as it is' };
+  if (settings.hooks !== undefined && !isObj(settings.hooks))
+    return { refusal: '"hooks" in the settings file is not an object; tower leaves it as it is' };
   const hooks: Json = { ...((settings.hooks as Json | undefined) ?? {}) };
   const added: string[] = [];
   for (const event of HOOK_EVENTS) {
     const list = hooks[event];
-    if (list !== undefined && !Array.isArray(list)) return { refusal: `"hooks.${event}" is not a list; tower leaves it as it is` };
+    if (list !== undefined && !Array.isArray(list))
+      return { refusal: `"hooks.${event}" is not a list; tower leaves it as it is` };
     const group = groupFor(event, holdSeconds);
     const ours = (list ?? []).filter(isOurs);
     if (ours.length === 1 && JSON.stringify(ours[0]) === JSON.stringify(group)) continue;

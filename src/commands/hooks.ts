@@ -28,16 +28,21 @@ function readSettings(file: string): { text: string | null; value: Json } | { re
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: null, value: {} };
-    return { refusal: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}); it is left as it is` };
+    return {
+      refusal: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}); it is left as it is`,
+    };
   }
   if (text.trim() === '') return { text, value: {} };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { refusal: `${file} is not valid JSON (${sanitizeLine((err as Error).message)}); fix it first, tower never rewrites a file it cannot read` };
+    return {
+      refusal: `${file} is not valid JSON (${sanitizeLine((err as Error).message)}); fix it first, tower never rewrites a file it cannot read`,
+    };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { refusal: `${file} is not a JSON object; it is left as it is` };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { refusal: `${file} is not a JSON object; it is left as it is` };
   return { text, value: value as Json };
 }
 
@@ -51,13 +56,18 @@ function lastEvent(env: NodeJS.ProcessEnv): string {
   const lines = tail.ok ? tail.value.text.trimEnd().split('\n') : [];
   for (let i = lines.length - 1; i >= 0; i--) {
     const e = parseEventLine(lines[i] ?? '');
-    if (e) return `last event ${e.event} from ${e.pane || 'an agent outside tmux'} at ${new Date(e.at).toISOString()} (${file})`;
+    if (e)
+      return `last event ${e.event} from ${e.pane || 'an agent outside tmux'} at ${new Date(e.at).toISOString()} (${file})`;
   }
   return `no event has arrived yet (${file})`;
 }
 
 /** `tower hooks <verb>`. */
-export async function hooksCommand(ctx: AppContext, verb: string, opts: { settings?: string | undefined; holdPermissions?: string | undefined }): Promise<number> {
+export async function hooksCommand(
+  ctx: AppContext,
+  verb: string,
+  opts: { settings?: string | undefined; holdPermissions?: string | undefined },
+): Promise<number> {
   if (!['install', 'uninstall', 'status'].includes(verb)) {
     ctx.err.write(`tower: hooks takes install, uninstall or status, not "${sanitizeLine(verb)}"\n`);
     return EXIT_USAGE;
@@ -68,11 +78,15 @@ export async function hooksCommand(ctx: AppContext, verb: string, opts: { settin
   }
   const hold = opts.holdPermissions === undefined ? 0 : Number(opts.holdPermissions);
   if (!Number.isInteger(hold) || hold < 0 || hold > MAX_HOLD_SECONDS) {
-    ctx.err.write(`tower: --hold-permissions is a whole number of seconds from 0 to ${MAX_HOLD_SECONDS}, not "${sanitizeLine(opts.holdPermissions ?? '')}"\n`);
+    ctx.err.write(
+      `tower: --hold-permissions is a whole number of seconds from 0 to ${MAX_HOLD_SECONDS}, not "${sanitizeLine(opts.holdPermissions ?? '')}"\n`,
+    );
     return EXIT_USAGE;
   }
   if (!opts.settings && verb !== 'status') {
-    ctx.err.write('tower: name the settings file: --settings ~/.claude/settings.json (every project) or --settings .claude/settings.json (one project)\n');
+    ctx.err.write(
+      'tower: name the settings file: --settings ~/.claude/settings.json (every project) or --settings .claude/settings.json (one project)\n',
+    );
     return EXIT_USAGE;
   }
   const file = path.resolve(opts.settings ?? path.join(ctx.claudeDir, 'settings.json'));
@@ -83,9 +97,16 @@ export async function hooksCommand(ctx: AppContext, verb: string, opts: { settin
   }
   if (verb === 'status') {
     const events = installedEvents(read.value);
-    ctx.out.write(events.length ? `tower's hooks are installed in ${file} for ${events.join(', ')}\n` : `tower's hooks are not installed in ${file}\n`);
+    ctx.out.write(
+      events.length
+        ? `tower's hooks are installed in ${file} for ${events.join(', ')}\n`
+        : `tower's hooks are not installed in ${file}\n`,
+    );
     const held = installedHold(read.value);
-    if (held > 0) ctx.out.write(`permission requests are held open up to ${held} s for tower answer (then the agent's own dialog shows)\n`);
+    if (held > 0)
+      ctx.out.write(
+        `permission requests are held open up to ${held} s for tower answer (then the agent's own dialog shows)\n`,
+      );
     ctx.out.write(`${lastEvent(ctx.env)}\n`);
     return EXIT_OK;
   }
@@ -131,6 +152,8 @@ export async function hooksCommand(ctx: AppContext, verb: string, opts: { settin
   fs.mkdirSync(dir, { recursive: true });
   if (verb === 'install' && read.text !== null) await writeAtomic(dir, backupOf(file), read.text);
   await writeAtomic(dir, file, next);
-  ctx.out.write(`${said}${verb === 'install' && read.text !== null ? ` (the file as it was: ${backupOf(file)})` : ''}\n`);
+  ctx.out.write(
+    `${said}${verb === 'install' && read.text !== null ? ` (the file as it was: ${backupOf(file)})` : ''}\n`,
+  );
   return EXIT_OK;
 }

@@ -71,9 +71,15 @@ async function drained(out: NodeJS.WritableStream): Promise<boolean> {
   if (stream.destroyed) return false;
   const ac = new AbortController();
   try {
-    const closed = once(out, 'close', { signal: ac.signal }).then(() => false, () => false);
+    const closed = once(out, 'close', { signal: ac.signal }).then(
+      () => false,
+      () => false,
+    );
     // An error is the stream's own listeners' to report (EPIPE: the reader went away).
-    const drain = once(out, 'drain', { signal: ac.signal }).then(() => true, () => false);
+    const drain = once(out, 'drain', { signal: ac.signal }).then(
+      () => true,
+      () => false,
+    );
     return await Promise.race([drain, closed]);
   } finally {
     ac.abort();

@@ -66,7 +66,8 @@ function gateLine(g: Gate, now: number, paint: Paint): string {
   const id = sanitizeLine(g.id);
   const title = sanitizeLine(g.title);
   // Titles often start with the gate id already ("pre-done: Human reviews…").
-  const label = !title || title === id ? id : title.toLowerCase().startsWith(id.toLowerCase()) ? title : `${id}: ${title}`;
+  const label =
+    !title || title === id ? id : title.toLowerCase().startsWith(id.toLowerCase()) ? title : `${id}: ${title}`;
   const extra = g.grantable && g.state === 'pending' ? ' (grantable)' : '';
   return `${paint(color, head)}  ${label}${extra}`;
 }
@@ -75,7 +76,12 @@ function memberText(m: Member, paint: Paint): string {
   const stateColor = m.state === 'alive' ? SGR.green : m.state === 'dead' ? SGR.red : SGR.dim;
   const role = sanitizeLine(m.role);
   const doing = m.state === 'alive' && m.activity !== undefined && m.activity !== 'unknown' ? activityWord(m) : null;
-  const bits = [m.lead ? 'lead' : null, role && !(m.lead && role === 'team-lead') ? role : null, m.paneId ? `${m.state} ${m.paneId}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : m.state, doing];
+  const bits = [
+    m.lead ? 'lead' : null,
+    role && !(m.lead && role === 'team-lead') ? role : null,
+    m.paneId ? `${m.state} ${m.paneId}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : m.state,
+    doing,
+  ];
   const body = bits.filter((b): b is string => b !== null).join(', ');
   return `${sanitizeLine(m.name)} (${paint(stateColor, body)})`;
 }
@@ -110,7 +116,8 @@ export function runBlock(run: Run, opts: TextOptions): string[] {
     const label = teams.length > 1 && team ? `members (${sanitizeLine(team)})` : 'members';
     if (members.length) lines.push(`  ${label}: ${members.map((m) => memberText(m, paint)).join(', ')}`);
   }
-  if (run.tasks.length) lines.push(`  tasks: ${run.tasks.length} (${countBy(run.tasks, (t) => sanitizeLine(t.status))})`);
+  if (run.tasks.length)
+    lines.push(`  tasks: ${run.tasks.length} (${countBy(run.tasks, (t) => sanitizeLine(t.status))})`);
   if (run.reviews.length) lines.push(`  reviews: ${countBy(run.reviews, (r) => r.verdict)}`);
   if (run.warnings?.length) {
     lines.push('  warnings:');

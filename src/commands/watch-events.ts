@@ -38,7 +38,8 @@ function gateEvents(time: string, prev: Run | null, next: Run | null, out: Watch
   const before = pending(prev?.gates ?? []);
   const after = pending(next?.gates ?? []);
   for (const [id, g] of after) {
-    if (!before.has(id)) out.push({ time, event: 'gate-opened', run, gate: id, kind: g.kind, title: g.title, file: g.file });
+    if (!before.has(id))
+      out.push({ time, event: 'gate-opened', run, gate: id, kind: g.kind, title: g.title, file: g.file });
   }
   for (const [id, g] of before) {
     if (after.has(id)) continue;
@@ -51,8 +52,15 @@ function memberEvents(time: string, prev: Run, next: Run, out: WatchEvent[]): vo
   const before = new Map(prev.members.map((m) => [memberKey(m), m]));
   for (const m of next.members) {
     const was = before.get(memberKey(m));
-    const fields = { member: m.name, team: m.team ?? null, paneId: m.paneId, ...(m.tmuxServer ? { tmuxServer: m.tmuxServer } : {}), lead: m.lead };
-    if (m.state === 'alive' && was?.state !== 'alive') out.push({ time, event: 'member-alive', run: next.id, ...fields });
+    const fields = {
+      member: m.name,
+      team: m.team ?? null,
+      paneId: m.paneId,
+      ...(m.tmuxServer ? { tmuxServer: m.tmuxServer } : {}),
+      lead: m.lead,
+    };
+    if (m.state === 'alive' && was?.state !== 'alive')
+      out.push({ time, event: 'member-alive', run: next.id, ...fields });
     if (was?.state === 'alive' && m.state === 'dead') out.push({ time, event: 'member-died', run: next.id, ...fields });
   }
 }
@@ -78,7 +86,10 @@ function unknownMembers(s: Snapshot): number {
 
 /** Why liveness is unknown: the snapshot's tmux problem, else there is no server. */
 function unknownReason(s: Snapshot): string {
-  return s.problems.find((p) => p.message.startsWith('tmux: '))?.message ?? 'no tmux server answers on this socket; pane liveness is unknown';
+  return (
+    s.problems.find((p) => p.message.startsWith('tmux: '))?.message ??
+    'no tmux server answers on this socket; pane liveness is unknown'
+  );
 }
 
 /**
@@ -104,7 +115,11 @@ function changedRuns(prev: readonly Run[], next: readonly Run[]): { before: Run[
  * The events from `prev` to `next`. With no previous snapshot every run is added, and every gate
  * already pending opens (a supervisor that starts late still sees what waits for it).
  */
-export function diffSnapshots(prev: Snapshot | null, next: Snapshot, time: string = new Date().toISOString()): WatchEvent[] {
+export function diffSnapshots(
+  prev: Snapshot | null,
+  next: Snapshot,
+  time: string = new Date().toISOString(),
+): WatchEvent[] {
   const out: WatchEvent[] = [];
   // Once for the whole box: members going unknown together are not each news (nor dead).
   const unknown = unknownMembers(next);
@@ -113,7 +128,11 @@ export function diffSnapshots(prev: Snapshot | null, next: Snapshot, time: strin
   }
   // The store says what changed when `next` was made from `prev`; else the lists are walked.
   const delta = deltaFrom(prev, next);
-  const { before: gone, after: came } = delta ? { before: delta.removed, after: delta.added } : prev ? changedRuns(prev.runs, next.runs) : { before: [], after: next.runs };
+  const { before: gone, after: came } = delta
+    ? { before: delta.removed, after: delta.added }
+    : prev
+      ? changedRuns(prev.runs, next.runs)
+      : { before: [], after: next.runs };
   const before = new Map(gone.map((r) => [r.id, r]));
   const after = new Set(came.map((r) => r.id));
   for (const r of came) {

@@ -40,7 +40,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
         write: null,
         inTmux: false,
         env: ctx.env,
-        warn: (n, outcome) => (opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`)))(`${outcome.message} (${n.event} ${n.run})`),
+        warn: (n, outcome) =>
+          (opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`)))(`${outcome.message} (${n.event} ${n.run})`),
       })
     : null;
   const env: ActionEnv = { ctx, snapshot: () => store.getSnapshot() };
@@ -55,7 +56,15 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
       opts.emit({ time: now(), event: 'action-started', run: run.id, action: kind });
       const plan = await actions.plan({ kind, run: run.id });
       const outcome = await actions.run(plan, { signal: opts.signal });
-      opts.emit({ time: now(), event: 'action-finished', run: run.id, action: kind, status: outcome.status, message: outcome.message, details: outcome.details ?? [] });
+      opts.emit({
+        time: now(),
+        event: 'action-finished',
+        run: run.id,
+        action: kind,
+        status: outcome.status,
+        message: outcome.message,
+        details: outcome.details ?? [],
+      });
       if (outcome.status !== 'done') return;
     }
   };
@@ -72,7 +81,14 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const handle = (events: WatchEvent[]): void => {
     for (const e of events) {
       opts.emit(e);
-      if (!opts.autoCheckpoint || e.event !== 'gate-opened' || e.kind !== 'context' || e.run === null || cycles.has(e.run)) continue;
+      if (
+        !opts.autoCheckpoint ||
+        e.event !== 'gate-opened' ||
+        e.kind !== 'context' ||
+        e.run === null ||
+        cycles.has(e.run)
+      )
+        continue;
       const run = store.getSnapshot().runs.find((r) => r.id === e.run);
       if (!run || !systemOf(run.system).cycle?.autoOnContext) continue;
       const p = cycle(run).finally(() => cycles.delete(run.id));
@@ -86,7 +102,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   notifier?.observe(prev);
   const unsubscribe = store.subscribe(onSnapshot);
   try {
-    if (!opts.signal.aborted) await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+    if (!opts.signal.aborted)
+      await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   } finally {
     unsubscribe();
     await Promise.allSettled([...cycles.values()]);
@@ -98,6 +115,14 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
 /** `tower watch [--auto-checkpoint]`: one JSON line per event until SIGINT/SIGTERM. */
 export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: boolean }): Promise<number> {
   // An error on stdout stops it too: `tower watch | head -1`, the reader went away (EPIPE), so there is no one left to tell.
-  await cancellable((signal) => runWatch(ctx, { autoCheckpoint: opts.autoCheckpoint, signal, emit: (e) => ctx.out.write(`${JSON.stringify(e)}\n`) }), [ctx.out]);
+  await cancellable(
+    (signal) =>
+      runWatch(ctx, {
+        autoCheckpoint: opts.autoCheckpoint,
+        signal,
+        emit: (e) => ctx.out.write(`${JSON.stringify(e)}\n`),
+      }),
+    [ctx.out],
+  );
   return 0;
 }

@@ -89,7 +89,9 @@ export const ConfigSchema = z
  * The config a file's JSON value means, or what is wrong with it, naming every wrong key. Plain data
  * either way (config.ts makes the error): this module may be loaded from a file of its own.
  */
-export function checkConfig(value: unknown): { ok: true; config: z.infer<typeof ConfigSchema> } | { ok: false; errors: string[] } {
+export function checkConfig(
+  value: unknown,
+): { ok: true; config: z.infer<typeof ConfigSchema> } | { ok: false; errors: string[] } {
   const parsed = ConfigSchema.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => {

@@ -65,7 +65,10 @@ export class ConfigError extends Error {
  * Loads the config. A missing default file gives the defaults; a missing file named by --config,
  * invalid JSON or a wrong key is a ConfigError whose message names the file and the key.
  */
-export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<{ config: Config; file: string | null }> {
+export async function loadConfig(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ config: Config; file: string | null }> {
   const target = file ? path.resolve(file) : defaultConfigPath(env);
   const text = readText(target);
   if (!text.ok) {

@@ -11,9 +11,17 @@ export interface CommandTexts {
 }
 
 /** What tina's supervisor types: its plugin's skills. */
-export const TINA_COMMANDS: Readonly<CommandTexts> = { checkpoint: '/tina:checkpoint', clear: '/clear', rehydrate: '/tina:rehydrate' };
+export const TINA_COMMANDS: Readonly<CommandTexts> = {
+  checkpoint: '/tina:checkpoint',
+  clear: '/clear',
+  rehydrate: '/tina:rehydrate',
+};
 /** The bare forms (the seeds' words, and a plain Claude Code team's own commands). */
-export const BARE_COMMANDS: Readonly<CommandTexts> = { checkpoint: '/checkpoint', clear: '/clear', rehydrate: '/rehydrate' };
+export const BARE_COMMANDS: Readonly<CommandTexts> = {
+  checkpoint: '/checkpoint',
+  clear: '/clear',
+  rehydrate: '/rehydrate',
+};
 
 /** What newly needs a human: the events a notification is about. */
 export const NOTIFY_EVENTS = ['gate-opened', 'checkpoint-timeout', 'member-died', 'member-waiting'] as const;

@@ -15,7 +15,8 @@ import { SandboxDirError, makeTempSandboxDir } from './sandbox-dir.js';
 /** The demo's tmux socket name: never the default server. */
 export const DEMO_SOCKET = 'tower-demo';
 
-export const NO_TMUX_MESSAGE = 'tower demo needs tmux: apt-get install tmux (Debian/Ubuntu) or brew install tmux (macOS)';
+export const NO_TMUX_MESSAGE =
+  'tower demo needs tmux: apt-get install tmux (Debian/Ubuntu) or brew install tmux (macOS)';
 
 /** Options of runDemo: the command's, plus what tests inject. */
 export interface DemoOptions {
@@ -49,7 +50,9 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
     return 1;
   }
   if (opts.ui && !(ctx.out as NodeJS.WriteStream).isTTY) {
-    ctx.err.write('tower demo: the control room needs a terminal; run `tower demo --no-ui` to build the sandbox and leave it running\n');
+    ctx.err.write(
+      'tower demo: the control room needs a terminal; run `tower demo --no-ui` to build the sandbox and leave it running\n',
+    );
     return 1;
   }
   let sandbox: DemoSandbox;
@@ -70,7 +73,15 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
     return 0;
   }
 
-  const demoCtx: AppContext = { ...ctx, roots: sandbox.roots, claudeDir: sandbox.claudeDir, tmux: new TmuxClient({ name: opts.socketName }), discover: true, hosts: [], local: true };
+  const demoCtx: AppContext = {
+    ...ctx,
+    roots: sandbox.roots,
+    claudeDir: sandbox.claudeDir,
+    tmux: new TmuxClient({ name: opts.socketName }),
+    discover: true,
+    hosts: [],
+    local: true,
+  };
   // A closed terminal or a kill must not leave the agents running behind the user's back.
   const onSignal = (signal: NodeJS.Signals) => {
     void sandbox.stop().finally(() => process.exit(signal === 'SIGHUP' ? 129 : 143));
@@ -97,7 +108,13 @@ function towerInvocation(): string {
 
 /** What `--no-ui` prints: what runs, and how to watch, inspect and stop it. */
 export function instructions(sandbox: DemoSandbox, tower = towerInvocation()): string {
-  const flags = [...sandbox.roots.flatMap((r) => ['--root', shellQuote(r)]), '--claude-dir', shellQuote(sandbox.claudeDir), '-L', sandbox.socketName].join(' ');
+  const flags = [
+    ...sandbox.roots.flatMap((r) => ['--root', shellQuote(r)]),
+    '--claude-dir',
+    shellQuote(sandbox.claudeDir),
+    '-L',
+    sandbox.socketName,
+  ].join(' ');
   const sessions = [...new Set([...sandbox.panes.keys()].map((k) => k.split('/')[0]))];
   return [
     `tower demo: sandbox ready at ${sandbox.dir}`,

@@ -31,7 +31,11 @@ export function agentCommand(agent: AgentLauncher, pane: PaneSpec): string {
  * Creates every session with its panes (tiled) and returns `<session>/<member>` → pane id.
  * The first command starts the server without the user's tmux config, so the demo looks the same everywhere.
  */
-export async function startSessions(tmux: TmuxClient, sessions: readonly SessionSpec[], agent: AgentLauncher): Promise<Map<string, string>> {
+export async function startSessions(
+  tmux: TmuxClient,
+  sessions: readonly SessionSpec[],
+  agent: AgentLauncher,
+): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   let serverStarted = false;
   for (const session of sessions) {
@@ -39,13 +43,44 @@ export async function startSessions(tmux: TmuxClient, sessions: readonly Session
     if (!head) continue;
     const noConfig = serverStarted ? [] : ['-f', '/dev/null'];
     const first = (
-      await tmux.run([...noConfig, 'new-session', '-d', '-s', session.name, '-n', session.name, '-x', '200', '-y', '50', '-c', head.cwd, '-P', '-F', '#{pane_id}', agentCommand(agent, head)])
+      await tmux.run([
+        ...noConfig,
+        'new-session',
+        '-d',
+        '-s',
+        session.name,
+        '-n',
+        session.name,
+        '-x',
+        '200',
+        '-y',
+        '50',
+        '-c',
+        head.cwd,
+        '-P',
+        '-F',
+        '#{pane_id}',
+        agentCommand(agent, head),
+      ])
     ).trim();
     serverStarted = true;
     ids.set(paneKey(session.name, head.member), first);
     await tmux.run(['select-pane', '-t', first, '-T', head.member]);
     for (const pane of rest) {
-      const id = (await tmux.run(['split-window', '-d', '-t', first, '-c', pane.cwd, '-P', '-F', '#{pane_id}', agentCommand(agent, pane)])).trim();
+      const id = (
+        await tmux.run([
+          'split-window',
+          '-d',
+          '-t',
+          first,
+          '-c',
+          pane.cwd,
+          '-P',
+          '-F',
+          '#{pane_id}',
+          agentCommand(agent, pane),
+        ])
+      ).trim();
       ids.set(paneKey(session.name, pane.member), id);
       await tmux.run(['select-pane', '-t', id, '-T', pane.member]);
       // Re-tile after each split so the next split has room.

@@ -35,13 +35,19 @@ export function prepareSandboxDir(dir: string): string {
   const entries = fs.readdirSync(abs);
   if (entries.length > 0) {
     if (!entries.includes(SANDBOX_MARKER)) {
-      throw new SandboxDirError(`${abs} is not empty and is not a tower demo sandbox (no ${SANDBOX_MARKER} file); pick a new or empty directory`);
+      throw new SandboxDirError(
+        `${abs} is not empty and is not a tower demo sandbox (no ${SANDBOX_MARKER} file); pick a new or empty directory`,
+      );
     }
     // A previous sandbox: start over, removing only what a sandbox holds. Its agents may still be
     // writing there (a demo still running): node retries a folder that filled again (ENOTEMPTY), 5 times.
-    for (const name of OWNED) fs.rmSync(path.join(abs, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    for (const name of OWNED)
+      fs.rmSync(path.join(abs, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   }
   const real = fs.realpathSync(abs);
-  fs.writeFileSync(path.join(real, SANDBOX_MARKER), `${JSON.stringify({ createdAt: new Date().toISOString(), by: 'tower demo' })}\n`);
+  fs.writeFileSync(
+    path.join(real, SANDBOX_MARKER),
+    `${JSON.stringify({ createdAt: new Date().toISOString(), by: 'tower demo' })}\n`,
+  );
   return real;
 }

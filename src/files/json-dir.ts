@@ -9,7 +9,11 @@ import { cleanProblem, jsonProblem, readJson, readListedText, readText, textOrPr
  * Reads a JSON file and parses its value with `parse`, adding every problem (of the read or of the
  * parse) to `problems`; null when the file can't be read as JSON.
  */
-export function readJsonWith<R extends { problems: Problem[] }>(file: string, parse: (value: unknown, file: string) => R, problems: Problem[]): R | null {
+export function readJsonWith<R extends { problems: Problem[] }>(
+  file: string,
+  parse: (value: unknown, file: string) => R,
+  problems: Problem[],
+): R | null {
   const read = readJson(file);
   if (!read.ok) {
     problems.push(cleanProblem(read.problem));

@@ -80,7 +80,8 @@ export function notAFile(st: fs.Stats): string | null {
 }
 
 /** A file looked at without opening it: missing, a regular file, or something else (with the reason). */
-export type FileStat = { kind: 'missing' } | { kind: 'file'; mtimeMs: number; size: number } | { kind: 'bad'; problem: Problem };
+export type FileStat =
+  { kind: 'missing' } | { kind: 'file'; mtimeMs: number; size: number } | { kind: 'bad'; problem: Problem };
 
 /** Stats a file (following symlinks); never opens it, so a FIFO or a device is never read. */
 export function statFile(file: string): FileStat {
@@ -89,7 +90,9 @@ export function statFile(file: string): FileStat {
     st = fs.statSync(file, { throwIfNoEntry: false });
     if (st === undefined) {
       // Missing (or a folder on its path is a file); a symlink whose target is gone is there, and broken.
-      return fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ? { kind: 'bad', problem: { file, message: 'is a symlink to a missing file' } } : { kind: 'missing' };
+      return fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()
+        ? { kind: 'bad', problem: { file, message: 'is a symlink to a missing file' } }
+        : { kind: 'missing' };
     }
   } catch (err) {
     return { kind: 'bad', problem: { file, message: describeError(err) } };

@@ -87,7 +87,10 @@ export function readJson(file: string, maxBytes = MAX_STATE_FILE_BYTES): Read<un
 export function readListedText(file: string): string | Problem {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(
+      file,
+      fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY | fs.constants.O_NOFOLLOW,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') return textOrProblem(readText(file));
     return { file, message: describeError(err) };

@@ -46,7 +46,12 @@ export function readLogTail(file: string, maxBytes = LOG_TAIL_BYTES): TailRead {
     return { ok: true, value: { text, mtimeMs: st.mtimeMs, partial: start > 0 } };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const message = e?.code === 'ENOENT' ? 'file is missing' : e?.code === 'EISDIR' ? 'is a directory, expected a file' : sanitizeLine(e?.message ?? String(err));
+    const message =
+      e?.code === 'ENOENT'
+        ? 'file is missing'
+        : e?.code === 'EISDIR'
+          ? 'is a directory, expected a file'
+          : sanitizeLine(e?.message ?? String(err));
     return { ok: false, problem: { file, message } };
   } finally {
     if (fd !== null) {

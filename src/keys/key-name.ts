@@ -5,7 +5,23 @@
 import type { Key } from 'ink';
 
 /** Named keys a binding may use, besides single characters and ctrl+/alt+ combinations. */
-export const NAMED_KEYS = ['up', 'down', 'left', 'right', 'pageup', 'pagedown', 'home', 'end', 'enter', 'esc', 'tab', 'shift+tab', 'backspace', 'delete', 'space'] as const;
+export const NAMED_KEYS = [
+  'up',
+  'down',
+  'left',
+  'right',
+  'pageup',
+  'pagedown',
+  'home',
+  'end',
+  'enter',
+  'esc',
+  'tab',
+  'shift+tab',
+  'backspace',
+  'delete',
+  'space',
+] as const;
 
 const NAMED = new Set<string>(NAMED_KEYS);
 
@@ -67,7 +83,14 @@ export function keyLabel(spec: string): string {
   return spec;
 }
 
-const CONTROL_KEYS: Record<string, string> = { '\t': 'tab', '\r': 'enter', '\n': 'enter', '\u007f': 'backspace', '\b': 'backspace', '\u001b': 'esc' };
+const CONTROL_KEYS: Record<string, string> = {
+  '\t': 'tab',
+  '\r': 'enter',
+  '\n': 'enter',
+  '\u007f': 'backspace',
+  '\b': 'backspace',
+  '\u001b': 'esc',
+};
 
 /** A piece of a chunk of input: a control key by name, or a run of typed text. */
 export type ChunkPart = { key: string } | { text: string };

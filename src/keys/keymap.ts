@@ -49,7 +49,12 @@ export const KEY_CONTEXTS = ['global', 'runs', 'pane', 'prompt', 'modal'] as con
 export type KeyContext = (typeof KEY_CONTEXTS)[number];
 
 /** Contexts that are active together; a key may mean only one command within a layer. */
-export const KEY_LAYERS: readonly (readonly KeyContext[])[] = [['runs', 'global'], ['pane', 'global'], ['prompt'], ['modal']];
+export const KEY_LAYERS: readonly (readonly KeyContext[])[] = [
+  ['runs', 'global'],
+  ['pane', 'global'],
+  ['prompt'],
+  ['modal'],
+];
 
 /** One row of the table. */
 export interface CommandSpec {
@@ -69,38 +74,264 @@ const ALL: readonly KeyContext[] = KEY_CONTEXTS;
 
 /** The default keymap. */
 export const KEYMAP: readonly CommandSpec[] = [
-  { command: 'up', keys: ['k', 'up'], hint: 'up', description: 'Move the selection up', contexts: ['runs', 'pane', 'modal'], group: 'Navigate' },
-  { command: 'down', keys: ['j', 'down'], hint: 'down', description: 'Move the selection down', contexts: ['runs', 'pane', 'modal'], group: 'Navigate' },
-  { command: 'page-up', keys: ['pageup', 'ctrl+u'], hint: 'page up', description: 'Move one page up', contexts: ['runs', 'pane', 'modal'], group: 'Navigate' },
-  { command: 'page-down', keys: ['pagedown', 'ctrl+d'], hint: 'page down', description: 'Move one page down', contexts: ['runs', 'pane', 'modal'], group: 'Navigate' },
-  { command: 'first', keys: ['home'], hint: 'first', description: 'Jump to the first row', contexts: ['runs', 'pane', 'modal'], group: 'Navigate' },
-  { command: 'last', keys: ['end', 'G'], hint: 'last', description: 'Jump to the last row', contexts: ['runs', 'pane', 'modal'], group: 'Navigate' },
-  { command: 'focus-next', keys: ['tab'], hint: 'next pane', description: 'Focus the next pane', contexts: ['global'], group: 'Navigate' },
-  { command: 'focus-prev', keys: ['shift+tab'], hint: 'prev pane', description: 'Focus the previous pane', contexts: ['global'], group: 'Navigate' },
-  { command: 'filter', keys: ['/'], hint: 'filter', description: 'Filter the runs list as you type; Enter keeps the filter, Esc clears it', contexts: ['global'], group: 'Navigate' },
-  { command: 'read', keys: ['v'], hint: 'read gate', description: 'Read the selected gate in full (gates pane)', contexts: ['pane'], group: 'Navigate' },
-  { command: 'preview', keys: ['p'], hint: 'preview', description: "Focus the live preview of the selected member's pane (else the lead's); j/k and PgUp scroll back", contexts: ['global'], group: 'Navigate' },
-  { command: 'back', keys: ['esc'], hint: 'back', description: 'Clear the filter, return to the runs list, or cancel a running checkpoint', contexts: ['global'], group: 'Navigate' },
-  { command: 'checkpoint', keys: ['c'], hint: 'checkpoint', description: "Run the checkpoint cycle in the lead's pane", contexts: ['global'], group: 'Act' },
-  { command: 'grant', keys: ['g'], hint: 'grant', description: 'Grant the selected (or first) pending gate', contexts: ['global'], group: 'Act' },
-  { command: 'terminate', keys: ['X'], hint: 'terminate', description: "Force-terminate the run's live teammates (or the selected member)", contexts: ['global'], group: 'Act' },
-  { command: 'rehydrate', keys: ['r'], hint: 'rehydrate', description: 'Clear the lead and type the rehydrate command', contexts: ['global'], group: 'Act' },
-  { command: 'request', keys: ['R'], hint: 'request', description: 'Open a named checkpoint on a harness run', contexts: ['global'], group: 'Act' },
-  { command: 'answer-1', keys: ['1'], hint: 'answer 1', description: "Answer option 1 of the prompt the selected member (else the first one asking) shows: the dialog shows what is approved; tower checks the prompt again before typing", contexts: ['global'], group: 'Act' },
-  { command: 'answer-2', keys: ['2'], hint: 'answer 2', description: 'Answer option 2 of that prompt (in Claude Code: no, and tell it what to do differently)', contexts: ['global'], group: 'Act' },
-  { command: 'answer-3', keys: ['3'], hint: 'answer 3', description: 'Answer option 3 of that prompt, when it has one', contexts: ['global'], group: 'Act' },
-  { command: 'send', keys: ['s'], hint: 'send', description: 'Type a line to the selected member (else the lead) and submit it; refused while its pane shows a prompt', contexts: ['global'], group: 'Act' },
-  { command: 'attach', keys: ['a', 'enter'], hint: 'attach', description: "Attach to the selected member's pane (else the lead's)", contexts: ['global'], group: 'Act' },
-  { command: 'confirm', keys: ['y', 'enter'], hint: 'confirm', description: 'Confirm the dialog', contexts: ['modal'], group: 'Dialogs' },
-  { command: 'cancel', keys: ['n', 'esc'], hint: 'cancel', description: 'Cancel the dialog or close the help', contexts: ['modal'], group: 'Dialogs' },
-  { command: 'accept', keys: ['enter'], hint: 'accept', description: 'Accept the prompt', contexts: ['prompt'], group: 'Dialogs' },
-  { command: 'dismiss', keys: ['esc'], hint: 'cancel', description: 'Leave the prompt (the filter is cleared)', contexts: ['prompt'], group: 'Dialogs' },
-  { command: 'next-field', keys: ['tab'], hint: 'next field', description: 'Move to the next field of the prompt', contexts: ['prompt'], group: 'Dialogs' },
-  { command: 'ended', keys: ['E'], hint: 'ended', description: 'Show or fold the teams that ended (files unchanged for two days, no pane alive), listed last', contexts: ['global'], group: 'Navigate' },
-  { command: 'mute', keys: ['m'], hint: 'mute', description: 'Mute or unmute notifications (bell, desktop, notify command; the title still counts)', contexts: ['global'], group: 'General' },
-  { command: 'help', keys: ['?'], hint: 'help', description: 'Show or hide every key', contexts: ['global', 'modal'], group: 'General' },
-  { command: 'quit', keys: ['q'], hint: 'quit', description: 'Quit tower (the terminal is restored)', contexts: ['global'], group: 'General' },
-  { command: 'force-quit', keys: ['ctrl+c'], hint: 'quit', description: 'Quit from anywhere, even a prompt or dialog', contexts: ALL, group: 'General' },
+  {
+    command: 'up',
+    keys: ['k', 'up'],
+    hint: 'up',
+    description: 'Move the selection up',
+    contexts: ['runs', 'pane', 'modal'],
+    group: 'Navigate',
+  },
+  {
+    command: 'down',
+    keys: ['j', 'down'],
+    hint: 'down',
+    description: 'Move the selection down',
+    contexts: ['runs', 'pane', 'modal'],
+    group: 'Navigate',
+  },
+  {
+    command: 'page-up',
+    keys: ['pageup', 'ctrl+u'],
+    hint: 'page up',
+    description: 'Move one page up',
+    contexts: ['runs', 'pane', 'modal'],
+    group: 'Navigate',
+  },
+  {
+    command: 'page-down',
+    keys: ['pagedown', 'ctrl+d'],
+    hint: 'page down',
+    description: 'Move one page down',
+    contexts: ['runs', 'pane', 'modal'],
+    group: 'Navigate',
+  },
+  {
+    command: 'first',
+    keys: ['home'],
+    hint: 'first',
+    description: 'Jump to the first row',
+    contexts: ['runs', 'pane', 'modal'],
+    group: 'Navigate',
+  },
+  {
+    command: 'last',
+    keys: ['end', 'G'],
+    hint: 'last',
+    description: 'Jump to the last row',
+    contexts: ['runs', 'pane', 'modal'],
+    group: 'Navigate',
+  },
+  {
+    command: 'focus-next',
+    keys: ['tab'],
+    hint: 'next pane',
+    description: 'Focus the next pane',
+    contexts: ['global'],
+    group: 'Navigate',
+  },
+  {
+    command: 'focus-prev',
+    keys: ['shift+tab'],
+    hint: 'prev pane',
+    description: 'Focus the previous pane',
+    contexts: ['global'],
+    group: 'Navigate',
+  },
+  {
+    command: 'filter',
+    keys: ['/'],
+    hint: 'filter',
+    description: 'Filter the runs list as you type; Enter keeps the filter, Esc clears it',
+    contexts: ['global'],
+    group: 'Navigate',
+  },
+  {
+    command: 'read',
+    keys: ['v'],
+    hint: 'read gate',
+    description: 'Read the selected gate in full (gates pane)',
+    contexts: ['pane'],
+    group: 'Navigate',
+  },
+  {
+    command: 'preview',
+    keys: ['p'],
+    hint: 'preview',
+    description: "Focus the live preview of the selected member's pane (else the lead's); j/k and PgUp scroll back",
+    contexts: ['global'],
+    group: 'Navigate',
+  },
+  {
+    command: 'back',
+    keys: ['esc'],
+    hint: 'back',
+    description: 'Clear the filter, return to the runs list, or cancel a running checkpoint',
+    contexts: ['global'],
+    group: 'Navigate',
+  },
+  {
+    command: 'checkpoint',
+    keys: ['c'],
+    hint: 'checkpoint',
+    description: "Run the checkpoint cycle in the lead's pane",
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'grant',
+    keys: ['g'],
+    hint: 'grant',
+    description: 'Grant the selected (or first) pending gate',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'terminate',
+    keys: ['X'],
+    hint: 'terminate',
+    description: "Force-terminate the run's live teammates (or the selected member)",
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'rehydrate',
+    keys: ['r'],
+    hint: 'rehydrate',
+    description: 'Clear the lead and type the rehydrate command',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'request',
+    keys: ['R'],
+    hint: 'request',
+    description: 'Open a named checkpoint on a harness run',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'answer-1',
+    keys: ['1'],
+    hint: 'answer 1',
+    description:
+      'Answer option 1 of the prompt the selected member (else the first one asking) shows: the dialog shows what is approved; tower checks the prompt again before typing',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'answer-2',
+    keys: ['2'],
+    hint: 'answer 2',
+    description: 'Answer option 2 of that prompt (in Claude Code: no, and tell it what to do differently)',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'answer-3',
+    keys: ['3'],
+    hint: 'answer 3',
+    description: 'Answer option 3 of that prompt, when it has one',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'send',
+    keys: ['s'],
+    hint: 'send',
+    description:
+      'Type a line to the selected member (else the lead) and submit it; refused while its pane shows a prompt',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'attach',
+    keys: ['a', 'enter'],
+    hint: 'attach',
+    description: "Attach to the selected member's pane (else the lead's)",
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'confirm',
+    keys: ['y', 'enter'],
+    hint: 'confirm',
+    description: 'Confirm the dialog',
+    contexts: ['modal'],
+    group: 'Dialogs',
+  },
+  {
+    command: 'cancel',
+    keys: ['n', 'esc'],
+    hint: 'cancel',
+    description: 'Cancel the dialog or close the help',
+    contexts: ['modal'],
+    group: 'Dialogs',
+  },
+  {
+    command: 'accept',
+    keys: ['enter'],
+    hint: 'accept',
+    description: 'Accept the prompt',
+    contexts: ['prompt'],
+    group: 'Dialogs',
+  },
+  {
+    command: 'dismiss',
+    keys: ['esc'],
+    hint: 'cancel',
+    description: 'Leave the prompt (the filter is cleared)',
+    contexts: ['prompt'],
+    group: 'Dialogs',
+  },
+  {
+    command: 'next-field',
+    keys: ['tab'],
+    hint: 'next field',
+    description: 'Move to the next field of the prompt',
+    contexts: ['prompt'],
+    group: 'Dialogs',
+  },
+  {
+    command: 'ended',
+    keys: ['E'],
+    hint: 'ended',
+    description: 'Show or fold the teams that ended (files unchanged for two days, no pane alive), listed last',
+    contexts: ['global'],
+    group: 'Navigate',
+  },
+  {
+    command: 'mute',
+    keys: ['m'],
+    hint: 'mute',
+    description: 'Mute or unmute notifications (bell, desktop, notify command; the title still counts)',
+    contexts: ['global'],
+    group: 'General',
+  },
+  {
+    command: 'help',
+    keys: ['?'],
+    hint: 'help',
+    description: 'Show or hide every key',
+    contexts: ['global', 'modal'],
+    group: 'General',
+  },
+  {
+    command: 'quit',
+    keys: ['q'],
+    hint: 'quit',
+    description: 'Quit tower (the terminal is restored)',
+    contexts: ['global'],
+    group: 'General',
+  },
+  {
+    command: 'force-quit',
+    keys: ['ctrl+c'],
+    hint: 'quit',
+    description: 'Quit from anywhere, even a prompt or dialog',
+    contexts: ALL,
+    group: 'General',
+  },
 ];
 
 /** The resolved keymap: command → keys, and per context key → command. */
@@ -126,8 +357,13 @@ export type KeyOverrides = Partial<Record<Command, string[]>>;
  * Builds the bindings from defaults plus overrides already checked for shape (keymap-schema.ts's
  * resolveBindings checks and then calls this), or says which keys would clash.
  */
-export function bindingsFrom(overrides: KeyOverrides): { ok: true; bindings: Bindings } | { ok: false; errors: string[] } {
-  const keys = Object.fromEntries(KEYMAP.map((s) => [s.command, overrides[s.command] ?? s.keys])) as Record<Command, readonly string[]>;
+export function bindingsFrom(
+  overrides: KeyOverrides,
+): { ok: true; bindings: Bindings } | { ok: false; errors: string[] } {
+  const keys = Object.fromEntries(KEYMAP.map((s) => [s.command, overrides[s.command] ?? s.keys])) as Record<
+    Command,
+    readonly string[]
+  >;
   const errors: string[] = [];
   for (const layer of KEY_LAYERS) {
     const seen = new Map<string, Command>();
@@ -135,7 +371,8 @@ export function bindingsFrom(overrides: KeyOverrides): { ok: true; bindings: Bin
       if (!spec.contexts.some((c) => layer.includes(c))) continue;
       for (const key of keys[spec.command]) {
         const other = seen.get(key);
-        if (other && other !== spec.command) errors.push(`keys: "${key}" would mean both ${other} and ${spec.command} (${layer.join(' + ')})`);
+        if (other && other !== spec.command)
+          errors.push(`keys: "${key}" would mean both ${other} and ${spec.command} (${layer.join(' + ')})`);
         seen.set(key, spec.command);
       }
     }
@@ -144,7 +381,8 @@ export function bindingsFrom(overrides: KeyOverrides): { ok: true; bindings: Bin
   const byContext = Object.fromEntries(
     KEY_CONTEXTS.map((context) => {
       const map = new Map<string, Command>();
-      for (const spec of KEYMAP) if (spec.contexts.includes(context)) for (const key of keys[spec.command]) map.set(key, spec.command);
+      for (const spec of KEYMAP)
+        if (spec.contexts.includes(context)) for (const key of keys[spec.command]) map.set(key, spec.command);
       return [context, map];
     }),
   ) as Record<KeyContext, Map<string, Command>>;
@@ -171,7 +409,8 @@ export function keyTableMarkdown(bindings: Bindings = defaultBindings()): string
   const escape = (s: string) => s.replace(/\|/g, '\\|');
   const rows = KEYMAP.map((s) => {
     const keys = bindings.keys[s.command].map((k) => `\`${escape(keyLabel(k))}\``).join(', ');
-    const where = s.contexts.length === KEY_CONTEXTS.length ? 'everywhere' : s.contexts.map((c) => CONTEXT_WORDS[c]).join(', ');
+    const where =
+      s.contexts.length === KEY_CONTEXTS.length ? 'everywhere' : s.contexts.map((c) => CONTEXT_WORDS[c]).join(', ');
     return `| ${keys} | ${s.command} | ${where} | ${escape(s.description)} |`;
   });
   return ['| Keys | Command | Where | What it does |', '| --- | --- | --- | --- |', ...rows].join('\n');

@@ -67,8 +67,18 @@ export interface AuditRecord {
  * Ends an action: makes its outcome safe to print (names and titles come from state files) and,
  * unless it was a dry run, appends its audit line; a line that can't be written is one more detail.
  */
-export async function settleOutcome(env: NodeJS.ProcessEnv, dryRun: boolean, rec: AuditRecord, startedMs: number, outcome: ActionOutcome): Promise<ActionOutcome> {
-  let out: ActionOutcome = { ...outcome, message: sanitizeLine(outcome.message), ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}) };
+export async function settleOutcome(
+  env: NodeJS.ProcessEnv,
+  dryRun: boolean,
+  rec: AuditRecord,
+  startedMs: number,
+  outcome: ActionOutcome,
+): Promise<ActionOutcome> {
+  let out: ActionOutcome = {
+    ...outcome,
+    message: sanitizeLine(outcome.message),
+    ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}),
+  };
   if (dryRun) return out;
   const failure = await appendAudit(
     {

@@ -121,7 +121,14 @@ export interface AnswerDetail {
    * Answered through tower's PermissionRequest hook rather than typed: the request held open for
    * the pane (its file, where the answer goes, until when it is held) and the decision written.
    */
-  hook?: { id: string; dir: string; file: string; answerFile: string; until: number; behavior: 'allow' | 'deny' } | null;
+  hook?: {
+    id: string;
+    dir: string;
+    file: string;
+    answerFile: string;
+    until: number;
+    behavior: 'allow' | 'deny';
+  } | null;
   /** Why the hook way was not taken although a request was held (said in the outcome). */
   keysBecause?: string | null;
 }
@@ -138,4 +145,12 @@ export interface SendDetail {
 }
 
 /** The resolved details of a plan, one shape per action. */
-export type ActionDetail = CheckpointDetail | RehydrateDetail | TerminateDetail | GrantDetail | RequestDetail | AttachDetail | AnswerDetail | SendDetail;
+export type ActionDetail =
+  | CheckpointDetail
+  | RehydrateDetail
+  | TerminateDetail
+  | GrantDetail
+  | RequestDetail
+  | AttachDetail
+  | AnswerDetail
+  | SendDetail;

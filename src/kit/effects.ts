@@ -15,7 +15,10 @@ export function tmuxEffect(tmux: TmuxClient, args: readonly string[]): Effect {
 
 /** The two tmux calls of TmuxClient.sendLine: the text literally, then Enter apart. */
 export function sendLineEffects(tmux: TmuxClient, target: string, text: string): Effect[] {
-  return [tmuxEffect(tmux, ['send-keys', '-t', target, '-l', '--', text]), tmuxEffect(tmux, ['send-keys', '-t', target, 'Enter'])];
+  return [
+    tmuxEffect(tmux, ['send-keys', '-t', target, '-l', '--', text]),
+    tmuxEffect(tmux, ['send-keys', '-t', target, 'Enter']),
+  ];
 }
 
 /** An atomic replace of `file` with `content` (the content JSON-quoted so the effect stays one line). */

@@ -8,7 +8,14 @@ import { UnsafePathError } from './safety.js';
 /** A per-action planner's answer: the effects and details, or a refusal. */
 export type PlanParts =
   | { refusal: string; title?: string | undefined; target?: string | null | undefined }
-  | { refusal: null; title: string; target: string | null; effects: Effect[]; detail: ActionDetail; destructive: boolean };
+  | {
+      refusal: null;
+      title: string;
+      target: string | null;
+      effects: Effect[];
+      detail: ActionDetail;
+      destructive: boolean;
+    };
 
 /** A refusal with its reason. */
 export function refuse(reason: string, title?: string, target?: string | null): PlanParts {
@@ -40,7 +47,16 @@ export function toActionPlan(request: ActionRequest, run: Run | null, parts: Pla
       target: parts.target ?? null,
     };
   }
-  return { request, run, title: parts.title, effects: parts.effects, refusal: null, destructive: parts.destructive, target: parts.target, detail: parts.detail };
+  return {
+    request,
+    run,
+    title: parts.title,
+    effects: parts.effects,
+    refusal: null,
+    destructive: parts.destructive,
+    target: parts.target,
+    detail: parts.detail,
+  };
 }
 
 /** Thrown inside an action to end it with a given outcome (a refusal found at run time, a clear failure). */

@@ -20,12 +20,19 @@ let hostTag: string | null = null;
  * removed. Made on the first write: node's crypto module costs every `tower status` a few ms.
  */
 function hostTagOf(): string {
-  hostTag ??= (load('node:crypto') as typeof crypto).createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+  hostTag ??= (load('node:crypto') as typeof crypto)
+    .createHash('sha256')
+    .update(os.hostname())
+    .digest('hex')
+    .slice(0, 8);
   return hostTag;
 }
 
 function tempNameFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.tower-${hostTagOf()}-${process.pid}-${randomHex(4)}.tmp`);
+  return path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.tower-${hostTagOf()}-${process.pid}-${randomHex(4)}.tmp`,
+  );
 }
 
 function escapeRegExp(s: string): string {
@@ -73,7 +80,9 @@ export async function refuseLink(file: string): Promise<fs.Stats | null> {
   const st = await lstatOrNull(file);
   if (st?.isSymbolicLink()) {
     const to = await fs.promises.readlink(file).catch(() => '?');
-    throw new UnsafePathError(`refusing to write ${file}: it is a symlink (to ${to}); tower never writes through a link`);
+    throw new UnsafePathError(
+      `refusing to write ${file}: it is a symlink (to ${to}); tower never writes through a link`,
+    );
   }
   if (st && !st.isFile()) throw new UnsafePathError(`refusing to write ${file}: it is not a regular file`);
   return st;

@@ -23,7 +23,8 @@ export interface LockOwner {
 export function parseLockOwner(text: string): LockOwner | null {
   try {
     const v = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof v.pid === 'number' && typeof v.host === 'string') return { pid: v.pid, host: v.host, at: String(v.at ?? '') };
+    if (typeof v.pid === 'number' && typeof v.host === 'string')
+      return { pid: v.pid, host: v.host, at: String(v.at ?? '') };
   } catch {
     // Not JSON: the older one-line form below.
   }
@@ -76,7 +77,11 @@ async function takeOver(stateDir: string, lockFile: string, staleText: string): 
  * Runs `fn` holding `lockFile`. Resolves to null when a live process holds the lock, so two
  * operators granting at once give one grant and one refusal.
  */
-export async function withLock<T>(stateDir: string, lockFile: string, fn: () => Promise<T>): Promise<{ value: T } | null> {
+export async function withLock<T>(
+  stateDir: string,
+  lockFile: string,
+  fn: () => Promise<T>,
+): Promise<{ value: T } | null> {
   assertInsideStateDir(stateDir, lockFile);
   const body = ownerBody();
   let held = false;

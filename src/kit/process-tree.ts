@@ -50,7 +50,8 @@ export function listProcesses(): Map<number, ProcInfo> {
   const r = spawnSync('ps', ['-A', '-o', 'pid=,ppid=,stat='], { encoding: 'utf8' });
   for (const line of String(r.stdout ?? '').split('\n')) {
     const [pid, ppid, stat] = line.trim().split(/\s+/);
-    if (pid && ppid) procs.set(Number(pid), { pid: Number(pid), ppid: Number(ppid), state: (stat ?? '').slice(0, 1), start: '' });
+    if (pid && ppid)
+      procs.set(Number(pid), { pid: Number(pid), ppid: Number(ppid), state: (stat ?? '').slice(0, 1), start: '' });
   }
   return procs;
 }

@@ -78,24 +78,35 @@ function assertStillPinned(stateDir: string, file: string): void {
   if (!then) return;
   const now = identityOf(stateDir);
   if (now && now.dev === then.dev && now.ino === then.ino && now.link === then.link) return;
-  const why = !now ? 'it is gone' : now.link && !then.link ? 'it is now a symlink' : 'another directory is in its place';
-  throw new UnsafePathError(`refusing to write ${file}: the state directory ${stateDir} changed since the action was planned (${why})`);
+  const why = !now
+    ? 'it is gone'
+    : now.link && !then.link
+      ? 'it is now a symlink'
+      : 'another directory is in its place';
+  throw new UnsafePathError(
+    `refusing to write ${file}: the state directory ${stateDir} changed since the action was planned (${why})`,
+  );
 }
 
 /** The run's state dir when tower may write in it, or the reason it may not. */
 export function writableStateDir(run: Run): { dir: string } | { refusal: string } {
   if (!run.stateDir) return { refusal: `${run.id} has no state directory to write in` };
-  if (!run.root) return { refusal: `${run.id} has no project root; tower writes only inside a project's state directory` };
+  if (!run.root)
+    return { refusal: `${run.id} has no project root; tower writes only inside a project's state directory` };
   let realState: string;
   let realRoot: string;
   try {
     realState = fs.realpathSync(run.stateDir);
     realRoot = fs.realpathSync(run.root);
   } catch (err) {
-    return { refusal: `${run.id}: state directory ${run.stateDir} is not readable (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+    return {
+      refusal: `${run.id}: state directory ${run.stateDir} is not readable (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    };
   }
   if (!isInside(realRoot, realState)) {
-    return { refusal: `${run.id}: state directory ${run.stateDir} resolves to ${realState}, outside the project ${realRoot}` };
+    return {
+      refusal: `${run.id}: state directory ${run.stateDir} resolves to ${realState}, outside the project ${realRoot}`,
+    };
   }
   pinStateDir(run.stateDir);
   return { dir: run.stateDir };
@@ -107,7 +118,9 @@ export function assertInsideStateDir(stateDir: string, file: string): void {
   const realState = realpathLoose(stateDir);
   const realDir = realpathLoose(path.dirname(file));
   if (!isInside(realState, realDir)) {
-    throw new UnsafePathError(`refusing to write ${file}: it resolves to ${realDir}, outside the state directory ${realState}`);
+    throw new UnsafePathError(
+      `refusing to write ${file}: it resolves to ${realDir}, outside the state directory ${realState}`,
+    );
   }
 }
 

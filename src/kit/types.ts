@@ -4,7 +4,16 @@ import type { Run, Snapshot } from '../model/model.js';
 import type { ActivityStore } from './activity.js';
 import type { ActionDetail } from './detail.js';
 
-export const ACTION_KINDS = ['checkpoint', 'rehydrate', 'terminate', 'grant', 'request', 'attach', 'answer', 'send'] as const;
+export const ACTION_KINDS = [
+  'checkpoint',
+  'rehydrate',
+  'terminate',
+  'grant',
+  'request',
+  'attach',
+  'answer',
+  'send',
+] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** What the operator asked for. */

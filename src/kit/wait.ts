@@ -20,7 +20,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
  * Runs `fn` with an AbortSignal that SIGINT or SIGTERM aborts (an action then ends as cancelled), as
  * does an 'error' on any of `stopOnError`; the handlers are removed when `fn` settles.
  */
-export async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>, stopOnError: NodeJS.EventEmitter[] = []): Promise<T> {
+export async function cancellable<T>(
+  fn: (signal: AbortSignal) => Promise<T>,
+  stopOnError: NodeJS.EventEmitter[] = [],
+): Promise<T> {
   const ac = new AbortController();
   const stop = (): void => ac.abort();
   process.on('SIGINT', stop);
@@ -36,7 +39,8 @@ export async function cancellable<T>(fn: (signal: AbortSignal) => Promise<T>, st
 }
 
 /** How a wait ended: with a value, by timeout, or cancelled. */
-export type WaitResult<T> = { status: 'ok'; value: T } | { status: 'timeout'; elapsedMs: number } | { status: 'cancelled'; elapsedMs: number };
+export type WaitResult<T> =
+  { status: 'ok'; value: T } | { status: 'timeout'; elapsedMs: number } | { status: 'cancelled'; elapsedMs: number };
 
 /** What pollUntil polls, how often and for how long. */
 export interface WaitOptions<T> {

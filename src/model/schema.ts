@@ -3,7 +3,15 @@
  * snapshot read back, and where the types of model.ts come from. Loaded only where something is validated.
  */
 import { z } from 'zod';
-import { SYSTEMS, RUN_STATUSES, MEMBER_STATES, ACTIVITIES, GATE_KINDS, REVIEW_VERDICTS, HOST_STATES } from './values.js';
+import {
+  SYSTEMS,
+  RUN_STATUSES,
+  MEMBER_STATES,
+  ACTIVITIES,
+  GATE_KINDS,
+  REVIEW_VERDICTS,
+  HOST_STATES,
+} from './values.js';
 
 /** A file that could not be read or makes no sense, and why. `file` is null for run-level findings. */
 export const ProblemSchema = z.object({
@@ -63,7 +71,10 @@ export const MemberSchema = z.object({
   /** How full its context is, from its Claude Code transcript (the lead of a Claude team). */
   context: z.object({ usedPct: z.number(), tokens: z.number(), window: z.number() }).nullable().optional(),
   /** Tokens its transcript shows used, added up over what tower read of it. */
-  tokens: z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() }).nullable().optional(),
+  tokens: z
+    .object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() })
+    .nullable()
+    .optional(),
 });
 
 export const TaskSchema = z.object({

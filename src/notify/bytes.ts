@@ -27,7 +27,10 @@ export function tmuxPassthrough(seq: string): string {
 
 /** A desktop notification: OSC 9 (`ESC ] 9 ; body BEL`) or OSC 777 (`ESC ] 777 ; notify ; title ; body BEL`). */
 export function desktopBytes(kind: 'osc9' | 'osc777', title: string, body: string, inTmux: boolean): string {
-  const seq = kind === 'osc9' ? `${ESC}]9;${oscText(`${title}: ${body}`)}${BEL}` : `${ESC}]777;notify;${oscText(title, false)};${oscText(body, false)}${BEL}`;
+  const seq =
+    kind === 'osc9'
+      ? `${ESC}]9;${oscText(`${title}: ${body}`)}${BEL}`
+      : `${ESC}]777;notify;${oscText(title, false)};${oscText(body, false)}${BEL}`;
   return inTmux ? tmuxPassthrough(seq) : seq;
 }
 

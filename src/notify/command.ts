@@ -8,7 +8,8 @@ import { sanitizeLine } from '../text/sanitize.js';
 import type { Notice } from './notices.js';
 
 /** How a run of the command ended. */
-export type CommandOutcome = { status: 'done' } | { status: 'failed'; message: string } | { status: 'timeout'; message: string };
+export type CommandOutcome =
+  { status: 'done' } | { status: 'failed'; message: string } | { status: 'timeout'; message: string };
 
 /** One value of the command's environment: no control character (a NUL would stop the spawn), bounded. */
 const envValue = (text: string): string => sanitizeLine(text).replace(/\0/g, '').slice(0, 4096);
@@ -27,7 +28,12 @@ export function noticeEnv(n: Notice): Record<string, string> {
 const STDERR_LIMIT = 2000;
 
 /** Runs the command for one notice; resolves when it ends or is killed at the time limit. */
-export function runNotifyCommand(command: string, n: Notice, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<CommandOutcome> {
+export function runNotifyCommand(
+  command: string,
+  n: Notice,
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     let stderr = '';
     let settled = false;
@@ -37,7 +43,11 @@ export function runNotifyCommand(command: string, n: Notice, timeoutMs: number, 
       clearTimeout(timer);
       resolve(outcome);
     };
-    const child = spawn('/bin/sh', ['-c', command], { env: { ...env, ...noticeEnv(n) }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn('/bin/sh', ['-c', command], {
+      env: { ...env, ...noticeEnv(n) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < STDERR_LIMIT) stderr += chunk.toString('utf8');
     });
@@ -49,7 +59,10 @@ export function runNotifyCommand(command: string, n: Notice, timeoutMs: number, 
         child.kill('SIGKILL');
       }
       child.stderr.destroy();
-      finish({ status: 'timeout', message: `notify command did not finish within ${timeoutMs / 1000} s and was killed` });
+      finish({
+        status: 'timeout',
+        message: `notify command did not finish within ${timeoutMs / 1000} s and was killed`,
+      });
     }, timeoutMs);
     child.on('error', (err) => finish({ status: 'failed', message: `notify command could not start: ${err.message}` }));
     let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;

@@ -45,13 +45,35 @@ function runNotices(run: Run): Notice[] {
   for (const g of run.gates) {
     if (g.state !== 'pending') continue;
     const event: NotifyEvent = g.id === CHECKPOINT_TIMEOUT_GATE ? 'checkpoint-timeout' : 'gate-opened';
-    out.push({ event, run: run.id, gate: g.id, title: `${run.id}: ${g.title}`, host, key: `gate|${run.id}|${g.id}|${g.since ?? ''}` });
+    out.push({
+      event,
+      run: run.id,
+      gate: g.id,
+      title: `${run.id}: ${g.title}`,
+      host,
+      key: `gate|${run.id}|${g.id}|${g.since ?? ''}`,
+    });
   }
   for (const m of run.members) {
-    if (m.state === 'dead') out.push({ event: 'member-died', run: run.id, gate: null, title: `${run.id}: ${m.name}'s pane died`, host, key: `dead|${memberId(run, m)}|${m.paneId ?? ''}` });
+    if (m.state === 'dead')
+      out.push({
+        event: 'member-died',
+        run: run.id,
+        gate: null,
+        title: `${run.id}: ${m.name}'s pane died`,
+        host,
+        key: `dead|${memberId(run, m)}|${m.paneId ?? ''}`,
+      });
     if (memberWaitsForHuman(m)) {
       const what = m.activityCue === 'question' ? 'asks a question' : 'stopped and waits for input';
-      out.push({ event: 'member-waiting', run: run.id, gate: null, title: `${run.id}: ${m.name} ${what}`, host, key: `wait|${memberId(run, m)}|${m.activitySince ?? ''}` });
+      out.push({
+        event: 'member-waiting',
+        run: run.id,
+        gate: null,
+        title: `${run.id}: ${m.name} ${what}`,
+        host,
+        key: `wait|${memberId(run, m)}|${m.activitySince ?? ''}`,
+      });
     }
   }
   noticesOf.set(run, out);

@@ -17,7 +17,11 @@ export function ownPane(env: NodeJS.ProcessEnv): { client: TmuxClient; pane: str
 }
 
 /** Prepares the terminal; resolves to the function that restores it (safe to call once). */
-export async function prepareTerminal(config: NotifyConfig, env: NodeJS.ProcessEnv, write: (bytes: string) => void): Promise<() => Promise<void>> {
+export async function prepareTerminal(
+  config: NotifyConfig,
+  env: NodeJS.ProcessEnv,
+  write: (bytes: string) => void,
+): Promise<() => Promise<void>> {
   const own = ownPane(env);
   if (!own) {
     if (config.title) write(SAVE_TITLE);
@@ -40,7 +44,10 @@ export async function prepareTerminal(config: NotifyConfig, env: NodeJS.ProcessE
   return async () => {
     if (title !== null) write(titleBytes(title));
     if (passthrough === null) return;
-    const back = passthrough === '' ? ['set-option', '-p', '-u', '-t', pane, 'allow-passthrough'] : ['set-option', '-p', '-t', pane, 'allow-passthrough', passthrough];
+    const back =
+      passthrough === ''
+        ? ['set-option', '-p', '-u', '-t', pane, 'allow-passthrough']
+        : ['set-option', '-p', '-t', pane, 'allow-passthrough', passthrough];
     await client.run(back).catch(() => {});
   };
 }

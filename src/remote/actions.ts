@@ -26,7 +26,10 @@ export interface BoxActions {
 /** Actions over a composite store: remote runs go to their host. */
 export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHandOver): BoxActions {
   const hostOf = (runId: string): { link: HostLink; id: string } | null => {
-    const split = splitHostRunId(runId, store.links.map((l) => l.host.name));
+    const split = splitHostRunId(
+      runId,
+      store.links.map((l) => l.host.name),
+    );
     const link = split ? store.link(split.host) : undefined;
     return split && link ? { link, id: split.id } : null;
   };
@@ -56,23 +59,49 @@ export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHa
 function localizePlan(link: HostLink, plan: ActionPlan, request: ActionRequest): ActionPlan {
   const name = link.host.name;
   const run: Run | null = plan.run ? { ...plan.run, id: hostRunId(name, plan.run.id), host: name } : null;
-  return { ...plan, request: { ...request, run: run?.id ?? hostRunId(name, request.run) }, run, title: `${plan.title}, on ${name} (${link.host.destination})` };
+  return {
+    ...plan,
+    request: { ...request, run: run?.id ?? hostRunId(name, request.run) },
+    run,
+    title: `${plan.title}, on ${name} (${link.host.destination})`,
+  };
 }
 
 /** Plans on the host; a host that cannot answer gives a refusal saying why. */
 export async function planOnHost(env: ActionEnv, link: HostLink, request: ActionRequest): Promise<ActionPlan> {
   const run = hostRunId(link.host.name, request.run);
   // Read-only here means read-only everywhere: the host is not even asked.
-  if (env.ctx.readonly) return { request: { ...request, run }, run: null, title: `${request.kind} ${run}`, effects: [], refusal: READ_ONLY, destructive: request.kind !== 'attach' };
+  if (env.ctx.readonly)
+    return {
+      request: { ...request, run },
+      run: null,
+      title: `${request.kind} ${run}`,
+      effects: [],
+      refusal: READ_ONLY,
+      destructive: request.kind !== 'attach',
+    };
   try {
     return localizePlan(link, await link.plan(request, env.ctx.dryRun), request);
   } catch (err) {
-    return { request: { ...request, run }, run: null, title: `${request.kind} ${run}`, effects: [], refusal: (err as Error).message, destructive: request.kind !== 'attach' };
+    return {
+      request: { ...request, run },
+      run: null,
+      title: `${request.kind} ${run}`,
+      effects: [],
+      refusal: (err as Error).message,
+      destructive: request.kind !== 'attach',
+    };
   }
 }
 
 /** Runs on the host, recording the outcome in this box's audit log with `remote` naming the host. */
-export async function runOnHost(env: ActionEnv, link: HostLink, request: ActionRequest, plan: ActionPlan, hooks: RunHooks): Promise<ActionOutcome> {
+export async function runOnHost(
+  env: ActionEnv,
+  link: HostLink,
+  request: ActionRequest,
+  plan: ActionPlan,
+  hooks: RunHooks,
+): Promise<ActionOutcome> {
   const started = Date.now();
   let outcome: ActionOutcome;
   if (plan.refusal !== null) outcome = { status: 'refused', message: plan.refusal };
@@ -84,7 +113,12 @@ export async function runOnHost(env: ActionEnv, link: HostLink, request: ActionR
       outcome = { status: 'failed', message: (err as Error).message };
     }
   }
-  const rec = { action: request.kind, run: plan.run?.id ?? hostRunId(link.host.name, request.run), target: plan.target ?? null, remote: link.host.name };
+  const rec = {
+    action: request.kind,
+    run: plan.run?.id ?? hostRunId(link.host.name, request.run),
+    target: plan.target ?? null,
+    remote: link.host.name,
+  };
   return settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome);
 }
 
@@ -95,13 +129,28 @@ export function remoteAttachCommand(link: HostLink, paneId: string): string {
 }
 
 /** Hands the terminal to `ssh -t <host> tmux … attach-session -t <pane>` and comes back on detach. */
-export async function attachOnHost(env: ActionEnv, link: HostLink, paneId: string, runId: string, io: TerminalHandOver): Promise<ActionOutcome> {
+export async function attachOnHost(
+  env: ActionEnv,
+  link: HostLink,
+  paneId: string,
+  runId: string,
+  io: TerminalHandOver,
+): Promise<ActionOutcome> {
   const started = Date.now();
   const argv = sshArgv(link.host, link.opts.controlPath, 10, remoteAttachCommand(link, paneId), { tty: true });
   let outcome: ActionOutcome;
   if (!/^%\d+$/.test(paneId)) outcome = { status: 'refused', message: `"${paneId}" is not a pane id (like %3)` };
-  else if (env.ctx.dryRun) outcome = { status: 'done', message: `dry run: nothing was done`, details: [`ssh ${argv.map(shellQuote).join(' ')}`] };
-  else if (link.state.state !== 'ok') outcome = { status: 'refused', message: `${link.host.name} is ${link.state.state}${link.state.error ? `: ${link.state.error}` : ''}` };
+  else if (env.ctx.dryRun)
+    outcome = {
+      status: 'done',
+      message: `dry run: nothing was done`,
+      details: [`ssh ${argv.map(shellQuote).join(' ')}`],
+    };
+  else if (link.state.state !== 'ok')
+    outcome = {
+      status: 'refused',
+      message: `${link.host.name} is ${link.state.state}${link.state.error ? `: ${link.state.error}` : ''}`,
+    };
   else {
     await io.suspend();
     let code: number;
@@ -114,7 +163,19 @@ export async function attachOnHost(env: ActionEnv, link: HostLink, paneId: strin
     } finally {
       await io.resume();
     }
-    outcome = code === 0 ? { status: 'done', message: `back from ${paneId} on ${link.host.name}` } : { status: 'failed', message: `ssh -t ${link.host.destination} tmux attach-session -t ${paneId} exited ${code}` };
+    outcome =
+      code === 0
+        ? { status: 'done', message: `back from ${paneId} on ${link.host.name}` }
+        : {
+            status: 'failed',
+            message: `ssh -t ${link.host.destination} tmux attach-session -t ${paneId} exited ${code}`,
+          };
   }
-  return settleOutcome(env.ctx.env, env.ctx.dryRun, { action: 'attach', run: hostRunId(link.host.name, runId), target: paneId, remote: link.host.name }, started, outcome);
+  return settleOutcome(
+    env.ctx.env,
+    env.ctx.dryRun,
+    { action: 'attach', run: hostRunId(link.host.name, runId), target: paneId, remote: link.host.name },
+    started,
+    outcome,
+  );
 }

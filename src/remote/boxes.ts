@@ -45,7 +45,12 @@ export function oneShotStore(ctx: AppContext, opts: ReadOptions = {}): SnapshotS
 /** The live store of the control room: the local one alone, or every box. */
 export function createBoxesStore(ctx: AppContext, local: SnapshotStore = createLiveStore(ctx)): SnapshotStore {
   if (!usesHosts(ctx)) return local;
-  return new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? local : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: true });
+  return new CompositeStore({
+    hosts: ctx.hosts,
+    local: ctx.local ? local : null,
+    timeoutSec: ctx.config.hostTimeoutSec,
+    reconnect: true,
+  });
 }
 
 /** The actions over a store made by createBoxesStore. */
@@ -74,7 +79,12 @@ export async function openBoxes(ctx: AppContext, opts: ReadOptions = {}): Promis
     const env: ActionEnv = { ctx, snapshot: () => snapshot };
     return { snapshot, actions: actionsFor(env, oneShotStore(ctx), NO_SCREEN), close: async () => {} };
   }
-  const store = new CompositeStore({ hosts: ctx.hosts, local: ctx.local ? oneShotStore(ctx, opts) : null, timeoutSec: ctx.config.hostTimeoutSec, reconnect: false });
+  const store = new CompositeStore({
+    hosts: ctx.hosts,
+    local: ctx.local ? oneShotStore(ctx, opts) : null,
+    timeoutSec: ctx.config.hostTimeoutSec,
+    reconnect: false,
+  });
   try {
     await store.start();
   } catch (err) {

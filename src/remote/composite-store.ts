@@ -49,7 +49,16 @@ export class CompositeStore implements SnapshotStore {
   constructor(private readonly opts: CompositeOptions) {
     this.now = opts.now ?? Date.now;
     this.controlDir = new ControlDir();
-    this.links = opts.hosts.map((h, i) => new HostLink(h, { controlPath: this.controlDir.socketFor(i), timeoutSec: opts.timeoutSec, reconnect: opts.reconnect, reader: opts.reader, now: this.now }));
+    this.links = opts.hosts.map(
+      (h, i) =>
+        new HostLink(h, {
+          controlPath: this.controlDir.socketFor(i),
+          timeoutSec: opts.timeoutSec,
+          reconnect: opts.reconnect,
+          reader: opts.reader,
+          now: this.now,
+        }),
+    );
     this.mappers = opts.hosts.map((h) => new HostRunMapper(h.name));
     this.snapshot = this.combine();
   }
@@ -92,7 +101,10 @@ export class CompositeStore implements SnapshotStore {
       for (const l of this.links) l.refresh();
       return;
     }
-    const split = splitHostRunId(runId, this.links.map((l) => l.host.name));
+    const split = splitHostRunId(
+      runId,
+      this.links.map((l) => l.host.name),
+    );
     if (split) this.link(split.host)?.refresh(split.id);
     else this.opts.local?.refresh(runId);
   }

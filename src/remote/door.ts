@@ -52,8 +52,19 @@ function clean(value: unknown, key: string | null): unknown {
 /** Numbers a box could send that would make a gauge or a count absurd, held to what they can mean. */
 function tidyRun(run: Run): Run {
   const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
-  if (run.context) run.context = { usedPct: clamp(run.context.usedPct, 0, 1000), threshold: run.context.threshold === null ? null : clamp(run.context.threshold, 0, 100) };
-  if (run.phase && run.phase.total !== null) run.phase = { ...run.phase, total: Number.isInteger(run.phase.total) && run.phase.total >= 0 && run.phase.total <= 100_000 ? run.phase.total : null };
+  if (run.context)
+    run.context = {
+      usedPct: clamp(run.context.usedPct, 0, 1000),
+      threshold: run.context.threshold === null ? null : clamp(run.context.threshold, 0, 100),
+    };
+  if (run.phase && run.phase.total !== null)
+    run.phase = {
+      ...run.phase,
+      total:
+        Number.isInteger(run.phase.total) && run.phase.total >= 0 && run.phase.total <= 100_000
+          ? run.phase.total
+          : null,
+    };
   return run;
 }
 
@@ -82,7 +93,9 @@ export function admitRuns(value: unknown, problems: string[]): Run[] {
     const parsed = RunSchema.safeParse(raw);
     const id = raw !== null && typeof raw === 'object' && 'id' in raw ? ` ${quote((raw as { id: unknown }).id)}` : '';
     if (!parsed.success) {
-      problems.push(`sent a run this tower cannot read (run ${i + 1}${id}): ${firstIssue(parsed.error)}; it is not shown`);
+      problems.push(
+        `sent a run this tower cannot read (run ${i + 1}${id}): ${firstIssue(parsed.error)}; it is not shown`,
+      );
       return;
     }
     const run = tidyRun(clean(parsed.data, null) as Run);
@@ -134,36 +147,59 @@ export function admitLine(line: string): Admitted {
   } catch {
     return { message: null, problems: [`sent a line that is not JSON: ${quote(text)}`] };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || typeof (value as { type?: unknown }).type !== 'string') {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    typeof (value as { type?: unknown }).type !== 'string'
+  ) {
     return { message: null, problems: [`sent a line that is not a message: ${quote(text)}`] };
   }
   const type = (value as { type: string }).type;
   const problems: string[] = [];
   if (type === 'snapshot') {
     const env = SnapshotEnvelopeSchema.safeParse(value);
-    if (!env.success) return { message: null, problems: [`sent a snapshot this tower cannot read: ${firstIssue(env.error)}`] };
+    if (!env.success)
+      return { message: null, problems: [`sent a snapshot this tower cannot read: ${firstIssue(env.error)}`] };
     const s = env.data.snapshot;
     const runs = admitRuns(s.runs, problems);
-    const snapshot = { version: 1 as const, generatedAt: sanitizeLine(s.generatedAt.slice(0, 64)), runs, problems: admitProblems(s.problems, problems) };
+    const snapshot = {
+      version: 1 as const,
+      generatedAt: sanitizeLine(s.generatedAt.slice(0, 64)),
+      runs,
+      problems: admitProblems(s.problems, problems),
+    };
     return { message: { type: 'snapshot', snapshot }, problems };
   }
   if (type === 'changes') {
     const env = ChangesEnvelopeSchema.safeParse(value);
-    if (!env.success) return { message: null, problems: [`sent changes this tower cannot read: ${firstIssue(env.error)}`] };
+    if (!env.success)
+      return { message: null, problems: [`sent changes this tower cannot read: ${firstIssue(env.error)}`] };
     const c = env.data;
-    if (c.remove.length > MAX_RUNS || (c.order?.length ?? 0) > MAX_RUNS) return { message: null, problems: [`sent changes naming more than ${MAX_RUNS} runs; they were dropped`] };
+    if (c.remove.length > MAX_RUNS || (c.order?.length ?? 0) > MAX_RUNS)
+      return { message: null, problems: [`sent changes naming more than ${MAX_RUNS} runs; they were dropped`] };
     const upsert = admitRuns(c.upsert, problems);
     // Ids are matched against the runs' ids, which are cleaned the same way.
     const ids = (list: string[]) => list.map((id) => sanitizeLine(id.slice(0, MAX_LINE_CHARS)));
-    const message: ServerMessage = { type: 'changes', generatedAt: sanitizeLine(c.generatedAt.slice(0, 64)), upsert, remove: ids(c.remove) };
+    const message: ServerMessage = {
+      type: 'changes',
+      generatedAt: sanitizeLine(c.generatedAt.slice(0, 64)),
+      upsert,
+      remove: ids(c.remove),
+    };
     if (c.order !== undefined) message.order = ids(c.order);
     if (c.problems !== undefined) message.problems = admitProblems(c.problems, problems);
     return { message, problems };
   }
   const schema = (SIMPLE as Record<string, z.ZodType | undefined>)[type];
-  if (!schema) return { message: null, problems: [`sent a message of a kind this tower does not know (${quote(type)}); is its tower newer?`] };
+  if (!schema)
+    return {
+      message: null,
+      problems: [`sent a message of a kind this tower does not know (${quote(type)}); is its tower newer?`],
+    };
   const parsed = schema.safeParse(value);
-  if (!parsed.success) return { message: null, problems: [`sent a ${type} message this tower cannot read: ${firstIssue(parsed.error)}`] };
+  if (!parsed.success)
+    return { message: null, problems: [`sent a ${type} message this tower cannot read: ${firstIssue(parsed.error)}`] };
   const message = clean(parsed.data, null) as ServerMessage;
   if (message.type === 'plan' && message.plan.run) tidyRun(message.plan.run);
   return { message, problems };

@@ -16,7 +16,10 @@ export interface SplitterOptions {
 }
 
 /** A function to feed chunks to; `onLine` gets each complete line (without its newline). */
-export function lineSplitter(onLine: (line: string) => void, opts: SplitterOptions = {}): (chunk: Buffer | string) => void {
+export function lineSplitter(
+  onLine: (line: string) => void,
+  opts: SplitterOptions = {},
+): (chunk: Buffer | string) => void {
   const max = opts.maxBytes ?? MAX_LINE_BYTES;
   let parts: Buffer[] = [];
   let size = 0;

@@ -137,9 +137,24 @@ export class HostLink {
   }
 
   /** Runs a request on the host (planned again there); progress and the straggler offer come back. */
-  run(request: ActionRequest, dryRun: boolean, hooks: { signal?: AbortSignal | undefined; onProgress?: ((p: ActionProgress) => void) | undefined; offerTerminate?: ((alive: string[]) => Promise<string[]>) | undefined }): Promise<ActionOutcome> {
+  run(
+    request: ActionRequest,
+    dryRun: boolean,
+    hooks: {
+      signal?: AbortSignal | undefined;
+      onProgress?: ((p: ActionProgress) => void) | undefined;
+      offerTerminate?: ((alive: string[]) => Promise<string[]>) | undefined;
+    },
+  ): Promise<ActionOutcome> {
     return new Promise((resolve, reject) => {
-      const pending: Pending = { what: `${request.kind}`, timer: null, resolveOutcome: resolve, reject, onProgress: hooks.onProgress, offerTerminate: hooks.offerTerminate };
+      const pending: Pending = {
+        what: `${request.kind}`,
+        timer: null,
+        resolveOutcome: resolve,
+        reject,
+        onProgress: hooks.onProgress,
+        offerTerminate: hooks.offerTerminate,
+      };
       const id = this.send({ type: 'run', id: this.nextId, request, dryRun }, pending);
       if (typeof id === 'string') {
         reject(new Error(id));
@@ -162,8 +177,10 @@ export class HostLink {
   /** Sends a request and keeps it pending: its id, or why it was not sent. */
   private send(msg: ClientMessage & { id: number }, p: Pending): number | string {
     if (this.state.state !== 'ok' || !this.child) return this.unavailable();
-    if (this.pending.size >= MAX_PENDING) return `${this.host.name} has ${this.pending.size} requests unanswered; try again when it answers`;
-    if (!this.write(msg)) return `${this.host.name} is not reading what this tower sends (${Math.round(MAX_QUEUED_BYTES / 1024)} KB unread)`;
+    if (this.pending.size >= MAX_PENDING)
+      return `${this.host.name} has ${this.pending.size} requests unanswered; try again when it answers`;
+    if (!this.write(msg))
+      return `${this.host.name} is not reading what this tower sends (${Math.round(MAX_QUEUED_BYTES / 1024)} KB unread)`;
     this.nextId++;
     this.pending.set(msg.id, p);
     return msg.id;
@@ -224,7 +241,10 @@ export class HostLink {
     if (reader) child.stdin.write(shipPayload(reader));
     if (this.state.state !== 'unreachable') this.setState('connecting', null);
     const split = lineSplitter((line) => this.onLine(line), {
-      onOverlong: (bytes) => this.noteProblems([`sent a line longer than ${Math.round(MAX_LINE_BYTES / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far); it was dropped`]),
+      onOverlong: (bytes) =>
+        this.noteProblems([
+          `sent a line longer than ${Math.round(MAX_LINE_BYTES / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far); it was dropped`,
+        ]),
     });
     child.stdout.on('data', split);
     child.stderr.on('data', (d: Buffer) => {
@@ -297,7 +317,9 @@ export class HostLink {
   private onOffer(id: number, alive: string[]): void {
     const p = this.pending.get(id);
     if (!p?.resolveOutcome || p.offerOpen) {
-      this.noteProblems([`offered to terminate members for a request this tower did not make or is already answering (${id})`]);
+      this.noteProblems([
+        `offered to terminate members for a request this tower did not make or is already answering (${id})`,
+      ]);
       return;
     }
     p.offerOpen = true;
@@ -306,7 +328,8 @@ export class HostLink {
       .catch(() => [] as string[])
       .then((names) => {
         p.offerOpen = false;
-        if (this.pending.get(id) === p) this.write({ type: 'answer-offer', id, names: names.filter((n) => alive.includes(n)) });
+        if (this.pending.get(id) === p)
+          this.write({ type: 'answer-offer', id, names: names.filter((n) => alive.includes(n)) });
       });
   }
 
@@ -329,7 +352,13 @@ export class HostLink {
     }
     if (this.stopped) return;
     // No tower on the box: run this tower's own reader there instead, at once.
-    if (!this.shipping && !this.hello && this.failure === null && towerMissing(this.stderr, code) && readReaderBundle(this.opts.reader) !== null) {
+    if (
+      !this.shipping &&
+      !this.hello &&
+      this.failure === null &&
+      towerMissing(this.stderr, code) &&
+      readReaderBundle(this.opts.reader) !== null
+    ) {
       this.shipping = true;
       this.connect();
       return;
@@ -344,7 +373,12 @@ export class HostLink {
   private setState(state: HostState['state'], error: string | null): void {
     const since = this.state.state === state ? this.state.since : this.iso();
     // The error can quote the box's own stderr: made safe to print like everything else it sends.
-    this.state = { name: this.host.name, state, since, error: error === null ? null : sanitizeLine(error).slice(0, STDERR_KEEP) };
+    this.state = {
+      name: this.host.name,
+      state,
+      since,
+      error: error === null ? null : sanitizeLine(error).slice(0, STDERR_KEEP),
+    };
     this.emit();
   }
 

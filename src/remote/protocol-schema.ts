@@ -10,7 +10,11 @@ import { GateSchema, RunSchema } from '../model/schema.js';
 import { SYSTEMS } from '../model/values.js';
 
 /** A tmux socket flag pair the far side reads with: none, `-L name` or `-S path` (used to attach there). */
-const TmuxFlagsSchema = z.union([z.tuple([]), z.tuple([z.literal('-L'), z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/)]), z.tuple([z.literal('-S'), z.string().regex(/^\/[A-Za-z0-9_./-]{1,1000}$/)])]);
+const TmuxFlagsSchema = z.union([
+  z.tuple([]),
+  z.tuple([z.literal('-L'), z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/)]),
+  z.tuple([z.literal('-S'), z.string().regex(/^\/[A-Za-z0-9_./-]{1,1000}$/)]),
+]);
 
 export const HelloSchema = z.object({
   type: z.literal('hello'),
@@ -51,12 +55,20 @@ const ActionPlanSchema = z.object({
   request: ActionRequestSchema,
   run: RunSchema.nullable(),
   title: z.string(),
-  effects: z.array(z.object({ kind: z.enum(['tmux', 'write', 'create', 'append', 'delete', 'signal', 'run', 'wait', 'http']), text: z.string() })),
+  effects: z.array(
+    z.object({
+      kind: z.enum(['tmux', 'write', 'create', 'append', 'delete', 'signal', 'run', 'wait', 'http']),
+      text: z.string(),
+    }),
+  ),
   refusal: z.string().nullable(),
   destructive: z.boolean(),
   target: z.string().nullable().optional(),
   // Any other detail is dropped, not refused: a newer tower may describe more.
-  detail: z.unknown().transform((d) => (GrantDetailSchema.safeParse(d).data ?? undefined)).optional(),
+  detail: z
+    .unknown()
+    .transform((d) => GrantDetailSchema.safeParse(d).data ?? undefined)
+    .optional(),
 });
 
 const RequestId = z.number().int().nonnegative();
@@ -65,20 +77,36 @@ export const PlanMessageSchema = z.object({ type: z.literal('plan'), id: Request
 export const ProgressMessageSchema = z.object({
   type: z.literal('progress'),
   id: RequestId,
-  progress: z.object({ message: z.string(), elapsedMs: z.number().optional(), timeoutMs: z.number().optional(), waitingFor: z.string().optional() }),
+  progress: z.object({
+    message: z.string(),
+    elapsedMs: z.number().optional(),
+    timeoutMs: z.number().optional(),
+    waitingFor: z.string().optional(),
+  }),
 });
 /** At most this many names in one straggler offer (a team is a handful of members). */
 export const MAX_OFFERED = 200;
-export const OfferMessageSchema = z.object({ type: z.literal('offer'), id: RequestId, alive: z.array(z.string()).max(MAX_OFFERED) });
+export const OfferMessageSchema = z.object({
+  type: z.literal('offer'),
+  id: RequestId,
+  alive: z.array(z.string()).max(MAX_OFFERED),
+});
 export const OutcomeMessageSchema = z.object({
   type: z.literal('outcome'),
   id: RequestId,
-  outcome: z.object({ status: z.enum(['done', 'refused', 'failed', 'cancelled', 'timeout']), message: z.string(), details: z.array(z.string()).optional() }),
+  outcome: z.object({
+    status: z.enum(['done', 'refused', 'failed', 'cancelled', 'timeout']),
+    message: z.string(),
+    details: z.array(z.string()).optional(),
+  }),
 });
 export const ErrorMessageSchema = z.object({ type: z.literal('error'), id: RequestId.nullable(), message: z.string() });
 
 /** The envelope of a snapshot or changes; their runs and problems are checked one by one. */
-export const SnapshotEnvelopeSchema = z.object({ type: z.literal('snapshot'), snapshot: z.object({ generatedAt: z.string(), runs: z.unknown(), problems: z.unknown() }) });
+export const SnapshotEnvelopeSchema = z.object({
+  type: z.literal('snapshot'),
+  snapshot: z.object({ generatedAt: z.string(), runs: z.unknown(), problems: z.unknown() }),
+});
 export const ChangesEnvelopeSchema = z.object({
   type: z.literal('changes'),
   generatedAt: z.string(),

@@ -89,7 +89,11 @@ function sameOrder(runs: readonly Run[], ids: readonly string[]): boolean {
  * What changed between two snapshots, by run identity (the store keeps unchanged runs' objects).
  * With `orderWhenMoved` the order is left out while it is the same.
  */
-export function diffSnapshots(prev: Snapshot, next: Snapshot, orderWhenMoved = false): Extract<ServerMessage, { type: 'changes' }> {
+export function diffSnapshots(
+  prev: Snapshot,
+  next: Snapshot,
+  orderWhenMoved = false,
+): Extract<ServerMessage, { type: 'changes' }> {
   const order = next.runs.map((r) => r.id);
   let upsert: Run[];
   let remove: string[];

@@ -25,7 +25,11 @@ export interface ServeIo {
 }
 
 /** Serves until the input ends; resolves to the exit code. */
-export async function serveStdio(ctx: AppContext, io: ServeIo = { input: process.stdin, output: process.stdout }, store: SnapshotStore = createLiveStore(ctx)): Promise<number> {
+export async function serveStdio(
+  ctx: AppContext,
+  io: ServeIo = { input: process.stdin, output: process.stdout },
+  store: SnapshotStore = createLiveStore(ctx),
+): Promise<number> {
   let closed = false;
   const send = (msg: ServerMessage): void => {
     if (!closed) io.output.write(encode(msg));
@@ -33,12 +37,22 @@ export async function serveStdio(ctx: AppContext, io: ServeIo = { input: process
   io.output.on('error', () => {
     closed = true;
   });
-  send({ type: 'hello', protocol: PROTOCOL_VERSION, tower: TOWER_VERSION, hostname: os.hostname(), tmux: socketArgs(ctx.tmux.socket), features: [ORDER_WHEN_MOVED] });
+  send({
+    type: 'hello',
+    protocol: PROTOCOL_VERSION,
+    tower: TOWER_VERSION,
+    hostname: os.hostname(),
+    tmux: socketArgs(ctx.tmux.socket),
+    features: [ORDER_WHEN_MOVED],
+  });
 
   const requests = new RequestHandler(ctx, store, send);
   const using = requests.using;
   const ended = new Promise<void>((resolve) => {
-    io.input.on('data', lineSplitter((line) => requests.handle(line)));
+    io.input.on(
+      'data',
+      lineSplitter((line) => requests.handle(line)),
+    );
     io.input.on('end', resolve);
     io.input.on('close', resolve);
     io.input.on('error', resolve);
@@ -58,7 +72,11 @@ export async function serveStdio(ctx: AppContext, io: ServeIo = { input: process
     await store.start();
     publish();
   } catch (err) {
-    send({ type: 'error', id: null, message: `reading state failed: ${err instanceof Error ? err.message : String(err)}` });
+    send({
+      type: 'error',
+      id: null,
+      message: `reading state failed: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
   await ended;
   closed = true;
@@ -135,7 +153,11 @@ class RequestHandler {
       });
       this.send({ type: 'outcome', id, outcome });
     } catch (err) {
-      this.send({ type: 'outcome', id, outcome: { status: 'failed', message: err instanceof Error ? err.message : String(err) } });
+      this.send({
+        type: 'outcome',
+        id,
+        outcome: { status: 'failed', message: err instanceof Error ? err.message : String(err) },
+      });
     } finally {
       this.running.delete(id);
       this.offers.delete(id);

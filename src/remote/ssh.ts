@@ -54,8 +54,21 @@ export function sshOptions(controlPath: string, connectTimeoutSec: number): stri
 }
 
 /** argv (after `ssh`) that runs `command` on the host; `tty` asks for a terminal (attach). */
-export function sshArgv(host: HostConfig, controlPath: string, connectTimeoutSec: number, command: string, opts: { tty?: boolean } = {}): string[] {
-  return [...host.sshArgs, ...sshOptions(controlPath, connectTimeoutSec), opts.tty ? '-t' : '-T', '--', host.destination, command];
+export function sshArgv(
+  host: HostConfig,
+  controlPath: string,
+  connectTimeoutSec: number,
+  command: string,
+  opts: { tty?: boolean } = {},
+): string[] {
+  return [
+    ...host.sshArgs,
+    ...sshOptions(controlPath, connectTimeoutSec),
+    opts.tty ? '-t' : '-T',
+    '--',
+    host.destination,
+    command,
+  ];
 }
 
 /** Quotes a word for the remote shell. */
@@ -71,23 +84,34 @@ export function serveCommand(host: HostConfig): string {
 /** The ssh failure in words, with what to do about it; null when stderr says nothing known. */
 export function describeSshFailure(host: HostConfig, stderr: string, exitCode: number | null): string {
   const text = stderr.replace(/\r/g, '');
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('Warning: Permanently added'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('Warning: Permanently added'));
   const last = lines[lines.length - 1] ?? '';
   const has = (re: RegExp) => re.test(text);
   const dest = host.destination;
-  if (has(/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No (?:ED25519|RSA|ECDSA)? ?host key is known/i))
+  if (
+    has(
+      /Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No (?:ED25519|RSA|ECDSA)? ?host key is known/i,
+    )
+  )
     return `the host key of ${dest} is unknown or changed (host key verification failed): run "ssh ${dest}" once by hand to check and accept it`;
   if (has(/Permission denied/i))
     return `${dest} refused the login (${last || 'permission denied'}): add your public key to ~/.ssh/authorized_keys there, or load a key with a passphrase into ssh-agent (tower never prompts)`;
   if (has(/Connection refused/i)) return `nothing accepts ssh connections at ${dest} (connection refused)`;
-  if (has(/Connection timed out|Operation timed out|timed out during banner exchange|Connection timed out during banner/i)) return `${dest} does not answer (ssh timed out)`;
+  if (
+    has(/Connection timed out|Operation timed out|timed out during banner exchange|Connection timed out during banner/i)
+  )
+    return `${dest} does not answer (ssh timed out)`;
   if (has(/Could not resolve hostname/i)) return `the name of ${dest} does not resolve (${last})`;
   if (has(/No route to host|Network is unreachable/i)) return `${dest} cannot be reached (${last})`;
   if (has(/node: (?:command )?not found|env: .?node.?: No such file/i))
     return `node is not installed on ${host.name} (${last}): the box needs Node 20 or newer and tmux`;
   if (exitCode === 127 || has(/command not found|No such file or directory/i))
     return `tower does not start on ${host.name} ("${host.tower}": ${last || 'command not found'}): install it there (npm install -g tower, or copy the packed tower-*.tgz and npm install -g it), or set "tower" of this host to its command line`;
-  if (has(/Connection closed|Connection reset|Broken pipe|Timeout, server .* not responding/i)) return `the ssh connection to ${dest} was lost (${last})`;
+  if (has(/Connection closed|Connection reset|Broken pipe|Timeout, server .* not responding/i))
+    return `the ssh connection to ${dest} was lost (${last})`;
   if (last) return `ssh to ${dest} failed: ${last}`;
   return exitCode === null ? `the ssh connection to ${dest} ended` : `ssh to ${dest} exited ${exitCode}`;
 }

@@ -26,13 +26,23 @@ function withContext(m: Member, watch: PaneWatch): Member {
   if (key === null) return m;
   const file = watch.transcriptOf(key);
   const usage = file ? transcriptUsage(file) : null;
-  return usage ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens } : m;
+  return usage
+    ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens }
+    : m;
 }
 
 /** A held request as the prompt tower answers: 1 allows, 2 denies, through the hook. */
 export function heldPrompt(r: HeldRequest): PanePrompt {
   const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
-  return { question: 'Allow this? (held by the hook for tower)', subject, options: [{ key: '1', label: 'Yes' }, { key: '2', label: 'No' }], signature: `held:${r.id}` };
+  return {
+    question: 'Allow this? (held by the hook for tower)',
+    subject,
+    options: [
+      { key: '1', label: 'Yes' },
+      { key: '2', label: 'No' },
+    ],
+    signature: `held:${r.id}`,
+  };
 }
 
 /** The activity of a member nothing speaks for: no pane alive, no capture, no hook. */
@@ -52,9 +62,20 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   // While the hook holds a request the agent draws no dialog: the request stands in for it.
   const held = pane && hooked?.event === 'PermissionRequest' && !look?.prompt ? watch.heldRequest(pane) : null;
   const prompt = look?.prompt ? { prompt: look.prompt } : held ? { prompt: heldPrompt(held) } : {};
-  if (hooked) return Object.assign({}, rest, prompt, { activity: hooked.activity, activitySince: new Date(hooked.at).toISOString(), activityCue: hooked.cue, activitySource: 'hooks' as const });
+  if (hooked)
+    return Object.assign({}, rest, prompt, {
+      activity: hooked.activity,
+      activitySince: new Date(hooked.at).toISOString(),
+      activityCue: hooked.cue,
+      activitySource: 'hooks' as const,
+    });
   const seen = look as PaneLook;
-  return Object.assign({}, rest, prompt, { activity: seen.reading.activity, activitySince: new Date(seen.since).toISOString(), activityCue: seen.reading.cue, activitySource: 'screen' as const });
+  return Object.assign({}, rest, prompt, {
+    activity: seen.reading.activity,
+    activitySince: new Date(seen.since).toISOString(),
+    activityCue: seen.reading.cue,
+    activitySource: 'screen' as const,
+  });
 }
 
 /** A member without the prompt an earlier capture saw. */
@@ -72,7 +93,9 @@ export function longTurns(members: readonly Member[], now: number): string[] {
   for (const m of members) {
     const since = m.activity === 'working' && m.activitySince ? Date.parse(m.activitySince) : NaN;
     if (Number.isFinite(since) && now - since > LONG_TURN_MS) {
-      out.push(`${m.name} has shown working for ${Math.floor((now - since) / 60_000)} min, longer than any turn: out of quota, or at a login or trust screen?`);
+      out.push(
+        `${m.name} has shown working for ${Math.floor((now - since) / 60_000)} min, longer than any turn: out of quota, or at a login or trust screen?`,
+      );
     }
   }
   return out;
@@ -127,7 +150,11 @@ export class ActivityOverlay {
     const runs = inner.runs.map((run) => this.layOver(run, next));
     this.cache = next;
     const prevOut = this.last?.out;
-    const same = prevOut && prevOut.problems === inner.problems && prevOut.runs.length === runs.length && runs.every((r, i) => r === prevOut.runs[i]);
+    const same =
+      prevOut &&
+      prevOut.problems === inner.problems &&
+      prevOut.runs.length === runs.length &&
+      runs.every((r, i) => r === prevOut.runs[i]);
     return same ? prevOut : { ...inner, runs };
   }
 
@@ -155,7 +182,15 @@ export class ActivityOverlay {
     this.cache = cache;
     const out = { ...inner, runs };
     const removedOut = delta.edit.removeAt.map((i) => prevOut.runs[i] as Run);
-    recordDelta(out, { prev: prevOut, removed: removedOut, added: delta.added.map((r) => made.get(r) as Run), edit: { removeAt: delta.edit.removeAt, insert: delta.edit.insert.map(({ at, run }) => ({ at, run: made.get(run) as Run })) } });
+    recordDelta(out, {
+      prev: prevOut,
+      removed: removedOut,
+      added: delta.added.map((r) => made.get(r) as Run),
+      edit: {
+        removeAt: delta.edit.removeAt,
+        insert: delta.edit.insert.map(({ at, run }) => ({ at, run: made.get(run) as Run })),
+      },
+    });
     return out;
   }
 

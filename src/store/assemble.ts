@@ -68,7 +68,6 @@ export interface ChangedTeams {
 const baseId = (run: Run) => `${run.system}:${run.name}`;
 const rootKey = (run: Run) => `${run.root ?? ''}\u0000${run.stateDir ?? ''}`;
 
-
 /** The run list, kept up to date from the reads and teams handed to `update`. */
 export class Assembly {
   /** Run id → where it came from (for `refresh(id)`). */
@@ -94,7 +93,12 @@ export class Assembly {
    * only these teams can differ from the last update (the others are not walked: on a box of
    * 10,000 teams the walk was ~1 ms a change); ignored when the reads take in other teams than before.
    */
-  update(reads: Iterable<readonly [string, SourceRead]>, teams: Iterable<readonly [string, Team]>, relive = false, changed: ChangedTeams | null = null): Run[] {
+  update(
+    reads: Iterable<readonly [string, SourceRead]>,
+    teams: Iterable<readonly [string, Team]>,
+    relive = false,
+    changed: ChangedTeams | null = null,
+  ): Run[] {
     const epoch = ++this.epoch;
     const rebuilt = new Set<Entry>();
     const dirtyGroups = new Set<string>();
@@ -149,9 +153,11 @@ export class Assembly {
         seenTeams++;
         take(this.teamEntries, dirName, team);
       }
-      if (seenTeams !== this.teamEntries.size) for (const [key, entry] of this.teamEntries) if (entry.epoch !== epoch) drop(this.teamEntries, key, entry);
+      if (seenTeams !== this.teamEntries.size)
+        for (const [key, entry] of this.teamEntries) if (entry.epoch !== epoch) drop(this.teamEntries, key, entry);
     }
-    if (seenSources !== this.sourceEntries.size) for (const [key, entry] of this.sourceEntries) if (entry.epoch !== epoch) drop(this.sourceEntries, key, entry);
+    if (seenSources !== this.sourceEntries.size)
+      for (const [key, entry] of this.sourceEntries) if (entry.epoch !== epoch) drop(this.sourceEntries, key, entry);
     for (const base of dirtyGroups) this.giveIds(base, rebuilt);
     return this.place(rebuilt, gone);
   }
@@ -215,7 +221,8 @@ export class Assembly {
     const leaving = new Set<Entry>(gone);
     for (const { entry } of moved) if (entry.out) leaving.add(entry);
     // Ids can pass from one run to another (`x` and `x#2` swap): every old id goes before any new one is set.
-    for (const entry of leaving) if (entry.out && this.origins.get(entry.out.id) === entry.origin) this.origins.delete(entry.out.id);
+    for (const entry of leaving)
+      if (entry.out && this.origins.get(entry.out.id) === entry.origin) this.origins.delete(entry.out.id);
     if (leaving.size + moved.length <= MAX_EDIT) return this.edit(leaving, moved);
     for (const { entry, out } of moved) {
       entry.out = out;
@@ -255,7 +262,10 @@ export class Assembly {
       runs.splice(at, 0, out);
       insert.push({ at, run: out });
     }
-    const added = moved.map((m) => m.entry).sort(compareRanked).map((e) => e.out as Run);
+    const added = moved
+      .map((m) => m.entry)
+      .sort(compareRanked)
+      .map((e) => e.out as Run);
     this.runs = runs;
     this.change = { base, removed, added, edit: { removeAt: removing, insert } };
     return runs;
@@ -285,7 +295,11 @@ export class Assembly {
  * The snapshot's runs from the state directories read (by source key) and the Claude teams (by
  * folder name), in the snapshot's order: one update of a fresh assembly.
  */
-export function assembleRuns(reads: Iterable<readonly [string, SourceRead]>, teams: Iterable<readonly [string, Team]>, hooks: AssembleHooks): Run[] {
+export function assembleRuns(
+  reads: Iterable<readonly [string, SourceRead]>,
+  teams: Iterable<readonly [string, Team]>,
+  hooks: AssembleHooks,
+): Run[] {
   return new Assembly(hooks).update(reads, teams);
 }
 

@@ -75,7 +75,11 @@ function aliveKeys(panes: readonly PaneInfo[], swarms: readonly SwarmServer[]): 
  * The member panes worth capturing (as paneKey keys): alive by liveness (with no tmux server to ask
  * nothing is, and nothing is captured), and still alive in the newest pane lists when there are some.
  */
-export function memberPanes(runs: readonly Run[], panes: readonly PaneInfo[] | null, swarms: readonly SwarmServer[] = []): string[] {
+export function memberPanes(
+  runs: readonly Run[],
+  panes: readonly PaneInfo[] | null,
+  swarms: readonly SwarmServer[] = [],
+): string[] {
   const alive = panes ? aliveKeys(panes, swarms) : null;
   const ids = new Set<string>();
   for (const r of runs) {
@@ -147,7 +151,12 @@ export class PaneWatch {
   }
 
   /** One poll tick: captures the selected run's panes, and every few ticks all of them. */
-  async tick(snapshot: Snapshot, panes: readonly PaneInfo[] | null, signal?: AbortSignal, swarms: readonly SwarmServer[] = []): Promise<void> {
+  async tick(
+    snapshot: Snapshot,
+    panes: readonly PaneInfo[] | null,
+    signal?: AbortSignal,
+    swarms: readonly SwarmServer[] = [],
+  ): Promise<void> {
     const everyone = this.ticks % OTHERS_EVERY === 0;
     this.ticks++;
     const runs = everyone ? snapshot.runs : snapshot.runs.filter((r) => r.id === this.focused);
@@ -158,10 +167,18 @@ export class PaneWatch {
    * Captures these panes (paneKey keys) and reads each: one tmux call per server, each on the
    * server the key names; panes gone from the lists are forgotten.
    */
-  async round(paneIds: readonly string[], panes: readonly PaneInfo[] | null, signal?: AbortSignal, swarms: readonly SwarmServer[] = []): Promise<void> {
+  async round(
+    paneIds: readonly string[],
+    panes: readonly PaneInfo[] | null,
+    signal?: AbortSignal,
+    swarms: readonly SwarmServer[] = [],
+  ): Promise<void> {
     let changed = this.hooks?.refresh() ?? false;
     if (panes) {
-      const present = new Set([...panes.map((p) => p.paneId), ...swarms.flatMap((s) => s.panes.map((p) => paneKey(p.paneId, s.name)))]);
+      const present = new Set([
+        ...panes.map((p) => p.paneId),
+        ...swarms.flatMap((s) => s.panes.map((p) => paneKey(p.paneId, s.name))),
+      ]);
       for (const id of this.looks.keys()) {
         if (present.has(id)) continue;
         this.looks.delete(id);
@@ -201,7 +218,10 @@ export class PaneWatch {
   }
 
   /** Captures keys grouped by server (one call per server, servers one after another), keyed back by paneKey. */
-  private async captureAll(keys: readonly string[], signal: AbortSignal | undefined): Promise<Map<string, PaneCapture>> {
+  private async captureAll(
+    keys: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<Map<string, PaneCapture>> {
     const byServer = new Map<string | null, string[]>();
     for (const key of keys) {
       const { server, paneId } = splitPaneKey(key);
@@ -209,7 +229,8 @@ export class PaneWatch {
     }
     const out = new Map<string, PaneCapture>();
     for (const [server, ids] of byServer) {
-      const client = server === null ? this.tmux : this.swarmEnv ? swarmClient(this.swarmEnv, server, this.tmux.timeoutMs) : null;
+      const client =
+        server === null ? this.tmux : this.swarmEnv ? swarmClient(this.swarmEnv, server, this.tmux.timeoutMs) : null;
       if (!client) continue;
       const captures = await capturePanes(client, ids, { history: CAPTURE_HISTORY, signal });
       for (const [id, cap] of captures) out.set(paneKey(id, server), cap);

@@ -13,7 +13,14 @@ export interface Dirty {
 }
 
 /** Nothing to do. */
-export const cleanDirty = (): Dirty => ({ full: false, rediscover: false, allTeams: false, teams: new Set(), sources: new Set(), assemble: false });
+export const cleanDirty = (): Dirty => ({
+  full: false,
+  rediscover: false,
+  allTeams: false,
+  teams: new Set(),
+  sources: new Set(),
+  assemble: false,
+});
 
 /** Whether anything is dirty. */
 export function hasWork(d: Dirty): boolean {

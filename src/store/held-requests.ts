@@ -68,7 +68,15 @@ export function readHeldRequest(dir: string, name: string): HeldRequest | null {
   const [pane, start, hold] = (nl < 0 ? text : text.slice(0, nl)).split('\t');
   const since = Number(start) * 1000;
   const seconds = Number(hold);
-  if (!pane || !/^%\d{1,9}$/.test(pane) || !Number.isFinite(since) || !Number.isInteger(seconds) || seconds <= 0 || seconds > 3600) return null;
+  if (
+    !pane ||
+    !/^%\d{1,9}$/.test(pane) ||
+    !Number.isFinite(since) ||
+    !Number.isInteger(seconds) ||
+    seconds <= 0 ||
+    seconds > 3600
+  )
+    return null;
   const json = nl < 0 ? '' : text.slice(nl + 1);
   return {
     id,

@@ -54,7 +54,8 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
     case 'PermissionRequest':
       return { activity: 'waiting', cue: 'question' };
     case 'Notification':
-      if (notificationType === 'permission_prompt' || notificationType === 'elicitation_dialog') return { activity: 'waiting', cue: 'question' };
+      if (notificationType === 'permission_prompt' || notificationType === 'elicitation_dialog')
+        return { activity: 'waiting', cue: 'question' };
       if (notificationType === 'idle_prompt') return { activity: 'waiting', cue: 'prompt' };
       return null;
     case 'Stop':

@@ -9,8 +9,14 @@ import type { LiveStoreOptions } from './live-store.js';
 import type { SnapshotStore } from './types.js';
 
 /** The store (snapshots with each member's activity) and the captures behind it (the preview). */
-export function createWatchedStore(ctx: AppContext, opts: LiveStoreOptions = {}): { store: SnapshotStore; watch: PaneWatch } {
+export function createWatchedStore(
+  ctx: AppContext,
+  opts: LiveStoreOptions = {},
+): { store: SnapshotStore; watch: PaneWatch } {
   const watch = new PaneWatch(ctx.tmux, Date.now, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env);
-  const inner: SnapshotStore = createLiveStore(ctx, { ...opts, onPoll: (panes, signal, swarms) => watch.tick(inner.getSnapshot(), panes, signal, swarms) });
+  const inner: SnapshotStore = createLiveStore(ctx, {
+    ...opts,
+    onPoll: (panes, signal, swarms) => watch.tick(inner.getSnapshot(), panes, signal, swarms),
+  });
   return { store: withPaneActivity(inner, watch), watch };
 }

@@ -22,4 +22,3 @@ export interface LiveStoreOptions {
   /** Called after each tmux poll (and the first read) with its pane lists; the next tick waits for it. */
   onPoll?: (panes: PaneInfo[] | null, signal: AbortSignal, swarms: readonly SwarmServer[]) => Promise<void>;
 }
-

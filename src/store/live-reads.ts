@@ -160,7 +160,11 @@ export class LiveReads {
   settings(): ReadSettings {
     // A change of pane cwds rediscovers, and so re-reads, every source with these.
     const panes = this.paneTracker.panes;
-    return { ...settingsFrom(this.ctx.config, this.now(), this.ctx.env), paneCwds: (panes ?? []).map((p) => p.cwd), paneSessions: paneSessionsOf(panes) };
+    return {
+      ...settingsFrom(this.ctx.config, this.now(), this.ctx.env),
+      paneCwds: (panes ?? []).map((p) => p.cwd),
+      paneSessions: paneSessionsOf(panes),
+    };
   }
 
   /** The teams re-read since the last call (null: all of them may have changed). */
@@ -190,7 +194,11 @@ export class LiveReads {
   private discover(problems: Problem[]): ReturnType<typeof discoverSources> {
     const { roots, claudeDir, discover } = this.ctx;
     const paneCwds = (this.paneTracker.panes ?? []).map((p) => p.cwd);
-    return discoverSources({ roots, claudeDir, discover, home: this.home, paneCwds, teamCwds: this.book.cwds }, this.readers, problems);
+    return discoverSources(
+      { roots, claudeDir, discover, home: this.home, paneCwds, teamCwds: this.book.cwds },
+      this.readers,
+      problems,
+    );
   }
 
   /** Whether the state directories found now differ from the ones being read. */
@@ -211,7 +219,10 @@ export class LiveReads {
     for (const key of this.sources.keys()) if (!next.has(key)) this.reads.delete(key);
     for (const key of next.keys()) if (!this.reads.has(key)) this.dirty.sources.add(key);
     this.sources = next;
-    this.scope.setRoots(discovery.watchRoots, sources.map((s) => s.stateDir));
+    this.scope.setRoots(
+      discovery.watchRoots,
+      sources.map((s) => s.stateDir),
+    );
     const roots = new Set(discovery.watchRoots);
     if (this.watcher) {
       const added = [...roots].filter((r) => !this.watchRoots.has(r) || reappeared.has(r));
@@ -234,7 +245,9 @@ export class LiveReads {
   readEverything(): void {
     const settings = this.settings();
     const teams = this.book.list();
-    this.reads = new Map([...this.sources].map(([key, s]) => [key, readSource(s, teams, settings, this.readers)] as const));
+    this.reads = new Map(
+      [...this.sources].map(([key, s]) => [key, readSource(s, teams, settings, this.readers)] as const),
+    );
   }
 
   /** Re-reads changed teams; the runs that take them in (or could, for a new team) are re-read too. */

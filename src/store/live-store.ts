@@ -117,7 +117,8 @@ class LiveStore implements SnapshotStore {
 
   /** The poll hook (pane captures); its failure must not stop polling. */
   private async afterPoll(): Promise<void> {
-    if (this.onPoll && !this.stopped) await this.onPoll(this.paneTracker.panes, this.abort.signal, this.paneTracker.swarms).catch(() => {});
+    if (this.onPoll && !this.stopped)
+      await this.onPoll(this.paneTracker.panes, this.abort.signal, this.paneTracker.swarms).catch(() => {});
   }
 
   async stop(): Promise<void> {
@@ -186,7 +187,10 @@ class LiveStore implements SnapshotStore {
       },
       onError: (err: unknown) => {
         const msg = err instanceof Error ? err.message : String(err);
-        this.problems.watch = { file: null, message: `file watching failed (${msg}); changes show within ${FULL_REFRESH_MS / 1000} s` };
+        this.problems.watch = {
+          file: null,
+          message: `file watching failed (${msg}); changes show within ${FULL_REFRESH_MS / 1000} s`,
+        };
         this.reading.dirty.assemble = true;
         this.schedule();
       },
@@ -223,7 +227,14 @@ class LiveStore implements SnapshotStore {
     reading.dirty.assemble = false;
     const { watch, internal } = this.problems;
     const { teams, discovery } = reading.problems;
-    const problems = [this.paneTracker.problem, ...this.paneTracker.swarmProblems, watch, internal, ...teams, ...discovery].filter((p): p is Problem => p !== null);
+    const problems = [
+      this.paneTracker.problem,
+      ...this.paneTracker.swarmProblems,
+      watch,
+      internal,
+      ...teams,
+      ...discovery,
+    ].filter((p): p is Problem => p !== null);
     const touched = reading.takeTouchedTeams();
     if (!this.publisher.publish(reading.reads, reading.book.teams, problems, reading.settings(), touched)) return;
     for (const l of [...this.listeners]) l();

@@ -33,7 +33,9 @@ export function indexPanes(panes: readonly PaneInfo[] | null, swarms: readonly S
       firstBySession.set(p.session, p);
     }
   }
-  return swarms.length === 0 ? { byId, firstBySession } : { byId, firstBySession, own: panes !== null, swarms: swarmIndex };
+  return swarms.length === 0
+    ? { byId, firstBySession }
+    : { byId, firstBySession, own: panes !== null, swarms: swarmIndex };
 }
 
 /**
@@ -50,7 +52,13 @@ export function livenessKey(panes: readonly PaneInfo[] | null, swarms: readonly 
           .map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.session}\t${p.window}\t${p.index}${cwd ? `\t${p.cwd}` : ''}`)
           .sort()
           .join('\n');
-  const others = swarms.map((s) => `${s.name}\t${s.leadAlive ? 1 : 0}\t${s.leadCwd ?? ''}\n${s.panes.map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.cwd}`).sort().join('\n')}`);
+  const others = swarms.map(
+    (s) =>
+      `${s.name}\t${s.leadAlive ? 1 : 0}\t${s.leadCwd ?? ''}\n${s.panes
+        .map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.cwd}`)
+        .sort()
+        .join('\n')}`,
+  );
   return [own, ...others.sort()].join('\n--\n');
 }
 
@@ -72,7 +80,13 @@ export function applyLiveness(run: Run, index: PaneIndex | null): Run {
   let members = before;
   for (let i = 0; i < before.length; i++) {
     const m = before[i] as Member;
-    const next = memberLiveness(m, run.root, index, leadSlot !== null && i === leadSlot.member ? leadSlot.pane : null, found);
+    const next = memberLiveness(
+      m,
+      run.root,
+      index,
+      leadSlot !== null && i === leadSlot.member ? leadSlot.pane : null,
+      found,
+    );
     if (next === m) continue;
     if (members === before) members = before.slice();
     members[i] = next;
@@ -86,7 +100,10 @@ export function applyLiveness(run: Run, index: PaneIndex | null): Run {
   // A team whose files are quiet but whose member's pane is alive has not ended.
   const revived = run.ended === true && members.some((m) => m.state === 'alive');
   if (!changed && found.length === 0 && !revived) return run;
-  const out: Run = ghosts !== null && ghosts.warnings.length > 0 ? { ...run, members, warnings: [...(run.warnings ?? []), ...ghosts.warnings] } : { ...run, members };
+  const out: Run =
+    ghosts !== null && ghosts.warnings.length > 0
+      ? { ...run, members, warnings: [...(run.warnings ?? []), ...ghosts.warnings] }
+      : { ...run, members };
   if (revived) out.ended = false;
   return found.length > 0 ? { ...out, problems: [...run.problems, ...found] } : out;
 }
@@ -117,20 +134,39 @@ function isDeadLead(m: Member): boolean {
   return m.lead && !!m.paneId && m.state === 'dead' && m.team !== undefined;
 }
 
-function memberLiveness(m: Member, root: string | null, index: PaneIndex | null, sessionPane: PaneInfo | null, problems: Problem[]): Member {
+function memberLiveness(
+  m: Member,
+  root: string | null,
+  index: PaneIndex | null,
+  sessionPane: PaneInfo | null,
+  problems: Problem[],
+): Member {
   if (m.state === 'in-process') return m;
   if (m.paneId) {
     const where = locatePane(m.paneId, root, index);
     if (where.problem) problems.push({ file: null, message: `${m.name}: ${where.problem}` });
     const server = where.server ?? null;
-    if (where.state === m.state && server === (m.tmuxServer ?? null) && where.unresolved === m.tmuxServerUnknown) return m;
+    if (where.state === m.state && server === (m.tmuxServer ?? null) && where.unresolved === m.tmuxServerUnknown)
+      return m;
     // On tower's own server, resolved (nearly every member): only the state changes, and a spread
     // that only overwrites keeps the member's object shape (adding or dropping keys makes new ones).
-    if (server === null && where.unresolved === undefined && m.tmuxServer === undefined && m.tmuxServerUnknown === undefined && !('tmuxServer' in m) && !('tmuxServerUnknown' in m)) {
+    if (
+      server === null &&
+      where.unresolved === undefined &&
+      m.tmuxServer === undefined &&
+      m.tmuxServerUnknown === undefined &&
+      !('tmuxServer' in m) &&
+      !('tmuxServerUnknown' in m)
+    ) {
       return { ...m, state: where.state };
     }
     const { tmuxServer: _server, tmuxServerUnknown: _why, ...rest } = m;
-    return { ...rest, state: where.state, ...(server !== null ? { tmuxServer: server } : {}), ...(where.unresolved !== undefined ? { tmuxServerUnknown: where.unresolved } : {}) };
+    return {
+      ...rest,
+      state: where.state,
+      ...(server !== null ? { tmuxServer: server } : {}),
+      ...(where.unresolved !== undefined ? { tmuxServerUnknown: where.unresolved } : {}),
+    };
   }
   if (sessionPane) return { ...m, paneId: sessionPane.paneId, state: sessionPane.dead ? 'dead' : 'alive' };
   return m;

@@ -15,7 +15,9 @@ export function memberWaitsForHuman(m: Pick<Member, 'activity' | 'activityCue' |
 
 /** Whether this run needs the operator now. */
 export function runNeedsYou(run: Run): boolean {
-  return run.status === 'blocked' || run.gates.some((g) => g.state === 'pending') || run.members.some(memberWaitsForHuman);
+  return (
+    run.status === 'blocked' || run.gates.some((g) => g.state === 'pending') || run.members.some(memberWaitsForHuman)
+  );
 }
 
 const needsYou = new WeakMap<Run, boolean>();

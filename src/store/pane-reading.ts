@@ -29,7 +29,12 @@ const SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'fish', 'ksh', 'tcsh', 'csh
 const INTERRUPT = /\b(esc|ctrl\+c) to interrupt\b/i;
 const SPINNER = /^\s*[·✢✳✶✻✽*⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\s+\S[^(]*…\s*\(\d+m?\s?\d*s\b/;
 // A question or a permission prompt: the agent stopped and asks for a decision.
-const QUESTION = [/\bDo you want to\b[^?]*\?/i, /^\s*(│\s*)?[❯>]\s*1\.\s+Yes\b/, /\[y\/n\]|\(y\/n\)/i, /^\s*│?\s*Would you like to\b[^?]*\?/i];
+const QUESTION = [
+  /\bDo you want to\b[^?]*\?/i,
+  /^\s*(│\s*)?[❯>]\s*1\.\s+Yes\b/,
+  /\[y\/n\]|\(y\/n\)/i,
+  /^\s*│?\s*Would you like to\b[^?]*\?/i,
+];
 // An agent's own input prompt at the bottom (Claude Code's box holds `> ` or `❯ `).
 const PROMPT = /^\s*(│\s*)?[❯>]\s?/;
 
@@ -42,7 +47,8 @@ export function readPane(plain: string, moved: boolean, command: string): PaneRe
   if (tail.some((l) => INTERRUPT.test(l) || SPINNER.test(l))) return { activity: 'working', cue: 'interrupt-hint' };
   const bottom = tail.slice(-8);
   // A prompt with output below it was answered (the agent went on): not a question any more.
-  if (bottom.some((l) => QUESTION.some((q) => q.test(l))) && !promptAnswered(plain)) return { activity: 'waiting', cue: 'question' };
+  if (bottom.some((l) => QUESTION.some((q) => q.test(l))) && !promptAnswered(plain))
+    return { activity: 'waiting', cue: 'question' };
   if (moved) return { activity: 'working', cue: 'output-moving' };
   const shell = SHELLS.has(command.replace(/^-/, ''));
   if (!shell && tail.slice(-5).some((l) => PROMPT.test(l))) return { activity: 'waiting', cue: 'prompt' };

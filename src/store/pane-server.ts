@@ -74,10 +74,15 @@ export function locatePane(paneId: string, root: string | null, index: PaneIndex
   const tied = hits.filter((h) => h.tie > 0);
   if (tied.length === 0) {
     // The run's own swarm server lacks the %N: tower's %N belongs to the run only if it works there.
-    const home = own && !within(own.cwd, root) ? (index.swarms ?? []).filter((s) => swarmTie(s, root) > 0).map((s) => s.name) : [];
+    const home =
+      own && !within(own.cwd, root) ? (index.swarms ?? []).filter((s) => swarmTie(s, root) > 0).map((s) => s.name) : [];
     if (own && home.length > 0) {
       const why = `pane ${paneId} is not on ${home.join(', ')} (this run's Claude Code tmux server), and the ${paneId} on tower's own server works elsewhere`;
-      return { state: 'unknown', unresolved: why, problem: `${why}; its liveness is unknown and actions on it are refused` };
+      return {
+        state: 'unknown',
+        unresolved: why,
+        problem: `${why}; its liveness is unknown and actions on it are refused`,
+      };
     }
     if (own) return { state: stateOf(own) };
     if (hits.length === 0) return { state: index.own === false ? 'unknown' : 'dead' };
@@ -95,5 +100,9 @@ export function locatePane(paneId: string, root: string | null, index: PaneIndex
   }
   const where = [...(ownTied ? ["tower's own server"] : []), ...top.map((h) => h.s.name)].join(' and ');
   const why = `pane ${paneId} is on ${where}, and nothing tells which is this member's`;
-  return { state: 'unknown', unresolved: why, problem: `${why}; its liveness is unknown and actions on it are refused` };
+  return {
+    state: 'unknown',
+    unresolved: why,
+    problem: `${why}; its liveness is unknown and actions on it are refused`,
+  };
 }

@@ -35,7 +35,12 @@ export class PaneTracker {
   private cwdKey = '';
 
   /** Takes one poll's answer: the panes, or a problem when tmux failed in another way than "no server"; and the swarm servers. */
-  take(panes: PaneInfo[] | null, problem: Problem | null, swarms: SwarmServer[] = [], swarmProblems: Problem[] = []): PaneChange {
+  take(
+    panes: PaneInfo[] | null,
+    problem: Problem | null,
+    swarms: SwarmServer[] = [],
+    swarmProblems: Problem[] = [],
+  ): PaneChange {
     const change: PaneChange = { assemble: false, rediscover: false };
     if (JSON.stringify(swarmProblems) !== JSON.stringify(this.swarmProblems)) change.assemble = true;
     this.swarmProblems = swarmProblems;

@@ -69,7 +69,8 @@ function scan(plain: string): PanePrompt | 'answered' | null {
   }
   // Output below the prompt means it was answered and the agent went on: no prompt now.
   if (after > 0) return options.length > 0 ? 'answered' : null;
-  if (options.length === 0 && YES_NO.test(question)) options.push({ key: 'y', label: 'yes' }, { key: 'n', label: 'no' });
+  if (options.length === 0 && YES_NO.test(question))
+    options.push({ key: 'y', label: 'yes' }, { key: 'n', label: 'no' });
   if (options.length === 0) return null;
   // The box above the question: from its top border (or the start of what was looked at) down.
   const raw = screenTail(plain, LOOK);

@@ -54,7 +54,13 @@ export class SnapshotPublisher {
    * Brings the run list up to date (store/assemble.ts); returns true when a new snapshot object was
    * published. `changedTeams`: the only teams that can differ since the last publish (null: any).
    */
-  publish(reads: Iterable<[string, SourceRead]>, teams: ReadonlyMap<string, Team>, problems: Problem[], settings: ReadSettings, changedTeams: Iterable<string> | null = null): boolean {
+  publish(
+    reads: Iterable<[string, SourceRead]>,
+    teams: ReadonlyMap<string, Team>,
+    problems: Problem[],
+    settings: ReadSettings,
+    changedTeams: Iterable<string> | null = null,
+  ): boolean {
     this.settings = settings;
     const prev = this.snapshot;
     const changed = changedTeams ? { dirNames: changedTeams, get: (dirName: string) => teams.get(dirName) } : null;
@@ -66,8 +72,10 @@ export class SnapshotPublisher {
     this.snapshot = { version: 1, generatedAt: new Date(this.now()).toISOString(), runs, problems };
     // Consumers that follow every snapshot take what changed instead of walking every run.
     const change = this.assembly.change;
-    if (runs === prev.runs) recordDelta(this.snapshot, { prev, removed: [], added: [], edit: { removeAt: [], insert: [] } });
-    else if (change && change.base === prev.runs) recordDelta(this.snapshot, { prev, removed: change.removed, added: change.added, edit: change.edit });
+    if (runs === prev.runs)
+      recordDelta(this.snapshot, { prev, removed: [], added: [], edit: { removeAt: [], insert: [] } });
+    else if (change && change.base === prev.runs)
+      recordDelta(this.snapshot, { prev, removed: change.removed, added: change.added, edit: change.edit });
     return true;
   }
 

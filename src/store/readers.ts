@@ -25,7 +25,11 @@ const TEAMS = teamModule();
 export const defaultReaders: SourceReaders = { ...TEAMS.teams, teamSystem: TEAMS.system, systems: SYSTEM_MODULES };
 
 /** The readers with one system's run reader replaced (tests count or break one system's reads). */
-export function withRunReader(readers: SourceReaders, system: System, readRun: NonNullable<SystemModule['readRun']>): SourceReaders {
+export function withRunReader(
+  readers: SourceReaders,
+  system: System,
+  readRun: NonNullable<SystemModule['readRun']>,
+): SourceReaders {
   return { ...readers, systems: readers.systems.map((m) => (m.system === system ? { ...m, readRun } : m)) };
 }
 
@@ -62,20 +66,40 @@ export function orderGates(run: Run): Run {
 }
 
 /** Reads one state directory; a throwing reader gives a run of unknown status carrying the problem. */
-export function readSource(source: RunSource, teams: readonly Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
+export function readSource(
+  source: RunSource,
+  teams: readonly Team[],
+  settings: ReadSettings,
+  readers: SourceReaders,
+): SourceRead {
   const read = readSourceUnordered(source, teams, settings, readers);
   orderGates(read.run);
   return read;
 }
 
-function readSourceUnordered(source: RunSource, teams: readonly Team[], settings: ReadSettings, readers: SourceReaders): SourceRead {
+function readSourceUnordered(
+  source: RunSource,
+  teams: readonly Team[],
+  settings: ReadSettings,
+  readers: SourceReaders,
+): SourceRead {
   try {
     const read = readers.systems.find((m) => m.system === source.system)?.readRun;
     if (!read) throw new Error(`no reader for ${source.system} state directories`);
     const r = read(source.root, source.stateDir, teams, settings);
-    return { source, run: unreadableStateDir(r.run, source.stateDir), teamNames: r.teamNames, ...(r.polled ? { polled: true } : {}) };
+    return {
+      source,
+      run: unreadableStateDir(r.run, source.stateDir),
+      teamNames: r.teamNames,
+      ...(r.polled ? { polled: true } : {}),
+    };
   } catch (err) {
-    const run = emptyRun(source.system, sanitizeLine(path.basename(source.root)) || source.system, source.root, source.stateDir);
+    const run = emptyRun(
+      source.system,
+      sanitizeLine(path.basename(source.root)) || source.system,
+      source.root,
+      source.stateDir,
+    );
     run.problems.push({ file: source.stateDir, message: `the ${source.system} reader failed: ${failure(err)}` });
     return { source, run, teamNames: [] };
   }
@@ -88,7 +112,8 @@ function readSourceUnordered(source: RunSource, teams: readonly Team[], settings
 function unreadableStateDir(run: Run, stateDir: string): Run {
   const problem = unlistable(stateDir);
   if (!problem) return run;
-  if (!run.problems.some((p) => p.file === problem.file && p.message === problem.message)) run.problems.unshift(problem);
+  if (!run.problems.some((p) => p.file === problem.file && p.message === problem.message))
+    run.problems.unshift(problem);
   run.status = 'unknown';
   return run;
 }

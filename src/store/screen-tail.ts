@@ -13,4 +13,3 @@ export function screenTail(plain: string, count = TAIL): string[] {
   }
   return out;
 }
-

@@ -62,16 +62,30 @@ export function paneSessionsOf(panes: readonly PaneInfo[] | null | undefined): R
 }
 
 /** Reads every Claude team; a throwing reader is one problem. */
-export function readAllTeams(claudeDir: string, readers: SourceReaders, problems: Problem[], reuse?: (dirName: string) => Team | null): Team[] {
+export function readAllTeams(
+  claudeDir: string,
+  readers: SourceReaders,
+  problems: Problem[],
+  reuse?: (dirName: string) => Team | null,
+): Team[] {
   const file = path.join(claudeDir, 'teams');
-  const r = guarded('Claude teams', file, { teams: [], problems: [] }, () => readers.readTeams(claudeDir, reuse), problems);
+  const r = guarded(
+    'Claude teams',
+    file,
+    { teams: [], problems: [] },
+    () => readers.readTeams(claudeDir, reuse),
+    problems,
+  );
   problems.push(...r.problems);
   return r.teams;
 }
 
 /** The roots and state directories to read, from everything discovery looks at. */
 export function discoverSources(
-  input: Pick<SnapshotInput, 'roots' | 'claudeDir' | 'discover' | 'home'> & { paneCwds: readonly string[]; teamCwds: readonly (string | null)[] },
+  input: Pick<SnapshotInput, 'roots' | 'claudeDir' | 'discover' | 'home'> & {
+    paneCwds: readonly string[];
+    teamCwds: readonly (string | null)[];
+  },
   readers: SourceReaders,
   problems: Problem[],
 ): { discovery: Discovery; sources: RunSource[] } {
@@ -82,7 +96,13 @@ export function discoverSources(
       const registry = m.rootRegistry;
       if (!registry) continue;
       const none = { roots: [], problems: [] };
-      const r = guarded(`${m.label} root registry`, path.join(input.claudeDir, registry.dir), none, () => registry.read(input.claudeDir), problems);
+      const r = guarded(
+        `${m.label} root registry`,
+        path.join(input.claudeDir, registry.dir),
+        none,
+        () => registry.read(input.claudeDir),
+        problems,
+      );
       problems.push(...r.problems);
       sessionRoots.push(...r.roots);
     }
@@ -113,7 +133,13 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   const paneCwds = (input.panes ?? []).map((p) => p.cwd);
   const { sources } = discoverSources({ ...input, paneCwds, teamCwds: teams.map((t) => t.cwd) }, readers, problems);
   // Readers never run tmux: what the panes say about a project's liveness comes in with the settings.
-  const reads = sources.map((s) => [sourceKey(s), readSource(s, teams, { ...input.settings, paneCwds, paneSessions: paneSessionsOf(input.panes) }, readers)] as const);
+  const reads = sources.map(
+    (s) =>
+      [
+        sourceKey(s),
+        readSource(s, teams, { ...input.settings, paneCwds, paneSessions: paneSessionsOf(input.panes) }, readers),
+      ] as const,
+  );
   const index = indexPanes(input.panes, input.swarms ?? []);
   const runs = assembleRuns(
     reads,
@@ -141,7 +167,10 @@ export interface PaneListing {
 /** The scanner of Claude Code's swarm servers for a context (tower's own socket left out). */
 export function swarmScannerFor(ctx: Pick<AppContext, 'tmux' | 'env'>): SwarmScanner {
   const own = ctx.tmux.socket.path ? path.resolve(ctx.tmux.socket.path) : null;
-  return new SwarmScanner(ctx.env, { exclude: own ?? undefined, excludeName: ctx.tmux.socket.path ? undefined : ctx.tmux.socket.name });
+  return new SwarmScanner(ctx.env, {
+    exclude: own ?? undefined,
+    excludeName: ctx.tmux.socket.path ? undefined : ctx.tmux.socket.name,
+  });
 }
 
 /**
@@ -157,13 +186,24 @@ export async function listPanesForSnapshot(
     (panes) => ({ panes, problem: null }),
     (err: unknown) => ({ panes: null, problem: tmuxProblem(err) }),
   );
-  const swarm = scanner.scan(signal).catch((err: unknown) => ({ servers: [], problems: [`tmux: claude-swarm servers: ${err instanceof Error ? err.message : String(err)}`] }));
+  const swarm = scanner.scan(signal).catch((err: unknown) => ({
+    servers: [],
+    problems: [`tmux: claude-swarm servers: ${err instanceof Error ? err.message : String(err)}`],
+  }));
   const [{ panes, problem }, scan] = await Promise.all([own, swarm]);
-  return { panes, problem, swarms: scan.servers, swarmProblems: scan.problems.map((message) => ({ file: null, message })) };
+  return {
+    panes,
+    problem,
+    swarms: scan.servers,
+    swarmProblems: scan.problems.map((message) => ({ file: null, message })),
+  };
 }
 
 /** Lists the panes once, discovers and reads: the snapshot of `tower status`. */
-export async function buildSnapshot(ctx: AppContext, opts: { now?: number; complete?: boolean } = {}): Promise<Snapshot> {
+export async function buildSnapshot(
+  ctx: AppContext,
+  opts: { now?: number; complete?: boolean } = {},
+): Promise<Snapshot> {
   const first = await readOnce(ctx, opts);
   // A reader that needed a module loaded on demand (a handoff's Markdown parser) read what it
   // could; once the module is there, the box is read again whole. The first frame does not wait.

@@ -62,7 +62,10 @@ export class TeamBook {
    * them in are read again); `setChanged`: a team came, went, was renamed or moved (any run may now
    * take it in); `cwdsMoved`: the cwds discovery walks up from changed.
    */
-  reread(dirNames: Iterable<string>, live: ReadonlySet<string>): EndedChange & { added: string[]; touched: Set<string>; setChanged: boolean; cwdsMoved: boolean } {
+  reread(
+    dirNames: Iterable<string>,
+    live: ReadonlySet<string>,
+  ): EndedChange & { added: string[]; touched: Set<string>; setChanged: boolean; cwdsMoved: boolean } {
     let setChanged = false;
     const touched = new Set<string>();
     const added: string[] = [];
@@ -104,7 +107,10 @@ export class TeamBook {
     const slept: string[] = [];
     for (const dirName of dirNames) {
       const team = this.byDir.get(dirName);
-      const ended = team !== undefined && quietLongEnough(team, this.now()) && !team.members.some((m) => m.paneId !== null && live.has(m.paneId));
+      const ended =
+        team !== undefined &&
+        quietLongEnough(team, this.now()) &&
+        !team.members.some((m) => m.paneId !== null && live.has(m.paneId));
       if (ended === this.ended.has(dirName)) continue;
       if (ended) {
         this.ended.add(dirName);

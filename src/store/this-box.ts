@@ -9,16 +9,26 @@ import { ActivityOverlay } from './activity-overlay.js';
 import { buildSnapshot } from './snapshot.js';
 
 /** One capture round of every member pane, laid over a snapshot: what `tower status` shows. */
-export async function snapshotWithActivity(tmux: TmuxClient, snapshot: Snapshot, hooks: HookEvents | null = null, swarmEnv: NodeJS.ProcessEnv | null = null): Promise<Snapshot> {
+export async function snapshotWithActivity(
+  tmux: TmuxClient,
+  snapshot: Snapshot,
+  hooks: HookEvents | null = null,
+  swarmEnv: NodeJS.ProcessEnv | null = null,
+): Promise<Snapshot> {
   const watch = new PaneWatch(tmux, Date.now, hooks, swarmEnv);
   await watch.round(memberPanes(snapshot.runs, null), null);
   const out = new ActivityOverlay(watch).apply(snapshot);
   if (!watch.problem) return out;
-  return { ...out, problems: [...out.problems, { file: null, message: `tmux: ${watch.problem}; member activity is unknown` }] };
+  return {
+    ...out,
+    problems: [...out.problems, { file: null, message: `tmux: ${watch.problem}; member activity is unknown` }],
+  };
 }
 
 /** This box read once, with one capture round for each member's activity when asked (`tower status`). */
 export async function readThisBox(ctx: AppContext, opts: { activity?: boolean; now?: number } = {}): Promise<Snapshot> {
   const snapshot = await buildSnapshot(ctx, opts.now === undefined ? {} : { now: opts.now });
-  return opts.activity ? snapshotWithActivity(ctx.tmux, snapshot, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env) : snapshot;
+  return opts.activity
+    ? snapshotWithActivity(ctx.tmux, snapshot, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env)
+    : snapshot;
 }

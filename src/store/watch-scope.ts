@@ -18,7 +18,9 @@ export const WATCH_DEPTH = 4;
 const MARKER_PARTS = [...new Set(stateDirMarkers().map((m) => m.dir))].map((d) => d.split('/'));
 
 /** Files outside the state directories that a system reads too, with the markers of its state dirs. */
-const EXTRA_FILES = SYSTEM_MODULES.flatMap((m) => m.watchFiles.map((f) => ({ parts: f.split('/'), markers: m.markers })));
+const EXTRA_FILES = SYSTEM_MODULES.flatMap((m) =>
+  m.watchFiles.map((f) => ({ parts: f.split('/'), markers: m.markers })),
+);
 
 /** The Claude dir folders that list project roots. */
 const REGISTRY_DIRS = new Set(SYSTEM_MODULES.flatMap((m) => (m.rootRegistry ? [m.rootRegistry.dir] : [])));
@@ -79,7 +81,8 @@ export class WatchScope {
     const [top, name, file, ...rest] = parts;
     if (top === undefined) return false;
     if (rest.length > 0) return true;
-    if ((top === 'teams' || top === 'tasks') && name !== undefined && this.endedTeam(name)) return !event || file !== undefined;
+    if ((top === 'teams' || top === 'tasks') && name !== undefined && this.endedTeam(name))
+      return !event || file !== undefined;
     if (top === 'teams') return file !== undefined && file !== 'config.json';
     if (top === 'tasks') {
       if (name === undefined) return false;
@@ -122,7 +125,8 @@ export class WatchScope {
   classify(p: string): WatchTarget {
     if (isInside(p, this.claudeDir)) {
       const [top, name] = path.relative(this.claudeDir, p).split(path.sep).filter(Boolean);
-      if (top === 'teams' || top === 'tasks') return name === undefined ? { kind: 'all-teams' } : { kind: 'team', dirName: name };
+      if (top === 'teams' || top === 'tasks')
+        return name === undefined ? { kind: 'all-teams' } : { kind: 'team', dirName: name };
       if (top !== undefined && REGISTRY_DIRS.has(top)) return { kind: 'rediscover' };
       if (top === undefined) return { kind: 'all-teams' };
       return { kind: 'none' };

@@ -23,7 +23,11 @@ export function lockedEffects(lockFile: string, write: Effect): Effect[] {
 export async function underGrantLock(d: GrantDetail, runId: string, write: () => Promise<string>): Promise<string> {
   const lockFile = d.lockFile ?? grantLockFile(d.stateDir);
   const held = await withLock(d.stateDir, lockFile, write);
-  if (!held) throw new ActionStop('refused', `another grant of ${runId} is in progress (${lockFile} exists; remove it if no grant is running)`);
+  if (!held)
+    throw new ActionStop(
+      'refused',
+      `another grant of ${runId} is in progress (${lockFile} exists; remove it if no grant is running)`,
+    );
   return held.value;
 }
 

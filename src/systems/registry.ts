@@ -38,5 +38,7 @@ export function stateDirMarkers(modules: readonly SystemModule[] = SYSTEM_MODULE
 export function runsOf(has: (m: SystemModule) => boolean, modules: readonly SystemModule[] = SYSTEM_MODULES): string {
   const names = modules.filter(has).map((m) => m.plural);
   if (names.length === 0) return 'no runs';
-  return names.length === 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
+  return names.length === 1
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
 }

@@ -1,7 +1,8 @@
 /** Text from files and panes is untrusted: this is the one place it is made safe to print. */
 
 // CSI / OSC / DCS / single-character escape sequences, then any other C0/C1 control character.
-const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/g;
+const ESCAPES =
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 // Bidi controls and zero-width characters: they reorder or hide text, so they are shown, never obeyed.

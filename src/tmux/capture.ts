@@ -40,7 +40,11 @@ export function captureArgs(paneIds: readonly string[], nonce: string, history: 
  * Splits the output of one round. Returns the captures found (by request index) and the index of
  * the pane whose capture began but never ended (the one that failed), or null.
  */
-export function parseCaptureOutput(stdout: string, nonce: string, count: number): { texts: Map<number, { text: string; command: string }>; broken: number | null } {
+export function parseCaptureOutput(
+  stdout: string,
+  nonce: string,
+  count: number,
+): { texts: Map<number, { text: string; command: string }>; broken: number | null } {
   const texts = new Map<number, { text: string; command: string }>();
   const lines = stdout.split('\n');
   let open: number | null = null;
@@ -71,7 +75,11 @@ export function parseCaptureOutput(stdout: string, nonce: string, count: number)
  * Captures every pane in `paneIds` (normally one tmux call). A pane that no longer exists is
  * `{ok: false, reason: 'gone'}`; a server that is gone or hangs throws the TmuxError.
  */
-export async function capturePanes(client: TmuxClient, paneIds: readonly string[], opts: CaptureOptions = {}): Promise<Map<string, PaneCapture>> {
+export async function capturePanes(
+  client: TmuxClient,
+  paneIds: readonly string[],
+  opts: CaptureOptions = {},
+): Promise<Map<string, PaneCapture>> {
   const out = new Map<string, PaneCapture>();
   let rest = [...new Set(paneIds)];
   const history = opts.history ?? 100;
@@ -105,12 +113,18 @@ export async function capturePanes(client: TmuxClient, paneIds: readonly string[
  * After a round that failed on a missing pane (tmux keeps no output of a failed sequence): asks
  * for the ids that exist in one call, marks the missing ones gone, and returns the rest to capture.
  */
-async function stillThere(client: TmuxClient, rest: readonly string[], out: Map<string, PaneCapture>, signal: AbortSignal | undefined): Promise<string[]> {
+async function stillThere(
+  client: TmuxClient,
+  rest: readonly string[],
+  out: Map<string, PaneCapture>,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const listed = await client.run(['list-panes', '-a', '-F', '#{pane_id}'], { signal });
   const alive = new Set(listed.split('\n').filter(Boolean));
   const next = rest.filter((id) => alive.has(id));
   // Every pane is there, yet one could not be found: don't go round again.
-  if (next.length === rest.length) throw new TmuxError('no-such-pane', 'tmux capture-pane: a pane vanished and came back while it was captured', []);
+  if (next.length === rest.length)
+    throw new TmuxError('no-such-pane', 'tmux capture-pane: a pane vanished and came back while it was captured', []);
   for (const id of rest) if (!alive.has(id)) out.set(id, { ok: false, reason: 'gone' });
   return next;
 }

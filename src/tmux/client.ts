@@ -87,7 +87,17 @@ export function parsePaneList(stdout: string, m: PaneListMarkers): PaneInfo[] {
     at = end + m.close.length;
     const fields = stdout.slice(start + m.open.length, end).split(m.sep);
     if (fields.length !== PANE_FIELDS.length) continue;
-    const [paneId = '', pid = '', session = '', window = '', index = '', dead = '', command = '', cwd = '', title = ''] = fields;
+    const [
+      paneId = '',
+      pid = '',
+      session = '',
+      window = '',
+      index = '',
+      dead = '',
+      command = '',
+      cwd = '',
+      title = '',
+    ] = fields;
     if (!/^%\d+$/.test(paneId) || !/^\d+$/.test(pid)) continue;
     panes.push({
       paneId,
@@ -186,14 +196,20 @@ export class TmuxClient {
     const argv = this.argv(args);
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const r = await runTmuxProcess(argv, timeoutMs, opts.signal);
-    if (r.hung) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${timeoutMs} ms (no answer)`, argv);
-    if (r.error?.code === 'ENOENT') throw new TmuxError('not-installed', 'tmux is not installed (apt-get install tmux)', argv);
+    if (r.hung)
+      throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${timeoutMs} ms (no answer)`, argv);
+    if (r.error?.code === 'ENOENT')
+      throw new TmuxError('not-installed', 'tmux is not installed (apt-get install tmux)', argv);
     if (r.timedOut) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} timed out after ${timeoutMs} ms`, argv);
     if (r.canceled) throw new TmuxError('timeout', `tmux ${args[0] ?? ''} was cancelled`, argv);
     if (r.error) throw new TmuxError('failed', `tmux ${args[0] ?? ''}: ${r.error.message}`, argv);
     if (r.code !== 0) {
       const stderr = r.stderr.trim();
-      throw new TmuxError(classifyTmuxFailure(stderr), `tmux ${args[0] ?? ''}: ${stderr || `exit ${r.code ?? r.signal ?? '?'}`}`, argv);
+      throw new TmuxError(
+        classifyTmuxFailure(stderr),
+        `tmux ${args[0] ?? ''}: ${stderr || `exit ${r.code ?? r.signal ?? '?'}`}`,
+        argv,
+      );
     }
     return r.stdout;
   }
@@ -209,7 +225,13 @@ export class TmuxClient {
     const m = paneListMarkers();
     let out: string;
     try {
-      out = await this.run(['display-message', '-p', '-t', paneId, `${m.open}#{pane_id}${m.sep}#{pane_pid}${m.sep}#{pid}${m.close}`]);
+      out = await this.run([
+        'display-message',
+        '-p',
+        '-t',
+        paneId,
+        `${m.open}#{pane_id}${m.sep}#{pane_pid}${m.sep}#{pid}${m.close}`,
+      ]);
     } catch (err) {
       if (err instanceof TmuxError && (err.kind === 'no-such-pane' || err.kind === 'no-server')) return null;
       throw err;
@@ -230,10 +252,16 @@ export class TmuxClient {
       const panes = await this.listPanes(opts);
       this.deadSocket = null;
       // tmux answered though no file was there: its socket is elsewhere, so the file is not looked at again.
-      if (look.ask === 'anyway' && !look.file && fs.statSync(socketFile(this.socket), { throwIfNoEntry: false }) === undefined) this.trustSocketFile = false;
+      if (
+        look.ask === 'anyway' &&
+        !look.file &&
+        fs.statSync(socketFile(this.socket), { throwIfNoEntry: false }) === undefined
+      )
+        this.trustSocketFile = false;
       return panes;
     } catch (err) {
-      if (err instanceof TmuxError && err.kind === 'no-server') this.deadSocket = look.file ? { ino: look.file.ino, ctimeMs: look.file.ctimeMs } : null;
+      if (err instanceof TmuxError && err.kind === 'no-server')
+        this.deadSocket = look.file ? { ino: look.file.ino, ctimeMs: look.file.ctimeMs } : null;
       if (err instanceof TmuxError && (err.kind === 'no-server' || err.kind === 'not-installed')) return null;
       throw err;
     }
@@ -273,7 +301,11 @@ export class TmuxClient {
       await this.run(['has-session', '-t', `=${session}`]);
       return true;
     } catch (err) {
-      if (err instanceof TmuxError && (err.kind === 'no-server' || err.kind === 'no-such-pane' || err.kind === 'failed')) return false;
+      if (
+        err instanceof TmuxError &&
+        (err.kind === 'no-server' || err.kind === 'no-such-pane' || err.kind === 'failed')
+      )
+        return false;
       throw err;
     }
   }
@@ -315,7 +347,12 @@ export class TmuxClient {
       extendEnv: true,
     });
     const code = (r as { code?: string }).code;
-    if (code === 'ENOENT') throw new TmuxError('not-installed', 'tmux is not installed (apt-get install tmux)', this.argv(['attach-session']));
+    if (code === 'ENOENT')
+      throw new TmuxError(
+        'not-installed',
+        'tmux is not installed (apt-get install tmux)',
+        this.argv(['attach-session']),
+      );
     return r.exitCode ?? 1;
   }
 

@@ -17,10 +17,20 @@ export class TmuxError extends Error {
 /** Classifies tmux's stderr into an error kind. */
 export function classifyTmuxFailure(stderr: string): TmuxErrorKind {
   const s = stderr.toLowerCase();
-  if (s.includes('no server running') || s.includes('server exited unexpectedly') || s.includes('error connecting') || s.includes('no such file or directory')) {
+  if (
+    s.includes('no server running') ||
+    s.includes('server exited unexpectedly') ||
+    s.includes('error connecting') ||
+    s.includes('no such file or directory')
+  ) {
     return 'no-server';
   }
-  if (s.includes("can't find pane") || s.includes("can't find window") || s.includes("can't find session") || s.includes('no such pane')) {
+  if (
+    s.includes("can't find pane") ||
+    s.includes("can't find window") ||
+    s.includes("can't find session") ||
+    s.includes('no such pane')
+  ) {
     return 'no-such-pane';
   }
   return 'failed';

@@ -21,14 +21,25 @@ export interface TmuxProcessResult {
  * every start). A tmux client hands its pipes to the server, so a server that stops answering keeps
  * them open after the client is killed: waiting for them to close would wait forever, hence `hung`.
  */
-export function runTmuxProcess(argv: readonly string[], timeoutMs: number, signal: AbortSignal | undefined): Promise<TmuxProcessResult> {
+export function runTmuxProcess(
+  argv: readonly string[],
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<TmuxProcessResult> {
   return new Promise((resolve) => {
     const child = spawn('tmux', argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMUX: '' } });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
-    const state = { timedOut: false, canceled: false, hung: false, graced: false, error: null as NodeJS.ErrnoException | null, done: false };
+    const state = {
+      timedOut: false,
+      canceled: false,
+      hung: false,
+      graced: false,
+      error: null as NodeJS.ErrnoException | null,
+      done: false,
+    };
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {
       if (state.done) return;
       state.done = true;
@@ -36,7 +47,16 @@ export function runTmuxProcess(argv: readonly string[], timeoutMs: number, signa
       clearTimeout(guard);
       signal?.removeEventListener('abort', onAbort);
       const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
-      resolve({ code, signal: sig, stdout: text(out), stderr: text(err), timedOut: state.timedOut, canceled: state.canceled, hung: state.hung, error: state.error });
+      resolve({
+        code,
+        signal: sig,
+        stdout: text(out),
+        stderr: text(err),
+        timedOut: state.timedOut,
+        canceled: state.canceled,
+        hung: state.hung,
+        error: state.error,
+      });
     };
     // A timer can come due after the event loop was held up (a long synchronous read of a big box)
     // with tmux's answer already waiting: the answer is taken first (setImmediate runs after the

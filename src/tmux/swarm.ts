@@ -150,7 +150,10 @@ export class SwarmScanner {
     }
     // The newest sockets first: a lead that started lately is the one most likely still running.
     candidates.sort((a, b) => b.mtime - a.mtime || a.name.localeCompare(b.name));
-    if (candidates.length > max) problems.push(`tmux: ${candidates.length} claude-swarm servers in ${sanitizeLine(dir)}; only the newest ${max} are read`);
+    if (candidates.length > max)
+      problems.push(
+        `tmux: ${candidates.length} claude-swarm servers in ${sanitizeLine(dir)}; only the newest ${max} are read`,
+      );
     const chosen = candidates.slice(0, max);
     const listed = await bounded(chosen, SWARM_CONCURRENCY, async (c) => {
       const client = new TmuxClient({ path: c.path }, this.opts.timeoutMs ?? SWARM_TIMEOUT_MS);
@@ -165,7 +168,14 @@ export class SwarmScanner {
       const leadPid = swarmLeadPid(r.c.name) as number;
       if (r.ok) {
         const leadAlive = processAlive(leadPid);
-        servers.push({ name: r.c.name, path: r.c.path, leadPid, leadAlive, leadCwd: leadAlive ? processCwd(leadPid) : null, panes: r.panes });
+        servers.push({
+          name: r.c.name,
+          path: r.c.path,
+          leadPid,
+          leadAlive,
+          leadCwd: leadAlive ? processCwd(leadPid) : null,
+          panes: r.panes,
+        });
         continue;
       }
       if (r.err instanceof TmuxError && (r.err.kind === 'no-server' || isRefused(r.err))) {

@@ -64,7 +64,11 @@ export function ControlRoom(props: ControlRoomProps) {
   const theme = useMemo(() => createTheme(props.color ?? true), [props.color]);
   const [clock] = useState(() => props.clock ?? createTickingClock());
   const [session] = useState(() => props.session ?? createSessionStore());
-  const metrics = useRef<ScreenMetrics>({ page: { runs: 1, team: 1, preview: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 }, helpMax: 0, dialogMax: 0 });
+  const metrics = useRef<ScreenMetrics>({
+    page: { runs: 1, team: 1, preview: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 },
+    helpMax: 0,
+    dialogMax: 0,
+  });
   const quit = useRef(() => {});
   quit.current = () => {
     props.onQuit?.();
@@ -74,7 +78,12 @@ export function ControlRoom(props: ControlRoomProps) {
   const [core] = useState(() => {
     const ui = createReducerStore(uiReducer, initialUiState());
     const dialogs = createReducerStore(dialogReducer, NO_DIALOG);
-    const runner = new ActionRunner({ actions: props.actions, activity: props.activity, dialogs, readonly: Boolean(props.readonly) });
+    const runner = new ActionRunner({
+      actions: props.actions,
+      activity: props.activity,
+      dialogs,
+      readonly: Boolean(props.readonly),
+    });
     const controller = new Controller({
       bindings,
       ui,
@@ -124,7 +133,11 @@ export function ControlRoom(props: ControlRoomProps) {
     muted,
   });
 
-  const inPrompt = useMemo(() => () => core.ui.getState().filtering || ['request', 'send'].includes(core.dialogs.getState().current?.kind ?? ''), [core]);
+  const inPrompt = useMemo(
+    () => () =>
+      core.ui.getState().filtering || ['request', 'send'].includes(core.dialogs.getState().current?.kind ?? ''),
+    [core],
+  );
   useInputRouter(core.controller, !suspended, inPrompt);
 
   return (

@@ -125,7 +125,11 @@ export class FrameComposer {
         }
         if (x < width) segments.push({ text: ' '.repeat(width - x) });
         const right = Math.min(width, over.x + over.width);
-        const spliced = [...cutLine(segments, 0, over.x), ...fitLine(over.lines[y - over.y] ?? [], right - over.x), ...cutLine(segments, right, width)];
+        const spliced = [
+          ...cutLine(segments, 0, over.x),
+          ...fitLine(over.lines[y - over.y] ?? [], right - over.x),
+          ...cutLine(segments, right, width),
+        ];
         for (const s of spliced) text += styleSegment(s, this.theme);
       } else {
         let x = 0;

@@ -66,12 +66,24 @@ export function computeLayout(columns: number, rows: number, wants: Wants, showP
   // Runs list: border (2) + column header (1) + rows.
   const runsHeight = clamp(wants.runs + 3, 5, Math.max(5, Math.floor(body * (wide ? 0.35 : 0.4))));
   const runs = { width: columns, height: runsHeight };
-  if (!wide) return { kind: 'narrow', width: columns, height: rows, runs, detail: { width: columns, height: body - runsHeight - 1 } };
+  if (!wide)
+    return {
+      kind: 'narrow',
+      width: columns,
+      height: rows,
+      runs,
+      detail: { width: columns, height: body - runsHeight - 1 },
+    };
 
   const rest = body - runsHeight;
   // The left column holds the task table, the widest content: it gets a little more.
   const leftWidth = Math.floor(columns * 0.55);
-  const slot = (pane: DetailPane, min: number, want: number, grow: boolean): Slot => ({ pane, min: min + 2, want: want + 2, grow });
+  const slot = (pane: DetailPane, min: number, want: number, grow: boolean): Slot => ({
+    pane,
+    min: min + 2,
+    want: want + 2,
+    grow,
+  });
   const left: Slot[] = [slot('team', 2, wants.team, false), slot('tasks', 3, wants.tasks, true)];
   if (showProblems) left.push(slot('problems', 1, Math.min(wants.problems, 6), false));
   // The preview takes what the right column has left; the activity pane what its entries need
@@ -86,5 +98,11 @@ export function computeLayout(columns: number, rows: number, wants: Wants, showP
     const heights = allocate(rest, slots);
     return slots.map((s, i) => ({ pane: s.pane, rect: { width, height: heights[i] ?? 0 } }));
   };
-  return { kind: 'wide', width: columns, height: rows, runs, columns: [place(left, leftWidth), place(right, columns - leftWidth)] };
+  return {
+    kind: 'wide',
+    width: columns,
+    height: rows,
+    runs,
+    columns: [place(left, leftWidth), place(right, columns - leftWidth)],
+  };
 }

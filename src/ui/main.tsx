@@ -22,7 +22,12 @@ export const NOT_A_TTY = 'tower: the control room needs a terminal (stdout is no
  * Reads the snapshot and paints the opening screen; null (nothing painted) when the read failed or
  * other boxes are involved (their runs arrive over ssh, later than this box's files can be read).
  */
-async function paintOpening(ctx: AppContext, bindings: Bindings, terminal: Terminal, painter: ScreenPainter): Promise<Snapshot | null> {
+async function paintOpening(
+  ctx: AppContext,
+  bindings: Bindings,
+  terminal: Terminal,
+  painter: ScreenPainter,
+): Promise<Snapshot | null> {
   if (ctx.hosts.length > 0 || !ctx.local) {
     terminal.enter();
     return null;
@@ -31,7 +36,9 @@ async function paintOpening(ctx: AppContext, bindings: Bindings, terminal: Termi
   let snapshot: Snapshot;
   try {
     // With --no-local this box's runs are not shown at all, not even until the hosts answer.
-    snapshot = ctx.local ? await buildSnapshot(ctx, { now, complete: false }) : { version: 1, generatedAt: new Date(now).toISOString(), runs: [], problems: [] };
+    snapshot = ctx.local
+      ? await buildSnapshot(ctx, { now, complete: false })
+      : { version: 1, generatedAt: new Date(now).toISOString(), runs: [], problems: [] };
   } catch {
     // The live store reads again and reports what went wrong in the activity pane.
     terminal.enter();
@@ -39,7 +46,15 @@ async function paintOpening(ctx: AppContext, bindings: Bindings, terminal: Termi
   }
   const out = process.stdout;
   const text = openingFrame(
-    { snapshot, columns: out.columns || 80, rows: out.rows || 24, bindings, readonly: ctx.readonly, contextThreshold: ctx.config.contextThresholdPct, now },
+    {
+      snapshot,
+      columns: out.columns || 80,
+      rows: out.rows || 24,
+      bindings,
+      readonly: ctx.readonly,
+      contextThreshold: ctx.config.contextThresholdPct,
+      now,
+    },
     createTheme(ctx.color),
   );
   // Entering the alternate screen only now keeps the shell in view until the real screen is ready.
@@ -59,11 +74,16 @@ export async function runControlRoom(ctx: AppContext): Promise<number> {
     return 1;
   }
   if (!process.stdin.isTTY) {
-    ctx.err.write('tower: the control room needs a terminal to read keys from (stdin is not a TTY); try `tower status`\n');
+    ctx.err.write(
+      'tower: the control room needs a terminal to read keys from (stdin is not a TTY); try `tower status`\n',
+    );
     return 1;
   }
   // The validator is loaded only when there are overrides to check.
-  const keys = Object.keys(ctx.config.keys).length === 0 ? bindingsFrom({}) : (await import('../keys/keymap-schema.js')).resolveBindings(ctx.config.keys);
+  const keys =
+    Object.keys(ctx.config.keys).length === 0
+      ? bindingsFrom({})
+      : (await import('../keys/keymap-schema.js')).resolveBindings(ctx.config.keys);
   if (!keys.ok) {
     ctx.err.write(`tower: config ${ctx.configFile ?? ''}: ${keys.errors.join('; ')}\n`);
     return 2;

@@ -22,7 +22,15 @@ export function wantsOf(view: ScreenView): Wants {
 }
 
 /** Lines above the rows of each list (column headers, summaries). */
-const TOP_LINES: Record<DetailPane, number> = { team: 1, preview: 0, tasks: 2, reviews: 1, gates: 0, problems: 0, activity: 0 };
+const TOP_LINES: Record<DetailPane, number> = {
+  team: 1,
+  preview: 0,
+  tasks: 2,
+  reviews: 1,
+  gates: 0,
+  problems: 0,
+  activity: 0,
+};
 
 /** Page sizes and scroll limits for the frame that is about to be drawn. */
 export function screenMetrics(
@@ -30,12 +38,23 @@ export function screenMetrics(
   help: { box: OverlayBox; body: readonly unknown[] } | null,
   dialog: { box: OverlayBox; text: { body: readonly unknown[] } } | null,
 ): ScreenMetrics {
-  const page: Record<PaneId, number> = { runs: 1, team: 1, preview: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 };
+  const page: Record<PaneId, number> = {
+    runs: 1,
+    team: 1,
+    preview: 1,
+    tasks: 1,
+    reviews: 1,
+    gates: 1,
+    problems: 1,
+    activity: 1,
+  };
   const rows = (r: Rect, top: number) => Math.max(1, r.height - 2 - top);
   if (layout.kind !== 'too-small') {
     page.runs = rows(layout.runs, 1);
     const rects: [DetailPane, Rect][] =
-      layout.kind === 'narrow' ? (Object.keys(TOP_LINES) as DetailPane[]).map((p) => [p, layout.detail]) : layout.columns.flat().map((c) => [c.pane, c.rect]);
+      layout.kind === 'narrow'
+        ? (Object.keys(TOP_LINES) as DetailPane[]).map((p) => [p, layout.detail])
+        : layout.columns.flat().map((c) => [c.pane, c.rect]);
     for (const [pane, rect] of rects) page[pane] = rows(rect, TOP_LINES[pane]);
   }
   return {

@@ -18,7 +18,13 @@ export interface NotificationsHandle {
 }
 
 /** Starts notifications; `out` is the operator's terminal. */
-export function startNotifications(ctx: AppContext, store: SnapshotStore, activity: ActivityStore, session: SessionStore, out: NodeJS.WritableStream): NotificationsHandle {
+export function startNotifications(
+  ctx: AppContext,
+  store: SnapshotStore,
+  activity: ActivityStore,
+  session: SessionStore,
+  out: NodeJS.WritableStream,
+): NotificationsHandle {
   const config = ctx.config.notify;
   const write = (bytes: string) => {
     if (!session.getSnapshot().suspended) out.write(bytes);
@@ -29,7 +35,13 @@ export function startNotifications(ctx: AppContext, store: SnapshotStore, activi
     inTmux: ownPane(ctx.env) !== null,
     env: ctx.env,
     warn: (n, outcome) =>
-      activity.push({ action: 'notify', runId: n.run, target: n.event, status: outcome.status === 'timeout' ? 'timeout' : 'failed', message: outcome.message }),
+      activity.push({
+        action: 'notify',
+        runId: n.run,
+        target: n.event,
+        status: outcome.status === 'timeout' ? 'timeout' : 'failed',
+        message: outcome.message,
+      }),
   });
   const prepared = prepareTerminal(config, ctx.env, write).catch(() => async () => {});
   const unsubscribers: (() => void)[] = [session.subscribe(() => notifier.setMuted(session.getSnapshot().muted))];
@@ -40,7 +52,9 @@ export function startNotifications(ctx: AppContext, store: SnapshotStore, activi
     },
     async stop() {
       for (const u of unsubscribers) u();
-      await (await prepared)();
+      await (
+        await prepared
+      )();
     },
   };
 }

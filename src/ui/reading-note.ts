@@ -6,7 +6,9 @@ import path from 'node:path';
 export function readingNote(claudeDir: string, roots: readonly string[]): string {
   let teams = 0;
   try {
-    teams = fs.readdirSync(path.join(claudeDir, 'teams'), { withFileTypes: true }).filter((e) => e.isDirectory()).length;
+    teams = fs
+      .readdirSync(path.join(claudeDir, 'teams'), { withFileTypes: true })
+      .filter((e) => e.isDirectory()).length;
   } catch {
     // No teams folder: nothing to count.
   }

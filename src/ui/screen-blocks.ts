@@ -121,7 +121,8 @@ export class ScreenMemo {
 
   get<T>(key: string, deps: readonly unknown[], draw: () => T): T {
     const slot = this.slots.get(key);
-    if (slot && slot.deps.length === deps.length && slot.deps.every((d, i) => Object.is(d, deps[i]))) return slot.value as T;
+    if (slot && slot.deps.length === deps.length && slot.deps.every((d, i) => Object.is(d, deps[i])))
+      return slot.value as T;
     const value = draw();
     this.slots.set(key, { deps, value });
     return value;
@@ -143,41 +144,100 @@ function detailBlock(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, rect: R
     const text = look?.text ?? null;
     const lines = memo.get(`${key}:text`, [text, p.color], () => (text === null ? null : paneTextLines(text, p.color)));
     return memo.get(key, [member, run !== null, run?.host ?? null, look, lines, focused, cursor, w, h], () =>
-      previewFrame({ member, hasRun: run !== null, host: run?.host ?? null, look, lines, focused, scroll: cursor, rect }),
+      previewFrame({
+        member,
+        hasRun: run !== null,
+        host: run?.host ?? null,
+        look,
+        lines,
+        focused,
+        scroll: cursor,
+        rect,
+      }),
     );
   }
   let content: Segment[][];
-  if (pane === 'gates') content = memo.get(`${key}:content`, [run, cursor, focused, p.gatesNow, w, h], () => gatesLines(run, cursor, focused, w, h, p.gatesNow));
+  if (pane === 'gates')
+    content = memo.get(`${key}:content`, [run, cursor, focused, p.gatesNow, w, h], () =>
+      gatesLines(run, cursor, focused, w, h, p.gatesNow),
+    );
   else if (pane === 'tasks') {
     // Counting 10,000 tasks on every keypress would be wasted: the run object only changes when its files do.
     const stats = memo.get('tasks:stats', [run], () => taskStats(run));
-    content = memo.get(`${key}:content`, [run, stats, cursor, focused, w, h], () => tasksLines(run, stats, cursor, focused, w, h));
-  } else if (pane === 'team') content = memo.get(`${key}:content`, [run, cursor, focused, p.teamNow, p.contextThreshold, w, h], () => teamLines(run, cursor, focused, w, h, p.teamNow, p.contextThreshold));
-  else if (pane === 'reviews') content = memo.get(`${key}:content`, [run, cursor, focused, w, h], () => reviewsLines(run, cursor, focused, w, h));
-  else if (pane === 'problems') content = memo.get(`${key}:content`, [run, p.snapshot.problems, cursor, focused, w, h], () => problemsLines(run, p.snapshot, cursor, focused, w, h));
-  else content = memo.get(`${key}:content`, [p.activity, cursor, focused, w, h], () => activityLines(p.activity, cursor, focused, h));
+    content = memo.get(`${key}:content`, [run, stats, cursor, focused, w, h], () =>
+      tasksLines(run, stats, cursor, focused, w, h),
+    );
+  } else if (pane === 'team')
+    content = memo.get(`${key}:content`, [run, cursor, focused, p.teamNow, p.contextThreshold, w, h], () =>
+      teamLines(run, cursor, focused, w, h, p.teamNow, p.contextThreshold),
+    );
+  else if (pane === 'reviews')
+    content = memo.get(`${key}:content`, [run, cursor, focused, w, h], () => reviewsLines(run, cursor, focused, w, h));
+  else if (pane === 'problems')
+    content = memo.get(`${key}:content`, [run, p.snapshot.problems, cursor, focused, w, h], () =>
+      problemsLines(run, p.snapshot, cursor, focused, w, h),
+    );
+  else
+    content = memo.get(`${key}:content`, [p.activity, cursor, focused, w, h], () =>
+      activityLines(p.activity, cursor, focused, h),
+    );
   const title = paneTitle(pane, run, p.snapshot, p.activity);
   return memo.get(key, [title, focused, content, w, h], () => frameLines(title, focused, rect, content));
 }
 
 /** The screen as blocks on a grid `layout.height` rows tall. */
-export function screenBlocks(p: ScreenInput, memo: ScreenMemo = new ScreenMemo()): { blocks: Placed[]; height: number } {
+export function screenBlocks(
+  p: ScreenInput,
+  memo: ScreenMemo = new ScreenMemo(),
+): { blocks: Placed[]; height: number } {
   const { layout } = p;
   const width = layout.width;
   if (layout.kind === 'too-small') {
     const msg = `tower needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${layout.width}×${layout.height}`;
-    const lines = wrapText(msg, width).slice(0, Math.max(1, layout.height)).map((l) => fitLine([{ text: l, tone: 'amber' }], width));
+    const lines = wrapText(msg, width)
+      .slice(0, Math.max(1, layout.height))
+      .map((l) => fitLine([{ text: l, tone: 'amber' }], width));
     return { blocks: [{ x: 0, y: 0, width, lines }], height: Math.max(lines.length, layout.height) };
   }
   const { snapshot, ui, view } = p;
-  const header = memo.get('header', [snapshot, width, p.readonly, p.loading, p.muted ?? false], () => headerLine(snapshot, width, p.readonly, p.loading, p.muted ?? false));
+  const header = memo.get('header', [snapshot, width, p.readonly, p.loading, p.muted ?? false], () =>
+    headerLine(snapshot, width, p.readonly, p.loading, p.muted ?? false),
+  );
   const rect = layout.runs;
   const reading = p.loading ? (p.reading ?? '') : null;
   const folded = ui.filter === '' && !ui.showEnded ? snapshot.runs.length - view.runs.length : 0;
   const foldKey = keyLabel(p.bindings.keys.ended[0] ?? 'E');
   const focused = ui.focus === 'runs' || ui.filtering;
-  const runs = memo.get('runs', [view.runs, snapshot.runs.length, view.runIndex, focused, ui.filter, ui.filtering, p.contextThreshold, rect.width, rect.height, reading, folded, foldKey], () =>
-    runsPaneLines({ runs: view.runs, total: snapshot.runs.length, selectedIndex: view.runIndex, focused, filter: ui.filter, filtering: ui.filtering, contextThreshold: p.contextThreshold, rect, reading, folded, foldKey }),
+  const runs = memo.get(
+    'runs',
+    [
+      view.runs,
+      snapshot.runs.length,
+      view.runIndex,
+      focused,
+      ui.filter,
+      ui.filtering,
+      p.contextThreshold,
+      rect.width,
+      rect.height,
+      reading,
+      folded,
+      foldKey,
+    ],
+    () =>
+      runsPaneLines({
+        runs: view.runs,
+        total: snapshot.runs.length,
+        selectedIndex: view.runIndex,
+        focused,
+        filter: ui.filter,
+        filtering: ui.filtering,
+        contextThreshold: p.contextThreshold,
+        rect,
+        reading,
+        folded,
+        foldKey,
+      }),
   );
   const blocks: Placed[] = [
     { x: 0, y: 0, width, lines: [header] },
@@ -185,7 +245,10 @@ export function screenBlocks(p: ScreenInput, memo: ScreenMemo = new ScreenMemo()
   ];
   let y = 1 + runs.length;
   if (layout.kind === 'narrow') {
-    const tabs = DETAIL_PANES.filter((d) => view.focusable.includes(d)).map((d) => ({ pane: d, label: paneTitle(d, view.run, snapshot, p.activity).replace(' · ', ' ') }));
+    const tabs = DETAIL_PANES.filter((d) => view.focusable.includes(d)).map((d) => ({
+      pane: d,
+      label: paneTitle(d, view.run, snapshot, p.activity).replace(' · ', ' '),
+    }));
     const shown = ui.focus === 'runs' ? ui.tab : ui.focus;
     blocks.push({ x: 0, y, width, lines: [tabBarLine(tabs, shown, ui.focus !== 'runs', width)] });
     const detail = detailBlock(p, memo, shown, layout.detail);
@@ -215,8 +278,17 @@ export function screenBlocks(p: ScreenInput, memo: ScreenMemo = new ScreenMemo()
   } else if (p.dialog && p.dialogBox) {
     const dialog = p.dialog;
     const { box, text } = p.dialogBox;
-    const scroll = dialog.kind === 'confirm' || dialog.kind === 'read' ? Math.min(dialog.scroll, Math.max(0, text.body.length - box.bodyHeight)) : 0;
-    blocks.push({ x: box.left, y: box.top, width: box.width, lines: overlayLines(box, text.title, text.body, scroll), over: true });
+    const scroll =
+      dialog.kind === 'confirm' || dialog.kind === 'read'
+        ? Math.min(dialog.scroll, Math.max(0, text.body.length - box.bodyHeight))
+        : 0;
+    blocks.push({
+      x: box.left,
+      y: box.top,
+      width: box.width,
+      lines: overlayLines(box, text.title, text.body, scroll),
+      over: true,
+    });
   }
   return { blocks, height: layout.height };
 }

@@ -38,9 +38,13 @@ export function Screen(p: ScreenProps) {
   // Time in each member's state moves with the clock; ten seconds is fine enough for it.
   const teamNow = useClock(10_000);
   const kept = useRef<{ theme: Theme; memo: ScreenMemo; composer: FrameComposer; written: string | null } | null>(null);
-  if (kept.current?.theme !== theme) kept.current = { theme, memo: new ScreenMemo(), composer: new FrameComposer(theme), written: null };
+  if (kept.current?.theme !== theme)
+    kept.current = { theme, memo: new ScreenMemo(), composer: new FrameComposer(theme), written: null };
   const { memo, composer } = kept.current;
-  const { blocks, height } = screenBlocks({ ...p, gatesNow, teamNow, look: watch ? (m) => watch.lookOf(m) : undefined, color: theme.color }, memo);
+  const { blocks, height } = screenBlocks(
+    { ...p, gatesNow, teamNow, look: watch ? (m) => watch.lookOf(m) : undefined, color: theme.color },
+    memo,
+  );
   const frame = composer.compose(blocks, p.layout.width, height).join('\n');
   useLayoutEffect(() => {
     const k = kept.current;

@@ -28,7 +28,13 @@ export function createSessionStore(initial: Partial<SessionState> = {}): Session
     getSnapshot: () => state,
     set(patch) {
       const next = { ...state, ...patch };
-      if (next.loading === state.loading && next.reading === state.reading && next.suspended === state.suspended && next.muted === state.muted) return;
+      if (
+        next.loading === state.loading &&
+        next.reading === state.reading &&
+        next.suspended === state.suspended &&
+        next.muted === state.muted
+      )
+        return;
       state = next;
       for (const l of listeners) l();
     },

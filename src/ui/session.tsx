@@ -42,7 +42,8 @@ function localActions(env: ActionEnv, handOver: { suspend(): Promise<void>; resu
 
 /** The libuv handle under stdin (not public API: see stopReading). */
 type TtyHandle = { reading?: boolean; readStop?: () => number; readStart?: () => number };
-const ttyHandle = (stdin: NodeJS.ReadStream): TtyHandle | undefined => (stdin as unknown as { _handle?: TtyHandle })._handle;
+const ttyHandle = (stdin: NodeJS.ReadStream): TtyHandle | undefined =>
+  (stdin as unknown as { _handle?: TtyHandle })._handle;
 
 /**
  * Stops the terminal's reader itself. Without a listener node still has a read pending on the tty
@@ -107,7 +108,10 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   const live = remote ? remote.createBoxesStore(ctx, local) : local;
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
-  const session = createSessionStore({ loading: !start.first, reading: start.first ? '' : readingNote(ctx.claudeDir, ctx.roots) });
+  const session = createSessionStore({
+    loading: !start.first,
+    reading: start.first ? '' : readingNote(ctx.claudeDir, ctx.roots),
+  });
   const painter = start.painter ?? new ScreenPainter(stdout);
   const sink = new FrameSink(stdout, painter);
   // The UI records its actions in the activity pane itself (with progress from the hooks), so the
@@ -132,7 +136,9 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       terminal.restore();
       held.release((t) => process.stderr.write(t));
       // The message can quote what a file or a box said: made safe to print like everything else.
-      process.stderr.write(`tower: the control room crashed: ${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+      process.stderr.write(
+        `tower: the control room crashed: ${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+      );
       process.exit(1);
     },
   });
@@ -155,7 +161,14 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         session={session}
         watch={watch}
       />,
-      { stdout: sink as unknown as NodeJS.WriteStream, stdin, stderr: process.stderr, debug: true, exitOnCtrlC: false, patchConsole: false },
+      {
+        stdout: sink as unknown as NodeJS.WriteStream,
+        stdin,
+        stderr: process.stderr,
+        debug: true,
+        exitOnCtrlC: false,
+        patchConsole: false,
+      },
     );
     // The first snapshot may arrive before start() settles (it also waits for the watchers).
     const firstSnapshot = store.subscribe(() => session.set({ loading: false }));
@@ -168,7 +181,13 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       (err: unknown) => {
         firstSnapshot();
         session.set({ loading: false });
-        activity.push({ action: 'read', runId: null, target: null, status: 'failed', message: `reading state failed: ${err instanceof Error ? err.message : String(err)}` });
+        activity.push({
+          action: 'read',
+          runId: null,
+          target: null,
+          status: 'failed',
+          message: `reading state failed: ${err instanceof Error ? err.message : String(err)}`,
+        });
       },
     );
     await instance.waitUntilExit();
@@ -186,6 +205,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     held.release((t) => process.stderr.write(t));
     await store.stop().catch(() => {});
   }
-  if (failure !== undefined) process.stderr.write(`tower: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
+  if (failure !== undefined)
+    process.stderr.write(`tower: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
   return code;
 }

@@ -35,7 +35,14 @@ const REQUEST = {
   hook_event_name: 'PermissionRequest',
   tool_name: 'Bash',
   tool_input: { command: 'rm -rf node_modules', description: 'Remove node_modules directory' },
-  permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'rm -rf node_modules' }], behavior: 'allow', destination: 'localSettings' }],
+  permission_suggestions: [
+    {
+      type: 'addRules',
+      rules: [{ toolName: 'Bash', ruleContent: 'rm -rf node_modules' }],
+      behavior: 'allow',
+      destination: 'localSettings',
+    },
+  ],
 };
 
 let tmux: TmuxFixture;
@@ -60,13 +67,18 @@ const state = () => w.ctx.env.XDG_STATE_HOME!;
 
 /** Runs the installed PermissionRequest line as Claude Code would; resolves with its stdout and exit code. */
 function holdingHook(hold: number) {
-  const child = spawn('sh', ['-c', hookCommand(hold)], { env: { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: state(), TMUX_PANE: pane }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', hookCommand(hold)], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: state(), TMUX_PANE: pane },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   child.stdin.end(JSON.stringify(REQUEST));
   const started = Date.now();
-  const done = new Promise<{ out: string; code: number | null; ms: number }>((resolve) => child.on('close', (code) => resolve({ out, code, ms: Date.now() - started })));
+  const done = new Promise<{ out: string; code: number | null; ms: number }>((resolve) =>
+    child.on('close', (code) => resolve({ out, code, ms: Date.now() - started })),
+  );
   return { done };
 }
 
@@ -76,7 +88,10 @@ function team(): Run {
   return run;
 }
 
-const held = () => waitFor(() => heldRequestFor(path.join(state(), 'tower'), pane) !== null, 5000, { what: 'the hook to hold the request' });
+const held = () =>
+  waitFor(() => heldRequestFor(path.join(state(), 'tower'), pane) !== null, 5000, {
+    what: 'the hook to hold the request',
+  });
 
 describe('answering through the PermissionRequest hook', () => {
   it('allows: the hook prints the allow decision, the plan and the audit say the hook way was used', async () => {
@@ -90,27 +105,47 @@ describe('answering through the PermissionRequest hook', () => {
     expect(plan.title).toContain('Answer through the hook: allow Bash: rm -rf node_modules');
     expect(plan.effects.map((e) => e.text)).toContain(`create ${r.answerFile} "allow\\n"`);
     const outcome = await runAction(w.env, plan);
-    expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('through the hook (answered allow') });
+    expect(outcome).toMatchObject({
+      status: 'done',
+      message: expect.stringContaining('through the hook (answered allow'),
+    });
     const { out, code, ms } = await hook.done;
     expect(code).toBe(0);
     expect(ms).toBeLessThan(20_000);
-    expect(JSON.parse(out)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+    expect(JSON.parse(out)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
     expect(out.trim()).toBe(permissionDecision('allow'));
-    expect(w.audit().at(-1)).toMatchObject({ action: 'answer', target: pane, outcome: 'done', message: expect.stringContaining('through the hook') });
+    expect(w.audit().at(-1)).toMatchObject({
+      action: 'answer',
+      target: pane,
+      outcome: 'done',
+      message: expect.stringContaining('through the hook'),
+    });
     // Nothing is left behind, and the event still reached the events file.
     expect(fs.readdirSync(heldDir(path.join(state(), 'tower')))).toEqual([]);
-    expect(fs.readFileSync(path.join(state(), 'tower', 'hooks', 'events'), 'utf8')).toContain(`\t${pane}\t{"session_id":"abc123"`);
+    expect(fs.readFileSync(path.join(state(), 'tower', 'hooks', 'events'), 'utf8')).toContain(
+      `\t${pane}\t{"session_id":"abc123"`,
+    );
   });
 
   it('denies on n, with the deny decision and a message for Claude', async () => {
     const hook = holdingHook(20);
     await held();
     w.setSnapshot(snapshotOf(team()));
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: 'n' }));
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: 'n' }),
+    );
     expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('denied') });
     const { out, code } = await hook.done;
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: expect.any(String) } } });
+    expect(JSON.parse(out)).toMatchObject({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: expect.any(String) },
+      },
+    });
   });
 
   it('prints nothing and exits 0 when no answer comes within the hold, and the request is no longer offered', async () => {
@@ -157,7 +192,13 @@ describe('answering through the PermissionRequest hook', () => {
     const events = new HookEvents(hookEventsFile(path.join(state(), 'tower')));
     const snap = await snapshotWithActivity(tmux.client, snapshotOf(team()), events);
     const m = snap.runs[0]!.members[0]!;
-    expect(m.prompt).toMatchObject({ subject: ['Bash', 'rm -rf node_modules'], options: [{ key: '1', label: 'Yes' }, { key: '2', label: 'No' }] });
+    expect(m.prompt).toMatchObject({
+      subject: ['Bash', 'rm -rf node_modules'],
+      options: [
+        { key: '1', label: 'Yes' },
+        { key: '2', label: 'No' },
+      ],
+    });
     const built = answerRequest({ run: snap.runs[0]!, member: m } as Parameters<typeof answerRequest>[0], '2');
     if (!built.ok) throw new Error('no request');
     w.setSnapshot(snap);

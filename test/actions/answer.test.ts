@@ -40,7 +40,9 @@ beforeEach(async () => {
   const home = tempDir('tower-answer-');
   w = actionWorld(tmux.name, home);
   pane = await tmux.newSession('writer-2', home, `node ${AGENT}`);
-  await waitFor(async () => (await screen()).includes('Do you want to proceed?'), 5000, { what: 'the permission prompt' });
+  await waitFor(async () => (await screen()).includes('Do you want to proceed?'), 5000, {
+    what: 'the permission prompt',
+  });
 });
 
 afterEach(async () => {
@@ -72,34 +74,67 @@ describe('answer', () => {
     expect(outcome).toMatchObject({ status: 'done', message: 'answered 1 (Yes) to writer-2: the prompt cleared' });
     expect(outcome.details).toContain('Do you want to proceed? → 1. Yes');
     await waitFor(async () => (await screen()).includes('allowed: deploying'), 5000, { what: 'the agent to go on' });
-    expect(w.audit().at(-1)).toMatchObject({ action: 'answer', run: 'claude-team:docs', target: pane, outcome: 'done' });
+    expect(w.audit().at(-1)).toMatchObject({
+      action: 'answer',
+      run: 'claude-team:docs',
+      target: pane,
+      outcome: 'done',
+    });
   });
 
   it('refuses when the pane shows no prompt any more, or another one than the operator saw', async () => {
     w.setSnapshot(snapshotOf(team()));
     const seen = readPrompt(await screen())!;
-    const other = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '1', expect: `${seen.signature}x` });
-    expect(await runAction(w.env, other)).toMatchObject({ status: 'refused', message: expect.stringContaining('another prompt than the one you saw') });
+    const other = planAction(w.env, {
+      kind: 'answer',
+      run: 'docs',
+      members: ['writer-2'],
+      choice: '1',
+      expect: `${seen.signature}x`,
+    });
+    expect(await runAction(w.env, other)).toMatchObject({
+      status: 'refused',
+      message: expect.stringContaining('another prompt than the one you saw'),
+    });
     await tmux.client.sendText(pane, '2');
     await tmux.client.run(['send-keys', '-t', pane, '-H', '0D']);
-    await waitFor(async () => (await screen()).includes('declined'), 5000, { what: 'the agent to take the other answer' });
-    const late = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '1', expect: seen.signature });
-    expect(await runAction(w.env, late)).toMatchObject({ status: 'refused', message: expect.stringContaining('shows no prompt now') });
+    await waitFor(async () => (await screen()).includes('declined'), 5000, {
+      what: 'the agent to take the other answer',
+    });
+    const late = planAction(w.env, {
+      kind: 'answer',
+      run: 'docs',
+      members: ['writer-2'],
+      choice: '1',
+      expect: seen.signature,
+    });
+    expect(await runAction(w.env, late)).toMatchObject({
+      status: 'refused',
+      message: expect.stringContaining('shows no prompt now'),
+    });
     expect(await screen()).not.toContain('allowed');
   });
 
   it('refuses an option the prompt does not have, read-only mode, and shows the effects in a dry run', async () => {
     w.setSnapshot(snapshotOf(team()));
     const nine = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '9' });
-    expect(await runAction(w.env, nine)).toMatchObject({ status: 'refused', message: expect.stringContaining('has no option 9') });
+    expect(await runAction(w.env, nine)).toMatchObject({
+      status: 'refused',
+      message: expect.stringContaining('has no option 9'),
+    });
     expect(planAction(w.env, { kind: 'answer', run: 'docs', choice: '1' }).refusal).toMatch(/name the member/);
     w.ctx.dryRun = true;
-    const dry = await runAction(w.env, planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '1' }));
+    const dry = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '1' }),
+    );
     expect(dry.status).toBe('done');
     expect(dry.details).toContain(`tmux -L ${tmux.name} send-keys -t ${pane} -H 0D`);
     w.ctx.dryRun = false;
     w.ctx.readonly = true;
-    expect(planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '1' }).refusal).toBe('read-only mode');
+    expect(planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '1' }).refusal).toBe(
+      'read-only mode',
+    );
     expect(await screen()).toContain('Do you want to proceed?');
   });
 });
@@ -107,13 +142,21 @@ describe('answer', () => {
 describe('send', () => {
   it('refuses while the pane shows a prompt, then types a line that the agent takes', async () => {
     w.setSnapshot(snapshotOf(team()));
-    const early = await runAction(w.env, planAction(w.env, { kind: 'send', run: 'docs', members: ['writer-2'], text: 'use the staging flag' }));
+    const early = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'send', run: 'docs', members: ['writer-2'], text: 'use the staging flag' }),
+    );
     expect(early).toMatchObject({ status: 'refused', message: expect.stringContaining('shows a prompt') });
     await runAction(w.env, planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '2' }));
     await waitFor(async () => (await screen()).includes('declined'), 5000, { what: 'the declined answer' });
-    const sent = await runAction(w.env, planAction(w.env, { kind: 'send', run: 'docs', members: ['writer-2'], text: 'use the staging flag' }));
+    const sent = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'send', run: 'docs', members: ['writer-2'], text: 'use the staging flag' }),
+    );
     expect(sent).toMatchObject({ status: 'done' });
-    await waitFor(async () => (await screen()).includes('got: use the staging flag'), 5000, { what: 'the agent to get the line' });
+    await waitFor(async () => (await screen()).includes('got: use the staging flag'), 5000, {
+      what: 'the agent to get the line',
+    });
   });
 
   it('types to the lead by default and refuses control characters', () => {

@@ -53,8 +53,22 @@ describe('attach', () => {
     const target = await inner.newSession('target', home, 'sleep 100000');
     const out = path.join(home, 'out.log');
     // The "terminal" is a pane of the outer server; TMUX is unset there, as in a plain ssh session.
-    await outer.client.run(['new-session', '-d', '-s', 'term', '-c', REPO, '-x', '100', '-y', '30', `env -u TMUX -u TMUX_PANE ${driver(target, out)}`]);
-    await waitFor(async () => (await clientPanes()).includes(target), 15_000, { what: 'a client attached to the target pane' });
+    await outer.client.run([
+      'new-session',
+      '-d',
+      '-s',
+      'term',
+      '-c',
+      REPO,
+      '-x',
+      '100',
+      '-y',
+      '30',
+      `env -u TMUX -u TMUX_PANE ${driver(target, out)}`,
+    ]);
+    await waitFor(async () => (await clientPanes()).includes(target), 15_000, {
+      what: 'a client attached to the target pane',
+    });
     expect(lines(out)).toEqual(['suspend']);
     await inner.client.run(['detach-client', '-s', 'target']);
     await waitFor(() => lines(out).length === 3, 10_000, { what: 'the driver to come back' });
@@ -68,13 +82,38 @@ describe('attach', () => {
     const out = path.join(home, 'out.log');
     const go = path.join(home, 'go');
     // tower's own pane waits for a client to be looking at it before it runs.
-    await inner.client.run(['new-session', '-d', '-s', 'tower', '-c', REPO, '-x', '100', '-y', '30', `sh -c 'while [ ! -e ${q(go)} ]; do sleep 0.05; done; ${driver(target, out).replace(/'/g, `'\\''`)}'`]);
-    await outer.client.run(['new-session', '-d', '-s', 'term', '-x', '100', '-y', '30', `env -u TMUX tmux -L ${inner.name} attach-session -t tower`]);
+    await inner.client.run([
+      'new-session',
+      '-d',
+      '-s',
+      'tower',
+      '-c',
+      REPO,
+      '-x',
+      '100',
+      '-y',
+      '30',
+      `sh -c 'while [ ! -e ${q(go)} ]; do sleep 0.05; done; ${driver(target, out).replace(/'/g, `'\\''`)}'`,
+    ]);
+    await outer.client.run([
+      'new-session',
+      '-d',
+      '-s',
+      'term',
+      '-x',
+      '100',
+      '-y',
+      '30',
+      `env -u TMUX tmux -L ${inner.name} attach-session -t tower`,
+    ]);
     await waitFor(async () => (await clientPanes()).length === 1, 10_000, { what: 'the operator client' });
     expect(await clientPanes()).not.toContain(target);
     fs.writeFileSync(go, '');
     await waitFor(() => lines(out).length === 1, 15_000, { what: 'the driver outcome' });
-    expect(JSON.parse(lines(out)[0] ?? '{}')).toEqual({ status: 'done', message: `switched your tmux client to ${target}` });
+    expect(JSON.parse(lines(out)[0] ?? '{}')).toEqual({
+      status: 'done',
+      message: `switched your tmux client to ${target}`,
+    });
     expect(await clientPanes()).toEqual([target]);
   });
 

@@ -34,7 +34,9 @@ describe('checkpoint', () => {
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' });
     expect(plan.refusal).toBeNull();
     expect(plan.target).toBe(fx.panes.lead);
-    expect(plan.effects.map((e) => e.text)).toContain(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:checkpoint`);
+    expect(plan.effects.map((e) => e.text)).toContain(
+      `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:checkpoint`,
+    );
 
     const progress: ActionProgress[] = [];
     const outcome = await runAction(w.env, plan, { onProgress: (p) => progress.push(p) });
@@ -59,7 +61,10 @@ describe('checkpoint', () => {
   it('keeps an existing signal as it is', async () => {
     const { fx, home } = await answering();
     const w = actionWorld(tmux.name, home);
-    fs.writeFileSync(fx.signal, '{"triggered_at": "2026-01-26T14:37:07Z", "context_pct": 71, "threshold": 70, "source": "statusline"}\n');
+    fs.writeFileSync(
+      fx.signal,
+      '{"triggered_at": "2026-01-26T14:37:07Z", "context_pct": 71, "threshold": 70, "source": "statusline"}\n',
+    );
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(fx.signal, old, old);
     w.setSnapshot(snapshotOf(tinaRun(fx, true)));
@@ -87,12 +92,17 @@ describe('checkpoint', () => {
     expect(outcome.message).toContain('escalated');
     expect(outcome.message).toContain('tower-escalation.json');
     expect(offered).toEqual([['worker-1', 'worker-2']]);
-    const esc = JSON.parse(fs.readFileSync(path.join(fx.stateDir, 'tower-escalation.json'), 'utf8')) as Record<string, unknown>;
+    const esc = JSON.parse(fs.readFileSync(path.join(fx.stateDir, 'tower-escalation.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(esc.action).toBe('checkpoint');
     expect(String(esc.reason)).toContain('no handoff within 1.5 s');
     expect(typeof esc.at).toBe('string');
     // tina's own status file is left alone.
-    expect(JSON.parse(fs.readFileSync(path.join(fx.stateDir, 'phase-2', 'status.json'), 'utf8'))).toMatchObject({ status: 'executing' });
+    expect(JSON.parse(fs.readFileSync(path.join(fx.stateDir, 'phase-2', 'status.json'), 'utf8'))).toMatchObject({
+      status: 'executing',
+    });
     // The chosen straggler was terminated, as its own audited action; the other was left.
     expect(outcome.details?.join('\n')).toContain('force-terminate worker-1: done');
     const panes = (await tmux.client.listPanes()).map((p) => p.paneId);
@@ -121,10 +131,16 @@ describe('checkpoint', () => {
   it('waits only for CHECKPOINT COMPLETE on a Claude team (no state files)', async () => {
     const home = tempDir('tower-home-');
     const dir = tempDir('tower-team-');
-    const pane = await tmux.newSession('team-x', dir, `node '${FAKE_LEAD}' --checkpoint /checkpoint --rehydrate /rehydrate`);
+    const pane = await tmux.newSession(
+      'team-x',
+      dir,
+      `node '${FAKE_LEAD}' --checkpoint /checkpoint --rehydrate /rehydrate`,
+    );
     await waitFor(async () => (await tmux.client.capturePane(pane)).includes('❯'), 5000);
     const run = emptyRun('claude-team', 'team-x', null, null);
-    run.members = [{ name: 'team-lead', role: 'team-lead', model: '', paneId: pane, state: 'alive', lead: true, team: 'team-x' }];
+    run.members = [
+      { name: 'team-lead', role: 'team-lead', model: '', paneId: pane, state: 'alive', lead: true, team: 'team-x' },
+    ];
     const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(run));
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'claude-team:team-x' });
@@ -147,7 +163,10 @@ describe('checkpoint', () => {
     expect(outcome.message).toContain(`team-lead in ${fx.panes.lead} is gone`);
     expect(fs.existsSync(fx.signal)).toBe(false);
 
-    const dead = { ...run, members: run.members.map((m) => (m.name === 'team-lead' ? { ...m, state: 'dead' as const } : m)) };
+    const dead = {
+      ...run,
+      members: run.members.map((m) => (m.name === 'team-lead' ? { ...m, state: 'dead' as const } : m)),
+    };
     w.setSnapshot(snapshotOf(dead));
     expect(planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' }).refusal).toContain('is gone');
   });
@@ -158,7 +177,9 @@ describe('rehydrate', () => {
     const { fx, home } = await answering();
     const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx, true)));
-    expect((await runAction(w.env, planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' }), {})).status).toBe('done');
+    expect((await runAction(w.env, planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' }), {})).status).toBe(
+      'done',
+    );
     expect(fs.existsSync(fx.signal)).toBe(true);
 
     const plan = planAction(w.env, { kind: 'rehydrate', run: 'tina:auth' });

@@ -31,18 +31,39 @@ export interface CliSetup {
 }
 
 function env(home: string): NodeJS.ProcessEnv {
-  return { HOME: home, XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config'), TMUX: '', TMUX_PANE: '', NO_COLOR: '1' };
+  return {
+    HOME: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    TMUX: '',
+    TMUX_PANE: '',
+    NO_COLOR: '1',
+  };
 }
 
 /** Runs `tower <args> <flags>` to completion. */
 export async function tower(s: CliSetup, args: string[]): Promise<CliResult> {
-  const r = await execa('node', [s.tower, ...args, ...s.flags], { reject: false, env: env(s.home), extendEnv: true, stdin: 'ignore', timeout: 20_000 });
+  const r = await execa('node', [s.tower, ...args, ...s.flags], {
+    reject: false,
+    env: env(s.home),
+    extendEnv: true,
+    stdin: 'ignore',
+    timeout: 20_000,
+  });
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 /** Starts `tower <args> <flags>` and returns the running process (for watch). */
-export function spawnTower(s: CliSetup, args: string[]): ResultPromise<{ reject: false; stdin: 'ignore'; extendEnv: true; env: NodeJS.ProcessEnv }> {
-  return execa('node', [s.tower, ...args, ...s.flags], { reject: false, stdin: 'ignore', extendEnv: true, env: env(s.home) });
+export function spawnTower(
+  s: CliSetup,
+  args: string[],
+): ResultPromise<{ reject: false; stdin: 'ignore'; extendEnv: true; env: NodeJS.ProcessEnv }> {
+  return execa('node', [s.tower, ...args, ...s.flags], {
+    reject: false,
+    stdin: 'ignore',
+    extendEnv: true,
+    env: env(s.home),
+  });
 }
 
 /** The events a running `tower watch` has printed so far, parsed (call the getter again for more). */
@@ -55,13 +76,22 @@ export function watchEvents(proc: ReturnType<typeof spawnTower>): () => Record<s
 /** A config file with short waits. */
 export function fastConfig(home: string, over: Record<string, unknown> = {}): string {
   const file = path.join(home, 'tower-config.json');
-  writeFile(file, { checkpointTimeoutSec: 2, stragglerAfterSec: 0.5, killGraceSec: 0.5, rehydrateTimeoutSec: 3, pollIntervalMs: 200, ...over });
+  writeFile(file, {
+    checkpointTimeoutSec: 2,
+    stragglerAfterSec: 0.5,
+    killGraceSec: 0.5,
+    rehydrateTimeoutSec: 3,
+    pollIntervalMs: 200,
+    ...over,
+  });
   return file;
 }
 
 /** A harness project with `plan-approval` pending: `<dir>/.harness/checkpoint-plan-approval.md`. */
 export function harnessProject(dir: string): string {
-  writeFile(path.join(dir, '.harness', 'config.json'), { checkpoints: { enabled: true, types: [{ name: 'plan-approval', triggerOn: 'post-planner' }] } });
+  writeFile(path.join(dir, '.harness', 'config.json'), {
+    checkpoints: { enabled: true, types: [{ name: 'plan-approval', triggerOn: 'post-planner' }] },
+  });
   writeFile(
     path.join(dir, '.harness', 'checkpoint-plan-approval.md'),
     '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\n\nRequested at: 2026-05-08T12:00:00Z\nTrigger: scoper + reviewer both passed.\n\n## How to grant\n- touch it\n',

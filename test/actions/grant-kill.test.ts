@@ -31,7 +31,17 @@ beforeEach(() => {
   const raised = new Date(Date.now() - 60_000);
   fs.utimesSync(path.join(stateDir, 'epic-1.json'), raised, raised);
   const run = emptyRun('sage', 'epic-1', root, stateDir);
-  run.gates = [{ id: 'hitl', kind: 'approval', state: 'pending', since: null, grantable: true, title: 'hitl', file: path.join(stateDir, 'epic-1.json') }];
+  run.gates = [
+    {
+      id: 'hitl',
+      kind: 'approval',
+      state: 'pending',
+      since: null,
+      grantable: true,
+      title: 'hitl',
+      file: path.join(stateDir, 'epic-1.json'),
+    },
+  ];
   w.setSnapshot(snapshotOf(run));
 });
 afterEach(() => {
@@ -42,7 +52,10 @@ afterEach(() => {
 async function killMidGrant(ms: number): Promise<void> {
   // tsx keeps a compile cache under TMPDIR: a dir of this test's own, removed with the others.
   const env = { ...process.env, TMPDIR: tempDir('tower-tsx-') };
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, stateDir], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, stateDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await new Promise<void>((resolve, reject) => {
@@ -71,7 +84,11 @@ describe('a grant killed with SIGKILL', () => {
       const answer = path.join(stateDir, '.resume-signal');
       if (fs.existsSync(answer)) fs.utimesSync(answer, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
       const started = Date.now();
-      const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' }), {});
+      const outcome = await runAction(
+        w.env,
+        planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' }),
+        {},
+      );
       expect(outcome, `round ${i}: left ${before.join(' ')}`).toMatchObject({ status: 'done' });
       expect(Date.now() - started).toBeLessThan(5000);
       expect(fs.readFileSync(path.join(stateDir, '.resume-signal'), 'utf8')).toBe('STATUS: APPROVED\n');

@@ -11,14 +11,16 @@ import { uniqueSocketName } from '../helpers/tmux.js';
 import type { ActionWorld } from './kit.js';
 import { actionWorld, listing, snapshotOf } from './kit.js';
 
-
 function gate(id: string, file: string | null, over: Partial<Gate> = {}): Gate {
   return { id, kind: 'checkpoint', state: 'pending', since: null, grantable: true, title: id, file, ...over };
 }
 
 function harnessRun(root: string): Run {
   const stateDir = path.join(root, '.harness');
-  writeFile(path.join(stateDir, 'checkpoint-plan-approval.md'), '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\n');
+  writeFile(
+    path.join(stateDir, 'checkpoint-plan-approval.md'),
+    '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\n',
+  );
   const run = emptyRun('harness', 'shop', root, stateDir);
   run.gates = [
     gate('plan-approval', path.join(stateDir, 'checkpoint-plan-approval.md')),
@@ -29,7 +31,10 @@ function harnessRun(root: string): Run {
 
 function sageRun(root: string): Run {
   const stateDir = path.join(root, '.sage', 'state');
-  writeFile(path.join(stateDir, 'epic-1.json'), { version: '1.0', next_action: { type: 'hitl', description: 'Review the plan' } });
+  writeFile(path.join(stateDir, 'epic-1.json'), {
+    version: '1.0',
+    next_action: { type: 'hitl', description: 'Review the plan' },
+  });
   // The gate was raised a minute ago (an answer must be newer than that to count).
   const raised = new Date(Date.now() - 60_000);
   fs.utimesSync(path.join(stateDir, 'epic-1.json'), raised, raised);
@@ -65,9 +70,14 @@ describe('grant (harness)', () => {
     w.setSnapshot(snapshotOf(run));
     const plan = planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' });
     const granted = path.join(root, '.harness', 'checkpoint-plan-approval.md.granted');
-    expect(plan.effects).toEqual([{ kind: 'create', text: expect.stringMatching(new RegExp(`^create ${granted} "granted at \\d{4}-.*Z\\\\n"$`)) }]);
+    expect(plan.effects).toEqual([
+      { kind: 'create', text: expect.stringMatching(new RegExp(`^create ${granted} "granted at \\d{4}-.*Z\\\\n"$`)) },
+    ]);
     const first = await runAction(w.env, plan, {});
-    expect(first).toMatchObject({ status: 'done', message: `granted plan-approval of harness:shop: created ${granted}` });
+    expect(first).toMatchObject({
+      status: 'done',
+      message: `granted plan-approval of harness:shop: created ${granted}`,
+    });
     const content = fs.readFileSync(granted, 'utf8');
     expect(content).toMatch(/^granted at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n$/);
 
@@ -76,11 +86,16 @@ describe('grant (harness)', () => {
     expect(again.message).toContain('already granted');
     expect(fs.readFileSync(granted, 'utf8')).toBe(content);
     // Only the two files, no temp files left behind.
-    expect(fs.readdirSync(path.join(root, '.harness')).sort()).toEqual(['checkpoint-plan-approval.md', 'checkpoint-plan-approval.md.granted']);
+    expect(fs.readdirSync(path.join(root, '.harness')).sort()).toEqual([
+      'checkpoint-plan-approval.md',
+      'checkpoint-plan-approval.md.granted',
+    ]);
     expect(w.audit().map((a) => a.outcome)).toEqual(['done', 'refused']);
 
     run.gates[0] = { ...run.gates[0]!, state: 'granted', grantable: false };
-    expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }).refusal).toBe('gate "plan-approval" of harness:shop is already granted');
+    expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }).refusal).toBe(
+      'gate "plan-approval" of harness:shop is already granted',
+    );
   });
 
   it('two grants at once: exactly one write, one refusal', async () => {
@@ -102,9 +117,13 @@ describe('grant (harness)', () => {
     expect(planAction(w.env, { kind: 'grant', run: 'harness', gate: 'nope' }).refusal).toBe(
       'harness:shop has no gate "nope" (gates: plan-approval (pending), escalation (pending))',
     );
-    expect(planAction(w.env, { kind: 'grant', run: 'harness', gate: 'escalation' }).refusal).toContain('is an escalation');
+    expect(planAction(w.env, { kind: 'grant', run: 'harness', gate: 'escalation' }).refusal).toContain(
+      'is an escalation',
+    );
     run.gates.push(gate('../evil', null));
-    expect(planAction(w.env, { kind: 'grant', run: 'harness', gate: '../evil' }).refusal).toContain('is not a checkpoint name');
+    expect(planAction(w.env, { kind: 'grant', run: 'harness', gate: '../evil' }).refusal).toContain(
+      'is not a checkpoint name',
+    );
   });
 
   it('refuses a state dir that is a symlink out of the project', async () => {
@@ -140,7 +159,9 @@ describe('grant (harness)', () => {
   it('is refused in read-only mode', () => {
     w.setSnapshot(snapshotOf(harnessRun(root)));
     w.ctx.readonly = true;
-    expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }).refusal).toBe('read-only mode');
+    expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }).refusal).toBe(
+      'read-only mode',
+    );
   });
 });
 
@@ -202,7 +223,10 @@ describe('grant (SAGE)', () => {
     const plan = planAction(w.env, { kind: 'grant', run: 'sage:epic-1', gate: 'hitl' });
     expect(plan.refusal).toBeNull();
     const stamp = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
-    writeFile(path.join(root, '.sage', 'logs', 'orchestrator-v2.log'), `[${stamp}] [INFO] Resume signal detected!\n[${stamp}] [INFO] Resume status: APPROVED\n`);
+    writeFile(
+      path.join(root, '.sage', 'logs', 'orchestrator-v2.log'),
+      `[${stamp}] [INFO] Resume signal detected!\n[${stamp}] [INFO] Resume status: APPROVED\n`,
+    );
     const outcome = await runAction(w.env, plan, {});
     expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('read by the orchestrator') });
     expect(fs.existsSync(path.join(root, '.sage', 'state', '.resume-signal'))).toBe(false);
@@ -222,7 +246,9 @@ describe('grant (dotagent)', () => {
     const before = JSON.parse(PHASE_JSON) as Record<string, unknown>;
     expect(Object.keys(after)).toEqual(Object.keys(before));
     expect({ ...after, user_checkpoints: [] }).toEqual(before);
-    expect(after.user_checkpoints).toEqual([{ phase: 'REQUIREMENTS', approved_at: expect.stringMatching(/^\d{4}-.*Z$/) }]);
+    expect(after.user_checkpoints).toEqual([
+      { phase: 'REQUIREMENTS', approved_at: expect.stringMatching(/^\d{4}-.*Z$/) },
+    ]);
 
     const again = await runAction(w.env, plan, {});
     expect(again).toMatchObject({ status: 'refused', message: expect.stringContaining('already approved') });
@@ -234,7 +260,11 @@ describe('grant (dotagent)', () => {
     const broken = PHASE_JSON.replace('"user_checkpoints":[]', '"user_checkpoints":"yes"');
     w.setSnapshot(snapshotOf(dotagentRun(root, broken)));
     const before = listing(root);
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'dotagent:wf-1', gate: 'REQUIREMENTS' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'grant', run: 'dotagent:wf-1', gate: 'REQUIREMENTS' }),
+      {},
+    );
     expect(outcome).toMatchObject({ status: 'failed', message: expect.stringContaining('is not a list') });
     expect(listing(root)).toEqual(before);
   });
@@ -252,7 +282,11 @@ describe('grant refusals that are not the gate', () => {
     const run = emptyRun('tina', 'auth', root, path.join(root, '.claude', 'tina'));
     run.gates = [gate('context', null, { kind: 'context', grantable: false })];
     w.setSnapshot(snapshotOf(run));
-    expect(planAction(w.env, { kind: 'grant', run: 'tina:auth', gate: 'context' }).refusal).toContain('tower checkpoint tina:auth');
-    expect(planAction(w.env, { kind: 'grant', run: 'nothing', gate: 'x' }).refusal).toContain('no run matches "nothing"');
+    expect(planAction(w.env, { kind: 'grant', run: 'tina:auth', gate: 'context' }).refusal).toContain(
+      'tower checkpoint tina:auth',
+    );
+    expect(planAction(w.env, { kind: 'grant', run: 'nothing', gate: 'x' }).refusal).toContain(
+      'no run matches "nothing"',
+    );
   });
 });

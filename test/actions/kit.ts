@@ -25,7 +25,12 @@ export const PLAIN_TEAMMATE = `bash -c 'while :; do sleep 1; done'`;
 export const STUBBORN_TEAMMATE = `bash -c 'trap "" TERM; while :; do sleep 1; done'`;
 
 /** Short waits so the whole file stays fast. */
-export const FAST: Partial<Config> = { checkpointTimeoutSec: 1.5, stragglerAfterSec: 0.4, killGraceSec: 0.5, rehydrateTimeoutSec: 3 };
+export const FAST: Partial<Config> = {
+  checkpointTimeoutSec: 1.5,
+  stragglerAfterSec: 0.4,
+  killGraceSec: 0.5,
+  rehydrateTimeoutSec: 3,
+};
 
 export interface TinaFixture {
   root: string;
@@ -41,7 +46,10 @@ function shellWord(s: string): string {
 }
 
 /** A tina run `auth` in phase 2 with its team in tmux; `lead` picks how the fake lead behaves. */
-export async function tinaFixture(tmux: TmuxFixture, opts: { lead?: 'answers' | 'silent'; home: string }): Promise<TinaFixture> {
+export async function tinaFixture(
+  tmux: TmuxFixture,
+  opts: { lead?: 'answers' | 'silent'; home: string },
+): Promise<TinaFixture> {
   const root = tempDir('tower-tina-');
   const stateDir = path.join(root, '.claude', 'tina');
   const claudeDir = path.join(opts.home, '.claude');
@@ -55,7 +63,10 @@ export async function tinaFixture(tmux: TmuxFixture, opts: { lead?: 'answers' | 
     status: 'executing',
     phases: { '1': { status: 'complete' }, '2': { status: 'executing' } },
   });
-  writeFile(path.join(stateDir, 'phase-2', 'status.json'), { status: 'executing', started_at: new Date().toISOString() });
+  writeFile(path.join(stateDir, 'phase-2', 'status.json'), {
+    status: 'executing',
+    started_at: new Date().toISOString(),
+  });
   const leadCmd = `node ${shellWord(FAKE_LEAD)} --handoff ${shellWord(handoff)}${opts.lead === 'silent' ? ' --silent' : ''}`;
   const lead = await tmux.newSession('tina-auth-phase-2', root, leadCmd);
   const worker1 = await tmux.newSession('auth-w1', root, PLAIN_TEAMMATE);
@@ -76,7 +87,11 @@ export async function tinaFixture(tmux: TmuxFixture, opts: { lead?: 'answers' | 
     description: 'Phase 2 execution team',
     createdAt: Date.now(),
     leadAgentId: 'team-lead@auth-phase-2',
-    members: [member('auth-phase-2', 'team-lead', 'team-lead', lead), member('auth-phase-2', 'worker-1', 'tina:implementer', worker1), member('auth-phase-2', 'worker-2', 'tina:implementer', worker2)],
+    members: [
+      member('auth-phase-2', 'team-lead', 'team-lead', lead),
+      member('auth-phase-2', 'worker-1', 'tina:implementer', worker1),
+      member('auth-phase-2', 'worker-2', 'tina:implementer', worker2),
+    ],
   });
   writeFile(path.join(claudeDir, 'teams', 'auth-orchestration', 'config.json'), {
     name: 'auth-orchestration',
@@ -84,12 +99,29 @@ export async function tinaFixture(tmux: TmuxFixture, opts: { lead?: 'answers' | 
     leadAgentId: 'orchestrator@auth-orchestration',
     members: [member('auth-orchestration', 'orchestrator', 'team-lead', orchestrator)],
   });
-  await waitFor(async () => (await tmux.client.capturePane(lead)).includes('❯'), 5000, { what: 'the fake lead prompt' });
-  return { root, stateDir, claudeDir, handoff, signal: path.join(stateDir, 'checkpoint-needed'), panes: { lead, worker1, worker2, orchestrator } };
+  await waitFor(async () => (await tmux.client.capturePane(lead)).includes('❯'), 5000, {
+    what: 'the fake lead prompt',
+  });
+  return {
+    root,
+    stateDir,
+    claudeDir,
+    handoff,
+    signal: path.join(stateDir, 'checkpoint-needed'),
+    panes: { lead, worker1, worker2, orchestrator },
+  };
 }
 
 function alive(name: string, team: string, paneId: string, lead = false): Member {
-  return { name, role: lead ? 'team-lead' : 'tina:implementer', model: 'claude-sonnet-4', paneId, state: 'alive', lead, team };
+  return {
+    name,
+    role: lead ? 'team-lead' : 'tina:implementer',
+    model: 'claude-sonnet-4',
+    paneId,
+    state: 'alive',
+    lead,
+    team,
+  };
 }
 
 /** The run tower's reader makes of the tina fixture, built by hand (these tests check the actions, not the reader). */
@@ -104,7 +136,17 @@ export function tinaRun(fx: TinaFixture, withSignal = false): Run {
     alive('worker-2', 'auth-phase-2', fx.panes.worker2),
   ];
   if (withSignal) {
-    run.gates = [{ id: 'context', kind: 'context', state: 'pending', since: null, grantable: false, title: 'checkpoint due', file: fx.signal }];
+    run.gates = [
+      {
+        id: 'context',
+        kind: 'context',
+        state: 'pending',
+        since: null,
+        grantable: false,
+        title: 'checkpoint due',
+        file: fx.signal,
+      },
+    ];
   }
   return run;
 }
@@ -125,8 +167,17 @@ export interface ActionWorld {
 }
 
 /** A context on a private tmux socket with FAST timings, an audit log in `home`, and a settable snapshot. */
-export function actionWorld(socketName: string, home: string, opts: { config?: Partial<Config>; claudeDir?: string } = {}): ActionWorld {
-  const ctx = testContext({ claudeDir: opts.claudeDir ?? path.join(home, '.claude'), socketName, home, config: { ...FAST, ...opts.config } });
+export function actionWorld(
+  socketName: string,
+  home: string,
+  opts: { config?: Partial<Config>; claudeDir?: string } = {},
+): ActionWorld {
+  const ctx = testContext({
+    claudeDir: opts.claudeDir ?? path.join(home, '.claude'),
+    socketName,
+    home,
+    config: { ...FAST, ...opts.config },
+  });
   ctx.env = { ...ctx.env, XDG_STATE_HOME: path.join(home, 'state'), TMUX: '' };
   let snapshot = snapshotOf();
   const activity = new ActivityStore();

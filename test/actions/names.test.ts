@@ -37,8 +37,12 @@ describe('checkpoint names', () => {
     w.setSnapshot(snapshotOf(run));
     const before = listing(root);
     for (const name of ['.', '..']) {
-      expect(planAction(w.env, { kind: 'request', run: 'harness:shop', name }).refusal).toBe(`"${name}" is not a checkpoint name`);
-      expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: name }).refusal).toBe(`"${name}" is not a checkpoint name`);
+      expect(planAction(w.env, { kind: 'request', run: 'harness:shop', name }).refusal).toBe(
+        `"${name}" is not a checkpoint name`,
+      );
+      expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: name }).refusal).toBe(
+        `"${name}" is not a checkpoint name`,
+      );
     }
     expect(listing(root)).toEqual(before);
   });

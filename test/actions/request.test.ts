@@ -48,13 +48,24 @@ function hookLogs(dir = stateDir): string[] {
 
 describe('request', () => {
   it('writes the manual request and runs the state dir hook with its env, logging its output', async () => {
-    hook('echo "name=$CHECKPOINT_NAME trigger=$TRIGGER project=$PROJECT_DIR state=$STATE_DIR slug=$HARNESS_SLUG cwd=$(pwd)"; echo oops >&2');
-    const plan = planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'pre-done', message: 'Hold before DONE, I want to read the diff.' });
+    hook(
+      'echo "name=$CHECKPOINT_NAME trigger=$TRIGGER project=$PROJECT_DIR state=$STATE_DIR slug=$HARNESS_SLUG cwd=$(pwd)"; echo oops >&2',
+    );
+    const plan = planAction(w.env, {
+      kind: 'request',
+      run: 'harness:shop',
+      name: 'pre-done',
+      message: 'Hold before DONE, I want to read the diff.',
+    });
     expect(plan.refusal).toBeNull();
     expect(plan.effects.map((e) => e.kind)).toEqual(['create', 'run']);
     expect(plan.effects[1]?.text).toContain(`run ${path.join(stateDir, 'hooks', 'on-checkpoint-fired.sh')} in ${root}`);
-    expect(plan.effects[1]?.text).toContain(`CHECKPOINT_NAME=pre-done TRIGGER=manual PROJECT_DIR=${root} STATE_DIR=${stateDir} HARNESS_SLUG=${path.basename(root)}`);
-    expect(plan.effects[1]?.text).toContain(`output to ${path.join(stateDir, 'logs', 'hooks')}/<epoch-seconds>-on-checkpoint-fired.log`);
+    expect(plan.effects[1]?.text).toContain(
+      `CHECKPOINT_NAME=pre-done TRIGGER=manual PROJECT_DIR=${root} STATE_DIR=${stateDir} HARNESS_SLUG=${path.basename(root)}`,
+    );
+    expect(plan.effects[1]?.text).toContain(
+      `output to ${path.join(stateDir, 'logs', 'hooks')}/<epoch-seconds>-on-checkpoint-fired.log`,
+    );
 
     const before = Math.floor(Date.now() / 1000);
     const outcome = await runAction(w.env, plan, {});
@@ -71,7 +82,9 @@ describe('request', () => {
     expect(Number(m?.[1])).toBeGreaterThanOrEqual(before);
     expect(Number(m?.[1])).toBeLessThanOrEqual(after);
     const log = hookLogs()[0] ?? '';
-    expect(log).toContain(`name=pre-done trigger=manual project=${root} state=${stateDir} slug=${path.basename(root)} cwd=${fs.realpathSync(root)}`);
+    expect(log).toContain(
+      `name=pre-done trigger=manual project=${root} state=${stateDir} slug=${path.basename(root)} cwd=${fs.realpathSync(root)}`,
+    );
     expect(log).toMatch(/oops\n$/);
     expect(outcome.details?.some((d) => d.startsWith('hook on-checkpoint-fired.sh exited 0'))).toBe(true);
     // A manual request is not an automatic trigger: no fired marker.
@@ -95,7 +108,10 @@ describe('request', () => {
     await runAction(w.env, plain, {});
     expect(hookLogs().join('')).toContain('base=http://localhost:3070 ws=default');
 
-    fs.writeFileSync(path.join(workspaces, 'registry.json'), JSON.stringify({ current: 'ws-7', workspaces: [{ id: 'ws-7' }] }));
+    fs.writeFileSync(
+      path.join(workspaces, 'registry.json'),
+      JSON.stringify({ current: 'ws-7', workspaces: [{ id: 'ws-7' }] }),
+    );
     const named = planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'two' });
     expect(named.effects[1]?.text).toContain('WORKSPACE_ID=ws-7');
     await runAction(w.env, named, {});
@@ -111,7 +127,9 @@ describe('request', () => {
     const stray = path.join(harnessRoot, 'hooks', 'on-checkpoint-fired.sh');
     writeFile(stray, `#!/bin/sh\ntouch ${path.join(harnessRoot, 'stray-ran')}\n`);
     fs.chmodSync(stray, 0o755);
-    expect(planAction(w.env, { kind: 'request', run: 'harness:docs', name: 'n' }).effects.map((e) => e.kind)).toEqual(['create']);
+    expect(planAction(w.env, { kind: 'request', run: 'harness:docs', name: 'n' }).effects.map((e) => e.kind)).toEqual([
+      'create',
+    ]);
 
     hook('echo ran-in-harness', harnessState);
     const outcome = await runAction(w.env, planAction(w.env, { kind: 'request', run: 'harness:docs', name: 'm' }), {});
@@ -122,7 +140,11 @@ describe('request', () => {
 
   it('treats a failing hook as a warning, not a failure', async () => {
     hook('echo broken >&2; exit 3');
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'db-migration' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'db-migration' }),
+      {},
+    );
     expect(outcome.status).toBe('done');
     expect(outcome.message).toContain('the hook failed');
     expect(outcome.details?.find((d) => d.startsWith('warning:'))).toContain('exited 3');
@@ -142,14 +164,24 @@ describe('request', () => {
     fs.writeFileSync(path.join(stateDir, 'checkpoint-old.md'), '# old\n');
     fs.writeFileSync(path.join(stateDir, 'checkpoint-old.md.granted'), 'granted at 2026-01-01T00:00:00.000Z\n');
     const before = listing(root);
-    const pending = await runAction(w.env, planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'plan-approval' }), {});
+    const pending = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'plan-approval' }),
+      {},
+    );
     expect(pending).toMatchObject({ status: 'refused', message: expect.stringContaining('already pending') });
-    expect(planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'old' }).refusal).toContain('not consumed it yet');
+    expect(planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'old' }).refusal).toContain(
+      'not consumed it yet',
+    );
     for (const bad of ['../escape', 'a b', '', 'x/y']) {
-      expect(planAction(w.env, { kind: 'request', run: 'harness:shop', name: bad }).refusal).toContain('bad checkpoint name');
+      expect(planAction(w.env, { kind: 'request', run: 'harness:shop', name: bad }).refusal).toContain(
+        'bad checkpoint name',
+      );
     }
     w.setSnapshot(snapshotOf(emptyRun('sage', 'epic', root, path.join(root, '.sage', 'state'))));
-    expect(planAction(w.env, { kind: 'request', run: 'sage:epic', name: 'x' }).refusal).toContain('requested on harness runs');
+    expect(planAction(w.env, { kind: 'request', run: 'sage:epic', name: 'x' }).refusal).toContain(
+      'requested on harness runs',
+    );
     expect(listing(root)).toEqual(before);
   });
 

@@ -82,7 +82,10 @@ describe('grants never write through a symlinked target', () => {
   it('SAGE and dotagent: a link made between the plan and the run is still refused', async () => {
     const { stateDir: sageDir, run: sage } = sageAtHumanGate();
     const dotDir = path.join(root, 'memory', 'state');
-    writeFile(path.join(dotDir, 'phase.json'), '{"completed_phases":[{"phase":"REQUIREMENTS"}],"user_checkpoints":[]}\n');
+    writeFile(
+      path.join(dotDir, 'phase.json'),
+      '{"completed_phases":[{"phase":"REQUIREMENTS"}],"user_checkpoints":[]}\n',
+    );
     const dot = emptyRun('dotagent', 'wf-1', root, dotDir);
     dot.gates = [gate('REQUIREMENTS', path.join(dotDir, 'phase.json'), { kind: 'approval' })];
     w.setSnapshot(snapshotOf(sage, dot));
@@ -95,8 +98,14 @@ describe('grants never write through a symlinked target', () => {
     fs.rmSync(path.join(dotDir, 'phase.json'));
     fs.symlinkSync(path.join(outside, 'phase.json'), path.join(dotDir, 'phase.json'));
     const before = fs.readFileSync(path.join(outside, 'phase.json'), 'utf8');
-    expect(await runAction(w.env, sagePlan, {})).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
-    expect(await runAction(w.env, dotPlan, {})).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
+    expect(await runAction(w.env, sagePlan, {})).toMatchObject({
+      status: 'refused',
+      message: expect.stringContaining('is a symlink'),
+    });
+    expect(await runAction(w.env, dotPlan, {})).toMatchObject({
+      status: 'refused',
+      message: expect.stringContaining('is a symlink'),
+    });
     expect(fs.readFileSync(victim, 'utf8')).toBe(PRECIOUS);
     expect(fs.existsSync(path.join(outside, 'answer'))).toBe(false);
     expect(fs.readFileSync(path.join(outside, 'phase.json'), 'utf8')).toBe(before);
@@ -114,14 +123,19 @@ describe('grants never write through a symlinked target', () => {
 
   it('dotagent: a phase.json linked outside is refused, the linked file untouched', async () => {
     const stateDir = path.join(root, 'memory', 'state');
-    const phase = '{"workflow_id":"wf-1","current_phase":"ARCHITECTURE","completed_phases":[{"phase":"REQUIREMENTS"}],"user_checkpoints":[]}\n';
+    const phase =
+      '{"workflow_id":"wf-1","current_phase":"ARCHITECTURE","completed_phases":[{"phase":"REQUIREMENTS"}],"user_checkpoints":[]}\n';
     fs.writeFileSync(victim, phase);
     fs.mkdirSync(stateDir, { recursive: true });
     fs.symlinkSync(victim, path.join(stateDir, 'phase.json'));
     const run = emptyRun('dotagent', 'wf-1', root, stateDir);
     run.gates = [gate('REQUIREMENTS', path.join(stateDir, 'phase.json'), { kind: 'approval' })];
     w.setSnapshot(snapshotOf(run));
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'dotagent:wf-1', gate: 'REQUIREMENTS' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'grant', run: 'dotagent:wf-1', gate: 'REQUIREMENTS' }),
+      {},
+    );
     expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
     expect(fs.readFileSync(victim, 'utf8')).toBe(phase);
     expect(fs.readdirSync(stateDir)).toEqual(['phase.json']);
@@ -139,7 +153,11 @@ describe('a harness request never writes through a symlink', () => {
     const run = harness();
     fs.symlinkSync(path.join(outside, 'made-by-tower'), path.join(run.stateDir!, 'checkpoint-review.md'));
     w.setSnapshot(snapshotOf(run));
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'review' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'review' }),
+      {},
+    );
     expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('is a symlink') });
     expectVictimIntact();
   });
@@ -154,7 +172,11 @@ describe('a harness request never writes through a symlink', () => {
     fs.mkdirSync(path.join(run.stateDir!, 'logs'));
     fs.symlinkSync(outside, path.join(run.stateDir!, 'logs', 'hooks'));
     w.setSnapshot(snapshotOf(run));
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'review' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'review' }),
+      {},
+    );
     expect(outcome.status).toBe('done');
     expect(outcome.details?.join('\n')).toContain('could not write its log');
     expectVictimIntact();

@@ -33,15 +33,21 @@ describe('terminate', () => {
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     // Wait until the stubborn teammate has a `sleep` child, so its tree has more than one process.
     const stubbornPid = await panePid(fx.panes.worker2);
-    const tree = await waitFor(() => {
-      const t = processTree(stubbornPid);
-      return t.length >= 2 ? t : null;
-    }, 5000, { what: 'the stubborn teammate to fork sleep' });
+    const tree = await waitFor(
+      () => {
+        const t = processTree(stubbornPid);
+        return t.length >= 2 ? t : null;
+      },
+      5000,
+      { what: 'the stubborn teammate to fork sleep' },
+    );
     const plan = planAction(w.env, { kind: 'terminate', run: 'tina:auth' });
     expect(plan.refusal).toBeNull();
     expect(plan.target).toBe('worker-1,worker-2');
     expect(plan.effects.map((e) => e.text)).toContain(`tmux -L ${tmux.name} kill-pane -t ${fx.panes.worker2}`);
-    expect(plan.effects.some((e) => e.text.includes(fx.panes.lead) || e.text.includes(fx.panes.orchestrator))).toBe(false);
+    expect(plan.effects.some((e) => e.text.includes(fx.panes.lead) || e.text.includes(fx.panes.orchestrator))).toBe(
+      false,
+    );
 
     const outcome = await runAction(w.env, plan, {});
     expect(outcome.status).toBe('done');
@@ -61,7 +67,11 @@ describe('terminate', () => {
     const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
     const leadPid = await panePid(fx.panes.lead);
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['team-lead'] }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['team-lead'] }),
+      {},
+    );
     expect(outcome.status).toBe('done');
     expect(processAlive(leadPid)).toBe(false);
     const panes = (await tmux.client.listPanes()).map((p) => p.paneId);
@@ -78,7 +88,11 @@ describe('terminate', () => {
 
     // The pane died after the snapshot was read: reported as already gone, a refusal (nothing to do).
     await tmux.client.killPane(fx.panes.worker1);
-    const gone = await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['worker-1'] }), {});
+    const gone = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['worker-1'] }),
+      {},
+    );
     expect(gone.status).toBe('refused');
     expect(gone.message).toContain('worker-1 already gone');
 
@@ -95,7 +109,9 @@ describe('terminate', () => {
     const stranger = await tmux.newSession('stranger', home, 'sleep 100000');
     const w = actionWorld(tmux.name, home);
     w.setSnapshot(snapshotOf(tinaRun(fx)));
-    expect((await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'tina:auth' }), {})).status).toBe('done');
+    expect((await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'tina:auth' }), {})).status).toBe(
+      'done',
+    );
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).toContain(stranger);
   });
 

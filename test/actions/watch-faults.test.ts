@@ -42,15 +42,21 @@ describe('watch after state dirs are deleted and recreated', () => {
     w.ctx.roots = [shop];
     const { events, stop } = watching(w);
     try {
-      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, { what: 'the first gate' });
+      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, {
+        what: 'the first gate',
+      });
       fs.rmSync(shop, { recursive: true, force: true });
       await waitFor(() => events.some((e) => e.event === 'run-removed'), 5000, { what: 'the run to go' });
       const stateDir = harnessProject(shop);
       fs.writeFileSync(path.join(stateDir, 'checkpoint-again.md'), '# Checkpoint: again (manual request)\n');
-      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'again'), 5000, { what: 'the recreated gate' });
+      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'again'), 5000, {
+        what: 'the recreated gate',
+      });
       // And it is watched again: a later change shows too.
       fs.writeFileSync(path.join(stateDir, 'checkpoint-later.md'), '# Checkpoint: later (manual request)\n');
-      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'later'), 5000, { what: 'a later gate' });
+      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'later'), 5000, {
+        what: 'a later gate',
+      });
     } finally {
       await stop();
     }
@@ -61,14 +67,22 @@ describe('watch after state dirs are deleted and recreated', () => {
     const w = actionWorld(tmux.name, home, { config: { pollIntervalMs: 500 } });
     const { events, stop } = watching(w);
     try {
-      await waitFor(() => events.some((e) => e.event === 'run-added' && e.run === 'tina:auth'), 10_000, { what: 'the tina run' });
+      await waitFor(() => events.some((e) => e.event === 'run-added' && e.run === 'tina:auth'), 10_000, {
+        what: 'the tina run',
+      });
       const saved = fs.readFileSync(path.join(fx.stateDir, 'supervisor-state.json'), 'utf8');
       fs.rmSync(path.join(fx.root, '.claude'), { recursive: true, force: true });
-      await waitFor(() => events.some((e) => e.event === 'run-removed' && e.run === 'tina:auth'), 5000, { what: 'the run to go' });
+      await waitFor(() => events.some((e) => e.event === 'run-removed' && e.run === 'tina:auth'), 5000, {
+        what: 'the run to go',
+      });
       fs.mkdirSync(fx.stateDir, { recursive: true });
       fs.writeFileSync(path.join(fx.stateDir, 'supervisor-state.json'), saved);
       fs.writeFileSync(fx.signal, '{}\n');
-      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.run === 'tina:auth' && e.gate === 'context'), 5000, { what: 'the recreated run' });
+      await waitFor(
+        () => events.some((e) => e.event === 'gate-opened' && e.run === 'tina:auth' && e.gate === 'context'),
+        5000,
+        { what: 'the recreated run' },
+      );
     } finally {
       await stop();
     }
@@ -81,13 +95,19 @@ describe('watch after state dirs are deleted and recreated', () => {
     w.ctx.roots = [shop];
     const { events, stop } = watching(w);
     try {
-      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, { what: 'the first gate' });
+      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, {
+        what: 'the first gate',
+      });
       fs.rmSync(stateDir, { recursive: true, force: true });
-      await waitFor(() => events.some((e) => e.event === 'run-removed' || e.event === 'gate-closed'), 5000, { what: 'the run to go' });
+      await waitFor(() => events.some((e) => e.event === 'run-removed' || e.event === 'gate-closed'), 5000, {
+        what: 'the run to go',
+      });
       harnessProject(shop);
       fs.writeFileSync(path.join(stateDir, 'checkpoint-again.md'), '# Checkpoint: again (manual request)\n');
       const started = Date.now();
-      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'again'), 5000, { what: 'the recreated gate' });
+      await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'again'), 5000, {
+        what: 'the recreated gate',
+      });
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await stop();
@@ -104,7 +124,9 @@ describe('watch when the tmux server goes away', () => {
     try {
       await waitFor(() => events.some((e) => e.event === 'run-added'), 10_000);
       await tmux.kill();
-      const unknown = await waitFor(() => events.find((e) => e.event === 'liveness-unknown'), 10_000, { what: 'liveness-unknown' });
+      const unknown = await waitFor(() => events.find((e) => e.event === 'liveness-unknown'), 10_000, {
+        what: 'liveness-unknown',
+      });
       expect(unknown.reason).toMatch(/no tmux server/);
       // A few more polls: still one event, and nobody "died".
       await new Promise((r) => setTimeout(r, 800));
@@ -127,15 +149,28 @@ describe('a tmux server that stops answering (SIGSTOP)', () => {
     const { events, stop } = watching(w);
     await store.start();
     try {
-      const alive = () => store.getSnapshot().runs.find((r) => r.id === 'tina:auth')?.members.filter((m) => m.state === 'alive').length ?? 0;
+      const alive = () =>
+        store
+          .getSnapshot()
+          .runs.find((r) => r.id === 'tina:auth')
+          ?.members.filter((m) => m.state === 'alive').length ?? 0;
       expect(alive()).toBe(4);
       process.kill(serverPid, 'SIGSTOP');
-      const run = await waitFor(() => {
-        const r = store.getSnapshot().runs.find((x) => x.id === 'tina:auth');
-        return r && r.members.every((m) => m.state === 'unknown') ? r : null;
-      }, 10_000, { what: 'members to become unknown' });
+      const run = await waitFor(
+        () => {
+          const r = store.getSnapshot().runs.find((x) => x.id === 'tina:auth');
+          return r && r.members.every((m) => m.state === 'unknown') ? r : null;
+        },
+        10_000,
+        { what: 'members to become unknown' },
+      );
       expect(run.members).toHaveLength(4);
-      expect(store.getSnapshot().problems.map((p) => p.message).join('\n')).toMatch(/liveness is unknown/);
+      expect(
+        store
+          .getSnapshot()
+          .problems.map((p) => p.message)
+          .join('\n'),
+      ).toMatch(/liveness is unknown/);
       await waitFor(() => events.some((e) => e.event === 'liveness-unknown'), 10_000, { what: 'liveness-unknown' });
       expect(events.some((e) => e.event === 'member-died')).toBe(false);
       process.kill(serverPid, 'SIGCONT');

@@ -37,16 +37,36 @@ describe('diffSnapshots', () => {
   });
 
   it('reports status changes, gates opening and closing (granted or gone), members dying and coming alive', () => {
-    const m = (name: string, state: 'alive' | 'dead') => ({ name, role: 'w', model: '', paneId: '%1', state, lead: false, team: 't' });
+    const m = (name: string, state: 'alive' | 'dead') => ({
+      name,
+      role: 'w',
+      model: '',
+      paneId: '%1',
+      state,
+      lead: false,
+      team: 't',
+    });
     const before = snapshotOf(
-      run('tina:a', { gates: [gate('context', 'pending', 'context'), gate('blocked', 'pending', 'escalation')], members: [m('w1', 'alive'), m('w2', 'dead')] }),
+      run('tina:a', {
+        gates: [gate('context', 'pending', 'context'), gate('blocked', 'pending', 'escalation')],
+        members: [m('w1', 'alive'), m('w2', 'dead')],
+      }),
       run('harness:gone'),
     );
     const after = snapshotOf(
-      run('tina:a', { status: 'waiting', gates: [gate('blocked', 'granted', 'escalation'), gate('new')], members: [m('w1', 'dead'), m('w2', 'alive')] }),
+      run('tina:a', {
+        status: 'waiting',
+        gates: [gate('blocked', 'granted', 'escalation'), gate('new')],
+        members: [m('w1', 'dead'), m('w2', 'alive')],
+      }),
       run('sage:b'),
     );
-    const events = diffSnapshots(before, after, T).map((e: WatchEvent) => [e.event, e.run, e.gate ?? e.member ?? null, e.state ?? e.to ?? null]);
+    const events = diffSnapshots(before, after, T).map((e: WatchEvent) => [
+      e.event,
+      e.run,
+      e.gate ?? e.member ?? null,
+      e.state ?? e.to ?? null,
+    ]);
     expect(events).toEqual([
       ['status-changed', 'tina:a', null, 'waiting'],
       ['gate-opened', 'tina:a', 'new', null],
@@ -64,7 +84,9 @@ describe('diffSnapshots', () => {
     expect(diffSnapshots(s, structuredClone(s), T)).toEqual([]);
   });
   it('on a long list shared object by object, sees the one run that changed, the one that moved, came and went', () => {
-    const runs = Array.from({ length: 2000 }, (_, i) => run(`claude-team:t${String(i).padStart(4, '0')}`, { status: 'complete' }));
+    const runs = Array.from({ length: 2000 }, (_, i) =>
+      run(`claude-team:t${String(i).padStart(4, '0')}`, { status: 'complete' }),
+    );
     const before = snapshotOf(...runs);
     const changed = { ...(runs[700] as Run), status: 'running' as const };
     // t0700 changed and moved to the front; t1500 moved without changing; t1999 went; n came.
@@ -99,17 +121,28 @@ describe('runWatch on the live store', () => {
     const events: WatchEvent[] = [];
     const ac = new AbortController();
     const watching = runWatch(w.ctx, { autoCheckpoint: false, signal: ac.signal, emit: (e) => events.push(e) });
-    await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, { what: 'the pending gate' });
-    expect(events.filter((e) => e.event === 'run-added').map((e) => e.run).sort()).toEqual(['harness:' + path.basename(shop), 'tina:auth'].sort());
+    await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, {
+      what: 'the pending gate',
+    });
+    expect(
+      events
+        .filter((e) => e.event === 'run-added')
+        .map((e) => e.run)
+        .sort(),
+    ).toEqual(['harness:' + path.basename(shop), 'tina:auth'].sort());
 
     fs.writeFileSync(path.join(stateDir, 'checkpoint-pre-done.md'), '# Checkpoint: pre-done (manual request)\n');
-    await waitFor(() => events.find((e) => e.event === 'gate-opened' && e.gate === 'pre-done'), 10_000, { what: 'gate-opened pre-done' });
+    await waitFor(() => events.find((e) => e.event === 'gate-opened' && e.gate === 'pre-done'), 10_000, {
+      what: 'gate-opened pre-done',
+    });
     await tmux.client.killPane(fx.panes.worker1);
     const died = await waitFor(() => events.find((e) => e.event === 'member-died'), 10_000, { what: 'member-died' });
     expect(died).toMatchObject({ run: 'tina:auth', member: 'worker-1', paneId: fx.panes.worker1 });
     // Without --auto-checkpoint a signal is only reported.
     fs.writeFileSync(fx.signal, '{}\n');
-    await waitFor(() => events.find((e) => e.event === 'gate-opened' && e.gate === 'context'), 10_000, { what: 'the context gate' });
+    await waitFor(() => events.find((e) => e.event === 'gate-opened' && e.gate === 'context'), 10_000, {
+      what: 'the context gate',
+    });
     ac.abort();
     await watching;
     expect(events.some((e) => e.event === 'action-started')).toBe(false);
@@ -122,14 +155,20 @@ describe('runWatch on the live store', () => {
     const stateDir = harnessProject(shop);
     const told = path.join(home, 'told.txt');
     const command = `echo "$TOWER_EVENT $TOWER_RUN $TOWER_GATE" >> '${told}'`;
-    const w = actionWorld(tmux.name, home, { config: { pollIntervalMs: 100, notify: { ...defaultNotifyConfig(), command } } });
+    const w = actionWorld(tmux.name, home, {
+      config: { pollIntervalMs: 100, notify: { ...defaultNotifyConfig(), command } },
+    });
     w.ctx.roots = [shop];
     const events: WatchEvent[] = [];
     const ac = new AbortController();
     const watching = runWatch(w.ctx, { autoCheckpoint: false, signal: ac.signal, emit: (e) => events.push(e) });
-    await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, { what: 'the pending gate' });
+    await waitFor(() => events.some((e) => e.event === 'gate-opened' && e.gate === 'plan-approval'), 10_000, {
+      what: 'the pending gate',
+    });
     fs.writeFileSync(path.join(stateDir, 'checkpoint-pre-done.md'), '# Checkpoint: pre-done (manual request)\n');
-    await waitFor(() => fs.existsSync(told) && fs.readFileSync(told, 'utf8').includes('pre-done'), 10_000, { what: 'the notify command' });
+    await waitFor(() => fs.existsSync(told) && fs.readFileSync(told, 'utf8').includes('pre-done'), 10_000, {
+      what: 'the notify command',
+    });
     ac.abort();
     await watching;
     expect(fs.readFileSync(told, 'utf8')).toBe(`gate-opened harness:${path.basename(shop)} pre-done\n`);
@@ -149,13 +188,21 @@ describe('runWatch on the live store', () => {
     fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');
     // Once the command is typed (the signal was ensured before), the signal goes and comes back
     // while the cycle runs: no second cycle for the same run.
-    await waitFor(async () => (await tmux.client.capturePane(fx.panes.lead)).includes('/tina:checkpoint'), 10_000, { what: 'the command' });
+    await waitFor(async () => (await tmux.client.capturePane(fx.panes.lead)).includes('/tina:checkpoint'), 10_000, {
+      what: 'the command',
+    });
     fs.rmSync(fx.signal);
-    await waitFor(() => events.some((e) => e.event === 'gate-closed' && e.gate === 'context'), 10_000, { what: 'the gate to close' });
+    await waitFor(() => events.some((e) => e.event === 'gate-closed' && e.gate === 'context'), 10_000, {
+      what: 'the gate to close',
+    });
     fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');
-    await waitFor(() => events.filter((e) => e.event === 'gate-opened' && e.gate === 'context').length === 2, 10_000, { what: 'the gate to reopen' });
+    await waitFor(() => events.filter((e) => e.event === 'gate-opened' && e.gate === 'context').length === 2, 10_000, {
+      what: 'the gate to reopen',
+    });
     expect(events.some((e) => e.event === 'action-finished')).toBe(false);
-    const finished = await waitFor(() => events.find((e) => e.event === 'action-finished'), 10_000, { what: 'the checkpoint to end' });
+    const finished = await waitFor(() => events.find((e) => e.event === 'action-finished'), 10_000, {
+      what: 'the checkpoint to end',
+    });
     expect(finished).toMatchObject({ action: 'checkpoint', status: 'timeout' });
     expect(events.filter((e) => e.event === 'action-started').map((e) => e.action)).toEqual(['checkpoint']);
     ac.abort();

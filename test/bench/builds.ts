@@ -31,7 +31,11 @@ const LISTS_RUNS = /tower · \d+ runs?[\s\S]*Runs · \d+[\s\S]*q quit/;
 
 function frame(bin: string, flags: string[]): number {
   const vars = [`XDG_CONFIG_HOME=${env.XDG_CONFIG_HOME}`, `XDG_STATE_HOME=${env.XDG_STATE_HOME}`].map(quote).join(' ');
-  const t = tmux.timeUntil(`env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars} node ${quote(bin)} ${[...flags, '-L', tmux.socket].map(quote).join(' ')}; sleep 100000`, LISTS_RUNS, 60_000);
+  const t = tmux.timeUntil(
+    `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars} node ${quote(bin)} ${[...flags, '-L', tmux.socket].map(quote).join(' ')}; sleep 100000`,
+    LISTS_RUNS,
+    60_000,
+  );
   tmux.run('kill-session', '-t', t.pane);
   return t.ms;
 }
@@ -54,7 +58,12 @@ const machine = buildBigMachine({ tinaRuns: 50, tasksPerTeam: 200, others: 5 });
 try {
   const boxFlags = ['--claude-dir', box.claudeDir, ...box.roots.flatMap((r) => ['--root', r])];
   const bigFlags = ['--claude-dir', machine.claudeDir, ...machine.otherRoots.flatMap((r) => ['--root', r])];
-  const floorArgs = [path.join(import.meta.dirname, 'status-floor.js'), machine.claudeDir, ...machine.tinaRoots, ...machine.otherRoots];
+  const floorArgs = [
+    path.join(import.meta.dirname, 'status-floor.js'),
+    machine.claudeDir,
+    ...machine.tinaRoots,
+    ...machine.otherRoots,
+  ];
   const figures = bins.map(() => ({ frame: [] as number[], boxStatus: [] as number[], bigStatus: [] as number[] }));
   const floors = { frame: [] as number[], status: [] as number[] };
   for (const bin of bins) run([bin, 'status', '--json', ...bigFlags, '-L', tmux.socket]);
@@ -69,12 +78,18 @@ try {
     });
   }
   const ms = (xs: number[]) => (xs.length ? `${median(xs).toFixed(0).padStart(5)} ms` : '    - ');
-  console.log(`medians of ${rounds} interleaved rounds; floors: bare node line ${ms(floors.frame)}, node reading the big machine ${ms(floors.status)}`);
-  console.log('build                                      first frame (× bare)   status, fixture box   status, 10,000 tasks (× floor)');
+  console.log(
+    `medians of ${rounds} interleaved rounds; floors: bare node line ${ms(floors.frame)}, node reading the big machine ${ms(floors.status)}`,
+  );
+  console.log(
+    'build                                      first frame (× bare)   status, fixture box   status, 10,000 tasks (× floor)',
+  );
   bins.forEach((bin, b) => {
     const f = figures[b]!;
     const x = (a: number[], floor: number[]) => `(${(median(a) / median(floor)).toFixed(2)}×)`;
-    console.log(`${path.relative(process.cwd(), bin).padEnd(42)} ${ms(f.frame)} ${x(f.frame, floors.frame)}    ${ms(f.boxStatus)}          ${ms(f.bigStatus)} ${x(f.bigStatus, floors.status)}`);
+    console.log(
+      `${path.relative(process.cwd(), bin).padEnd(42)} ${ms(f.frame)} ${x(f.frame, floors.frame)}    ${ms(f.boxStatus)}          ${ms(f.bigStatus)} ${x(f.bigStatus, floors.status)}`,
+    );
   });
 } finally {
   tmux.kill();

@@ -29,7 +29,9 @@ async function main(): Promise<void> {
       }
       times.sort((a, b) => a - b);
       const median = times[Math.floor(times.length / 2)] ?? 0;
-      console.log(`capture round of ${String(n).padStart(2)} panes: median ${median.toFixed(1)} ms, one tmux call, ${(bytes / 1024).toFixed(0)} KiB captured`);
+      console.log(
+        `capture round of ${String(n).padStart(2)} panes: median ${median.toFixed(1)} ms, one tmux call, ${(bytes / 1024).toFixed(0)} KiB captured`,
+      );
     }
     const watch = new PaneWatch(tmux.client);
     const t0 = performance.now();

@@ -24,13 +24,21 @@ function ms(start: bigint): string {
   const t = process.hrtime.bigint();
   for (let sent = 0; sent < 100 * 1024 * 1024; sent += chunk.length) feed(chunk);
   feed('\n{"type":"x"}\n');
-  console.log(`100 MB line: ${ms(t)}, ${lines} line(s) delivered, ${dropped} dropped as over-long (bound 64 MB), RSS +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MB`);
+  console.log(
+    `100 MB line: ${ms(t)}, ${lines} line(s) delivered, ${dropped} dropped as over-long (bound 64 MB), RSS +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MB`,
+  );
 }
 
 // The door's schema check and cleaning of a box's first snapshot.
 for (const n of [200, 2000]) {
-  const runs = Array.from({ length: n }, (_, i) => ({ ...emptyRun('claude-team', `team-${i}`, null, null), status: 'idle' }));
-  const line = JSON.stringify({ type: 'snapshot', snapshot: { version: 1, generatedAt: new Date().toISOString(), runs, problems: [] } });
+  const runs = Array.from({ length: n }, (_, i) => ({
+    ...emptyRun('claude-team', `team-${i}`, null, null),
+    status: 'idle',
+  }));
+  const line = JSON.stringify({
+    type: 'snapshot',
+    snapshot: { version: 1, generatedAt: new Date().toISOString(), runs, problems: [] },
+  });
   const t = process.hrtime.bigint();
   const got = admitLine(line);
   const kept = got.message?.type === 'snapshot' ? got.message.snapshot.runs.length : 0;
@@ -39,7 +47,10 @@ for (const n of [200, 2000]) {
 
 // One run of 10,000 changes in place (the common change): the far side's diff, this side's door and apply.
 {
-  const runs: Run[] = Array.from({ length: 10_000 }, (_, i) => ({ ...emptyRun('claude-team', `team-${i}`, null, null), status: 'idle' }));
+  const runs: Run[] = Array.from({ length: 10_000 }, (_, i) => ({
+    ...emptyRun('claude-team', `team-${i}`, null, null),
+    status: 'idle',
+  }));
   const prev = { version: 1 as const, generatedAt: new Date().toISOString(), runs, problems: [] };
   const times = { diff: [] as number[], door: [] as number[], apply: [] as number[] };
   for (let i = 0; i < 20; i++) {
@@ -55,9 +66,12 @@ for (const n of [200, 2000]) {
     times.apply.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   const med = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1]?.toFixed(1);
-  console.log(`one change on 10,000 runs: diff+encode ${med(times.diff)} ms, door ${med(times.door)} ms, apply ${med(times.apply)} ms (medians of 20)`);
+  console.log(
+    `one change on 10,000 runs: diff+encode ${med(times.diff)} ms, door ${med(times.door)} ms, apply ${med(times.apply)} ms (medians of 20)`,
+  );
   // What crosses the link for it: with the whole order (an older tower on either side), and without.
   const next = { ...prev, runs: runs.map((r, k) => (k === 0 ? { ...r, status: 'running' as const } : r)) };
-  const kb = (orderWhenMoved: boolean) => (JSON.stringify(diffSnapshots(prev, next, orderWhenMoved)).length / 1024).toFixed(1);
+  const kb = (orderWhenMoved: boolean) =>
+    (JSON.stringify(diffSnapshots(prev, next, orderWhenMoved)).length / 1024).toFixed(1);
   console.log(`its changes line: ${kb(false)} KB with the order, ${kb(true)} KB without (${ORDER_WHEN_MOVED})`);
 }

@@ -27,9 +27,23 @@ async function bundleParser(dir: string, label: string): Promise<string> {
   const stub = path.join(dir, `${label}-entry.ts`);
   const handoff = JSON.stringify(path.join(repo, 'src/systems/tina/handoff.ts'));
   const reader = JSON.stringify(path.join(repo, 'src/systems/tina/markdown-reader.ts'));
-  fs.writeFileSync(stub, `import { parseHandoff as parse } from ${handoff};\nimport { readMarkdown } from ${reader};\nexport const parseHandoff = (text: string, file: string) => parse(text, file, readMarkdown);\n`);
+  fs.writeFileSync(
+    stub,
+    `import { parseHandoff as parse } from ${handoff};\nimport { readMarkdown } from ${reader};\nexport const parseHandoff = (text: string, file: string) => parse(text, file, readMarkdown);\n`,
+  );
   const outfile = path.join(dir, `${label}.cjs`);
-  await build({ entryPoints: [stub], outfile, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none', logLevel: 'error', nodePaths: [path.join(repo, 'node_modules')] });
+  await build({
+    entryPoints: [stub],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'error',
+    nodePaths: [path.join(repo, 'node_modules')],
+  });
   return outfile;
 }
 
@@ -65,7 +79,9 @@ try {
   for (const [label, file] of [['micromark + gfm', micromark]] as const) {
     const c = cold(file);
     const kb = (c.bytes / 1024).toFixed(0);
-    console.log(`  ${label.padEnd(20)} ${kb.padStart(4)} KB   load ${c.load.toFixed(2)} ms   parse ${c.parse.toFixed(2)} ms   total ${(c.load + c.parse).toFixed(2)} ms`);
+    console.log(
+      `  ${label.padEnd(20)} ${kb.padStart(4)} KB   load ${c.load.toFixed(2)} ms   parse ${c.parse.toFixed(2)} ms   total ${(c.load + c.parse).toFixed(2)} ms`,
+    );
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -73,8 +89,14 @@ try {
 
 const HOSTILE: Record<string, (n: number) => string> = {
   'stray * and [': (n) => '*[_`'.repeat(n / 4),
-  'backtick runs of every length': (n) => Array.from({ length: Math.sqrt(n) }, (_, i) => '`'.repeat(i + 1) + 'x').join(' ').slice(0, n),
-  'nested lists and quotes': (n) => Array.from({ length: n / 40 }, (_, i) => `${'  '.repeat(i % 30)}- > item ${i}\n`).join('').slice(0, n),
+  'backtick runs of every length': (n) =>
+    Array.from({ length: Math.sqrt(n) }, (_, i) => '`'.repeat(i + 1) + 'x')
+      .join(' ')
+      .slice(0, n),
+  'nested lists and quotes': (n) =>
+    Array.from({ length: n / 40 }, (_, i) => `${'  '.repeat(i % 30)}- > item ${i}\n`)
+      .join('')
+      .slice(0, n),
   'one huge line': (n) => 'word | '.repeat(n / 7),
   'table rows': (n) => `| a | b |\n|---|---|\n${'| x \\| y | `z` |\n'.repeat(n / 17)}`,
 };

@@ -64,7 +64,12 @@ try {
     writeFile(path.join(home, 'config', 'tower', 'config.json'), { roots });
     fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
     const env = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/config`;
-    hosts.push({ name, destination: name, sshArgs: ['-F', sshConfig], tower: `${env} ${process.execPath} ${cli.bin} --claude-dir ${home}/claude -L ${socket}-${name}` });
+    hosts.push({
+      name,
+      destination: name,
+      sshArgs: ['-F', sshConfig],
+      tower: `${env} ${process.execPath} ${cli.bin} --claude-dir ${home}/claude -L ${socket}-${name}`,
+    });
     aliases.push(base.replace('Host sim', `Host ${name}`));
   }
   fs.writeFileSync(sshConfig, aliases.join('\n'));
@@ -74,11 +79,24 @@ try {
 
   const vars = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/xdg CLAUDE_CONFIG_DIR=${home}/claude`;
   const started = performance.now();
-  await tmux('-f', '/dev/null', 'new-session', '-d', '-x', '160', '-y', '50', `exec env -u TMUX -u CI ${vars} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}`);
+  await tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-x',
+    '160',
+    '-y',
+    '50',
+    `exec env -u TMUX -u CI ${vars} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}`,
+  );
   const pid = Number((await tmux('display-message', '-p', '#{pane_pid}')).stdout.trim());
   const screen = async () => (await tmux('capture-pane', '-p')).stdout;
   const total = HOSTS * RUNS;
-  await waitFor(async () => (await screen()).includes(`tower · ${total} runs`), 180_000, { intervalMs: 50, what: `${total} runs on screen` });
+  await waitFor(async () => (await screen()).includes(`tower · ${total} runs`), 180_000, {
+    intervalMs: 50,
+    what: `${total} runs on screen`,
+  });
   const allOn = performance.now() - started;
   console.log(`${HOSTS} hosts × ${RUNS} runs: every run on screen ${(allOn / 1000).toFixed(1)} s after start`);
   await pause(3000);
@@ -86,17 +104,32 @@ try {
   const latencies: number[] = [];
   for (let i = 0; i < CHANGES; i++) {
     const host = `host-${String((i % HOSTS) + 1).padStart(2, '0')}`;
-    const file = path.join(dir, host, 'projects', `run-${String((i % RUNS) + 1).padStart(2, '0')}`, '.harness', 'checkpoint-bench.md');
+    const file = path.join(
+      dir,
+      host,
+      'projects',
+      `run-${String((i % RUNS) + 1).padStart(2, '0')}`,
+      '.harness',
+      'checkpoint-bench.md',
+    );
     const t0 = performance.now();
     writeFile(file, '# Checkpoint: bench (manual request)\n');
-    await waitFor(async () => (await screen()).includes('1 needs you'), 10_000, { intervalMs: 20, what: 'the change on screen' });
+    await waitFor(async () => (await screen()).includes('1 needs you'), 10_000, {
+      intervalMs: 20,
+      what: 'the change on screen',
+    });
     latencies.push(performance.now() - t0);
     fs.rmSync(file);
-    await waitFor(async () => !(await screen()).includes('needs you'), 10_000, { intervalMs: 50, what: 'the change undone' });
+    await waitFor(async () => !(await screen()).includes('needs you'), 10_000, {
+      intervalMs: 50,
+      what: 'the change undone',
+    });
     await pause(200);
   }
   const ms = (n: number) => `${n.toFixed(0)} ms`;
-  console.log(`change-to-screen latency over ${CHANGES} changes: median ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, max ${ms(Math.max(...latencies))}`);
+  console.log(
+    `change-to-screen latency over ${CHANGES} changes: median ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, max ${ms(Math.max(...latencies))}`,
+  );
 
   await pause(2000);
   const hz = Number((await execa('getconf', ['CLK_TCK'])).stdout.trim()) || 100;
@@ -106,7 +139,9 @@ try {
   const b = procUsage(pid);
   const secs = (performance.now() - t0) / 1000;
   const cpu = ((b.ticks - a.ticks) / hz / secs) * 100;
-  console.log(`local tower idle for ${IDLE_SEC} s with ${HOSTS} hosts: CPU ${cpu.toFixed(2)}% of one core, RSS ${(b.rss / 1024 / 1024).toFixed(0)} MB`);
+  console.log(
+    `local tower idle for ${IDLE_SEC} s with ${HOSTS} hosts: CPU ${cpu.toFixed(2)}% of one core, RSS ${(b.rss / 1024 / 1024).toFixed(0)} MB`,
+  );
 } finally {
   await cleanup();
 }

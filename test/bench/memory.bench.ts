@@ -30,9 +30,17 @@ function waitForScreen(pane: string, re: RegExp, ms = 60_000): void {
 }
 
 try {
-  const flags = ['--claude-dir', machine.claudeDir, ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r]), '-L', tmux.socket];
+  const flags = [
+    '--claude-dir',
+    machine.claudeDir,
+    ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r]),
+    '-L',
+    tmux.socket,
+  ];
   const vars = [`XDG_CONFIG_HOME=${xdg}/config`, `XDG_STATE_HOME=${xdg}/state`].map(quote).join(' ');
-  const pane = tmux.start(`env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars} node ${quote(bin)} ${flags.map(quote).join(' ')}; sleep 100000`);
+  const pane = tmux.start(
+    `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars} node ${quote(bin)} ${flags.map(quote).join(' ')}; sleep 100000`,
+  );
   waitForScreen(pane, /tower · \d+ runs/);
   // Select the run whose tasks will change: its task table is on screen.
   tmux.run('send-keys', '-t', pane, '/');
@@ -48,7 +56,19 @@ try {
     const id = 1 + (i % 6);
     const subject = `live output ${i} at ${new Date().toISOString()} ${crypto.randomBytes(12).toString('hex')}`;
     const file = path.join(tasks, `${id}.json`);
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ id: String(id), subject, description: 'x', status: 'in_progress', owner: 'worker-1', blocks: [], blockedBy: [], metadata: {} }));
+    fs.writeFileSync(
+      `${file}.tmp`,
+      JSON.stringify({
+        id: String(id),
+        subject,
+        description: 'x',
+        status: 'in_progress',
+        owner: 'worker-1',
+        blocks: [],
+        blockedBy: [],
+        metadata: {},
+      }),
+    );
     fs.renameSync(`${file}.tmp`, file);
     sleep(GAP_MS);
     if (i % 300 === 0) {
@@ -60,8 +80,12 @@ try {
   waitForScreen(pane, new RegExp(`live output ${CHANGES} `));
   sleep(2000);
   const end = rssMb(pid) ?? 0;
-  console.log(`RSS of the control room, 50 runs × 200 tasks, ${CHANGES} changes of on-screen text (${GAP_MS} ms apart):`);
-  console.log(`  settled ${start.toFixed(1)} MB; peak ${Math.max(peak, end).toFixed(1)} MB; at the end ${end.toFixed(1)} MB (goal < 150 MB)`);
+  console.log(
+    `RSS of the control room, 50 runs × 200 tasks, ${CHANGES} changes of on-screen text (${GAP_MS} ms apart):`,
+  );
+  console.log(
+    `  settled ${start.toFixed(1)} MB; peak ${Math.max(peak, end).toFixed(1)} MB; at the end ${end.toFixed(1)} MB (goal < 150 MB)`,
+  );
 } finally {
   tmux.kill();
   machine.remove();

@@ -46,7 +46,9 @@ const host = { name: 'far', destination: 'far', sshArgs: ['-F', lab.sshConfig], 
 
 /** A tmux control-mode client on the `base` session: each capture is one line written and its answer read. */
 class ControlScreen {
-  private readonly child = spawn('tmux', ['-L', socket, '-C', 'attach', '-t', 'base', '-f', 'ignore-size,read-only'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  private readonly child = spawn('tmux', ['-L', socket, '-C', 'attach', '-t', 'base', '-f', 'ignore-size,read-only'], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   private readonly waiting: ((text: string) => void)[] = [];
   private block: string[] | null = null;
   private rest = '';
@@ -109,27 +111,56 @@ async function onScreen(looks: ControlScreen, label: string, config: object): Pr
   writeFile(path.join(home, 'config.json'), config);
   fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
   const vars = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/xdg CLAUDE_CONFIG_DIR=${home}/claude`;
-  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', label, '-x', '120', '-y', '40', `exec env -u TMUX -u CI ${vars} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}`);
+  await tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    label,
+    '-x',
+    '120',
+    '-y',
+    '40',
+    `exec env -u TMUX -u CI ${vars} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}`,
+  );
   const screen = () => looks.capture(label);
-  await waitFor(async () => /tower · 1 run/.test(await screen()), 60_000, { intervalMs: 50, what: `${label}: the run on screen` });
+  await waitFor(async () => /tower · 1 run/.test(await screen()), 60_000, {
+    intervalMs: 50,
+    what: `${label}: the run on screen`,
+  });
   await pause(2000);
-  const ms = await latencies(async () => (await screen()).includes('1 needs you'), async () => !(await screen()).includes('needs you'));
+  const ms = await latencies(
+    async () => (await screen()).includes('1 needs you'),
+    async () => !(await screen()).includes('needs you'),
+  );
   await tmux('kill-session', '-t', label);
   return ms;
 }
 
 async function inStore(): Promise<number[]> {
-  const store = new CompositeStore({ hosts: [host], local: null, timeoutSec: 30, reconnect: false, reader: '/nonexistent/tower-reader.js' });
+  const store = new CompositeStore({
+    hosts: [host],
+    local: null,
+    timeoutSec: 30,
+    reconnect: false,
+    reader: '/nonexistent/tower-reader.js',
+  });
   await store.start();
   await pause(1000);
-  const has = () => store.getSnapshot().runs.some((r) => r.gates.some((g) => g.id === 'bench' && g.state === 'pending'));
-  const ms = await latencies(async () => has(), async () => !has());
+  const has = () =>
+    store.getSnapshot().runs.some((r) => r.gates.some((g) => g.id === 'bench' && g.state === 'pending'));
+  const ms = await latencies(
+    async () => has(),
+    async () => !has(),
+  );
   await store.stop();
   return ms;
 }
 
 let looks: ControlScreen | null = null;
-const fmt = (ms: number[]) => `median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)})`;
+const fmt = (ms: number[]) =>
+  `median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)})`;
 try {
   await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'base', 'sleep 100000');
   looks = new ControlScreen();

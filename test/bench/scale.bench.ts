@@ -62,7 +62,12 @@ async function idleRate(pid: number): Promise<number> {
 }
 
 /** Makes the changes; `seen(subject)` resolves when the change is visible (or at once). */
-async function changes(box: TeamsBox, pid: number, idle: number, seen: (subject: string, t0: number) => Promise<number | null>): Promise<{ perChangeMs: number; latencies: number[] }> {
+async function changes(
+  box: TeamsBox,
+  pid: number,
+  idle: number,
+  seen: (subject: string, t0: number) => Promise<number | null>,
+): Promise<{ perChangeMs: number; latencies: number[] }> {
   const latencies: number[] = [];
   const a = usage(pid).cpuMs;
   const t = performance.now();
@@ -110,7 +115,11 @@ async function measureWatch(box: TeamsBox): Promise<Figures> {
 }
 
 async function measureScreen(box: TeamsBox): Promise<Figures> {
-  const vars = Object.entries({ XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, XDG_STATE_HOME: env.XDG_STATE_HOME, HOME: env.HOME }).map(([k, v]) => quote(`${k}=${v}`));
+  const vars = Object.entries({
+    XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
+    XDG_STATE_HOME: env.XDG_STATE_HOME,
+    HOME: env.HOME,
+  }).map(([k, v]) => quote(`${k}=${v}`));
   const command = `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars.join(' ')} node ${quote(bin)} ${flags(box).map(quote).join(' ')}; sleep 100000`;
   // Ready when the first working team is selected and its task table is drawn.
   const first = tmux.timeUntil(command, new RegExp(`> claude +${box.active[0]}[\\s\\S]*Tasks · 4`), 180_000);
@@ -125,7 +134,12 @@ async function measureScreen(box: TeamsBox): Promise<Figures> {
         await sleep(5);
       }
     });
-    return { perChangeMs, idlePct: idle * 100, rssMb: usage(pid).rssMb, latencyMs: latencies.length ? median(latencies) : null };
+    return {
+      perChangeMs,
+      idlePct: idle * 100,
+      rssMb: usage(pid).rssMb,
+      latencyMs: latencies.length ? median(latencies) : null,
+    };
   } finally {
     tmux.run('kill-session', '-t', first.pane);
   }
@@ -139,7 +153,9 @@ try {
   for (const size of SIZES) {
     const t = performance.now();
     const box = buildTeamsBox({ teams: size });
-    console.log(`box of ${size} teams (${box.active.length} at work), written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `box of ${size} teams (${box.active.length} at work), written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     try {
       const watch = await measureWatch(box);
       console.log(`  tower watch  ${fmt(watch)}`);
@@ -154,10 +170,20 @@ try {
   const big = results.get(Math.max(...SIZES));
   if (small && big && SIZES.length > 1) {
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-    console.log(`a change on ${Math.max(...SIZES)} teams / on ${Math.min(...SIZES)}: screen ${ratio(big.screen.perChangeMs, small.screen.perChangeMs)}, watch ${ratio(big.watch.perChangeMs, small.watch.perChangeMs)} (goal ≤ 2×)`);
+    console.log(
+      `a change on ${Math.max(...SIZES)} teams / on ${Math.min(...SIZES)}: screen ${ratio(big.screen.perChangeMs, small.screen.perChangeMs)}, watch ${ratio(big.watch.perChangeMs, small.watch.perChangeMs)} (goal ≤ 2×)`,
+    );
   }
-  if (small) console.log(`on ${Math.min(...SIZES)} teams, a change costs the screen ${(small.screen.perChangeMs / small.watch.perChangeMs).toFixed(2)}× what it costs watch (goal ≤ 4×)`);
-  console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
+  if (small)
+    console.log(
+      `on ${Math.min(...SIZES)} teams, a change costs the screen ${(small.screen.perChangeMs / small.watch.perChangeMs).toFixed(2)}× what it costs watch (goal ≤ 4×)`,
+    );
+  console.log(
+    `(load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores)`,
+  );
 } finally {
   tmux.kill();
   fs.rmSync(xdg, { recursive: true, force: true });

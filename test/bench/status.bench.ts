@@ -56,14 +56,30 @@ try {
   // Panes sitting in some of the projects, as on a real box (their team members' panes are dead).
   for (const root of machine.tinaRoots.slice(0, 5)) await tmux.newSession(path.basename(root), root);
   const env = { ...process.env, XDG_CONFIG_HOME: xdg };
-  const args = [bin, 'status', '--json', '--claude-dir', machine.claudeDir, '-L', tmux.name, ...machine.otherRoots.flatMap((r) => ['--root', r])];
+  const args = [
+    bin,
+    'status',
+    '--json',
+    '--claude-dir',
+    machine.claudeDir,
+    '-L',
+    tmux.name,
+    ...machine.otherRoots.flatMap((r) => ['--root', r]),
+  ];
 
   const warm = time(args, env);
   const snapshot = JSON.parse(warm.stdout) as { runs: { tasks: unknown[] }[]; problems: unknown[] };
   const tasks = snapshot.runs.reduce((n, r) => n + r.tasks.length, 0);
-  console.log(`machine: ${snapshot.runs.length} runs, ${tasks} tasks (${machine.taskFiles} task files), output ${(warm.stdout.length / 1e6).toFixed(1)} MB, ${snapshot.problems.length} snapshot problems`);
+  console.log(
+    `machine: ${snapshot.runs.length} runs, ${tasks} tasks (${machine.taskFiles} task files), output ${(warm.stdout.length / 1e6).toFixed(1)} MB, ${snapshot.problems.length} snapshot problems`,
+  );
 
-  const floorArgs = [path.join(import.meta.dirname, 'status-floor.js'), machine.claudeDir, ...machine.tinaRoots, ...machine.otherRoots];
+  const floorArgs = [
+    path.join(import.meta.dirname, 'status-floor.js'),
+    machine.claudeDir,
+    ...machine.tinaRoots,
+    ...machine.otherRoots,
+  ];
   const read = JSON.parse(time(floorArgs, env).stdout) as { files: number; parsed: number };
   console.log(`floor: reads ${read.files} files, parses ${read.parsed} as JSON`);
 
@@ -82,7 +98,12 @@ try {
   console.log(`floor: node reading + parsing the same files  (${ROUNDS} runs): ${stats(floor)}`);
   console.log(`node -e 0                                   (${ROUNDS} runs): ${stats(bare)}`);
   console.log(`ratio of medians, piped / floor: ${(median(piped) / median(floor)).toFixed(2)}× (goal ≤ 1.3×)`);
-  console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
+  console.log(
+    `(load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores)`,
+  );
 
   const teams = Number(process.env.BENCH_TEAMS ?? 10_000);
   const box = buildTeamsBox({ teams });
@@ -90,7 +111,9 @@ try {
     const teamArgs = [bin, 'status', '--json', '--claude-dir', box.claudeDir, '-L', tmux.name];
     const teamFloorArgs = [path.join(import.meta.dirname, 'status-floor.js'), box.claudeDir];
     const out = JSON.parse(time(teamArgs, env).stdout) as { runs: { ended?: boolean }[] };
-    console.log(`box of ${teams} teams: ${out.runs.length} runs, ${out.runs.filter((r) => r.ended).length} of them ended`);
+    console.log(
+      `box of ${teams} teams: ${out.runs.length} runs, ${out.runs.filter((r) => r.ended).length} of them ended`,
+    );
     const t: number[] = [];
     const f: number[] = [];
     // The floor moves with the machine's other load: 11 interleaved rounds keep one slow round out of the medians.

@@ -30,7 +30,10 @@ function inotifyWatches(): number | null {
     for (const fd of fs.readdirSync('/proc/self/fd')) {
       try {
         if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== 'anon_inode:inotify') continue;
-        n += fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
+        n += fs
+          .readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith('inotify wd:')).length;
       } catch {
         // fds come and go while we look
       }
@@ -69,13 +72,17 @@ try {
     let kind: string;
     if (i % 2 === 0) {
       kind = 'state file';
-      const file = path.join(machine.tinaRoots[(i % 50)]!, '.claude', 'tina', 'context-metrics.json');
+      const file = path.join(machine.tinaRoots[i % 50]!, '.claude', 'tina', 'context-metrics.json');
       write = () => fs.writeFileSync(file, JSON.stringify({ used_pct: value, tokens: 1, max: 200000 }));
       check = (s) => s.runs.find((r) => r.id === id)?.context?.usedPct === value;
     } else {
       kind = 'task file';
       const file = path.join(machine.claudeDir, 'tasks', `feature-${n}-phase-2`, '7.json');
-      write = () => fs.writeFileSync(file, JSON.stringify({ id: '7', subject: `renamed ${value}`, status: 'in_progress', blockedBy: [] }));
+      write = () =>
+        fs.writeFileSync(
+          file,
+          JSON.stringify({ id: '7', subject: `renamed ${value}`, status: 'in_progress', blockedBy: [] }),
+        );
       check = (s) => s.runs.find((r) => r.id === id)?.tasks.some((x) => x.subject === `renamed ${value}`) ?? false;
     }
     const seen = new Promise<number>((resolve) => {
@@ -94,7 +101,9 @@ try {
   const all = latencies.map((l) => l.ms);
   const missed = all.filter((ms) => Number.isNaN(ms)).length;
   const ok = all.filter((ms) => !Number.isNaN(ms));
-  console.log(`change → emit over ${WRITES} writes: median ${percentile(ok, 50).toFixed(0)} ms, p95 ${percentile(ok, 95).toFixed(0)} ms, max ${Math.max(...ok).toFixed(0)} ms${missed ? `, ${missed} not seen within 5 s` : ''}`);
+  console.log(
+    `change → emit over ${WRITES} writes: median ${percentile(ok, 50).toFixed(0)} ms, p95 ${percentile(ok, 95).toFixed(0)} ms, max ${Math.max(...ok).toFixed(0)} ms${missed ? `, ${missed} not seen within 5 s` : ''}`,
+  );
   for (const kind of ['state file', 'task file']) {
     const k = latencies.filter((l) => l.kind === kind && !Number.isNaN(l.ms)).map((l) => l.ms);
     console.log(`  ${kind}: median ${percentile(k, 50).toFixed(0)} ms, p95 ${percentile(k, 95).toFixed(0)} ms`);

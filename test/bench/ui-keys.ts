@@ -24,11 +24,27 @@ const big: Run = {
   ...emptyRun('tina', 'big', '/w/big', '/w/big/.claude/tina'),
   status: 'running',
   phase: { current: '2', total: 3, status: 'executing' },
-  members: [member('team-lead', { lead: true, paneId: '%1', state: 'alive' }), member('worker-1', { paneId: '%2', state: 'alive' })],
-  tasks: Array.from({ length: tasks }, (_, i) => task(String(i + 1), { subject: `Task ${i + 1} of the big run`, status: ['pending', 'in_progress', 'completed'][i % 3] ?? 'pending', owner: 'worker-1', blockedBy: i > 0 ? [String(i)] : [] })),
+  members: [
+    member('team-lead', { lead: true, paneId: '%1', state: 'alive' }),
+    member('worker-1', { paneId: '%2', state: 'alive' }),
+  ],
+  tasks: Array.from({ length: tasks }, (_, i) =>
+    task(String(i + 1), {
+      subject: `Task ${i + 1} of the big run`,
+      status: ['pending', 'in_progress', 'completed'][i % 3] ?? 'pending',
+      owner: 'worker-1',
+      blockedBy: i > 0 ? [String(i)] : [],
+    }),
+  ),
 };
 const screen = renderScreen(
-  createElement(ControlRoom, { store: memoryStore(fixtureSnapshot([big, harnessRun()])), activity: new ActivityStore(), actions: new RecordingActions(), clock: createManualClock(Date.now()), color: true }),
+  createElement(ControlRoom, {
+    store: memoryStore(fixtureSnapshot([big, harnessRun()])),
+    activity: new ActivityStore(),
+    actions: new RecordingActions(),
+    clock: createManualClock(Date.now()),
+    color: true,
+  }),
   120,
   40,
 );

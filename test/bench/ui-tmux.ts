@@ -20,7 +20,20 @@ export class BenchTmux {
 
   /** Starts `command` in a new detached session of `columns` × `rows`; returns its pane id. */
   start(command: string, columns = 120, rows = 40): string {
-    return this.run('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', `b${++this.n}`, '-x', String(columns), '-y', String(rows), command);
+    return this.run(
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-s',
+      `b${++this.n}`,
+      '-x',
+      String(columns),
+      '-y',
+      String(rows),
+      command,
+    );
   }
 
   screen(pane: string): string {
@@ -36,7 +49,8 @@ export class BenchTmux {
     const pane = this.start(command);
     for (;;) {
       if (ready.test(this.screen(pane))) return { ms: performance.now() - t0, pane };
-      if (performance.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${ready} in:\n${this.screen(pane)}`);
+      if (performance.now() - t0 > timeoutMs)
+        throw new Error(`timed out waiting for ${ready} in:\n${this.screen(pane)}`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
     }
   }

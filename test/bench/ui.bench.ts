@@ -50,17 +50,23 @@ function firstFrame(label: string, flags: string[], rounds = ROUNDS): void {
   console.log(`first frame listing the runs, ${rounds} rounds in a 120×40 tmux pane (${label}):`);
   console.log(`  node -e 'console.log(1)'  ${stats(bare)}`);
   console.log(`  tower                     ${stats(frame)}`);
-  console.log(`  ratio of medians          ${(median(frame) / median(bare)).toFixed(2)}× bare node (goal ≤ 2.5×, stretch 2.0×)`);
+  console.log(
+    `  ratio of medians          ${(median(frame) / median(bare)).toFixed(2)}× bare node (goal ≤ 2.5×, stretch 2.0×)`,
+  );
 }
 
 function keysInProcess(): void {
   console.log('keypress → frame, 10,000 tasks in one run, task table focused, 120×40, in-process:');
   for (const nodeEnv of ['development', 'production']) {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'ui-keys.ts'), '10000', '200'], {
-      encoding: 'utf8',
-      env: { ...process.env, NODE_ENV: nodeEnv },
-      cwd: repo,
-    });
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'ui-keys.ts'), '10000', '200'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: nodeEnv },
+        cwd: repo,
+      },
+    );
     const r = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { react: string; move: string; pageDown: string };
     console.log(`  React ${r.react.padEnd(11)} j/k: ${r.move}; PgDn: ${r.pageDown}`);
   }
@@ -69,7 +75,11 @@ function keysInProcess(): void {
 function bigMachine(): void {
   const machine = buildBigMachine({ tinaRuns: 50, tasksPerTeam: 200, others: 5 });
   try {
-    const flags = ['--claude-dir', machine.claudeDir, ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r])];
+    const flags = [
+      '--claude-dir',
+      machine.claudeDir,
+      ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r]),
+    ];
     firstFrame('50 runs × 200 tasks', flags, 5);
     for (const nodeEnv of ['development', 'production']) {
       const t = tmux.timeUntil(towerCommand(flags, [`NODE_ENV=${nodeEnv}`]), /tower · \d+ runs/, 60_000);
@@ -88,7 +98,9 @@ function bigMachine(): void {
       const after = rssMb(pid);
       const runs = /tower · (\d+) runs/.exec(tmux.screen(t.pane))?.[1];
       console.log(`50 runs × 200 tasks (${runs} runs on screen), React ${nodeEnv}:`);
-      console.log(`  first frame of data ${t.ms.toFixed(0)} ms; RSS settled ${settled?.toFixed(1) ?? '?'} MB, after 40 keys ${after?.toFixed(1) ?? '?'} MB`);
+      console.log(
+        `  first frame of data ${t.ms.toFixed(0)} ms; RSS settled ${settled?.toFixed(1) ?? '?'} MB, after 40 keys ${after?.toFixed(1) ?? '?'} MB`,
+      );
       console.log(`  j/k → screen changed (tmux, incl. capture-pane polling): ${stats(moves)}`);
       tmux.run('kill-session', '-t', t.pane);
     }
@@ -100,7 +112,11 @@ function bigMachine(): void {
 try {
   const box = buildBox();
   try {
-    firstFrame(`fixture box, ${box.roots.length} roots`, ['--claude-dir', box.claudeDir, ...box.roots.flatMap((r) => ['--root', r])]);
+    firstFrame(`fixture box, ${box.roots.length} roots`, [
+      '--claude-dir',
+      box.claudeDir,
+      ...box.roots.flatMap((r) => ['--root', r]),
+    ]);
   } finally {
     box.remove();
   }
@@ -111,7 +127,15 @@ try {
   } else {
     const machine = buildBigMachine({ tinaRuns: 50, tasksPerTeam: 200, others: 5 });
     try {
-      firstFrame('50 runs × 200 tasks', ['--claude-dir', machine.claudeDir, ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r])], 5);
+      firstFrame(
+        '50 runs × 200 tasks',
+        [
+          '--claude-dir',
+          machine.claudeDir,
+          ...[...machine.tinaRoots, ...machine.otherRoots].flatMap((r) => ['--root', r]),
+        ],
+        5,
+      );
     } finally {
       machine.remove();
     }

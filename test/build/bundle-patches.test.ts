@@ -31,14 +31,28 @@ async function runBundled(name: string, source: string, nodeArgs: string[] = [])
   const entry = path.join(dir, `${name}.mjs`);
   fs.writeFileSync(entry, source);
   const out = path.join(dir, `${name}.out.mjs`);
-  await build({ entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'error', nodePaths: [path.join(REPO, 'node_modules')], plugins: [patchDependencies] });
+  await build({
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+    nodePaths: [path.join(REPO, 'node_modules')],
+    plugins: [patchDependencies],
+  });
   return execFileSync(process.execPath, [...nodeArgs, out], { encoding: 'utf8' });
 }
 
 describe('bundle patches', () => {
   it('find their targets in the installed ink and yoga-layout', () => {
-    expect(boundMeasureText(fs.readFileSync(inkFile('measure-text.js'), 'utf8'))).toContain(`cache.size >= ${TEXT_CACHE_LIMIT}`);
-    expect(boundWrapText(fs.readFileSync(inkFile('wrap-text.js'), 'utf8'))).toContain(`cacheSize >= ${TEXT_CACHE_LIMIT}`);
+    expect(boundMeasureText(fs.readFileSync(inkFile('measure-text.js'), 'utf8'))).toContain(
+      `cache.size >= ${TEXT_CACHE_LIMIT}`,
+    );
+    expect(boundWrapText(fs.readFileSync(inkFile('wrap-text.js'), 'utf8'))).toContain(
+      `cacheSize >= ${TEXT_CACHE_LIMIT}`,
+    );
     const yoga = path.join(REPO, 'node_modules', 'yoga-layout', 'dist', 'binaries', 'yoga-wasm-base64-esm.js');
     expect(noFetchProbe(fs.readFileSync(yoga, 'utf8'))).not.toMatch(/typeof fetch\b/);
   });
@@ -93,7 +107,18 @@ describe('string-width rewrite', () => {
       if (narrow.test(ch)) samples.push(ch, `a${ch}b`);
     }
     // Text the fast path must not take: wide, emoji, combining, control, ANSI, zero-width.
-    samples.push('╭─ Team · 4 ─╮ ▕████░▏72%! …', '漢字 and │ box', '👍🏽 ok', 'e\u0301│', '\u200b│', '│\u001b[31mred\u001b[39m│', 'tab\there', '↔️', '⚠ warn', '');
+    samples.push(
+      '╭─ Team · 4 ─╮ ▕████░▏72%! …',
+      '漢字 and │ box',
+      '👍🏽 ok',
+      'e\u0301│',
+      '\u200b│',
+      '│\u001b[31mred\u001b[39m│',
+      'tab\there',
+      '↔️',
+      '⚠ warn',
+      '',
+    );
     const out = await runBundled(
       'width',
       `import stringWidth from 'string-width';
@@ -107,7 +132,9 @@ describe('string-width rewrite', () => {
   }, 60_000);
 
   it('builds no segmenter or property regex for ASCII and box-drawing text', () => {
-    const patched = fastStringWidth(fs.readFileSync(path.join(REPO, 'node_modules', 'string-width', 'index.js'), 'utf8'));
+    const patched = fastStringWidth(
+      fs.readFileSync(path.join(REPO, 'node_modules', 'string-width', 'index.js'), 'utf8'),
+    );
     expect(patched).not.toMatch(/^const segmenter = new Intl\.Segmenter\(\);$/m);
     expect(patched).toMatch(/const rgiEmojiRegex = lazyRegExp\(\(\) => /);
     expect(() => fastStringWidth('export default (s) => s.length;')).toThrow(/string-width/);
@@ -145,13 +172,18 @@ describe('ansi-tokenize rewrite', () => {
     expect(r).toEqual(
       samples.map((s) => {
         const t = tokenizer.tokenize(s);
-        return { t, row: tokenizer.styledCharsToString(tokenizer.styledCharsFromTokens(t)), cut: tokenizer.tokenize(s, 3) };
+        return {
+          t,
+          row: tokenizer.styledCharsToString(tokenizer.styledCharsFromTokens(t)),
+          cut: tokenizer.tokenize(s, 3),
+        };
       }),
     );
   }, 60_000);
 
   it('finds its targets in the installed ansi-tokenize and refuses code it does not recognise', () => {
-    const build = (name: string) => fs.readFileSync(path.join(REPO, 'node_modules', '@alcalzone', 'ansi-tokenize', 'build', name), 'utf8');
+    const build = (name: string) =>
+      fs.readFileSync(path.join(REPO, 'node_modules', '@alcalzone', 'ansi-tokenize', 'build', name), 'utf8');
     expect(fastTokenize(build('tokenize.js'))).not.toContain('const segmenter = new Intl.Segmenter');
     expect(() => fastTokenize('export const tokenize = () => [];')).toThrow(/ansi-tokenize tokenize/);
   });

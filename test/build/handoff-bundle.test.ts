@@ -27,7 +27,11 @@ beforeAll(async () => {
   dir = tempDir('tower-handoff-');
   out = path.join(dir, 'dist');
   const main = await bundle(out, undefined, { logLevel: 'error', metafile: true });
-  const single = await bundle(out, { 'tower-reader': 'src/cli/reader-main.ts' }, { splitting: false, minify: true, metafile: true, write: false, logLevel: 'error' });
+  const single = await bundle(
+    out,
+    { 'tower-reader': 'src/cli/reader-main.ts' },
+    { splitting: false, minify: true, metafile: true, write: false, logLevel: 'error' },
+  );
   if (!main.metafile || !single.metafile) throw new Error('no metafile');
   chunked = main.metafile;
   reader = single.metafile;
@@ -53,7 +57,11 @@ function packagesIn(metafile: Metafile): Set<string> {
 }
 
 interface Status {
-  runs: { id: string; tasks: { id: string; subject: string; status: string; owner: string | null }[]; handoff: { path: string } | null }[];
+  runs: {
+    id: string;
+    tasks: { id: string; subject: string; status: string; owner: string | null }[];
+    handoff: { path: string } | null;
+  }[];
 }
 
 describe('handoffs in the bundle', () => {
@@ -61,11 +69,15 @@ describe('handoffs in the bundle', () => {
     const markdown = (names: Set<string>): string[] => [...names].filter((n) => /^(micromark|mdast-util-)/.test(n));
     expect(markdown(packagesIn(chunked))).toContain('micromark');
     expect(markdown(packagesIn(reader))).toContain('mdast-util-from-markdown');
-    const holders = Object.entries(chunked.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => /node_modules\/micromark\//.test(i)));
+    const holders = Object.entries(chunked.outputs).filter(([, o]) =>
+      Object.keys(o.inputs).some((i) => /node_modules\/micromark\//.test(i)),
+    );
     expect(holders).toHaveLength(1);
     const [chunk] = holders[0]!;
     // Every import of that chunk is a lazy one: the status path and the first frame never load it.
-    const imports = Object.values(chunked.outputs).flatMap((o) => o.imports.filter((i) => chunk.endsWith(i.path) || i.path.endsWith(path.basename(chunk))));
+    const imports = Object.values(chunked.outputs).flatMap((o) =>
+      o.imports.filter((i) => chunk.endsWith(i.path) || i.path.endsWith(path.basename(chunk))),
+    );
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.every((i) => i.kind === 'dynamic-import')).toBe(true);
     expect(fs.readdirSync(out).filter((f) => f.endsWith('.cjs'))).toEqual([]);
@@ -73,18 +85,39 @@ describe('handoffs in the bundle', () => {
 
   it('read as from source when `tower status` runs from the bundle', () => {
     const root = path.join(dir, 'worktrees', 'my-feature');
-    const r = spawnSync(process.execPath, [path.join(dir, 'run.mjs'), 'status', '--json', '-L', uniqueSocketName(), '--claude-dir', path.join(dir, 'claude'), '--root', root], {
-      env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_STATE_HOME: path.join(dir, 'state') },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(dir, 'run.mjs'),
+        'status',
+        '--json',
+        '-L',
+        uniqueSocketName(),
+        '--claude-dir',
+        path.join(dir, 'claude'),
+        '--root',
+        root,
+      ],
+      {
+        env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_STATE_HOME: path.join(dir, 'state') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const run = (JSON.parse(r.stdout) as Status).runs.find((x) => x.id === 'tina:my-feature');
     expect(run?.handoff?.path).toBe(path.join(root, '.claude', 'tina', 'phase-2', 'handoff.md'));
-    const fromSource = readTinaRun(root, path.join(root, '.claude', 'tina'), readTeams(path.join(dir, 'claude')).teams, { ...DEFAULT_READ_SETTINGS, now: Date.now() });
+    const fromSource = readTinaRun(
+      root,
+      path.join(root, '.claude', 'tina'),
+      readTeams(path.join(dir, 'claude')).teams,
+      { ...DEFAULT_READ_SETTINGS, now: Date.now() },
+    );
     expect(fromSource.run.handoff).not.toBeNull();
     expect(run?.tasks.length).toBeGreaterThan(0);
-    expect(run?.tasks.map((t) => [t.id, t.subject, t.status, t.owner])).toEqual(fromSource.run.tasks.map((t) => [t.id, t.subject, t.status, t.owner]));
+    expect(run?.tasks.map((t) => [t.id, t.subject, t.status, t.owner])).toEqual(
+      fromSource.run.tasks.map((t) => [t.id, t.subject, t.status, t.owner]),
+    );
   }, 60_000);
 });

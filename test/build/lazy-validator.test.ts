@@ -23,7 +23,9 @@ beforeAll(async () => {
   if (!result.metafile) throw new Error('no metafile');
   zodFiles = new Set(
     Object.entries(result.metafile.outputs)
-      .filter(([file, o]) => !file.endsWith('.map') && Object.keys(o.inputs).some((i) => i.includes('node_modules/zod/')))
+      .filter(
+        ([file, o]) => !file.endsWith('.map') && Object.keys(o.inputs).some((i) => i.includes('node_modules/zod/')),
+      )
       .map(([file]) => path.basename(file)),
   );
   // A module hook that writes down every file the run loads.
@@ -31,7 +33,10 @@ beforeAll(async () => {
     path.join(dir, 'hooks.mjs'),
     `import fs from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:')) fs.appendFileSync(${JSON.stringify(path.join(dir, 'loaded.txt'))}, url + '\\n');\n  return next(url, context);\n}\n`,
   );
-  fs.writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+  fs.writeFileSync(
+    path.join(dir, 'register.mjs'),
+    `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`,
+  );
   fs.writeFileSync(
     path.join(dir, 'run.mjs'),
     `const { main } = await import(${JSON.stringify(pathToFileURL(path.join(out, 'cli.js')).href)});\nprocess.exitCode = await main(process.argv.slice(2));\n`,
@@ -43,14 +48,32 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 function status(config: string): { code: number | null; stderr: string; loaded: string[] } {
   const log = path.join(dir, 'loaded.txt');
   fs.rmSync(log, { force: true });
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(dir, 'register.mjs')).href, path.join(dir, 'run.mjs'), 'status', '--json', '-L', uniqueSocketName(), '--claude-dir', path.join(dir, 'claude')], {
-    env: { ...process.env, XDG_CONFIG_HOME: config, XDG_STATE_HOME: path.join(dir, 'state') },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(path.join(dir, 'register.mjs')).href,
+      path.join(dir, 'run.mjs'),
+      'status',
+      '--json',
+      '-L',
+      uniqueSocketName(),
+      '--claude-dir',
+      path.join(dir, 'claude'),
+    ],
+    {
+      env: { ...process.env, XDG_CONFIG_HOME: config, XDG_STATE_HOME: path.join(dir, 'state') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   const urls = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   const outUrl = pathToFileURL(out).href;
-  return { code: r.status, stderr: r.stderr, loaded: urls.filter((u) => u.startsWith(outUrl)).map((u) => path.basename(new URL(u).pathname)) };
+  return {
+    code: r.status,
+    stderr: r.stderr,
+    loaded: urls.filter((u) => u.startsWith(outUrl)).map((u) => path.basename(new URL(u).pathname)),
+  };
 }
 
 describe('the validator', () => {

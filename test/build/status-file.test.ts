@@ -34,13 +34,25 @@ afterAll(() => {
   fs.rmSync(xdg, { recursive: true, force: true });
 });
 
-const statusArgs = () => ['status', '--json', '--claude-dir', box.claudeDir, '-L', uniqueSocketName(), ...box.roots.flatMap((r) => ['--root', r])];
+const statusArgs = () => [
+  'status',
+  '--json',
+  '--claude-dir',
+  box.claudeDir,
+  '-L',
+  uniqueSocketName(),
+  ...box.roots.flatMap((r) => ['--root', r]),
+];
 
 /** Runs `script` (written to a file: `node -e` itself loads crypto) with argv; stdout and exit code. */
 function node(script: string, argv: string[]): { code: number | null; stdout: string; stderr: string } {
   const file = path.join(xdg, script === viaChunks ? 'via-chunks.mjs' : 'via-file.cjs');
   fs.writeFileSync(file, script);
-  const r = spawnSync(process.execPath, [file, ...argv], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: xdg }, timeout: 30_000 });
+  const r = spawnSync(process.execPath, [file, ...argv], {
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CONFIG_HOME: xdg },
+    timeout: 30_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -50,7 +62,8 @@ runStatus(process.argv[2], process.argv.slice(3)).then((c) => {
   process.exitCode = c ?? 99;
   process.stderr.write(process.moduleLoadList.includes('NativeModule crypto') ? 'crypto\\n' : '');
 });`;
-const viaChunks = 'import(process.argv[2]).then((m) => m.main(process.argv.slice(3))).then((c) => { process.exitCode = c; })';
+const viaChunks =
+  'import(process.argv[2]).then((m) => m.main(process.argv.slice(3))).then((c) => { process.exitCode = c; })';
 
 /**
  * What V8 made of the kept code when the status file was loaded in a fresh process: taken (false),
@@ -75,7 +88,7 @@ describe('the status file', () => {
     expect(keptCodeRefused()).toBe(false);
   }, 60_000);
 
-  it("answers as the chunks do, and loads no crypto module", () => {
+  it('answers as the chunks do, and loads no crypto module', () => {
     const file = node(viaFile, [path.join(dist, STATUS_FILE), ...statusArgs()]);
     const chunks = node(viaChunks, [path.join(dist, 'cli.js'), ...statusArgs()]);
     expect(file.code).toBe(0);
@@ -86,7 +99,12 @@ describe('the status file', () => {
   });
 
   it('hands on what is not a plain status of this box: help, usage errors, other commands, other boxes', () => {
-    for (const argv of [['status', '--help'], ['status', '--bogus'], ['grant', 'x', 'y'], ['status', '--host', 'build-1']]) {
+    for (const argv of [
+      ['status', '--help'],
+      ['status', '--bogus'],
+      ['grant', 'x', 'y'],
+      ['status', '--host', 'build-1'],
+    ]) {
       const r = node(viaFile, [path.join(dist, STATUS_FILE), ...argv]);
       expect(r.code, argv.join(' ')).toBe(99);
       expect(r.stdout, argv.join(' ')).toBe('');
@@ -123,7 +141,9 @@ describe('the status file', () => {
 
   it('holds nothing of the screen, the validator or the process wrapper, within its budget', () => {
     const code = fs.readFileSync(path.join(dist, STATUS_FILE), 'utf8');
-    expect(code).not.toMatch(/\/\/ node_modules\/(react|ink|react-reconciler|yoga-layout|zod|execa|chokidar|micromark[^/]*|mdast-util-[^/]*)\//);
+    expect(code).not.toMatch(
+      /\/\/ node_modules\/(react|ink|react-reconciler|yoga-layout|zod|execa|chokidar|micromark[^/]*|mdast-util-[^/]*)\//,
+    );
     expect(code).toContain('require("./config-schema.cjs")');
     // The handoff Markdown reader is a file of its own, loaded the first time a handoff is read.
     expect(code).toContain('require("./markdown-reader.cjs")');

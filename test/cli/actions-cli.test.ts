@@ -8,7 +8,16 @@ import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import type { CliSetup } from '../actions/cli-kit.js';
-import { buildTower, dotagentProject, fastConfig, harnessProject, sageProject, spawnTower, tower, watchEvents } from '../actions/cli-kit.js';
+import {
+  buildTower,
+  dotagentProject,
+  fastConfig,
+  harnessProject,
+  sageProject,
+  spawnTower,
+  tower,
+  watchEvents,
+} from '../actions/cli-kit.js';
 import type { TinaFixture } from '../actions/kit.js';
 import { listing, processAlive, readAudit, tinaFixture } from '../actions/kit.js';
 
@@ -25,7 +34,11 @@ let fx: TinaFixture;
 
 async function setup(lead: 'answers' | 'silent' = 'answers'): Promise<void> {
   fx = await tinaFixture(tmux, { home, lead });
-  s = { tower: bin, home, flags: ['--root', fx.root, ...roots(), '--claude-dir', fx.claudeDir, '-L', tmux.name, '--config', fastConfig(home)] };
+  s = {
+    tower: bin,
+    home,
+    flags: ['--root', fx.root, ...roots(), '--claude-dir', fx.claudeDir, '-L', tmux.name, '--config', fastConfig(home)],
+  };
 }
 
 function roots(): string[] {
@@ -68,7 +81,9 @@ describe('tower checkpoint / rehydrate', () => {
     await setup('silent');
     const r = await tower(s, ['checkpoint', 'tina:auth', '--timeout', '1.5']);
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain('teammates still alive: worker-1, worker-2 (to force-terminate them: tower terminate tina:auth)');
+    expect(r.stderr).toContain(
+      'teammates still alive: worker-1, worker-2 (to force-terminate them: tower terminate tina:auth)',
+    );
     expect(r.stderr).toContain('tower: timeout: no handoff within 1.5 s');
     expect(r.stderr).toContain('escalated');
     expect(fs.existsSync(path.join(fx.stateDir, 'tower-escalation.json'))).toBe(true);
@@ -128,10 +143,20 @@ describe('tower grant / request', () => {
     const granted = path.join(projects, 'shop', '.harness', 'checkpoint-plan-approval.md.granted');
     const first = await tower(s, ['grant', 'harness:shop', 'plan-approval', '--json']);
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ ok: true, run: 'harness:shop', gate: 'plan-approval', file: granted, message: expect.stringContaining('granted') });
+    expect(JSON.parse(first.stdout)).toEqual({
+      ok: true,
+      run: 'harness:shop',
+      gate: 'plan-approval',
+      file: granted,
+      message: expect.stringContaining('granted'),
+    });
     const again = await tower(s, ['grant', 'harness:shop', 'plan-approval', '--json']);
     expect(again.exitCode).toBe(1);
-    expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, gate: 'plan-approval', message: expect.stringContaining('already granted') });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      ok: false,
+      gate: 'plan-approval',
+      message: expect.stringContaining('already granted'),
+    });
   });
 
   it('two operators granting at once: one grant, one refusal (harness, SAGE, dotagent)', async () => {
@@ -141,14 +166,26 @@ describe('tower grant / request', () => {
       ['sage', 'hitl'],
       ['dotagent', 'ARCHITECTURE'],
     ] as const;
-    const results = await Promise.all(cases.map(([run, gate]) => Promise.all([tower(s, ['grant', run, gate]), tower(s, ['grant', run, gate])])));
+    const results = await Promise.all(
+      cases.map(([run, gate]) => Promise.all([tower(s, ['grant', run, gate]), tower(s, ['grant', run, gate])])),
+    );
     results.forEach((both, i) => {
-      expect(both.map((r) => r.exitCode).sort(), `${cases[i]?.join(' ')}: ${both.map((r) => r.stderr).join(' | ')}`).toEqual([0, 1]);
+      expect(
+        both.map((r) => r.exitCode).sort(),
+        `${cases[i]?.join(' ')}: ${both.map((r) => r.stderr).join(' | ')}`,
+      ).toEqual([0, 1]);
       expect(both.find((r) => r.exitCode === 1)?.stderr).toContain('tower: refused:');
     });
-    expect(fs.readFileSync(path.join(projects, 'shop', '.harness', 'checkpoint-plan-approval.md.granted'), 'utf8')).toMatch(/^granted at \S+Z\n$/);
-    expect(fs.readFileSync(path.join(projects, 'billing', '.sage', 'state', '.resume-signal'), 'utf8')).toBe('STATUS: APPROVED\n');
-    const phase = JSON.parse(fs.readFileSync(path.join(projects, 'wf', 'memory', 'state', 'phase.json'), 'utf8')) as { user_checkpoints: { phase: string }[]; extra_key: unknown };
+    expect(
+      fs.readFileSync(path.join(projects, 'shop', '.harness', 'checkpoint-plan-approval.md.granted'), 'utf8'),
+    ).toMatch(/^granted at \S+Z\n$/);
+    expect(fs.readFileSync(path.join(projects, 'billing', '.sage', 'state', '.resume-signal'), 'utf8')).toBe(
+      'STATUS: APPROVED\n',
+    );
+    const phase = JSON.parse(fs.readFileSync(path.join(projects, 'wf', 'memory', 'state', 'phase.json'), 'utf8')) as {
+      user_checkpoints: { phase: string }[];
+      extra_key: unknown;
+    };
     expect(phase.user_checkpoints.map((c) => c.phase)).toEqual(['REQUIREMENTS', 'ARCHITECTURE']);
     expect(phase.extra_key).toEqual({ kept: true });
     expect(readAudit(home)).toHaveLength(6);
@@ -158,7 +195,9 @@ describe('tower grant / request', () => {
     await setup();
     const ok = await tower(s, ['request', 'harness:shop', 'pre-done', '--message', 'hold on']);
     expect(ok.exitCode, ok.stderr).toBe(0);
-    expect(fs.readFileSync(path.join(projects, 'shop', '.harness', 'checkpoint-pre-done.md'), 'utf8')).toContain('hold on');
+    expect(fs.readFileSync(path.join(projects, 'shop', '.harness', 'checkpoint-pre-done.md'), 'utf8')).toContain(
+      'hold on',
+    );
     const twice = await tower(s, ['request', 'harness:shop', 'pre-done']);
     expect(twice.exitCode).toBe(1);
     expect(twice.stderr).toContain('already pending');
@@ -187,14 +226,20 @@ describe('--dry-run', () => {
       tower(s, ['rehydrate', 'tina:auth', '--dry-run']),
     ]);
     const lines = cp.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^write ${fx.signal} "\\{\\\\"triggered_at\\\\": \\\\"\\S+Z\\\\", \\\\"source\\\\": \\\\"tower\\\\"\\}\\\\n"$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^write ${fx.signal} "\\{\\\\"triggered_at\\\\": \\\\"\\S+Z\\\\", \\\\"source\\\\": \\\\"tower\\\\"\\}\\\\n"$`,
+      ),
+    );
     expect(lines[1]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:checkpoint`);
     expect(lines[2]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`);
     expect(cp.stdout).toContain(`on timeout: write ${path.join(fx.stateDir, 'tower-escalation.json')}`);
     expect(term.stdout).toContain(`tmux -L ${tmux.name} kill-pane -t ${fx.panes.worker2}`);
     expect(grant.stdout).toMatch(/^create \S+checkpoint-plan-approval\.md\.granted "granted at \S+Z\\n"$/);
     expect(req.stdout).toContain('create ');
-    expect(req.stdout).toContain(`run ${hook} in ${path.join(projects, 'shop')} with CHECKPOINT_NAME=later TRIGGER=manual`);
+    expect(req.stdout).toContain(
+      `run ${hook} in ${path.join(projects, 'shop')} with CHECKPOINT_NAME=later TRIGGER=manual`,
+    );
     expect(req.stdout).toContain('HARNESS_SLUG=shop');
     expect(fs.existsSync(path.join(projects, 'shop', 'hook-ran'))).toBe(false);
     expect(dot.stdout).toContain('append {"phase":"ARCHITECTURE","approved_at":');
@@ -216,9 +261,18 @@ describe('tower watch', () => {
     await setup();
     const proc = spawnTower(s, ['watch']);
     const events = watchEvents(proc);
-    await waitFor(() => events().some((e) => e.event === 'run-added' && e.run === 'harness:shop'), 10_000, { what: 'run-added' });
-    fs.writeFileSync(path.join(projects, 'shop', '.harness', 'checkpoint-db-migration.md'), '# Checkpoint: db-migration (manual request)\n');
-    const opened = await waitFor(() => events().find((e) => e.event === 'gate-opened' && e.gate === 'db-migration'), 10_000, { what: 'gate-opened' });
+    await waitFor(() => events().some((e) => e.event === 'run-added' && e.run === 'harness:shop'), 10_000, {
+      what: 'run-added',
+    });
+    fs.writeFileSync(
+      path.join(projects, 'shop', '.harness', 'checkpoint-db-migration.md'),
+      '# Checkpoint: db-migration (manual request)\n',
+    );
+    const opened = await waitFor(
+      () => events().find((e) => e.event === 'gate-opened' && e.gate === 'db-migration'),
+      10_000,
+      { what: 'gate-opened' },
+    );
     expect(opened).toMatchObject({ run: 'harness:shop', kind: 'checkpoint', time: expect.any(String) });
     proc.kill('SIGTERM');
     const done = await proc;
@@ -230,10 +284,17 @@ describe('tower watch', () => {
     const proc = spawnTower(s, ['watch', '--auto-checkpoint']);
     const events = watchEvents(proc);
     await waitFor(() => events().some((e) => e.event === 'run-added' && e.run === 'tina:auth'), 10_000);
-    fs.writeFileSync(fx.signal, '{"triggered_at": "2026-01-26T14:37:07Z", "context_pct": 72, "threshold": 70, "source": "statusline"}\n');
-    await waitFor(() => events().some((e) => e.event === 'action-finished' && e.action === 'rehydrate'), 15_000, { what: 'the cycle to finish' });
+    fs.writeFileSync(
+      fx.signal,
+      '{"triggered_at": "2026-01-26T14:37:07Z", "context_pct": 72, "threshold": 70, "source": "statusline"}\n',
+    );
+    await waitFor(() => events().some((e) => e.event === 'action-finished' && e.action === 'rehydrate'), 15_000, {
+      what: 'the cycle to finish',
+    });
     const cycle = events()
-      .filter((e) => e.run === 'tina:auth' && ['gate-opened', 'action-started', 'action-finished'].includes(String(e.event)))
+      .filter(
+        (e) => e.run === 'tina:auth' && ['gate-opened', 'action-started', 'action-finished'].includes(String(e.event)),
+      )
       .map((e) => [e.event, e.action ?? e.gate, e.status ?? null]);
     expect(cycle).toEqual([
       ['gate-opened', 'context', null],

@@ -46,7 +46,15 @@ describe('parseArgv', () => {
     const p = run(['--root', '/a', 'status', '--root=/b', '-L', 'sock', '--json', '-S/tmp/s', '--claude-dir', '/c']);
     expect(p.command).toBe('status');
     expect(p.args).toEqual([]);
-    expect(p.opts).toMatchObject({ root: ['/a', '/b'], socketName: 'sock', socketPath: '/tmp/s', json: true, claudeDir: '/c', color: true, local: true });
+    expect(p.opts).toMatchObject({
+      root: ['/a', '/b'],
+      socketName: 'sock',
+      socketPath: '/tmp/s',
+      json: true,
+      claudeDir: '/c',
+      color: true,
+      local: true,
+    });
   });
 
   it('negated options default to true and turn false when given', () => {
@@ -64,7 +72,12 @@ describe('parseArgv', () => {
   });
 
   it('runs the program itself when no command is named', () => {
-    expect(run(['-L', 'x'])).toEqual({ kind: 'run', command: null, args: [], opts: expect.objectContaining({ socketName: 'x' }) });
+    expect(run(['-L', 'x'])).toEqual({
+      kind: 'run',
+      command: null,
+      args: [],
+      opts: expect.objectContaining({ socketName: 'x' }),
+    });
   });
 
   it('refuses what it does not know, naming it', () => {
@@ -77,7 +90,9 @@ describe('parseArgv', () => {
     expect(refusal(['status', '--member', 'a'])).toBe("unknown option '--member'");
     expect(refusal(['status', '-V'])).toBe("unknown option '-V'");
     // A value that starts with a dash is given with `=`: `--config -odd` could be a forgotten value.
-    expect(refusal(['status', '--config', '-odd'])).toBe("option '--config <file>' needs its value: give one that starts with a dash as --config=VALUE");
+    expect(refusal(['status', '--config', '-odd'])).toBe(
+      "option '--config <file>' needs its value: give one that starts with a dash as --config=VALUE",
+    );
   });
 
   it('answers --help, help <command> and --version without running anything', () => {
@@ -98,7 +113,14 @@ describe('helpText', () => {
     const text = helpText(PROGRAM, PROGRAM.commands[1] ?? null, 60);
     expect(text.split('\n')[0]).toBe('Usage: tower terminate [options] <run>');
     expect(text).toMatch(/Arguments:\n {2}run {2,}the run\n/);
-    for (const flags of ['--member <name>', '--timeout <seconds>', '-L, --socket-name <name>', '--no-local', '-h, --help']) expect(text).toContain(flags);
+    for (const flags of [
+      '--member <name>',
+      '--timeout <seconds>',
+      '-L, --socket-name <name>',
+      '--no-local',
+      '-h, --help',
+    ])
+      expect(text).toContain(flags);
     expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
   });
 });

@@ -29,7 +29,16 @@ async function problemOf(config: object): Promise<string> {
   return '';
 }
 
-const DURATIONS = ['checkpointTimeoutSec', 'stragglerAfterSec', 'killGraceSec', 'rehydrateTimeoutSec', 'staleHandoffMinutes', 'heartbeatStaleSec', 'pollIntervalMs', 'hostTimeoutSec'] as const;
+const DURATIONS = [
+  'checkpointTimeoutSec',
+  'stragglerAfterSec',
+  'killGraceSec',
+  'rehydrateTimeoutSec',
+  'staleHandoffMinutes',
+  'heartbeatStaleSec',
+  'pollIntervalMs',
+  'hostTimeoutSec',
+] as const;
 
 describe('config durations', () => {
   it('refuses a value timers cannot hold, naming the key and the bound', async () => {
@@ -74,7 +83,16 @@ describe('an invalid keys section', () => {
   it('makes every command exit 2 with the key named', async () => {
     writeFile(file, { keys: { grant: ['j'] } });
     const common = ['--config', file, '-L', uniqueSocketName(), '--claude-dir', dir];
-    for (const argv of [['status'], ['status', '--json'], ['grant', 'x', 'y'], ['request', 'x', 'y'], ['checkpoint', 'x'], ['rehydrate', 'x'], ['terminate', 'x'], ['watch']]) {
+    for (const argv of [
+      ['status'],
+      ['status', '--json'],
+      ['grant', 'x', 'y'],
+      ['request', 'x', 'y'],
+      ['checkpoint', 'x'],
+      ['rehydrate', 'x'],
+      ['terminate', 'x'],
+      ['watch'],
+    ]) {
       stderr = '';
       expect(await main([...argv, ...common]), argv.join(' ')).toBe(2);
       expect(stderr, argv.join(' ')).toMatch(/^tower: config .*keys: "j" would mean both/);

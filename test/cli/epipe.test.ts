@@ -27,12 +27,28 @@ afterAll(() => {
  * Runs tower with its stdout a pipe whose reading end is closed after `keepBytes` bytes (0: at
  * once), as `| head` does; resolves with the exit code, the signal and stderr.
  */
-function withClosedStdout(args: string[], keepBytes: number, afterClose: () => void = () => undefined): Promise<{ code: number | null; signal: string | null; stderr: string; got: string }> {
+function withClosedStdout(
+  args: string[],
+  keepBytes: number,
+  afterClose: () => void = () => undefined,
+): Promise<{ code: number | null; signal: string | null; stderr: string; got: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli.bin, ...args, '--claude-dir', box.claudeDir, ...box.roots.flatMap((r) => ['--root', r]), '-L', uniqueSocketName()], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, XDG_CONFIG_HOME: xdg, XDG_STATE_HOME: xdg },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        cli.bin,
+        ...args,
+        '--claude-dir',
+        box.claudeDir,
+        ...box.roots.flatMap((r) => ['--root', r]),
+        '-L',
+        uniqueSocketName(),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, XDG_CONFIG_HOME: xdg, XDG_STATE_HOME: xdg },
+      },
+    );
     let stderr = '';
     let got = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -71,7 +87,9 @@ describe('a closed stdout', () => {
   it('ends tower watch quietly with exit 0 once its reader is gone', async () => {
     // Watch only learns that its reader left when it next writes: new teams give it events to print.
     let n = 0;
-    const r = await withClosedStdout(['watch'], 1, () => writeFile(path.join(box.claudeDir, 'teams', `late-${n++}`, 'config.json'), { name: `late-${n}`, members: [] }));
+    const r = await withClosedStdout(['watch'], 1, () =>
+      writeFile(path.join(box.claudeDir, 'teams', `late-${n++}`, 'config.json'), { name: `late-${n}`, members: [] }),
+    );
     expect(r.got.length).toBeGreaterThan(0);
     expect(r.stderr).toBe('');
     expect([r.code, r.signal]).toEqual([0, null]);

@@ -46,7 +46,11 @@ describe('tower hooks', () => {
     fs.writeFileSync(settings, ORIGINAL);
     const r = await tower(s, ['hooks', 'install', '--settings', settings]);
     expect(r.exitCode).toBe(0);
-    const installed = JSON.parse(fs.readFileSync(settings, 'utf8')) as { permissions: unknown; model: string; hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+    const installed = JSON.parse(fs.readFileSync(settings, 'utf8')) as {
+      permissions: unknown;
+      model: string;
+      hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+    };
     expect(installed.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(installed.model).toBe('opus');
     expect(Object.keys(installed.hooks).sort()).toEqual([...HOOK_EVENTS].sort());
@@ -58,7 +62,10 @@ describe('tower hooks', () => {
     expect((await tower(s, ['hooks', 'status', '--settings', settings])).stdout).toContain('no event has arrived yet');
     const events = path.join(s.home, 'state', 'tower', 'hooks', 'events');
     fs.mkdirSync(path.dirname(events), { recursive: true });
-    fs.writeFileSync(events, `1764000000\t%3\t{"hook_event_name":"Stop"}\n1764000060\t\x1b]0;x\x07\t{"hook_event_name":"Stop"}\n`);
+    fs.writeFileSync(
+      events,
+      `1764000000\t%3\t{"hook_event_name":"Stop"}\n1764000060\t\x1b]0;x\x07\t{"hook_event_name":"Stop"}\n`,
+    );
     const status = (await tower(s, ['hooks', 'status', '--settings', settings])).stdout;
     expect(status).toContain('installed in');
     // The last line names no pane tower can read: the one before it is the last event.
@@ -74,7 +81,10 @@ describe('tower hooks', () => {
     edited.theme = 'dark';
     fs.writeFileSync(settings, JSON.stringify(edited));
     await tower(s, ['hooks', 'uninstall', '--settings', settings]);
-    expect(JSON.parse(fs.readFileSync(settings, 'utf8'))).toEqual({ ...(JSON.parse(ORIGINAL) as object), theme: 'dark' });
+    expect(JSON.parse(fs.readFileSync(settings, 'utf8'))).toEqual({
+      ...(JSON.parse(ORIGINAL) as object),
+      theme: 'dark',
+    });
   });
 
   it('never rewrites a file it cannot parse, asks for the file, and shows the change in a dry run', async () => {
@@ -102,18 +112,40 @@ describe('the hook line', () => {
   });
 
   const payload = (event: string, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ session_id: 'f1e2d3c4-0000-4000-8000-000000000001', transcript_path: '/home/op/.claude/projects/-srv-app/f1e2.jsonl', cwd: '/srv/app', hook_event_name: event, ...extra }, null, 2);
+    JSON.stringify(
+      {
+        session_id: 'f1e2d3c4-0000-4000-8000-000000000001',
+        transcript_path: '/home/op/.claude/projects/-srv-app/f1e2.jsonl',
+        cwd: '/srv/app',
+        hook_event_name: event,
+        ...extra,
+      },
+      null,
+      2,
+    );
 
   it('appends the time, the pane and the event as one line under the state dir, and starts afresh past its bound', () => {
     const state = path.join(tempDir(), 'state');
-    const run = (json: string) => execFileSync('sh', ['-c', hookCommand()], { input: json, env: { PATH: process.env.PATH, HOME: '/nonexistent', XDG_STATE_HOME: state, TMUX_PANE: '%7' } });
-    run(payload('Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' }));
+    const run = (json: string) =>
+      execFileSync('sh', ['-c', hookCommand()], {
+        input: json,
+        env: { PATH: process.env.PATH, HOME: '/nonexistent', XDG_STATE_HOME: state, TMUX_PANE: '%7' },
+      });
+    run(
+      payload('Notification', {
+        notification_type: 'permission_prompt',
+        message: 'Claude needs your permission to use Bash',
+      }),
+    );
     const events = path.join(state, 'tower', 'hooks', 'events');
     const [line] = fs.readFileSync(events, 'utf8').trimEnd().split('\n');
     const [at, pane, json] = line!.split('\t');
     expect(Math.abs(Number(at) - Date.now() / 1000)).toBeLessThan(60);
     expect(pane).toBe('%7');
-    expect(JSON.parse(json!)).toMatchObject({ hook_event_name: 'Notification', notification_type: 'permission_prompt' });
+    expect(JSON.parse(json!)).toMatchObject({
+      hook_event_name: 'Notification',
+      notification_type: 'permission_prompt',
+    });
     fs.appendFileSync(events, 'x'.repeat(EVENTS_FILE_LIMIT));
     run(payload('Stop'));
     expect(fs.existsSync(`${events}.1`)).toBe(true);
@@ -128,10 +160,15 @@ describe('the hook line', () => {
     const hook = path.join(tempDir(), 'hook-line.sh');
     fs.writeFileSync(hook, `${hookCommand()}\n`);
     // As Claude Code runs a hook: a shell with the event's JSON on stdin, in the agent's environment.
-    fs.writeFileSync(script, `XDG_STATE_HOME='${state}'; export XDG_STATE_HOME\nsh '${hook}' < '${payloadFile}'\nsleep 100000\n`);
+    fs.writeFileSync(
+      script,
+      `XDG_STATE_HOME='${state}'; export XDG_STATE_HOME\nsh '${hook}' < '${payloadFile}'\nsleep 100000\n`,
+    );
     const pane = await tmux.newSession('agent', tempDir(), `sh ${script}`);
     const events = path.join(state, 'tower', 'hooks', 'events');
-    await waitFor(() => fs.existsSync(events) && fs.readFileSync(events, 'utf8').includes('UserPromptSubmit'), 5000, { what: 'the event from the pane' });
+    await waitFor(() => fs.existsSync(events) && fs.readFileSync(events, 'utf8').includes('UserPromptSubmit'), 5000, {
+      what: 'the event from the pane',
+    });
     expect(fs.readFileSync(events, 'utf8').split('\t')[1]).toBe(pane);
   });
 });

@@ -76,8 +76,15 @@ describe('writeJsonLine', () => {
   });
 
   it('writes through a real pipe to a reader in another process', async () => {
-    const runs = Array.from({ length: 3_000 }, (_, i) => ({ id: `claude-team:team-${i}`, tasks: [{ subject: `Step ${i} — ✓` }] }));
-    const child = spawn(process.execPath, ['-e', 'let n=0;process.stdin.on("data",(d)=>n+=d.length).on("end",()=>console.log(n))'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const runs = Array.from({ length: 3_000 }, (_, i) => ({
+      id: `claude-team:team-${i}`,
+      tasks: [{ subject: `Step ${i} — ✓` }],
+    }));
+    const child = spawn(
+      process.execPath,
+      ['-e', 'let n=0;process.stdin.on("data",(d)=>n+=d.length).on("end",()=>console.log(n))'],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     let got = '';
     child.stdout.on('data', (d: Buffer) => (got += d.toString()));
     const ended = new Promise((resolve) => child.on('close', resolve));

@@ -28,22 +28,40 @@ beforeAll(async () => {
   // tree's dist/ may be half-rebuilt by another build at this moment).
   const pkg = path.join(dir, 'pkg');
   fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
-  for (const f of ['package.json', 'README.md', 'bin/tower.js', 'bin/package.json', 'bin/status-loader.cjs']) fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
+  for (const f of ['package.json', 'README.md', 'bin/tower.js', 'bin/package.json', 'bin/status-loader.cjs'])
+    fs.copyFileSync(path.join(REPO, f), path.join(pkg, f));
   await bundle(path.join(pkg, 'dist'), undefined, { logLevel: 'error', sourcemap: true });
-  await bundle(path.join(pkg, 'dist'), { 'tower-reader': 'src/cli/reader-main.ts' }, { logLevel: 'error', splitting: false, minify: true });
+  await bundle(
+    path.join(pkg, 'dist'),
+    { 'tower-reader': 'src/cli/reader-main.ts' },
+    { logLevel: 'error', splitting: false, minify: true },
+  );
   await bundleStatusFile(path.join(pkg, 'dist'), { logLevel: 'error' });
   expect(makeStatusCache(path.join(pkg, 'dist'))).toBe(true);
   fs.mkdirSync(path.join(pkg, 'test'));
   fs.writeFileSync(path.join(pkg, 'test', 'left-out.test.ts'), '');
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: pkg,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   tgz = path.join(dir, (JSON.parse(out) as { filename: string }[])[0]?.filename ?? '');
   const prefix = path.join(dir, 'prefix');
   // --offline: the installed package must need nothing from a registry.
-  execFileSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tgz], { stdio: 'ignore' });
+  execFileSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tgz], {
+    stdio: 'ignore',
+  });
   towerBin = path.join(prefix, 'bin', 'tower');
   const home = path.join(dir, 'home');
   fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
-  env = { HOME: home, XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config'), CLAUDE_CONFIG_DIR: path.join(home, 'claude'), TMUX: '', NO_COLOR: '1' };
+  env = {
+    HOME: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    CLAUDE_CONFIG_DIR: path.join(home, 'claude'),
+    TMUX: '',
+    NO_COLOR: '1',
+  };
 }, 120_000);
 
 afterAll(async () => {
@@ -59,7 +77,15 @@ describe('the packed tower', () => {
     // The reader a box without tower is sent over ssh.
     expect(files).toContain('package/dist/tower-reader.js');
     // `tower status` on Node 20: its one file, the code compiled for it, and the loader.
-    for (const f of ['package/bin/package.json', 'package/bin/status-loader.cjs', 'package/dist/status.cjs', 'package/dist/status.cjs.cache', 'package/dist/config-schema.cjs', 'package/dist/markdown-reader.cjs']) expect(files).toContain(f);
+    for (const f of [
+      'package/bin/package.json',
+      'package/bin/status-loader.cjs',
+      'package/dist/status.cjs',
+      'package/dist/status.cjs.cache',
+      'package/dist/config-schema.cjs',
+      'package/dist/markdown-reader.cjs',
+    ])
+      expect(files).toContain(f);
     expect(files.filter((f) => /^package\/(test|src|scripts)\//.test(f) || f.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies?: object };
     // Everything is in the bundle: installing downloads nothing.
@@ -77,9 +103,21 @@ describe('the packed tower', () => {
   });
 
   it('opens the control room in a terminal and quits on q', async () => {
-    const vars = Object.entries(env).map(([k, v]) => `${k}='${v ?? ''}'`).join(' ');
+    const vars = Object.entries(env)
+      .map(([k, v]) => `${k}='${v ?? ''}'`)
+      .join(' ');
     const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { timeout: 10_000 });
-    await tmux('-f', '/dev/null', 'new-session', '-d', '-x', '100', '-y', '30', `env -u CI -u TMUX ${vars} ${towerBin} -L ${socket}; echo TOWER-EXIT=$?; sleep 100000`);
+    await tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-x',
+      '100',
+      '-y',
+      '30',
+      `env -u CI -u TMUX ${vars} ${towerBin} -L ${socket}; echo TOWER-EXIT=$?; sleep 100000`,
+    );
     const screen = async () => (await tmux('capture-pane', '-p')).stdout;
     await waitFor(async () => /tower · 0 runs[\s\S]*q quit/.test(await screen()), 20_000, { what: 'the control room' });
     await tmux('send-keys', 'q');

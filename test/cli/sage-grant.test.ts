@@ -32,7 +32,20 @@ function setup(raisedAt: number): { s: CliSetup; root: string; stateDir: string 
   const stateDir = path.join(root, '.sage', 'state');
   for (const f of fs.readdirSync(stateDir)) setMtime(path.join(stateDir, f), raisedAt);
   const home = tempDir();
-  const s = { tower: bin, home, flags: ['--root', root, '--claude-dir', path.join(home, '.claude'), '-L', uniqueSocketName(), '--config', fastConfig(home)] };
+  const s = {
+    tower: bin,
+    home,
+    flags: [
+      '--root',
+      root,
+      '--claude-dir',
+      path.join(home, '.claude'),
+      '-L',
+      uniqueSocketName(),
+      '--config',
+      fastConfig(home),
+    ],
+  };
   return { s, root, stateDir };
 }
 

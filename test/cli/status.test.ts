@@ -78,7 +78,11 @@ describe('tower status --json (built CLI)', () => {
   });
 
   it('indents the JSON for a person at a terminal', async () => {
-    const tty = testContext({ claudeDir: box.claudeDir, roots: [box.project('legacy-search')], socketName: uniqueSocketName() });
+    const tty = testContext({
+      claudeDir: box.claudeDir,
+      roots: [box.project('legacy-search')],
+      socketName: uniqueSocketName(),
+    });
     (tty.out as NodeJS.WriteStream).isTTY = true;
     expect(await statusCommand(tty, { json: true })).toBe(0);
     expect(tty.stdout()).toBe(`${JSON.stringify(JSON.parse(tty.stdout()), null, 2)}\n`);
@@ -100,9 +104,20 @@ describe('tower status --json (built CLI)', () => {
   it('exits 0 with broken files, which become problems on their runs', () => {
     const broken = buildBox();
     try {
-      fs.writeFileSync(path.join(broken.project('auth-flow'), '.claude', 'tina', 'supervisor-state.json'), '{"feature": "auth-fl');
+      fs.writeFileSync(
+        path.join(broken.project('auth-flow'), '.claude', 'tina', 'supervisor-state.json'),
+        '{"feature": "auth-fl',
+      );
       fs.writeFileSync(path.join(broken.claudeDir, 'tasks', 'docs-sweep', '2.json'), Buffer.from([0, 1, 2, 3]));
-      const r = tower(['status', '--json', '--claude-dir', broken.claudeDir, '-L', tmux.name, ...broken.roots.flatMap((x) => ['--root', x])]);
+      const r = tower([
+        'status',
+        '--json',
+        '--claude-dir',
+        broken.claudeDir,
+        '-L',
+        tmux.name,
+        ...broken.roots.flatMap((x) => ['--root', x]),
+      ]);
       expect(r.code).toBe(0);
       const snap = SnapshotSchema.parse(JSON.parse(r.stdout));
       const files = snap.runs.flatMap((x) => x.problems.map((p) => p.file));
@@ -114,23 +129,39 @@ describe('tower status --json (built CLI)', () => {
   });
 
   it('with no tmux server: exit 0, no problem, liveness unknown', () => {
-    const r = tower(['status', '--json', '--claude-dir', box.claudeDir, '-L', uniqueSocketName(), '--root', box.project('auth-flow')]);
+    const r = tower([
+      'status',
+      '--json',
+      '--claude-dir',
+      box.claudeDir,
+      '-L',
+      uniqueSocketName(),
+      '--root',
+      box.project('auth-flow'),
+    ]);
     expect(r.code).toBe(0);
     const snap = SnapshotSchema.parse(JSON.parse(r.stdout));
     expect(snap.problems).toEqual([]);
-    expect(snap.runs.find((x) => x.id === 'tina:auth-flow')?.members.find((m) => m.paneId === '%9002')?.state).toBe('unknown');
+    expect(snap.runs.find((x) => x.id === 'tina:auth-flow')?.members.find((m) => m.paneId === '%9002')?.state).toBe(
+      'unknown',
+    );
   });
 
   it('from the chunks (Node 22+, or a status the one file hands on) loads no react, ink or UI chunk', () => {
     const log = path.join(xdg, 'loads.txt');
     fs.rmSync(log, { force: true });
     // cli.js's main, run as bin/tower.js runs it where Node keeps compiled code itself.
-    const runMain = 'import(process.argv[1]).then((m) => m.main(process.argv.slice(2))).then((c) => { process.exitCode = c; })';
-    const r = spawnSync(process.execPath, ['--import', recordLoads, '-e', runMain, path.join(cli.dist, 'cli.js'), 'status', '--json', ...boxArgs()], {
-      encoding: 'utf8',
-      env: { ...process.env, XDG_CONFIG_HOME: xdg, TOWER_RECORD_LOADS: log },
-      timeout: 20_000,
-    });
+    const runMain =
+      'import(process.argv[1]).then((m) => m.main(process.argv.slice(2))).then((c) => { process.exitCode = c; })';
+    const r = spawnSync(
+      process.execPath,
+      ['--import', recordLoads, '-e', runMain, path.join(cli.dist, 'cli.js'), 'status', '--json', ...boxArgs()],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_CONFIG_HOME: xdg, TOWER_RECORD_LOADS: log },
+        timeout: 20_000,
+      },
+    );
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as Snapshot).runs).toHaveLength(8);
     const urls = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
@@ -152,17 +183,25 @@ describe('tower status --json (built CLI)', () => {
       const file = fileURLToPath(u);
       expect(file).not.toMatch(/node_modules\/(react|ink|react-reconciler)\//);
       const code = fs.readFileSync(file, 'utf8');
-      expect(code, `${path.basename(file)} holds UI code`).not.toMatch(/\/\/ node_modules\/(react|ink|react-reconciler|yoga-layout)\//);
+      expect(code, `${path.basename(file)} holds UI code`).not.toMatch(
+        /\/\/ node_modules\/(react|ink|react-reconciler|yoga-layout)\//,
+      );
     }
   });
 
   it('on Node 20 runs from its one file, loading none of the chunks', () => {
     const log = path.join(xdg, 'loads-one-file.txt');
     fs.rmSync(log, { force: true });
-    const r = tower(['status', '--json', ...boxArgs()], { nodeArgs: ['--import', recordLoads], env: { TOWER_RECORD_LOADS: log } });
+    const r = tower(['status', '--json', ...boxArgs()], {
+      nodeArgs: ['--import', recordLoads],
+      env: { TOWER_RECORD_LOADS: log },
+    });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as Snapshot).runs).toHaveLength(8);
-    const loaded = fs.readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:') && fileURLToPath(u).startsWith(cli.dist));
+    const loaded = fs
+      .readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((u) => u.startsWith('file:') && fileURLToPath(u).startsWith(cli.dist));
     // Where Node keeps compiled code itself (22+), the chunks are the way, as the test above runs them.
     const keepsCode = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
     if (keepsCode) expect(loaded.length).toBeGreaterThan(1);
@@ -178,7 +217,9 @@ describe('tower status (text)', () => {
     expect(r.stdout).toMatch(/^8 runs, 5 waiting for a human\n/);
     expect(r.stdout).toContain('tina:legacy-search  BLOCKED  phase 1/2 blocked');
     expect(r.stdout).toMatch(/ESCALATION pending \d+d {2}blocked: Phase 1 blocked: Phase reviewer rejected 3 times/);
-    expect(r.stdout).toMatch(/CHECKPOINT pending \d+[smhd] {2}pre-done: Human reviews before DONE is emitted \(grantable\)/);
+    expect(r.stdout).toMatch(
+      /CHECKPOINT pending \d+[smhd] {2}pre-done: Human reviews before DONE is emitted \(grantable\)/,
+    );
     expect(r.stdout).toMatch(/CHECKPOINT granted \d+[smhd] {2}plan-approval/);
     expect(r.stdout).toContain('tina:auth-flow  WAITING  phase 2/3 executing');
     // The lead's pane is a bare shell: alive, and idle by what it shows.
@@ -193,24 +234,39 @@ describe('tower status (text)', () => {
   });
 
   it('colours only when asked and stdout is a terminal', async () => {
-    const ctx = testContext({ claudeDir: box.claudeDir, roots: [box.project('legacy-search')], socketName: uniqueSocketName() });
+    const ctx = testContext({
+      claudeDir: box.claudeDir,
+      roots: [box.project('legacy-search')],
+      socketName: uniqueSocketName(),
+    });
     ctx.color = true;
     expect(await statusCommand(ctx, { json: false })).toBe(0);
     expect(ctx.stdout()).not.toContain('\u001b');
-    const tty = testContext({ claudeDir: box.claudeDir, roots: [box.project('legacy-search')], socketName: uniqueSocketName() });
+    const tty = testContext({
+      claudeDir: box.claudeDir,
+      roots: [box.project('legacy-search')],
+      socketName: uniqueSocketName(),
+    });
     tty.color = true;
     (tty.out as NodeJS.WriteStream).isTTY = true;
     await statusCommand(tty, { json: false });
     expect(tty.stdout()).toContain('\u001b[31mESCALATION pending');
     tty.color = false;
-    const plain = testContext({ claudeDir: box.claudeDir, roots: [box.project('legacy-search')], socketName: uniqueSocketName() });
+    const plain = testContext({
+      claudeDir: box.claudeDir,
+      roots: [box.project('legacy-search')],
+      socketName: uniqueSocketName(),
+    });
     (plain.out as NodeJS.WriteStream).isTTY = true;
     await statusCommand(plain, { json: false });
     expect(plain.stdout()).not.toContain('\u001b');
   });
 
   it('strips escape sequences that files smuggle in', () => {
-    const run = { ...emptyRun('harness', 'x', '/r', null), problems: [{ file: '/r/a', message: 'bad \u001b[2J\u001b]0;owned\u0007 file' }] };
+    const run = {
+      ...emptyRun('harness', 'x', '/r', null),
+      problems: [{ file: '/r/a', message: 'bad \u001b[2J\u001b]0;owned\u0007 file' }],
+    };
     const text = formatStatus({ version: 1, generatedAt: '', runs: [run], problems: [] }, { color: false, now: 0 });
     expect(text).not.toContain('\u001b');
     expect(text).toContain('/r/a: bad  file');
@@ -219,7 +275,9 @@ describe('tower status (text)', () => {
   it('names a phase by number of total, or by its own name', () => {
     const run = emptyRun('dotagent', 'x', null, null);
     expect(phaseText({ ...run, phase: { current: '2', total: 3, status: 'executing' } })).toBe('2/3 executing');
-    expect(phaseText({ ...run, phase: { current: 'IMPLEMENTATION', total: 5, status: 'pending' } })).toBe('IMPLEMENTATION pending');
+    expect(phaseText({ ...run, phase: { current: 'IMPLEMENTATION', total: 5, status: 'pending' } })).toBe(
+      'IMPLEMENTATION pending',
+    );
     expect(phaseText(run)).toBeNull();
   });
 
@@ -250,12 +308,16 @@ describe('a bad config file', () => {
     const dir = tempDir('tower-xdg-bad-');
     try {
       writeFile(path.join(dir, 'tower', 'config.json'), { pollIntervalMs: 'fast' });
-      const r = tower(['status', '--json', '--claude-dir', box.claudeDir, '-L', uniqueSocketName()], { env: { XDG_CONFIG_HOME: dir } });
+      const r = tower(['status', '--json', '--claude-dir', box.claudeDir, '-L', uniqueSocketName()], {
+        env: { XDG_CONFIG_HOME: dir },
+      });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain('pollIntervalMs');
       writeFile(path.join(dir, 'tower', 'config.json'), { colour: true });
-      const u = tower(['status', '--claude-dir', box.claudeDir, '-L', uniqueSocketName()], { env: { XDG_CONFIG_HOME: dir } });
+      const u = tower(['status', '--claude-dir', box.claudeDir, '-L', uniqueSocketName()], {
+        env: { XDG_CONFIG_HOME: dir },
+      });
       expect(u.code).toBe(2);
       expect(u.stderr).toContain('colour');
     } finally {

@@ -34,7 +34,8 @@ beforeAll(async () => {
   // more to start its last panes, while the first ones are already giving verdicts.
   const sup = path.join(dir, 'projects', 'checkout-flow', '.claude', 'tina', 'supervisor-state.json');
   recorder = setInterval(() => {
-    const phases = readObject(sup)?.phases as Record<string, { review_verdicts?: Record<string, Record<string, string>> }> | undefined;
+    const phases = readObject(sup)?.phases as
+      Record<string, { review_verdicts?: Record<string, Record<string, string>> }> | undefined;
     const v = phases?.['2']?.review_verdicts?.['5']?.quality_review;
     if (v && v !== task5Quality[task5Quality.length - 1]) task5Quality.push(v);
   }, 5);
@@ -94,7 +95,9 @@ describe('the agents', { timeout: 60_000 }, () => {
     // It never writes a file it can't read, so nothing races the repair.
     writeTextAtomic(status, original);
     const before = Date.parse(JSON.parse(original).heartbeat_at as string);
-    await waitFor(() => Date.parse(String(readObject(status)?.heartbeat_at)) > before, 20_000, { what: 'a fresh heartbeat' });
+    await waitFor(() => Date.parse(String(readObject(status)?.heartbeat_at)) > before, 20_000, {
+      what: 'a fresh heartbeat',
+    });
 
     // The reviewers read-modify-write this one under the agents' shared lock: garble and repair it
     // under that lock too, so no verdict written meanwhile is lost or overwritten.
@@ -104,7 +107,11 @@ describe('the agents', { timeout: 60_000 }, () => {
       fs.writeFileSync(sup, '\u0000\u0001 not json');
       return text;
     });
-    await waitForPane(tmux, pane('tina-checkout-flow-phase-2/spec-reviewer'), 'supervisor-state.json is missing or unreadable; waiting');
+    await waitForPane(
+      tmux,
+      pane('tina-checkout-flow-phase-2/spec-reviewer'),
+      'supervisor-state.json is missing or unreadable; waiting',
+    );
     await locker.withLock(sup, () => writeTextAtomic(sup, saved));
     const panes = await tmux.listPanes();
     expect(panes).toHaveLength(sb.panes.size);
@@ -128,7 +135,8 @@ describe('the agents', { timeout: 60_000 }, () => {
       const now = tasksOf(team);
       for (const t of tasks) {
         if (t.status === 'pending') continue;
-        for (const b of t.blockedBy) if (now.find((o) => o.id === b)?.status !== 'completed') early.push(`task ${t.id} (${t.status}) before ${b}`);
+        for (const b of t.blockedBy)
+          if (now.find((o) => o.id === b)?.status !== 'completed') early.push(`task ${t.id} (${t.status}) before ${b}`);
       }
       const task = tasks.find((t) => t.id === id);
       return task?.status !== 'pending' && task;
@@ -145,23 +153,34 @@ describe('the agents', { timeout: 60_000 }, () => {
   it('give review verdicts into the supervisor state, failing one task before passing it', async () => {
     const sup = path.join(tinaState('checkout-flow'), 'supervisor-state.json');
     const verdictOf = (id: string) => {
-      const phases = readObject(sup)?.phases as Record<string, { review_verdicts?: Record<string, Record<string, string>> }> | undefined;
+      const phases = readObject(sup)?.phases as
+        Record<string, { review_verdicts?: Record<string, Record<string, string>> }> | undefined;
       return phases?.['2']?.review_verdicts?.[id];
     };
-    await waitFor(() => verdictOf('5')?.quality_review === 'passed', 30_000, { what: 'task 5 to pass code review after the fix' });
+    await waitFor(() => verdictOf('5')?.quality_review === 'passed', 30_000, {
+      what: 'task 5 to pass code review after the fix',
+    });
     const failedAt = task5Quality.indexOf('failed');
     expect(failedAt, `verdicts seen: ${task5Quality.join(', ')}`).toBeGreaterThanOrEqual(0);
     expect(task5Quality.slice(failedAt + 1)).toContain('passed');
     expect(verdictOf('5')).toMatchObject({ spec_review: 'passed', worker: 'worker-1' });
     expect(verdictOf('3')).toMatchObject({ spec_review: 'passed', quality_review: 'passed' });
-    await waitForPane(tmux, pane('tina-checkout-flow-phase-2/code-quality-reviewer'), '✗ code-quality review task 5: failed');
+    await waitForPane(
+      tmux,
+      pane('tina-checkout-flow-phase-2/code-quality-reviewer'),
+      '✗ code-quality review task 5: failed',
+    );
   });
 
   it('fire the pre-done checkpoint of the harness, and finish once it is granted', async () => {
     const state = path.join(project('sheets-clone'), '.papercusp');
     const pending = path.join(state, 'checkpoint-pre-done.md');
-    const body = await waitFor(() => fs.existsSync(pending) && fs.readFileSync(pending, 'utf8'), 20_000, { what: 'checkpoint-pre-done.md' });
-    expect(body).toMatch(/^# Checkpoint: pre-done \(auto, triggerOn=pre-done\)\n\nRequested at: \d{4}-\d\d-\d\dT[\d:]+Z\n/);
+    const body = await waitFor(() => fs.existsSync(pending) && fs.readFileSync(pending, 'utf8'), 20_000, {
+      what: 'checkpoint-pre-done.md',
+    });
+    expect(body).toMatch(
+      /^# Checkpoint: pre-done \(auto, triggerOn=pre-done\)\n\nRequested at: \d{4}-\d\d-\d\dT[\d:]+Z\n/,
+    );
     expect(body).toContain('## How to grant');
     expect(fs.readFileSync(path.join(state, '.checkpoint-pre-done.fired'), 'utf8')).toBe('');
     const log = path.join(state, 'logs', 'run.log');
@@ -170,21 +189,36 @@ describe('the agents', { timeout: 60_000 }, () => {
     await waitForPane(tmux, pane('papercusp-sheets-clone/run.sh'), 'paused at checkpoint pre-done');
 
     fs.writeFileSync(`${pending}.granted`, `granted at ${new Date().toISOString()}\n`);
-    await waitFor(() => parseRunLog(fs.readFileSync(log, 'utf8'), log).value?.verb === 'DONE', 20_000, { what: 'ORCH decision: DONE' });
+    await waitFor(() => parseRunLog(fs.readFileSync(log, 'utf8'), log).value?.verb === 'DONE', 20_000, {
+      what: 'ORCH decision: DONE',
+    });
     expect(fs.readFileSync(log, 'utf8')).toMatch(/ORCH decision: DONE \(role=orchestrator\)\n$/);
     await waitForPane(tmux, pane('papercusp-sheets-clone/run.sh'), '▶ pre-done granted');
   });
 
   it('escalate the search-index phase: blocked with a reason', async () => {
     const state = tinaState('search-index');
-    const status = await waitFor(() => readObject(path.join(state, 'phase-1', 'status.json'))?.status === 'blocked' && readObject(path.join(state, 'phase-1', 'status.json')), 20_000, {
-      what: 'phase 1 to block',
-    });
+    const status = await waitFor(
+      () =>
+        readObject(path.join(state, 'phase-1', 'status.json'))?.status === 'blocked' &&
+        readObject(path.join(state, 'phase-1', 'status.json')),
+      20_000,
+      {
+        what: 'phase 1 to block',
+      },
+    );
     expect(status).toMatchObject({ reason: 'Phase reviewer rejected 3 times', context: { attempts: 3 } });
     expect(Number.isNaN(Date.parse(String(status.blocked_at)))).toBe(false);
     const sup = readObject(path.join(state, 'supervisor-state.json'));
-    expect(sup).toMatchObject({ status: 'blocked', phases: { '1': { status: 'blocked', blocked_reason: 'Phase reviewer rejected 3 times' } } });
-    await waitForPane(tmux, pane('tina-search-index-phase-1/team-lead'), 'PHASE BLOCKED: Phase reviewer rejected 3 times');
+    expect(sup).toMatchObject({
+      status: 'blocked',
+      phases: { '1': { status: 'blocked', blocked_reason: 'Phase reviewer rejected 3 times' } },
+    });
+    await waitForPane(
+      tmux,
+      pane('tina-search-index-phase-1/team-lead'),
+      'PHASE BLOCKED: Phase reviewer rejected 3 times',
+    );
   });
 
   it('resume SAGE when the human gate is approved, consuming the answer as the orchestrator does', async () => {
@@ -204,20 +238,44 @@ describe('the agents', { timeout: 60_000 }, () => {
     const gate = readSageRun(project('billing'), state, { ...DEFAULT_READ_SETTINGS, now: Date.now() }).gates[0];
     expect(gate === undefined || (gate.state === 'granted' && !gate.grantable)).toBe(true);
     const epic = await waitFor(() => readObject(path.join(state, 'EPIC-042.json')), 5000);
-    await waitFor(() => (readObject(path.join(state, 'EPIC-042.json'))?.next_action as { type?: string } | undefined)?.type === 'continue', 20_000, { what: 'next_action continue' });
+    await waitFor(
+      () =>
+        (readObject(path.join(state, 'EPIC-042.json'))?.next_action as { type?: string } | undefined)?.type ===
+        'continue',
+      20_000,
+      { what: 'next_action continue' },
+    );
     expect(readObject(path.join(state, 'EPIC-042.json'))?.completed).toEqual(epic.completed);
   });
 
   it('move dotagent to the next phase once its phase is approved, keeping every field', async () => {
     const file = path.join(project('auth-service'), 'memory', 'state', 'phase.json');
     const phase = readObject(file) as Record<string, unknown> & { user_checkpoints: unknown[] };
-    writeTextAtomic(file, JSON.stringify({ ...phase, user_checkpoints: [...phase.user_checkpoints, { phase: 'ARCHITECTURE', approved_at: new Date().toISOString() }] }));
+    writeTextAtomic(
+      file,
+      JSON.stringify({
+        ...phase,
+        user_checkpoints: [...phase.user_checkpoints, { phase: 'ARCHITECTURE', approved_at: new Date().toISOString() }],
+      }),
+    );
     // On completion dotagent already advanced current_phase; the approval starts that phase.
     expect(phase).toMatchObject({ current_phase: 'IMPLEMENTATION', phase_status: 'complete' });
-    const next = await waitFor(() => readObject(file)?.phase_status === 'in_progress' && readObject(file), 20_000, { what: 'IMPLEMENTATION in progress' });
-    expect(next).toMatchObject({ current_phase: 'IMPLEMENTATION', workflow_id: phase.workflow_id, completed_phases: phase.completed_phases });
-    expect((next.user_checkpoints as Array<{ phase: string }>).map((c) => c.phase)).toEqual(['REQUIREMENTS', 'ARCHITECTURE']);
-    const run = readDotagentRun(project('auth-service'), path.dirname(file), { ...DEFAULT_READ_SETTINGS, now: Date.now() });
+    const next = await waitFor(() => readObject(file)?.phase_status === 'in_progress' && readObject(file), 20_000, {
+      what: 'IMPLEMENTATION in progress',
+    });
+    expect(next).toMatchObject({
+      current_phase: 'IMPLEMENTATION',
+      workflow_id: phase.workflow_id,
+      completed_phases: phase.completed_phases,
+    });
+    expect((next.user_checkpoints as Array<{ phase: string }>).map((c) => c.phase)).toEqual([
+      'REQUIREMENTS',
+      'ARCHITECTURE',
+    ]);
+    const run = readDotagentRun(project('auth-service'), path.dirname(file), {
+      ...DEFAULT_READ_SETTINGS,
+      now: Date.now(),
+    });
     expect(run.gates.filter((g) => g.state === 'pending')).toEqual([]);
     expect(run.status).toBe('running');
   });
@@ -237,7 +295,11 @@ describe('the agents', { timeout: 60_000 }, () => {
     for (const id of victims) {
       const status = await waitFor(
         async () => {
-          const [dead, code, signal] = (await tmux.run(['display-message', '-p', '-t', id, '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}'])).trim().split('|');
+          const [dead, code, signal] = (
+            await tmux.run(['display-message', '-p', '-t', id, '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}'])
+          )
+            .trim()
+            .split('|');
           if (dead !== '1') return null;
           if (code || signal) return signal ? `signal ${signal}` : code;
           // Dead but no status yet: tmux built with libutempter can lose the SIGCHLD of an agent that

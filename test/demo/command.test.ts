@@ -24,7 +24,10 @@ const servers: TmuxClient[] = [];
 beforeAll(async () => {
   // The CLI and its agents, bundled from the current source the way `npm run build` does.
   cliDir = await bundle({ cli: 'src/cli/cli.ts', 'demo-agent': 'src/demo/agent.ts' });
-  fs.writeFileSync(path.join(cliDir, 'tower.mjs'), "const m = await import('./cli.js');\nprocess.exitCode = await m.main(process.argv.slice(2));\n");
+  fs.writeFileSync(
+    path.join(cliDir, 'tower.mjs'),
+    "const m = await import('./cli.js');\nprocess.exitCode = await m.main(process.argv.slice(2));\n",
+  );
 });
 
 afterEach(async () => {
@@ -41,7 +44,10 @@ function demoContext(socketName: string) {
 }
 
 /** Runs the bundled CLI; resolves with its exit code and output. */
-async function tower(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+async function tower(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const r = await run(process.execPath, [path.join(cliDir, 'tower.mjs'), ...args], { env, timeout: 20_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -53,7 +59,9 @@ async function tower(args: string[], env: NodeJS.ProcessEnv = process.env): Prom
 
 /** Splits a printed shell line into words (the demo quotes with single quotes). */
 function shellWords(line: string): string[] {
-  return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? '')));
+  return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? ''),
+  );
 }
 
 describe('tower demo --no-ui', () => {
@@ -61,7 +69,12 @@ describe('tower demo --no-ui', () => {
     const socket = uniqueSocketName();
     const { ctx, server } = demoContext(socket);
     const dir = path.join(tempDir(), 'sandbox');
-    const code = await runDemo(ctx, { ui: false, dir, socketName: socket, agentScript: path.join(cliDir, 'demo-agent.js') });
+    const code = await runDemo(ctx, {
+      ui: false,
+      dir,
+      socketName: socket,
+      agentScript: path.join(cliDir, 'demo-agent.js'),
+    });
     expect(code, ctx.stderr()).toBe(0);
     expect(fs.existsSync(path.join(dir, SANDBOX_MARKER))).toBe(true);
     const panes = await server.listPanes();
@@ -80,8 +93,12 @@ describe('tower demo --no-ui', () => {
     const status = await tower(words.slice(2), { ...process.env, XDG_CONFIG_HOME: tempDir() });
     expect(status.stderr).toBe('');
     const snap = JSON.parse(status.stdout) as Snapshot;
-    expect(new Set(snap.runs.map((r) => r.system))).toEqual(new Set(['tina', 'claude-team', 'harness', 'sage', 'dotagent']));
-    expect(snap.runs.find((r) => r.id === 'tina:checkout-flow')?.members.filter((m) => m.state === 'alive').length).toBe(6);
+    expect(new Set(snap.runs.map((r) => r.system))).toEqual(
+      new Set(['tina', 'claude-team', 'harness', 'sage', 'dotagent']),
+    );
+    expect(
+      snap.runs.find((r) => r.id === 'tina:checkout-flow')?.members.filter((m) => m.state === 'alive').length,
+    ).toBe(6);
 
     // Stopping as printed leaves nothing running.
     await server.run(['kill-server']);
@@ -96,7 +113,9 @@ describe('tower demo --no-ui', () => {
     expect(await runDemo(ctx, opts), ctx.stderr()).toBe(0);
     fs.writeFileSync(path.join(dir, 'projects', 'sheets-clone', '.papercusp', 'checkpoint-pre-done.md'), 'left over');
     expect(await runDemo(ctx, opts), ctx.stderr()).toBe(0);
-    expect(fs.existsSync(path.join(dir, 'projects', 'sheets-clone', '.papercusp', 'checkpoint-pre-done.md'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'projects', 'sheets-clone', '.papercusp', 'checkpoint-pre-done.md'))).toBe(
+      false,
+    );
     expect((await server.listPanes()).length).toBeGreaterThanOrEqual(12);
   });
 
@@ -128,10 +147,16 @@ describe('tower demo without tmux', () => {
     const bin = tempDir();
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));
     const dir = path.join(tempDir(), 'sandbox');
-    const r = await tower(['demo', '--no-ui', '--dir', dir], { PATH: bin, HOME: tempDir(), XDG_CONFIG_HOME: tempDir() });
+    const r = await tower(['demo', '--no-ui', '--dir', dir], {
+      PATH: bin,
+      HOME: tempDir(),
+      XDG_CONFIG_HOME: tempDir(),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`${NO_TMUX_MESSAGE}\n`);
-    expect(NO_TMUX_MESSAGE).toBe('tower demo needs tmux: apt-get install tmux (Debian/Ubuntu) or brew install tmux (macOS)');
+    expect(NO_TMUX_MESSAGE).toBe(
+      'tower demo needs tmux: apt-get install tmux (Debian/Ubuntu) or brew install tmux (macOS)',
+    );
     expect(fs.existsSync(dir)).toBe(false);
   });
 });

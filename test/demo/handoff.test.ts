@@ -60,12 +60,21 @@ describe('renderHandoff', () => {
       ['5', 'Email receipt', 'completed', 'worker-1'],
     ]);
     expect(handoff.reviews).toEqual(
-      expect.arrayContaining([expect.objectContaining({ taskId: '1', verdict: 'passed' }), expect.objectContaining({ taskId: '1', verdict: 'failed' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ taskId: '1', verdict: 'passed' }),
+        expect.objectContaining({ taskId: '1', verdict: 'failed' }),
+      ]),
     );
   });
 
   it('says so when there are no teammates or reviews yet', () => {
-    const text = renderHandoff({ ...input, teammates: [], tasks: [task('1', 'x', 'pending', null)], verdicts: {}, contextPct: null });
+    const text = renderHandoff({
+      ...input,
+      teammates: [],
+      tasks: [task('1', 'x', 'pending', null)],
+      verdicts: {},
+      contextPct: null,
+    });
     expect(text).toContain('- (no teammates found in the team config)');
     expect(text).toContain('- No task has been reviewed yet');
     expect(text).not.toContain('Context was at');

@@ -21,7 +21,11 @@ let state: string;
 
 beforeAll(async () => {
   // Fast agents: the context climbs a step every 200 ms.
-  sb = await buildSandbox(tempDir(), { socketName: uniqueSocketName(), agentScript: await buildAgentScript(), agentSpeed: 20 });
+  sb = await buildSandbox(tempDir(), {
+    socketName: uniqueSocketName(),
+    agentScript: await buildAgentScript(),
+    agentSpeed: 20,
+  });
   tmux = new TmuxClient({ name: sb.socketName }, 5000);
   lead = paneOf(sb.claudeDir, 'checkout-flow-phase-2', 'team-lead');
   state = path.join(sb.dir, 'projects', 'checkout-flow', '.claude', 'tina');
@@ -37,7 +41,9 @@ const handoffFile = () => path.join(state, 'phase-2', 'handoff.md');
 
 describe('the tina team lead', () => {
   it('raises its context until it writes checkpoint-needed', async () => {
-    const signal = await waitFor(() => readObject(path.join(state, 'checkpoint-needed')), 15_000, { what: 'checkpoint-needed' });
+    const signal = await waitFor(() => readObject(path.join(state, 'checkpoint-needed')), 15_000, {
+      what: 'checkpoint-needed',
+    });
     expect(signal).toMatchObject({ threshold: 70, source: 'statusline' });
     expect(signal.context_pct as number).toBeGreaterThanOrEqual(70);
     expect(Number.isNaN(Date.parse(String(signal.triggered_at)))).toBe(false);
@@ -49,14 +55,24 @@ describe('the tina team lead', () => {
     await tmux.sendLine(lead, '/tina:checkpoint');
     await waitForPane(tmux, lead, 'CHECKPOINT COMPLETE');
     const text = fs.readFileSync(handoffFile(), 'utf8');
-    expect(fs.statSync(handoffFile()).mtimeMs).toBeGreaterThanOrEqual(fs.statSync(path.join(state, 'checkpoint-needed')).mtimeMs);
+    expect(fs.statSync(handoffFile()).mtimeMs).toBeGreaterThanOrEqual(
+      fs.statSync(path.join(state, 'checkpoint-needed')).mtimeMs,
+    );
     const { handoff, problems } = parseHandoff(text, handoffFile(), readMarkdown);
     expect(problems).toEqual([]);
     expect(handoff.shape).toBe('january');
     expect(handoff.reason).toMatch(/^Context threshold exceeded/);
-    expect(handoff.members.map((m) => m.name)).toEqual(['worker-1', 'worker-2', 'spec-reviewer', 'code-quality-reviewer']);
+    expect(handoff.members.map((m) => m.name)).toEqual([
+      'worker-1',
+      'worker-2',
+      'spec-reviewer',
+      'code-quality-reviewer',
+    ]);
     expect(handoff.members[0]?.role).toBe('tina:implementer');
-    const taskIds = fs.readdirSync(path.join(sb.claudeDir, 'tasks', 'checkout-flow-phase-2')).filter((f) => f.endsWith('.json')).map((f) => f.replace('.json', ''));
+    const taskIds = fs
+      .readdirSync(path.join(sb.claudeDir, 'tasks', 'checkout-flow-phase-2'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace('.json', ''));
     expect(handoff.tasks.map((t) => t.id).sort()).toEqual(taskIds.sort());
     expect(handoff.reviews.length).toBeGreaterThan(0);
     expect(text).toContain('## Resumption Notes');

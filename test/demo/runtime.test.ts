@@ -13,7 +13,19 @@ function runtime(sandbox: string): AgentRuntime {
 
 describe('parseAgentArgs', () => {
   it('reads the flags of a role, with the speed defaulting to 1', () => {
-    const o = parseAgentArgs(['--sandbox', '/tmp/s', '--name', 'team-lead', '--phase', '2', '--climb', '--after', '30', '--speed', '20']);
+    const o = parseAgentArgs([
+      '--sandbox',
+      '/tmp/s',
+      '--name',
+      'team-lead',
+      '--phase',
+      '2',
+      '--climb',
+      '--after',
+      '30',
+      '--speed',
+      '20',
+    ]);
     expect(o).toMatchObject({ sandbox: '/tmp/s', name: 'team-lead', phase: '2', climb: true, after: 30, speed: 20 });
     expect(parseAgentArgs(['--sandbox', '/tmp/s']).speed).toBe(1);
     expect(parseAgentArgs(['--sandbox', '/tmp/s', '--speed', 'fast']).speed).toBe(1);
@@ -35,7 +47,12 @@ describe('AgentRuntime', () => {
     rt.writeJson(path.join(sandbox, 'a', 'b.json'), { ok: true });
     expect(JSON.parse(fs.readFileSync(path.join(sandbox, 'a', 'b.json'), 'utf8'))).toEqual({ ok: true });
     expect(fs.readdirSync(path.join(sandbox, 'a'))).toEqual(['b.json']);
-    for (const outside of [path.join(dir, 'escape.json'), path.join(sandbox, '..', 'escape.json'), sandbox, '/etc/tower-demo.json']) {
+    for (const outside of [
+      path.join(dir, 'escape.json'),
+      path.join(sandbox, '..', 'escape.json'),
+      sandbox,
+      '/etc/tower-demo.json',
+    ]) {
       expect(() => rt.writeJson(outside, {})).toThrow(/outside the sandbox/);
       expect(() => rt.writeText(outside, 'x')).toThrow(/outside the sandbox/);
       expect(() => rt.appendText(outside, 'x')).toThrow(/outside the sandbox/);
@@ -70,7 +87,8 @@ describe('AgentRuntime', () => {
     fs.writeFileSync(path.join(sandbox, 'empty.json'), '');
     fs.writeFileSync(path.join(sandbox, 'half.json'), '{"status": "execu');
     fs.writeFileSync(path.join(sandbox, 'list.json'), '[1, 2]');
-    for (const f of ['missing.json', 'empty.json', 'half.json', 'list.json']) expect(rt.readObject(path.join(sandbox, f))).toBeNull();
+    for (const f of ['missing.json', 'empty.json', 'half.json', 'list.json'])
+      expect(rt.readObject(path.join(sandbox, f))).toBeNull();
     expect(rt.readText(path.join(sandbox, 'missing.json'))).toBeNull();
   });
 

@@ -37,9 +37,17 @@ describe('the sandbox files', () => {
   it('holds a tina run at phase 2 of 3 with phase 1 complete and reviewed', () => {
     const state = path.join(project('checkout-flow'), '.claude', 'tina');
     const sup = readObject(path.join(state, 'supervisor-state.json'));
-    expect(sup).toMatchObject({ feature: 'checkout-flow', total_phases: 3, current_phase: 2, worktree_path: project('checkout-flow') });
+    expect(sup).toMatchObject({
+      feature: 'checkout-flow',
+      total_phases: 3,
+      current_phase: 2,
+      worktree_path: project('checkout-flow'),
+    });
     const phases = sup?.phases as Record<string, Record<string, unknown>>;
-    expect(phases['1']).toMatchObject({ status: 'complete', review_verdicts: { '1': { spec_review: 'passed', quality_review: 'passed' } } });
+    expect(phases['1']).toMatchObject({
+      status: 'complete',
+      review_verdicts: { '1': { spec_review: 'passed', quality_review: 'passed' } },
+    });
     expect(phases['2']?.status).toBe('executing');
     expect(readObject(path.join(state, 'phase-1', 'status.json'))?.status).toBe('complete');
     const phase2 = readObject(path.join(state, 'phase-2', 'status.json'));
@@ -48,26 +56,43 @@ describe('the sandbox files', () => {
     expect(readObject(path.join(state, 'context-metrics.json'))).toMatchObject({ max: 200_000 });
     // Current tina writes no session registry: the run is found from its teams' working directories.
     expect(fs.existsSync(path.join(sb.claudeDir, 'tina-sessions', 'checkout-flow.json'))).toBe(false);
-    expect(readObject(path.join(sb.claudeDir, 'tina-sessions', 'search-index.json'))?.worktree_path).toBe(project('search-index'));
+    expect(readObject(path.join(sb.claudeDir, 'tina-sessions', 'search-index.json'))?.worktree_path).toBe(
+      project('search-index'),
+    );
   });
 
   it('holds a phase-1 handoff in the January shape that the handoff parser reads whole', () => {
     const file = path.join(project('checkout-flow'), '.claude', 'tina', 'phase-1', 'handoff.md');
     const text = fs.readFileSync(file, 'utf8');
-    for (const heading of ['## Timestamp', '## Reason', '## Team Composition', '## Task States', '## Review Tracking', '## Resumption Notes']) {
+    for (const heading of [
+      '## Timestamp',
+      '## Reason',
+      '## Team Composition',
+      '## Task States',
+      '## Review Tracking',
+      '## Resumption Notes',
+    ]) {
       expect(text).toContain(heading);
     }
     const { handoff, problems } = parseHandoff(text, file, readMarkdown);
     expect(problems).toEqual([]);
     expect(handoff.shape).toBe('january');
     expect(handoff.tasks.map((t) => t.id)).toEqual(['1', '2', '3', '4']);
-    expect(handoff.members.map((m) => m.name)).toEqual(['worker-1', 'worker-2', 'spec-reviewer', 'code-quality-reviewer']);
+    expect(handoff.members.map((m) => m.name)).toEqual([
+      'worker-1',
+      'worker-2',
+      'spec-reviewer',
+      'code-quality-reviewer',
+    ]);
   });
 
   it('holds tasks whose blockedBy and blocks agree', () => {
     for (const team of ['checkout-flow-phase-2', 'search-index-phase-1', 'docs-refresh']) {
       const dir = path.join(sb.claudeDir, 'tasks', team);
-      const tasks = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => readObject(path.join(dir, f)));
+      const tasks = fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => readObject(path.join(dir, f)));
       const ids = tasks.map((t) => String(t?.id));
       if (team === 'checkout-flow-phase-2') expect(tasks.length).toBeGreaterThanOrEqual(8);
       for (const t of tasks) {
@@ -82,11 +107,16 @@ describe('the sandbox files', () => {
   it('holds a harness project with a granted plan-approval and its decisions log', () => {
     const state = path.join(project('sheets-clone'), '.papercusp');
     const cfg = readObject(path.join(state, 'config.json'));
-    const types = (cfg?.checkpoints as { enabled: boolean; types: Array<{ name: string; triggerOn?: string }> }) ?? null;
+    const types =
+      (cfg?.checkpoints as { enabled: boolean; types: Array<{ name: string; triggerOn?: string }> }) ?? null;
     expect(types?.enabled).toBe(true);
     expect(types?.types.map((t) => t.name)).toEqual(['plan-approval', 'pre-done', 'db-migration']);
-    expect(fs.readFileSync(path.join(state, 'checkpoint-plan-approval.md'), 'utf8')).toMatch(/^# Checkpoint: plan-approval \(auto, triggerOn=post-planner\)\n/);
-    expect(fs.readFileSync(path.join(state, 'checkpoint-plan-approval.md.granted'), 'utf8')).toMatch(/^granted at \d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
+    expect(fs.readFileSync(path.join(state, 'checkpoint-plan-approval.md'), 'utf8')).toMatch(
+      /^# Checkpoint: plan-approval \(auto, triggerOn=post-planner\)\n/,
+    );
+    expect(fs.readFileSync(path.join(state, 'checkpoint-plan-approval.md.granted'), 'utf8')).toMatch(
+      /^granted at \d{4}-\d\d-\d\dT[\d:.]+Z\n$/,
+    );
     expect(fs.existsSync(path.join(state, '.checkpoint-plan-approval.fired'))).toBe(true);
     const log = fs.readFileSync(path.join(state, 'logs', 'run.log'), 'utf8');
     expect(log).toMatch(/ORCH decision: NEXT_WORKER F-6 \(role=orchestrator\)\n$/);
@@ -108,7 +138,8 @@ describe('the sandbox files', () => {
     expect(phase).toMatchObject({ current_phase: 'IMPLEMENTATION', phase_status: 'complete', interruption_safe: true });
     const approved = (phase?.user_checkpoints as Array<{ phase: string }>).map((c) => c.phase);
     expect(approved).not.toContain('ARCHITECTURE');
-    for (const c of phase?.completed_phases as Array<{ output: string }>) expect(fs.existsSync(path.join(root, c.output))).toBe(true);
+    for (const c of phase?.completed_phases as Array<{ output: string }>)
+      expect(fs.existsSync(path.join(root, c.output))).toBe(true);
     expect(readObject(path.join(root, 'memory', 'state', 'execution.json'))?.tasks).toHaveLength(2);
   });
 
@@ -125,9 +156,20 @@ describe('the agents', () => {
     const byId = new Map(panes.map((p) => [p.paneId, p]));
     const phaseTeam = teamConfig('checkout-flow-phase-2');
     const members = phaseTeam?.members as Array<Record<string, string>>;
-    expect(members.map((m) => m.name)).toEqual(['team-lead', 'worker-1', 'worker-2', 'spec-reviewer', 'code-quality-reviewer']);
+    expect(members.map((m) => m.name)).toEqual([
+      'team-lead',
+      'worker-1',
+      'worker-2',
+      'spec-reviewer',
+      'code-quality-reviewer',
+    ]);
     expect(phaseTeam?.leadAgentId).toBe(members[0]?.agentId);
-    for (const team of ['checkout-flow-orchestration', 'checkout-flow-phase-2', 'search-index-phase-1', 'docs-refresh']) {
+    for (const team of [
+      'checkout-flow-orchestration',
+      'checkout-flow-phase-2',
+      'search-index-phase-1',
+      'docs-refresh',
+    ]) {
       for (const m of teamConfig(team)?.members as Array<Record<string, string>>) {
         if (m.tmuxPaneId === 'in-process') continue;
         const pane = byId.get(String(m.tmuxPaneId));
@@ -143,11 +185,19 @@ describe('the agents', () => {
 
   it('print sensible opening lines', async () => {
     const pane = (key: string) => sb.panes.get(key) ?? '';
-    await waitForPane(tmux, pane('tina-checkout-flow-phase-2/team-lead'), 'tina team-lead · checkout-flow · phase 2 of 3');
+    await waitForPane(
+      tmux,
+      pane('tina-checkout-flow-phase-2/team-lead'),
+      'tina team-lead · checkout-flow · phase 2 of 3',
+    );
     await waitForPane(tmux, pane('tina-checkout-flow-phase-2/team-lead'), /^❯/m);
     await waitForPane(tmux, pane('tina-checkout-flow-phase-2/worker-1'), 'worker-1 · checkout-flow-phase-2');
     await waitForPane(tmux, pane('tina-checkout-flow-phase-2/spec-reviewer'), 'spec review · phase 2');
-    await waitForPane(tmux, pane('tina-checkout-flow-orchestration/team-lead'), /phase 2\/3 executing · tasks \d\/9 done/);
+    await waitForPane(
+      tmux,
+      pane('tina-checkout-flow-orchestration/team-lead'),
+      /phase 2\/3 executing · tasks \d\/9 done/,
+    );
     await waitForPane(tmux, pane('papercusp-sheets-clone/run.sh'), 'papercusp run.sh · sheets-clone');
     await waitForPane(tmux, pane('sage-billing/sage'), 'SAGE_SIGNAL:HITL_REQUIRED');
     await waitForPane(tmux, pane('dotagent-auth-service/dotagent'), 'ARCHITECTURE is complete: awaiting your approval');
@@ -158,15 +208,23 @@ describe('the agents', () => {
     const snap = await buildSnapshot(ctx);
     expect(snap.problems).toEqual([]);
     const bySystem = (s: string) => snap.runs.filter((r) => r.system === s);
-    expect(bySystem('tina').map((r) => r.name).sort()).toEqual(['checkout-flow', 'search-index']);
+    expect(
+      bySystem('tina')
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['checkout-flow', 'search-index']);
     expect(bySystem('claude-team').map((r) => r.name)).toEqual(['docs-refresh']);
     const tina = snap.runs.find((r) => r.id === 'tina:checkout-flow');
     expect(tina?.members.filter((m) => m.team === 'checkout-flow-phase-2' && m.state === 'alive')).toHaveLength(5);
     expect(tina?.tasks.length).toBe(9);
     expect(tina?.problems).toEqual([]);
     expect(bySystem('sage')[0]?.gates).toContainEqual(expect.objectContaining({ id: 'hitl', state: 'pending' }));
-    expect(bySystem('dotagent')[0]?.gates).toContainEqual(expect.objectContaining({ id: 'ARCHITECTURE', state: 'pending', grantable: true }));
-    expect(bySystem('harness')[0]?.gates).toContainEqual(expect.objectContaining({ id: 'plan-approval', state: 'granted' }));
+    expect(bySystem('dotagent')[0]?.gates).toContainEqual(
+      expect.objectContaining({ id: 'ARCHITECTURE', state: 'pending', grantable: true }),
+    );
+    expect(bySystem('harness')[0]?.gates).toContainEqual(
+      expect.objectContaining({ id: 'plan-approval', state: 'granted' }),
+    );
     for (const run of snap.runs) expect(run.problems, run.id).toEqual([]);
   });
 

@@ -40,7 +40,12 @@ export function tempDir(prefix = 'tower-demo-test-'): string {
 export const readObject = readJsonObject;
 
 /** Waits until the pane's text (screen and scrollback) contains `text`; returns the capture. */
-export async function waitForPane(tmux: TmuxClient, paneId: string, text: string | RegExp, timeoutMs = 20_000): Promise<string> {
+export async function waitForPane(
+  tmux: TmuxClient,
+  paneId: string,
+  text: string | RegExp,
+  timeoutMs = 20_000,
+): Promise<string> {
   return waitFor(
     async () => {
       const captured = await tmux.capturePane(paneId, 200);

@@ -41,12 +41,31 @@ const waitForScreen = (target: string, text: string | RegExp, timeoutMs = 15_000
 /** Starts tower in a new session of `columns` × `rows`; returns its pane id. */
 async function startTower(name: string, columns: number, rows: number, extra: string[] = []): Promise<string> {
   const flags = [...box.roots.flatMap((r) => ['--root', r]), '--claude-dir', box.claudeDir, '-L', socket, ...extra];
-  const env = [`HOME=${home}`, `XDG_CONFIG_HOME=${path.join(home, 'config')}`, `XDG_STATE_HOME=${path.join(home, 'state')}`];
+  const env = [
+    `HOME=${home}`,
+    `XDG_CONFIG_HOME=${path.join(home, 'config')}`,
+    `XDG_STATE_HOME=${path.join(home, 'state')}`,
+  ];
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   // CI variables would make ink believe it renders to a log; TMUX is unset so attach hands over the terminal.
   const command = `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${env.map(quote).join(' ')} node ${quote(tower)} ${flags.map(quote).join(' ')}; echo TOWER-EXIT=$?; sleep 100000`;
   // -f /dev/null: the first session starts the server, which must not read anyone's tmux config.
-  return tmux('-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', name, '-x', String(columns), '-y', String(rows), command);
+  return tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-P',
+    '-F',
+    '#{pane_id}',
+    '-s',
+    name,
+    '-x',
+    String(columns),
+    '-y',
+    String(rows),
+    command,
+  );
 }
 
 beforeAll(async () => {
@@ -85,7 +104,10 @@ describe('tower in a real terminal', () => {
 
     // A live change: the harness fires a new checkpoint; tower shows it without a key.
     const stateDir = path.join(box.project('sheets-clone'), '.papercusp');
-    fs.writeFileSync(path.join(stateDir, 'checkpoint-e2e-live.md'), '# Checkpoint: e2e-live (manual request)\nRequested at: 2026-03-01T12:00:00Z\nBy: e2e\n');
+    fs.writeFileSync(
+      path.join(stateDir, 'checkpoint-e2e-live.md'),
+      '# Checkpoint: e2e-live (manual request)\nRequested at: 2026-03-01T12:00:00Z\nBy: e2e\n',
+    );
     await waitForScreen(pane, 'e2e-live');
 
     await press(pane, '?');
@@ -119,10 +141,14 @@ describe('tower in a real terminal', () => {
   }, 60_000);
 
   it('refuses without a terminal on stdout', async () => {
-    const r = await execa('node', [tower, '--root', box.dir], { reject: false, stdin: 'ignore', env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') }, timeout: 20_000 });
+    const r = await execa('node', [tower, '--root', box.dir], {
+      reject: false,
+      stdin: 'ignore',
+      env: { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') },
+      timeout: 20_000,
+    });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('tower: the control room needs a terminal (stdout is not a TTY); try `tower status`');
     expect(r.stdout).toBe('');
   }, 30_000);
 });
-

@@ -148,7 +148,9 @@ export async function selectRun(stage: Stage, name: string, timeoutMs = 30_000):
           return after !== null && after !== before;
         }
       : (now: string) => runRows(now).findIndex((row) => /^.>/.test(row)) > 0;
-    screen = await waitForScreen(stage, landed, { timeoutMs: KEY_LANDS_MS, what: 'the selection to move' }).catch(() => captureText(stage));
+    screen = await waitForScreen(stage, landed, { timeoutMs: KEY_LANDS_MS, what: 'the selection to move' }).catch(() =>
+      captureText(stage),
+    );
   }
   throw new Error(`could not select run ${name}; the screen was:\n${screen}`);
 }
@@ -164,7 +166,10 @@ const focusedTitle = (screen: string): string | undefined => screen.match(/\[> [
  */
 export async function focusPane(stage: Stage, title: string): Promise<string> {
   const focused = `[> ${title}`;
-  let screen = await waitForScreen(stage, (now) => focusedTitle(now) !== undefined, { timeoutMs: KEY_LANDS_MS, what: 'a focused pane' });
+  let screen = await waitForScreen(stage, (now) => focusedTitle(now) !== undefined, {
+    timeoutMs: KEY_LANDS_MS,
+    what: 'a focused pane',
+  });
   for (let i = 0; i < 8 && !screen.includes(focused); i++) {
     const before = focusedTitle(screen);
     await press(stage, 'focus-next');
@@ -223,7 +228,10 @@ function rowMember(row: string): string | null {
  * screen. As in focusPane, a frame caught half painted (no cursor row marked) is never read as a move.
  */
 export async function selectMember(stage: Stage, member: string): Promise<string> {
-  let screen = await waitForScreen(stage, (now) => cursorMember(now) !== null, { timeoutMs: KEY_LANDS_MS, what: 'the team cursor' });
+  let screen = await waitForScreen(stage, (now) => cursorMember(now) !== null, {
+    timeoutMs: KEY_LANDS_MS,
+    what: 'the team cursor',
+  });
   for (let i = 0; i < 12; i++) {
     const current = cursorMember(screen);
     if (current === member) return screen;
@@ -245,7 +253,12 @@ export async function selectMember(stage: Stage, member: string): Promise<string
 }
 
 /** Waits for a pane of the sandbox (screen and scrollback) to show `text`; the error quotes the pane. */
-export async function waitForAgentPane(tmux: TmuxClient, paneId: string, text: string, timeoutMs = 10_000): Promise<string> {
+export async function waitForAgentPane(
+  tmux: TmuxClient,
+  paneId: string,
+  text: string,
+  timeoutMs = 10_000,
+): Promise<string> {
   let last = '';
   try {
     return await waitFor(

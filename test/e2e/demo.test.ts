@@ -34,7 +34,13 @@ import {
 /** Fast enough that the lead's context reaches the signal in ~4 s, slow enough that it takes ~15 s to come back after a rehydrate. */
 const AGENT_SPEED = 5;
 /** Short waits, so a step that goes wrong fails in seconds rather than minutes. */
-const CONFIG = { checkpointTimeoutSec: 20, rehydrateTimeoutSec: 20, stragglerAfterSec: 5, killGraceSec: 0.5, pollIntervalMs: 500 };
+const CONFIG = {
+  checkpointTimeoutSec: 20,
+  rehydrateTimeoutSec: 20,
+  stragglerAfterSec: 5,
+  killGraceSec: 0.5,
+  pollIntervalMs: 500,
+};
 
 /** The gates pane's row of a pending context gate, and of the harness gate in each state. */
 const CONTEXT_PENDING = /\[CTX\]\s+context\s.*\bpending\b/;
@@ -52,7 +58,11 @@ let startedAt: number;
 let told: string;
 
 /** Waits for the screen; on timeout the error names the step and quotes the last screen. */
-function screenShows(condition: string | RegExp | ((screen: string) => boolean), what: string, timeoutMs = 15_000): Promise<string> {
+function screenShows(
+  condition: string | RegExp | ((screen: string) => boolean),
+  what: string,
+  timeoutMs = 15_000,
+): Promise<string> {
   if (!stage) throw new Error('tower is not running');
   return waitForScreen(stage, condition, { what, timeoutMs });
 }
@@ -92,7 +102,8 @@ function paneOf(key: string): string {
 const mtime = (file: string): number => fs.statSync(file).mtimeMs;
 
 /** Whether a confirm dialog lists `kill-pane` of exactly this pane (`%1` is not `%10`). */
-const killsPane = (dialog: string, socket: string, paneId: string): boolean => new RegExp(`tmux -L ${socket} kill-pane -t ${paneId}(\\s|$)`, 'm').test(dialog);
+const killsPane = (dialog: string, socket: string, paneId: string): boolean =>
+  new RegExp(`tmux -L ${socket} kill-pane -t ${paneId}(\\s|$)`, 'm').test(dialog);
 
 /** The socket file of a private server, read before the server goes (tmux leaves it behind). */
 async function socketPathOf(tmux: TmuxClient): Promise<string> {
@@ -118,7 +129,17 @@ beforeAll(async () => {
   const notify = { command: `echo "$TOWER_EVENT $TOWER_RUN $TOWER_GATE" >> ${shellQuote(told)}` };
   fs.writeFileSync(config, `${JSON.stringify({ ...CONFIG, notify })}\n`);
 
-  const argv = [process.execPath, tower, ...sandbox.roots.flatMap((r) => ['--root', r]), '--claude-dir', sandbox.claudeDir, '-L', sandbox.socketName, '--config', config];
+  const argv = [
+    process.execPath,
+    tower,
+    ...sandbox.roots.flatMap((r) => ['--root', r]),
+    '--claude-dir',
+    sandbox.claudeDir,
+    '-L',
+    sandbox.socketName,
+    '--config',
+    config,
+  ];
   // CI variables would make ink render as if to a log; NO_COLOR is dropped so the run is the same
   // everywhere. After tower, the shell says how it exited and stays: a live pane's cursor state is
   // what tower left (tmux hides the cursor of a dead pane).
@@ -146,7 +167,14 @@ afterAll(async () => {
 
 describe('tower demo, used as an operator uses it', () => {
   it('shows every run, and the context gate once the checkout-flow lead raises checkpoint-needed', async () => {
-    const runs = [/tina\s+checkout-flow/, /tina\s+search-index/, /claude\s+docs-refresh/, /harness\s+sheets-clone/, /sage\s+EPIC-042/, /dotagent\s+wf-\d+-auth/];
+    const runs = [
+      /tina\s+checkout-flow/,
+      /tina\s+search-index/,
+      /claude\s+docs-refresh/,
+      /harness\s+sheets-clone/,
+      /sage\s+EPIC-042/,
+      /dotagent\s+wf-\d+-auth/,
+    ];
     await screenShows((s) => runs.every((r) => r.test(s)), 'every run of the sandbox in the runs list', 20_000);
     const signal = path.join(project('checkout-flow'), '.claude', 'tina', 'checkpoint-needed');
     await fileAppears(signal, `the lead to write ${signal}`);
@@ -154,7 +182,10 @@ describe('tower demo, used as an operator uses it', () => {
 
     if (!stage) throw new Error('tower is not running');
     await selectRun(stage, 'checkout-flow');
-    const screen = await screenShows((s) => isRunSelected(s, 'checkout-flow') && CONTEXT_PENDING.test(s), 'the pending context gate of checkout-flow');
+    const screen = await screenShows(
+      (s) => isRunSelected(s, 'checkout-flow') && CONTEXT_PENDING.test(s),
+      'the pending context gate of checkout-flow',
+    );
     expect(screen).toMatch(/checkout-flow\s.*checkpoint due/);
   }, 45_000);
 
@@ -163,7 +194,10 @@ describe('tower demo, used as an operator uses it', () => {
     await selectRun(stage, 'checkout-flow');
     const shown = await screenShows(/Preview · team-lead %\d+/, "the lead's pane in the preview");
     const lead = /Preview · team-lead (%\d+)/.exec(shown)?.[1] ?? '';
-    expect([paneOf('tina-checkout-flow-phase-2/team-lead'), paneOf('tina-checkout-flow-orchestration/team-lead')]).toContain(lead);
+    expect([
+      paneOf('tina-checkout-flow-phase-2/team-lead'),
+      paneOf('tina-checkout-flow-orchestration/team-lead'),
+    ]).toContain(lead);
     // What the pane shows next appears in the preview, below what it showed before.
     await agents.sendLine(lead, 'status of the cart work');
     const after = await screenShows(/[│❯] ?status of the cart work/, 'the preview to follow new output');
@@ -179,12 +213,19 @@ describe('tower demo, used as an operator uses it', () => {
 
     await selectRun(stage, 'checkout-flow');
     await press(stage, 'checkpoint');
-    const dialog = await confirmDialog(`Checkpoint tina:checkout-flow (lead team-lead in ${lead})`, 'the checkpoint confirm dialog');
+    const dialog = await confirmDialog(
+      `Checkpoint tina:checkout-flow (lead team-lead in ${lead})`,
+      'the checkpoint confirm dialog',
+    );
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /tina:checkpoint`);
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} Enter`);
 
     await press(stage, 'confirm');
-    await screenShows(/done checkpoint · checkpoint complete/, 'the activity pane to report the checkpoint done', 25_000);
+    await screenShows(
+      /done checkpoint · checkpoint complete/,
+      'the activity pane to report the checkpoint done',
+      25_000,
+    );
 
     const handoff = path.join(state, 'phase-2', 'handoff.md');
     expect(mtime(handoff)).toBeGreaterThan(signalAt);
@@ -200,7 +241,10 @@ describe('tower demo, used as an operator uses it', () => {
     const signal = path.join(project('checkout-flow'), '.claude', 'tina', 'checkpoint-needed');
 
     await press(stage, 'rehydrate');
-    const dialog = await confirmDialog(`Rehydrate tina:checkout-flow (lead team-lead in ${lead})`, 'the rehydrate confirm dialog');
+    const dialog = await confirmDialog(
+      `Rehydrate tina:checkout-flow (lead team-lead in ${lead})`,
+      'the rehydrate confirm dialog',
+    );
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /clear`);
     expect(dialog).toContain(`tmux -L ${socket} send-keys -t ${lead} -l -- /tina:rehydrate`);
 
@@ -229,7 +273,10 @@ describe('tower demo, used as an operator uses it', () => {
     expect(dialog).toContain('granted at');
 
     await press(stage, 'confirm');
-    const screen = await screenShows((s) => PRE_DONE_GRANTED.test(s) && /done grant · granted pre-done/.test(s), 'the pre-done gate shown granted');
+    const screen = await screenShows(
+      (s) => PRE_DONE_GRANTED.test(s) && /done grant · granted pre-done/.test(s),
+      'the pre-done gate shown granted',
+    );
     expect(screen).not.toMatch(PRE_DONE_PENDING);
     const granted = fs.readFileSync(path.join(stateDir, 'checkpoint-pre-done.md.granted'), 'utf8');
     const at = /^granted at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)\n$/.exec(granted)?.[1];
@@ -242,7 +289,11 @@ describe('tower demo, used as an operator uses it', () => {
     if (!stage) throw new Error('tower is not running');
     const writer2 = paneOf('docs-refresh/writer-2');
     await selectRun(stage, 'docs-refresh');
-    const screen = await screenShows((s) => /\? question/.test(memberRow(s, writer2) ?? ''), 'writer-2 marked at a question', 20_000);
+    const screen = await screenShows(
+      (s) => /\? question/.test(memberRow(s, writer2) ?? ''),
+      'writer-2 marked at a question',
+      20_000,
+    );
     expect(screen).toMatch(/claude\s+docs-refresh\s.*\s1\s.*writer-2 asks a question/);
     const pane = await waitForAgentPane(agents, writer2, 'Do you want to proceed?');
     expect(pane).toContain('❯ 1. Yes');
@@ -252,7 +303,9 @@ describe('tower demo, used as an operator uses it', () => {
     if (!stage) throw new Error('tower is not running');
     const stateDir = path.join(project('sheets-clone'), '.papercusp');
     fs.writeFileSync(path.join(stateDir, 'checkpoint-e2e-review.md'), '# Checkpoint: e2e-review (manual request)\n');
-    await waitFor(() => fs.existsSync(told) && fs.readFileSync(told, 'utf8').includes('e2e-review'), 15_000, { what: 'the notify command' });
+    await waitFor(() => fs.existsSync(told) && fs.readFileSync(told, 'utf8').includes('e2e-review'), 15_000, {
+      what: 'the notify command',
+    });
     const lines = fs.readFileSync(told, 'utf8').trimEnd().split('\n');
     expect(lines).toContain('gate-opened harness:sheets-clone e2e-review');
     // What the first snapshot already showed (SAGE's human gate) was never news.
@@ -264,13 +317,20 @@ describe('tower demo, used as an operator uses it', () => {
   it('force-terminates one teammate selected in the team pane, and nobody else', async () => {
     if (!stage) throw new Error('tower is not running');
     const socket = sandbox?.socketName ?? '';
-    const [lead, writer1, writer2] = ['team-lead', 'writer-1', 'writer-2'].map((m) => paneOf(`docs-refresh/${m}`)) as [string, string, string];
+    const [lead, writer1, writer2] = ['team-lead', 'writer-1', 'writer-2'].map((m) => paneOf(`docs-refresh/${m}`)) as [
+      string,
+      string,
+      string,
+    ];
 
     await selectRun(stage, 'docs-refresh');
     await focusPane(stage, 'Team');
     await selectMember(stage, 'writer-1');
     await press(stage, 'terminate');
-    const dialog = await confirmDialog(`Force-terminate writer-1 (${writer1}) in claude-team:docs-refresh`, 'the terminate confirm dialog');
+    const dialog = await confirmDialog(
+      `Force-terminate writer-1 (${writer1}) in claude-team:docs-refresh`,
+      'the terminate confirm dialog',
+    );
     expect(killsPane(dialog, socket, writer1)).toBe(true);
     for (const other of [lead, writer2]) expect(killsPane(dialog, socket, other), `kill-pane of ${other}`).toBe(false);
 
@@ -292,7 +352,9 @@ describe('tower demo, used as an operator uses it', () => {
     const socket = sandbox?.socketName ?? '';
     const session = 'tina-checkout-flow-phase-2';
     const leads = [paneOf(`${session}/team-lead`), paneOf('tina-checkout-flow-orchestration/team-lead')];
-    const teammates = ['worker-1', 'worker-2', 'spec-reviewer', 'code-quality-reviewer'].map((m) => paneOf(`${session}/${m}`));
+    const teammates = ['worker-1', 'worker-2', 'spec-reviewer', 'code-quality-reviewer'].map((m) =>
+      paneOf(`${session}/${m}`),
+    );
 
     // Back to the runs list, so the selection keys move through runs again.
     await press(stage, 'back');
@@ -305,7 +367,9 @@ describe('tower demo, used as an operator uses it', () => {
 
     await press(stage, 'confirm');
     const screen = await screenShows(
-      (s) => (s.match(/done terminate · force-terminated/g) ?? []).length === 2 && teammates.every((id) => /✗ dead/.test(memberRow(s, id) ?? '')),
+      (s) =>
+        (s.match(/done terminate · force-terminated/g) ?? []).length === 2 &&
+        teammates.every((id) => /✗ dead/.test(memberRow(s, id) ?? '')),
       'the four teammates shown dead',
     );
     for (const id of leads) expect(memberRow(screen, id)).toMatch(/● alive/);

@@ -26,7 +26,8 @@ let home: string;
 let boxA: RemoteBox;
 let boxB: RemoteBox;
 
-const tmuxOn = async (sock: string, ...args: string[]) => (await execa('tmux', ['-L', sock, ...args], { timeout: 10_000 })).stdout;
+const tmuxOn = async (sock: string, ...args: string[]) =>
+  (await execa('tmux', ['-L', sock, ...args], { timeout: 10_000 })).stdout;
 const tmux = (...args: string[]) => tmuxOn(socket, ...args);
 const screen = () => tmux('capture-pane', '-p', '-t', 'tower');
 const waitForScreen = (text: string | RegExp, timeoutMs = 20_000) =>
@@ -49,12 +50,34 @@ beforeAll(async () => {
   boxA = makeRemoteBox(dir, 'a', 'alpha', cli.bin, unique);
   boxB = makeRemoteBox(dir, 'b', 'beta', cli.bin, unique);
   // Box a's own tmux server, with one agent pane that a team on that box names as its lead.
-  await tmuxOn(boxA.socketName, '-f', '/dev/null', 'new-session', '-d', '-s', 'agents', '-x', '100', '-y', '20', "printf 'PANE-ON-BOX-A\\n'; exec sleep 100000");
+  await tmuxOn(
+    boxA.socketName,
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    'agents',
+    '-x',
+    '100',
+    '-y',
+    '20',
+    "printf 'PANE-ON-BOX-A\\n'; exec sleep 100000",
+  );
   const pane = (await tmuxOn(boxA.socketName, 'display-message', '-p', '-t', 'agents', '#{pane_id}')).trim();
   writeFile(path.join(boxA.claudeDir, 'teams', 'crew', 'config.json'), {
     name: 'crew',
     leadAgentId: 'lead',
-    members: [{ name: 'lead', agentId: 'lead', agentType: 'team-lead', model: 'claude-opus-4', tmuxPaneId: pane, cwd: boxA.root }],
+    members: [
+      {
+        name: 'lead',
+        agentId: 'lead',
+        agentType: 'team-lead',
+        model: 'claude-opus-4',
+        tmuxPaneId: pane,
+        cwd: boxA.root,
+      },
+    ],
   });
   writeFile(path.join(home, 'config.json'), {
     local: false,
@@ -63,7 +86,12 @@ beforeAll(async () => {
       { name: 'b', destination: 'box-b', sshArgs: ['-F', lab.sshConfig], tower: boxB.tower },
     ],
   });
-  const vars = [`HOME=${home}`, `XDG_STATE_HOME=${home}/state`, `XDG_CONFIG_HOME=${home}/xdg`, `CLAUDE_CONFIG_DIR=${home}/claude`];
+  const vars = [
+    `HOME=${home}`,
+    `XDG_STATE_HOME=${home}/state`,
+    `XDG_CONFIG_HOME=${home}/xdg`,
+    `CLAUDE_CONFIG_DIR=${home}/claude`,
+  ];
   const command = `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars.join(' ')} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}; echo TOWER-EXIT=$?; sleep 100000`;
   await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'tower', '-x', '120', '-y', '40', command);
 }, 60_000);
@@ -94,7 +122,11 @@ describe('two boxes on one screen', () => {
     // Detach the box's tmux client (its prefix is C-b): ssh ends and the control room comes back.
     await tmux('send-keys', '-t', 'tower', 'C-b', 'd');
     await waitForScreen(/back from %\d+ on a/);
-    const audit = fs.readFileSync(path.join(home, 'state', 'tower', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const audit = fs
+      .readFileSync(path.join(home, 'state', 'tower', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(audit.at(-1)).toMatchObject({ action: 'attach', run: 'a/claude-team:crew', outcome: 'done', remote: 'a' });
     // The keys are ours again.
     await tmux('send-keys', '-t', 'tower', 'q');

@@ -41,9 +41,16 @@ export function buildBigMachine(opts: { tinaRuns?: number; tasksPerTeam?: number
       status: 'executing',
       phases: { '1': { status: 'complete' }, '2': { status: 'executing' } },
     });
-    writeFile(path.join(state, 'phase-2', 'status.json'), { status: 'executing', started_at: new Date().toISOString() });
+    writeFile(path.join(state, 'phase-2', 'status.json'), {
+      status: 'executing',
+      started_at: new Date().toISOString(),
+    });
     writeFile(path.join(state, 'context-metrics.json'), { used_pct: i % 90, tokens: 1000 * i, max: 200000 });
-    writeFile(path.join(claudeDir, 'tina-sessions', `${feature}.json`), { feature, worktree_path: root, repo_root: root });
+    writeFile(path.join(claudeDir, 'tina-sessions', `${feature}.json`), {
+      feature,
+      worktree_path: root,
+      repo_root: root,
+    });
     const team = `${feature}-phase-2`;
     writeFile(path.join(claudeDir, 'teams', team, 'config.json'), {
       name: team,
@@ -63,19 +70,47 @@ export function buildBigMachine(opts: { tinaRuns?: number; tasksPerTeam?: number
       const status = t % 3 === 0 ? 'completed' : t % 3 === 1 ? 'in_progress' : 'pending';
       fs.writeFileSync(
         path.join(tasks, `${t}.json`),
-        JSON.stringify({ id: String(t), subject: `Task ${t} of ${feature}`, description: 'x'.repeat(200), status, owner: 'worker-1', blocks: [], blockedBy: t > 1 ? [String(t - 1)] : [], metadata: {} }),
+        JSON.stringify({
+          id: String(t),
+          subject: `Task ${t} of ${feature}`,
+          description: 'x'.repeat(200),
+          status,
+          owner: 'worker-1',
+          blocks: [],
+          blockedBy: t > 1 ? [String(t - 1)] : [],
+          metadata: {},
+        }),
       );
     }
   }
   for (let i = 1; i <= others; i++) {
     const h = path.join(dir, 'projects', `harness-${pad(i)}`);
-    writeFile(path.join(h, '.harness', 'config.json'), { checkpoints: { enabled: true, types: [{ name: 'plan-approval', triggerOn: 'post-planner' }] } });
-    writeFile(path.join(h, '.harness', 'checkpoint-plan-approval.md'), '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\n\nRequested at: 2026-01-26T12:00:00Z\n');
+    writeFile(path.join(h, '.harness', 'config.json'), {
+      checkpoints: { enabled: true, types: [{ name: 'plan-approval', triggerOn: 'post-planner' }] },
+    });
+    writeFile(
+      path.join(h, '.harness', 'checkpoint-plan-approval.md'),
+      '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\n\nRequested at: 2026-01-26T12:00:00Z\n',
+    );
     const s = path.join(dir, 'projects', `sage-${pad(i)}`);
-    writeFile(path.join(s, '.sage', 'state', `EPIC-${pad(i)}.json`), { epic: { id: `EPIC-${pad(i)}`, status: 'in_progress' }, lifecycle: { phase_name: 'BUILD' }, next_action: { type: 'continue' } });
+    writeFile(path.join(s, '.sage', 'state', `EPIC-${pad(i)}.json`), {
+      epic: { id: `EPIC-${pad(i)}`, status: 'in_progress' },
+      lifecycle: { phase_name: 'BUILD' },
+      next_action: { type: 'continue' },
+    });
     const d = path.join(dir, 'projects', `dotagent-${pad(i)}`);
-    writeFile(path.join(d, 'memory', 'state', 'phase.json'), { workflow_id: `wf-${pad(i)}`, current_phase: 'IMPLEMENTATION', phase_status: 'in_progress', last_updated: new Date().toISOString(), completed_phases: [], user_checkpoints: [], interruption_safe: true });
-    writeFile(path.join(d, 'memory', 'state', 'execution.json'), { tasks: [{ id: 'task-001', status: 'running', attempts: 1 }] });
+    writeFile(path.join(d, 'memory', 'state', 'phase.json'), {
+      workflow_id: `wf-${pad(i)}`,
+      current_phase: 'IMPLEMENTATION',
+      phase_status: 'in_progress',
+      last_updated: new Date().toISOString(),
+      completed_phases: [],
+      user_checkpoints: [],
+      interruption_safe: true,
+    });
+    writeFile(path.join(d, 'memory', 'state', 'execution.json'), {
+      tasks: [{ id: 'task-001', status: 'running', attempts: 1 }],
+    });
     otherRoots.push(h, s, d);
   }
   return {

@@ -29,8 +29,13 @@ export async function buildCli(): Promise<BuiltCli> {
   // `tower status` on Node 20 runs from its one file (without kept code here: test/build/status-file.test.ts makes that).
   await bundleStatusFile(dist, { logLevel: 'error' });
   fs.mkdirSync(path.join(dir, 'bin'));
-  for (const file of fs.readdirSync(path.join(REPO, 'bin'))) fs.copyFileSync(path.join(REPO, 'bin', file), path.join(dir, 'bin', file));
+  for (const file of fs.readdirSync(path.join(REPO, 'bin')))
+    fs.copyFileSync(path.join(REPO, 'bin', file), path.join(dir, 'bin', file));
   // Packages left out of the bundle still resolve from the repo.
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
-  return { bin: path.join(dir, 'bin', 'tower.js'), dist, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return {
+    bin: path.join(dir, 'bin', 'tower.js'),
+    dist,
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -13,11 +13,23 @@ const listen = () => process.stdin.on('data', (d) => fs.appendFileSync(log, d));
 
 function run(name, patch = {}) {
   return {
-    id: `harness:${name}`, system: 'harness', name, root: `/far/${name}`, status: 'waiting', phase: null,
+    id: `harness:${name}`,
+    system: 'harness',
+    name,
+    root: `/far/${name}`,
+    status: 'waiting',
+    phase: null,
     members: [{ name: 'lead', role: 'lead', model: 'm', paneId: '%1', state: 'alive', lead: true }],
-    tasks: [], reviews: [],
-    gates: [{ id: 'deploy', kind: 'checkpoint', state: 'pending', since: null, grantable: true, title: 'Deploy', file: null }],
-    context: null, handoff: null, problems: [], stateDir: `/far/${name}/.harness`, ...patch,
+    tasks: [],
+    reviews: [],
+    gates: [
+      { id: 'deploy', kind: 'checkpoint', state: 'pending', since: null, grantable: true, title: 'Deploy', file: null },
+    ],
+    context: null,
+    handoff: null,
+    problems: [],
+    stateDir: `/far/${name}/.harness`,
+    ...patch,
   };
 }
 
@@ -25,18 +37,54 @@ send({ type: 'hello', protocol: 1, tower: `0.1.0${OSC0}`, hostname: `far${OSC52}
 const hostile = run('good', {
   status: 'running',
   phase: { current: `1${OSC52}`, total: 2, status: `exec${OSC0}` },
-  gates: [{ id: 'deploy', kind: 'checkpoint', state: 'pending', since: null, grantable: true, title: `Deploy${OSC52}`, file: null, body: `# Body${OSC0}\nline two` }],
+  gates: [
+    {
+      id: 'deploy',
+      kind: 'checkpoint',
+      state: 'pending',
+      since: null,
+      grantable: true,
+      title: `Deploy${OSC52}`,
+      file: null,
+      body: `# Body${OSC0}\nline two`,
+    },
+  ],
   warnings: [`warm${OSC52}`],
 });
-send({ type: 'snapshot', snapshot: { version: 1, generatedAt: new Date().toISOString(), runs: [hostile, run('alien', { system: 'skynet' }), null], problems: [{ file: null, message: `far problem${OSC52}` }] } });
+send({
+  type: 'snapshot',
+  snapshot: {
+    version: 1,
+    generatedAt: new Date().toISOString(),
+    runs: [hostile, run('alien', { system: 'skynet' }), null],
+    problems: [{ file: null, message: `far problem${OSC52}` }],
+  },
+});
 
 if (scene === 'hostile') {
   listen();
   await sleep(300);
   send({ type: 'changes', upsert: 5, remove: 5, order: 5 });
   await sleep(300);
-  const gates = [...hostile.gates, { id: `nul\u0000gate${OSC0}`, kind: 'checkpoint', state: 'pending', since: new Date().toISOString(), grantable: true, title: `Opened${OSC52}`, file: null }];
-  send({ type: 'changes', generatedAt: new Date().toISOString(), upsert: [{ ...hostile, gates }], remove: [], order: ['harness:good'] });
+  const gates = [
+    ...hostile.gates,
+    {
+      id: `nul\u0000gate${OSC0}`,
+      kind: 'checkpoint',
+      state: 'pending',
+      since: new Date().toISOString(),
+      grantable: true,
+      title: `Opened${OSC52}`,
+      file: null,
+    },
+  ];
+  send({
+    type: 'changes',
+    generatedAt: new Date().toISOString(),
+    upsert: [{ ...hostile, gates }],
+    remove: [],
+    order: ['harness:good'],
+  });
   await sleep(60_000);
 } else if (scene === 'silent') {
   // Connected, and never answers a request.

@@ -9,7 +9,11 @@ import { tempDir } from './box.js';
 export const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
 
 /** The real tina handoffs (paths under test/fixtures): the January shape, the current shape, the plan shape. */
-export const HANDOFF_FIXTURES = ['samples/tina/handoff.skill-2026-01-26.md', 'samples/tina/handoff.skill-head.md', 'tina/handoff.seed-003.md'];
+export const HANDOFF_FIXTURES = [
+  'samples/tina/handoff.skill-2026-01-26.md',
+  'samples/tina/handoff.skill-head.md',
+  'tina/handoff.seed-003.md',
+];
 
 /** A fixture file's text, by its path under test/fixtures. */
 export function readFixture(rel: string): string {

@@ -28,7 +28,9 @@ export const ESCAPES = ['\u001b', '\u001b[31m', '\u001b]0;t\u0007', '\r', '\n', 
 
 /** `tokens` (escapes, the words a parser looks for) and short random strings, up to 40 pieces in any order. */
 export function soup(tokens: readonly string[], pieceLength = 8): fc.Arbitrary<string> {
-  return fc.array(fc.oneof(fc.constantFrom(...tokens), fc.string({ maxLength: pieceLength })), { maxLength: 40 }).map((a) => a.join(''));
+  return fc
+    .array(fc.oneof(fc.constantFrom(...tokens), fc.string({ maxLength: pieceLength })), { maxLength: 40 })
+    .map((a) => a.join(''));
 }
 
 /** Random characters of any kind (up to `maxLength`), or a soup of `tokens`. */
@@ -38,7 +40,10 @@ export function hostileText(tokens: readonly string[], maxLength: number): fc.Ar
 
 /** A string a JSON field may hold: random characters (up to 30), one of `words`, or text with escapes in it. */
 export function fieldString(words: readonly string[]): fc.Arbitrary<string> {
-  return fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom(...words, '\u001b[2J', 'a\u0007b', '\u009b1m', ''));
+  return fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 30 }),
+    fc.constantFrom(...words, '\u001b[2J', 'a\u0007b', '\u009b1m', ''),
+  );
 }
 
 /** A JSON field value of any type, its strings drawn from `str`. */

@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { tmuxSocketDir } from './leftovers.js';
 
-
 function ownSockets(runId: string): string[] {
   try {
     return fs.readdirSync(tmuxSocketDir()).filter((n) => n.startsWith('tower-') && n.includes(runId));
@@ -47,7 +46,9 @@ export default function setup(): () => void {
     else process.env.TMPDIR = outerTmp;
     const lines = [...leftFiles.map((f) => `temp: ${f}`), ...leftSockets.map((s) => `tmux socket: ${s}`)];
     if (lines.length > 0) {
-      throw new Error(`the tests left ${lines.length} thing${lines.length === 1 ? '' : 's'} behind (now removed):\n  ${lines.join('\n  ')}`);
+      throw new Error(
+        `the tests left ${lines.length} thing${lines.length === 1 ? '' : 's'} behind (now removed):\n  ${lines.join('\n  ')}`,
+      );
     }
   };
 }

@@ -29,15 +29,26 @@ export function makeRemoteBox(dir: string, name: string, project: string, bin: s
   const base = path.join(dir, `box-${name}`);
   const root = path.join(base, 'projects', project);
   const stateDir = path.join(root, '.harness');
-  writeFile(path.join(stateDir, 'config.json'), { checkpoints: { enabled: true, types: [{ name: 'deploy', description: 'before deploy' }] } });
-  const openCheckpoint = (cp: string) => writeFile(path.join(stateDir, `checkpoint-${cp}.md`), `# Checkpoint: ${cp} (manual request)\nRequested at: ${new Date().toISOString()}\nBy: test\n`);
+  writeFile(path.join(stateDir, 'config.json'), {
+    checkpoints: { enabled: true, types: [{ name: 'deploy', description: 'before deploy' }] },
+  });
+  const openCheckpoint = (cp: string) =>
+    writeFile(
+      path.join(stateDir, `checkpoint-${cp}.md`),
+      `# Checkpoint: ${cp} (manual request)\nRequested at: ${new Date().toISOString()}\nBy: test\n`,
+    );
   openCheckpoint('deploy');
   const claudeDir = path.join(base, 'claude');
   fs.mkdirSync(claudeDir, { recursive: true });
   const xdgState = path.join(base, 'state');
   // A tmux server a test starts for the box is stopped after the file, its socket removed.
   const socketName = closeSocketAfterFile(`tower-test-${unique}-${name}`);
-  const env = [`HOME=${base}`, `XDG_STATE_HOME=${xdgState}`, `XDG_CONFIG_HOME=${path.join(base, 'config')}`, `CLAUDE_CONFIG_DIR=${claudeDir}`];
+  const env = [
+    `HOME=${base}`,
+    `XDG_STATE_HOME=${xdgState}`,
+    `XDG_CONFIG_HOME=${path.join(base, 'config')}`,
+    `CLAUDE_CONFIG_DIR=${claudeDir}`,
+  ];
   const tower = `${env.join(' ')} ${process.execPath} ${bin} --root ${root} --claude-dir ${claudeDir} -L ${socketName}`;
   return { name, root, stateDir, xdgState, claudeDir, socketName, tower, openCheckpoint };
 }

@@ -22,12 +22,19 @@ export interface TeamsBox {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Writes `teams` teams, the first `active` of them at work now (a task in progress, files new). */
-export function buildTeamsBox(opts: { teams: number; active?: number; tasksPerTeam?: number; projects?: number }): TeamsBox {
+export function buildTeamsBox(opts: {
+  teams: number;
+  active?: number;
+  tasksPerTeam?: number;
+  projects?: number;
+}): TeamsBox {
   const dir = tempDir('tower-teams-');
   const claudeDir = path.join(dir, 'claude');
   const activeCount = Math.min(opts.active ?? 5, opts.teams);
   const tasksPerTeam = opts.tasksPerTeam ?? 4;
-  const projects = Array.from({ length: opts.projects ?? 20 }, (_, i) => path.join(dir, 'projects', `project-${String(i + 1).padStart(2, '0')}`));
+  const projects = Array.from({ length: opts.projects ?? 20 }, (_, i) =>
+    path.join(dir, 'projects', `project-${String(i + 1).padStart(2, '0')}`),
+  );
   for (const p of projects) fs.mkdirSync(p, { recursive: true });
   const active: string[] = [];
   const ended: string[] = [];
@@ -63,7 +70,16 @@ export function buildTeamsBox(opts: { teams: number; active?: number; tasksPerTe
     fs.writeFileSync(path.join(teamDir, 'config.json'), JSON.stringify(config, null, 2));
     for (let t = 1; t <= tasksPerTeam; t++) {
       const status = isActive ? (t === 1 ? 'completed' : t === 2 ? 'in_progress' : 'pending') : 'completed';
-      const task = { id: String(t), subject: `Step ${t} of ${name}`, description: 'Do the thing, then check it.', activeForm: `Doing step ${t}`, status, owner: 'implementer', blocks: [], blockedBy: t > 1 ? [String(t - 1)] : [] };
+      const task = {
+        id: String(t),
+        subject: `Step ${t} of ${name}`,
+        description: 'Do the thing, then check it.',
+        activeForm: `Doing step ${t}`,
+        status,
+        owner: 'implementer',
+        blocks: [],
+        blockedBy: t > 1 ? [String(t - 1)] : [],
+      };
       fs.writeFileSync(path.join(tasksDir, `${t}.json`), JSON.stringify(task, null, 2));
     }
     fs.writeFileSync(path.join(tasksDir, '.lock'), '');
@@ -81,7 +97,16 @@ export function buildTeamsBox(opts: { teams: number; active?: number; tasksPerTe
 /** Rewrites task 2 of `team` with a new subject (written aside, then renamed into place). */
 export function touchTask(box: TeamsBox, team: string, subject: string): void {
   const file = path.join(box.claudeDir, 'tasks', team, '2.json');
-  const task = { id: '2', subject, description: 'Do the thing, then check it.', activeForm: 'Doing step 2', status: 'in_progress', owner: 'implementer', blocks: [], blockedBy: ['1'] };
+  const task = {
+    id: '2',
+    subject,
+    description: 'Do the thing, then check it.',
+    activeForm: 'Doing step 2',
+    status: 'in_progress',
+    owner: 'implementer',
+    blocks: [],
+    blockedBy: ['1'],
+  };
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(task, null, 2));
   fs.renameSync(`${file}.tmp`, file);
 }

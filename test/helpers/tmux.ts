@@ -33,7 +33,22 @@ export async function startTmux(): Promise<TmuxFixture> {
   const name = uniqueSocketName();
   const client = new TmuxClient({ name }, 5000);
   const newSession = async (session: string, cwd: string, command = 'sleep 100000'): Promise<string> => {
-    const out = await client.run(['new-session', '-d', '-P', '-F', '#{pane_id}', '-s', session, '-c', cwd, '-x', '120', '-y', '30', command]);
+    const out = await client.run([
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-s',
+      session,
+      '-c',
+      cwd,
+      '-x',
+      '120',
+      '-y',
+      '30',
+      command,
+    ]);
     return out.trim();
   };
   // -f /dev/null: the test server must not read anyone's ~/.tmux.conf.

@@ -27,14 +27,22 @@ function team(patch: Partial<ReturnType<typeof member>> = {}): Run {
   return {
     ...emptyRun('claude-team', 'docs', null, null),
     status: 'running',
-    members: [member('team-lead', { lead: true, paneId: '%1', state: 'alive', activity: 'working' }), member('writer-2', { paneId: '%2', state: 'alive', activity: 'working', ...patch })],
+    members: [
+      member('team-lead', { lead: true, paneId: '%1', state: 'alive', activity: 'working' }),
+      member('writer-2', { paneId: '%2', state: 'alive', activity: 'working', ...patch }),
+    ],
   };
 }
 
 function notifier(config: Partial<NotifyConfig> = {}, inTmux = false) {
   const written: string[] = [];
   const warnings: { notice: Notice; outcome: CommandOutcome }[] = [];
-  const n = new Notifier({ config: { ...defaultNotifyConfig(), ...config }, write: (b) => written.push(b), inTmux, warn: (notice, outcome) => warnings.push({ notice, outcome }) });
+  const n = new Notifier({
+    config: { ...defaultNotifyConfig(), ...config },
+    write: (b) => written.push(b),
+    inTmux,
+    warn: (notice, outcome) => warnings.push({ notice, outcome }),
+  });
   return { n, written, warnings };
 }
 
@@ -51,7 +59,11 @@ describe('Notifier', () => {
     written.length = 0;
     const news = n.observe(snap([harness()]));
     expect(news.map((x) => x.event)).toEqual(['gate-opened']);
-    expect(written).toEqual(['\u0007', '\u001b]9;tower: harness:payments: Approve the plan\u0007', '\u001b]2;tower · 1 needs you\u001b\\']);
+    expect(written).toEqual([
+      '\u0007',
+      '\u001b]9;tower: harness:payments: Approve the plan\u0007',
+      '\u001b]2;tower · 1 needs you\u001b\\',
+    ]);
     // The same gate in the next snapshots is not news again.
     written.length = 0;
     expect(n.observe(snap([harness(), team()]))).toEqual([]);
@@ -63,12 +75,16 @@ describe('Notifier', () => {
     n.observe(snap([harness([])]));
     written.length = 0;
     n.observe(snap([harness()]));
-    expect(written[1]).toBe('\u001bPtmux;\u001b\u001b]777;notify;tower;harness:payments: Approve the plan\u0007\u001b\\');
+    expect(written[1]).toBe(
+      '\u001bPtmux;\u001b\u001b]777;notify;tower;harness:payments: Approve the plan\u0007\u001b\\',
+    );
     expect(desktopBytes('osc9', 't', 'b', true)).toBe('\u001bPtmux;\u001b\u001b]9;t: b\u0007\u001b\\');
   });
 
   it('pane text cannot smuggle escapes into a notification or the title', () => {
-    expect(desktopBytes('osc9', 'tower', 'run\u001b]2;evil\u0007: x\u0007', false)).toBe('\u001b]9;tower: run: x\u0007');
+    expect(desktopBytes('osc9', 'tower', 'run\u001b]2;evil\u0007: x\u0007', false)).toBe(
+      '\u001b]9;tower: run: x\u0007',
+    );
     expect(titleBytes('a\u001b[2Jb')).toBe('\u001b]2;ab\u001b\\');
   });
 
@@ -76,7 +92,9 @@ describe('Notifier', () => {
     const { n } = notifier({ bell: false, desktop: false });
     n.observe(snap([team()]));
     const asking = team({ activity: 'waiting', activityCue: 'question', activitySince: '2026-03-01T12:01:00.000Z' });
-    expect(n.observe(snap([asking])).map((x) => [x.event, x.title])).toEqual([['member-waiting', 'claude-team:docs: writer-2 asks a question']]);
+    expect(n.observe(snap([asking])).map((x) => [x.event, x.title])).toEqual([
+      ['member-waiting', 'claude-team:docs: writer-2 asks a question'],
+    ]);
     expect(n.observe(snap([asking]))).toEqual([]);
     // A teammate idling at its prompt is not news; a dead pane is.
     expect(n.observe(snap([team({ activity: 'waiting', activityCue: 'prompt' })]))).toEqual([]);
@@ -102,11 +120,17 @@ describe('Notifier', () => {
   it('runs the notify command with the event in its environment', async () => {
     const dir = tempDir();
     const out = path.join(dir, 'env.txt');
-    const { n, warnings } = notifier({ bell: false, desktop: false, command: `printf '%s|%s|%s|%s|%s' "$TOWER_EVENT" "$TOWER_RUN" "$TOWER_GATE" "$TOWER_TITLE" "$TOWER_HOST" > '${out}'` });
+    const { n, warnings } = notifier({
+      bell: false,
+      desktop: false,
+      command: `printf '%s|%s|%s|%s|%s' "$TOWER_EVENT" "$TOWER_RUN" "$TOWER_GATE" "$TOWER_TITLE" "$TOWER_HOST" > '${out}'`,
+    });
     n.observe(snap([harness([])]));
     n.observe(snap([harness()]));
     await n.settled();
-    expect(fs.readFileSync(out, 'utf8')).toBe('gate-opened|harness:payments|plan-approval|harness:payments: Approve the plan|');
+    expect(fs.readFileSync(out, 'utf8')).toBe(
+      'gate-opened|harness:payments|plan-approval|harness:payments: Approve the plan|',
+    );
     expect(warnings).toEqual([]);
   });
 
@@ -115,13 +139,21 @@ describe('Notifier', () => {
     n.observe(snap([harness([])]));
     n.observe(snap([harness()]));
     await waitFor(() => warnings.length > 0);
-    expect(warnings[0]?.outcome).toEqual({ status: 'failed', message: 'notify command failed (exit 7): no route to host' });
+    expect(warnings[0]?.outcome).toEqual({
+      status: 'failed',
+      message: 'notify command failed (exit 7): no route to host',
+    });
   });
 
   it('a hanging notify command is killed at its time limit, with what it started', async () => {
     const dir = tempDir();
     const pidFile = path.join(dir, 'pid');
-    const { n, warnings } = notifier({ bell: false, desktop: false, timeoutSec: 0.5, command: `sleep 30 & echo $! > '${pidFile}'; wait` });
+    const { n, warnings } = notifier({
+      bell: false,
+      desktop: false,
+      timeoutSec: 0.5,
+      command: `sleep 30 & echo $! > '${pidFile}'; wait`,
+    });
     n.observe(snap([harness([])]));
     const started = Date.now();
     n.observe(snap([harness()]));
@@ -141,7 +173,8 @@ describe('Notifier', () => {
 });
 
 describe('Notifier bounds', () => {
-  const gates = (n: number, prefix = 'g') => Array.from({ length: n }, (_, i) => gate(`${prefix}${i}`, { title: `Gate ${i}` }));
+  const gates = (n: number, prefix = 'g') =>
+    Array.from({ length: n }, (_, i) => gate(`${prefix}${i}`, { title: `Gate ${i}` }));
 
   it('a burst of gates at once is one bell, one desktop notification and one command run that sums it up', async () => {
     const out = path.join(tempDir(), 'runs');
@@ -151,8 +184,12 @@ describe('Notifier bounds', () => {
     expect(n.observe(snap([harness(gates(500))]))).toHaveLength(500);
     await n.settled();
     expect(written.filter((b) => b === '\u0007')).toHaveLength(1);
-    expect(written.filter((b) => b.startsWith('\u001b]9;'))).toEqual(['\u001b]9;tower: 500 gate-opened: harness:payments: Gate 0, and 499 more\u0007']);
-    expect(fs.readFileSync(out, 'utf8').trim().split('\n')).toEqual(['gate-opened|500 gate-opened: harness:payments: Gate 0, and 499 more']);
+    expect(written.filter((b) => b.startsWith('\u001b]9;'))).toEqual([
+      '\u001b]9;tower: 500 gate-opened: harness:payments: Gate 0, and 499 more\u0007',
+    ]);
+    expect(fs.readFileSync(out, 'utf8').trim().split('\n')).toEqual([
+      'gate-opened|500 gate-opened: harness:payments: Gate 0, and 499 more',
+    ]);
   });
 
   it('runs at most four commands at once; past the waiting ones, the rest are summed up in one run', async () => {
@@ -161,7 +198,11 @@ describe('Notifier bounds', () => {
     fs.mkdirSync(live);
     const log = path.join(d, 'log');
     // Each run notes how many others are running as it starts, then holds its slot a moment.
-    const { n } = notifier({ bell: false, desktop: false, command: `ls '${live}' | wc -l >> '${log}'; touch '${live}'/$$; sleep 0.3; rm '${live}'/$$` });
+    const { n } = notifier({
+      bell: false,
+      desktop: false,
+      command: `ls '${live}' | wc -l >> '${log}'; touch '${live}'/$$; sleep 0.3; rm '${live}'/$$`,
+    });
     n.observe(snap([harness([])]));
     for (let i = 1; i <= 30; i++) n.observe(snap([harness(gates(i))]));
     await n.settled();

@@ -26,7 +26,8 @@ describe('prepareTerminal', () => {
     const env = { TMUX: `${socket},1,0`, TMUX_PANE: pane };
     const written: string[] = [];
     const restore = await prepareTerminal(defaultNotifyConfig(), env, (b) => written.push(b));
-    const option = () => tmux!.client.run(['show-options', '-p', '-t', pane, '-v', 'allow-passthrough']).then((s) => s.trim());
+    const option = () =>
+      tmux!.client.run(['show-options', '-p', '-t', pane, '-v', 'allow-passthrough']).then((s) => s.trim());
     expect(await option()).toBe('on');
     await restore();
     expect(await option()).toBe('');

@@ -7,7 +7,11 @@ import { memoryStore } from '../helpers/memory-store.js';
 /** A store of this box moved by hand: each `set` is a new snapshot with runs named `names`. */
 function handStore() {
   const store = memoryStore({ version: 1, generatedAt: new Date(0).toISOString(), runs: [], problems: [] });
-  const set = (...names: string[]) => store.set({ ...store.getSnapshot(), runs: names.map((n) => emptyRun('harness', n, `/p/${n}`, `/p/${n}/.harness`)) });
+  const set = (...names: string[]) =>
+    store.set({
+      ...store.getSnapshot(),
+      runs: names.map((n) => emptyRun('harness', n, `/p/${n}`, `/p/${n}/.harness`)),
+    });
   return { store, set };
 }
 
@@ -17,7 +21,9 @@ describe('the store of every box', () => {
   let published: string[][];
 
   beforeEach(async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance', 'Date'] });
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance', 'Date'],
+    });
     hand = handStore();
     composite = new CompositeStore({ hosts: [], local: hand.store, timeoutSec: 5, reconnect: false });
     await composite.start();

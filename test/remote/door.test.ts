@@ -15,7 +15,12 @@ const OSC0 = '\u001b]0;pwned\u0007';
 const ESCAPES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 function goodRun(name = 'shop'): Run {
-  return { ...emptyRun('harness', name, '/p', '/p/.harness'), status: 'waiting', gates: [gate('deploy', { title: 'Deploy' })], members: [member('lead', { paneId: '%1', state: 'alive', lead: true })] };
+  return {
+    ...emptyRun('harness', name, '/p', '/p/.harness'),
+    status: 'waiting',
+    gates: [gate('deploy', { title: 'Deploy' })],
+    members: [member('lead', { paneId: '%1', state: 'alive', lead: true })],
+  };
 }
 
 const line = (v: unknown) => JSON.stringify(v);
@@ -28,7 +33,12 @@ describe('the door', () => {
     run.gates[0]!.id = `dep\u0000loy${OSC0}`;
     run.members[0]!.paneId = `%1${OSC52}`;
     run.warnings = [`hot${OSC0}`];
-    const admitted = admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: `now${OSC0}`, runs: [run], problems: [{ file: null, message: OSC52 }] } }));
+    const admitted = admitLine(
+      line({
+        type: 'snapshot',
+        snapshot: { version: 1, generatedAt: `now${OSC0}`, runs: [run], problems: [{ file: null, message: OSC52 }] },
+      }),
+    );
     expect(admitted.message?.type).toBe('snapshot');
     expect(JSON.stringify(admitted)).not.toMatch(/\\u001b|\\u0007|\\u0000/);
     const got = admitted.message?.type === 'snapshot' ? admitted.message.snapshot.runs[0] : undefined;
@@ -36,8 +46,18 @@ describe('the door', () => {
     expect(got?.members[0]?.paneId).toBe('%1');
 
     // A closed word (status, state, verdict) or a number carrying escapes is not that word: the run is a problem.
-    for (const bad of [{ status: `running${OSC52}` }, { gates: [{ ...run.gates[0], state: `pending${OSC0}` }] }, { context: { usedPct: 10, threshold: OSC52 } }, { phase: { current: '1', total: OSC52, status: 'x' } }]) {
-      const r = admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: 'now', runs: [goodRun('other'), { ...run, ...bad }], problems: [] } }));
+    for (const bad of [
+      { status: `running${OSC52}` },
+      { gates: [{ ...run.gates[0], state: `pending${OSC0}` }] },
+      { context: { usedPct: 10, threshold: OSC52 } },
+      { phase: { current: '1', total: OSC52, status: 'x' } },
+    ]) {
+      const r = admitLine(
+        line({
+          type: 'snapshot',
+          snapshot: { version: 1, generatedAt: 'now', runs: [goodRun('other'), { ...run, ...bad }], problems: [] },
+        }),
+      );
       expect(r.message?.type === 'snapshot' ? r.message.snapshot.runs.map((x) => x.name) : null).toEqual(['other']);
       expect(r.problems).toHaveLength(1);
       expect(r.problems.join()).not.toMatch(ESCAPES);
@@ -45,9 +65,27 @@ describe('the door', () => {
   });
 
   it('cleans what an action on a box says: plan title and effects, progress, outcome, errors', () => {
-    const plan = admitLine(line({ type: 'plan', id: 1, plan: { request: { kind: 'grant', run: 'harness:shop', gate: 'deploy' }, run: goodRun(), title: `Grant${OSC52}`, effects: [{ kind: 'create', text: `x${OSC0}` }], refusal: null, destructive: true, target: 'deploy' } }));
-    const progress = admitLine(line({ type: 'progress', id: 1, progress: { message: `wait${OSC52}`, waitingFor: OSC0 } }));
-    const outcome = admitLine(line({ type: 'outcome', id: 1, outcome: { status: 'done', message: `ok${OSC52}`, details: [OSC0] } }));
+    const plan = admitLine(
+      line({
+        type: 'plan',
+        id: 1,
+        plan: {
+          request: { kind: 'grant', run: 'harness:shop', gate: 'deploy' },
+          run: goodRun(),
+          title: `Grant${OSC52}`,
+          effects: [{ kind: 'create', text: `x${OSC0}` }],
+          refusal: null,
+          destructive: true,
+          target: 'deploy',
+        },
+      }),
+    );
+    const progress = admitLine(
+      line({ type: 'progress', id: 1, progress: { message: `wait${OSC52}`, waitingFor: OSC0 } }),
+    );
+    const outcome = admitLine(
+      line({ type: 'outcome', id: 1, outcome: { status: 'done', message: `ok${OSC52}`, details: [OSC0] } }),
+    );
     const error = admitLine(line({ type: 'error', id: null, message: `bad${OSC52}` }));
     for (const a of [plan, progress, outcome, error]) {
       expect(a.message).not.toBeNull();
@@ -80,14 +118,35 @@ describe('the door', () => {
   it('keeps the good runs of a snapshot whose other runs are null, lack gates, or name an unknown system', () => {
     const noGates: Partial<Run> = { ...goodRun('no-gates') };
     delete noGates.gates;
-    const a = admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: 'now', runs: [null, goodRun('one'), noGates, { ...goodRun('alien'), system: 'skynet' }, goodRun('two'), goodRun('two')], problems: [] } }));
+    const a = admitLine(
+      line({
+        type: 'snapshot',
+        snapshot: {
+          version: 1,
+          generatedAt: 'now',
+          runs: [
+            null,
+            goodRun('one'),
+            noGates,
+            { ...goodRun('alien'), system: 'skynet' },
+            goodRun('two'),
+            goodRun('two'),
+          ],
+          problems: [],
+        },
+      }),
+    );
     expect(a.message?.type === 'snapshot' ? a.message.snapshot.runs.map((r) => r.name) : null).toEqual(['one', 'two']);
     expect(a.problems).toHaveLength(4);
     expect(a.problems.join('\n')).toMatch(/run 1[\s\S]*no-gates[\s\S]*alien[\s\S]*twice/);
   });
 
   it('holds numbers a gauge draws to what they can mean', () => {
-    const run = { ...goodRun(), context: { usedPct: -1e12, threshold: 1e9 }, phase: { current: '1', total: 1e15, status: 'x' } };
+    const run = {
+      ...goodRun(),
+      context: { usedPct: -1e12, threshold: 1e9 },
+      phase: { current: '1', total: 1e15, status: 'x' },
+    };
     const a = admitLine(line({ type: 'changes', generatedAt: 'now', upsert: [run], remove: [], order: [run.id] }));
     const got = a.message?.type === 'changes' ? a.message.upsert[0] : undefined;
     expect(got?.context).toEqual({ usedPct: 0, threshold: 100 });
@@ -96,7 +155,13 @@ describe('the door', () => {
 
   it('applies changes whose order names a run twice as one run', () => {
     const prev = { version: 1 as const, generatedAt: 'a', runs: [goodRun('x')], problems: [] };
-    const next = applyChanges(prev, { type: 'changes', generatedAt: 'b', upsert: [], remove: [], order: [prev.runs[0]!.id, prev.runs[0]!.id] });
+    const next = applyChanges(prev, {
+      type: 'changes',
+      generatedAt: 'b',
+      upsert: [],
+      remove: [],
+      order: [prev.runs[0]!.id, prev.runs[0]!.id],
+    });
     expect(next.runs).toHaveLength(1);
   });
 });

@@ -47,17 +47,37 @@ afterAll(() => {
 function fakeHost(scene: string): { host: HostConfig; log: string } {
   const log = path.join(dir, `${scene}-${Math.random().toString(16).slice(2)}.log`);
   fs.writeFileSync(log, '');
-  return { host: { name: 'far', destination: 'far', sshArgs: ['-F', lab.sshConfig], tower: `${process.execPath} ${FAKE} ${scene} ${log}` }, log };
+  return {
+    host: {
+      name: 'far',
+      destination: 'far',
+      sshArgs: ['-F', lab.sshConfig],
+      tower: `${process.execPath} ${FAKE} ${scene} ${log}`,
+    },
+    log,
+  };
 }
 
 function store(host: HostConfig, timeoutSec = 10): CompositeStore {
-  const s = new CompositeStore({ hosts: [host], local: null, timeoutSec, reconnect: false, reader: '/nonexistent/tower-reader.js' });
+  const s = new CompositeStore({
+    hosts: [host],
+    local: null,
+    timeoutSec,
+    reconnect: false,
+    reader: '/nonexistent/tower-reader.js',
+  });
   stores.push(s);
   return s;
 }
 
 function localEnv(home: string): NodeJS.ProcessEnv {
-  return { HOME: home, XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config'), TMUX: '', NO_COLOR: '1' };
+  return {
+    HOME: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    TMUX: '',
+    NO_COLOR: '1',
+  };
 }
 
 /** A home with a local harness project and a config naming the fake host. */
@@ -69,7 +89,10 @@ function home(host: HostConfig, over: Record<string, unknown> = {}) {
   fs.mkdirSync(path.join(h, 'claude'));
   const config = path.join(h, 'config.json');
   writeFile(config, { hosts: [host], hostTimeoutSec: 10, ...over });
-  return { dir: h, args: ['--config', config, '--root', local, '--claude-dir', path.join(h, 'claude'), '-L', uniqueSocketName()] };
+  return {
+    dir: h,
+    args: ['--config', config, '--root', local, '--claude-dir', path.join(h, 'claude'), '-L', uniqueSocketName()],
+  };
 }
 
 describe('a tampered far side', () => {
@@ -77,7 +100,13 @@ describe('a tampered far side', () => {
     const { host } = fakeHost('hostile');
     const h = home(host);
     try {
-      const r = await execa(process.execPath, [cli.bin, 'status', '--json', ...h.args], { reject: false, env: localEnv(h.dir), extendEnv: true, stdin: 'ignore', timeout: 30_000 });
+      const r = await execa(process.execPath, [cli.bin, 'status', '--json', ...h.args], {
+        reject: false,
+        env: localEnv(h.dir),
+        extendEnv: true,
+        stdin: 'ignore',
+        timeout: 30_000,
+      });
       expect(r.exitCode).toBe(0);
       expect(String(r.stdout) + String(r.stderr)).not.toMatch(RAW);
       const snap = JSON.parse(String(r.stdout)) as Snapshot;
@@ -90,7 +119,13 @@ describe('a tampered far side', () => {
       expect(problems).toMatch(/host far: sent a run this tower cannot read \(run 3\)/);
       expect(problems).toContain('far: far problem');
 
-      const text = await execa(process.execPath, [cli.bin, 'status', ...h.args], { reject: false, env: localEnv(h.dir), extendEnv: true, stdin: 'ignore', timeout: 30_000 });
+      const text = await execa(process.execPath, [cli.bin, 'status', ...h.args], {
+        reject: false,
+        env: localEnv(h.dir),
+        extendEnv: true,
+        stdin: 'ignore',
+        timeout: 30_000,
+      });
       expect(text.exitCode).toBe(0);
       expect(String(text.stdout)).toContain('near');
       expect(String(text.stdout) + String(text.stderr)).not.toMatch(RAW);
@@ -103,10 +138,14 @@ describe('a tampered far side', () => {
     const { host } = fakeHost('hostile');
     const s = store(host);
     await s.start();
-    const snap = await waitFor(() => {
-      const now = s.getSnapshot();
-      return (now.runs.find((r) => r.id === 'far/harness:good')?.gates.length ?? 0) === 2 && now;
-    }, 10_000, { what: 'the change after the malformed one' });
+    const snap = await waitFor(
+      () => {
+        const now = s.getSnapshot();
+        return (now.runs.find((r) => r.id === 'far/harness:good')?.gates.length ?? 0) === 2 && now;
+      },
+      10_000,
+      { what: 'the change after the malformed one' },
+    );
     expect(snap.runs.find((r) => r.id === 'far/harness:good')?.gates.map((g) => g.id)).toEqual(['deploy', 'nulgate']);
     expect(snap.hosts?.[0]?.state).toBe('ok');
     expect(snap.problems.map((p) => p.message).join('\n')).toMatch(/host far: sent changes this tower cannot read/);
@@ -116,14 +155,28 @@ describe('a tampered far side', () => {
   it('tower watch with a notify command survives a NUL in a remote gate id and runs the command with it cleaned', async () => {
     const { host } = fakeHost('hostile');
     const out = path.join(dir, `notify-${Date.now()}.txt`);
-    const h = home(host, { notify: { command: `printf '%s|%s\\n' "$TOWER_RUN" "$TOWER_GATE" >> ${out}`, bell: false, desktop: false, title: false } });
-    const proc = execa(process.execPath, [cli.bin, 'watch', ...h.args], { reject: false, env: localEnv(h.dir), extendEnv: true, stdin: 'ignore' });
+    const h = home(host, {
+      notify: {
+        command: `printf '%s|%s\\n' "$TOWER_RUN" "$TOWER_GATE" >> ${out}`,
+        bell: false,
+        desktop: false,
+        title: false,
+      },
+    });
+    const proc = execa(process.execPath, [cli.bin, 'watch', ...h.args], {
+      reject: false,
+      env: localEnv(h.dir),
+      extendEnv: true,
+      stdin: 'ignore',
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout?.on('data', (b: Buffer) => (stdout += b.toString('utf8')));
     proc.stderr?.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
     try {
-      await waitFor(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8').includes('nulgate'), 20_000, { what: 'the notify command for the new remote gate' });
+      await waitFor(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8').includes('nulgate'), 20_000, {
+        what: 'the notify command for the new remote gate',
+      });
       expect(fs.readFileSync(out, 'utf8')).toContain('far/harness:good|nulgate');
       expect(proc.exitCode).toBeNull();
       expect(stderr).not.toMatch(/null bytes|Unhandled|TypeError/);
@@ -145,12 +198,20 @@ describe('a tampered far side', () => {
     // Under load the link may still be connecting: the question is the plan's silence, not the hello's.
     await waitFor(() => link.state.state === 'ok', 20_000, { what: 'the link to be up' });
     const started = Date.now();
-    await expect(link.plan({ kind: 'grant', run: 'harness:good', gate: 'deploy' }, false)).rejects.toThrow(/far did not answer the plan of grant within 5 s/);
+    await expect(link.plan({ kind: 'grant', run: 'harness:good', gate: 'deploy' }, false)).rejects.toThrow(
+      /far did not answer the plan of grant within 5 s/,
+    );
     expect(Date.now() - started).toBeLessThan(15_000);
 
     const h = home(host, { hostTimeoutSec: 5 });
     try {
-      const r = await execa(process.execPath, [cli.bin, 'grant', 'far/harness:good', 'deploy', ...h.args], { reject: false, env: localEnv(h.dir), extendEnv: true, stdin: 'ignore', timeout: 30_000 });
+      const r = await execa(process.execPath, [cli.bin, 'grant', 'far/harness:good', 'deploy', ...h.args], {
+        reject: false,
+        env: localEnv(h.dir),
+        extendEnv: true,
+        stdin: 'ignore',
+        timeout: 30_000,
+      });
       expect(r.exitCode).toBe(1);
       expect(String(r.stderr)).toMatch(/far did not answer/);
     } finally {
@@ -162,7 +223,9 @@ describe('a tampered far side', () => {
     const { host, log } = fakeHost('offers');
     const s = store(host);
     await s.start();
-    await waitFor(() => s.link('far')!.problems.some((p) => p.includes('offered to terminate')), 10_000, { what: 'the offers to be seen' });
+    await waitFor(() => s.link('far')!.problems.some((p) => p.includes('offered to terminate')), 10_000, {
+      what: 'the offers to be seen',
+    });
     // The far side reads again after the flood: whatever this side wrote would be in its log by now.
     await new Promise((r) => setTimeout(r, 2500));
     expect(fs.readFileSync(log, 'utf8')).not.toContain('answer-offer');

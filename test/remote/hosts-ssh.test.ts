@@ -30,7 +30,11 @@ const stores: CompositeStore[] = [];
 
 beforeAll(async () => {
   cli = await buildCli();
-  await bundle(cli.dist, { 'tower-reader': 'src/cli/reader-main.ts' }, { splitting: false, minify: true, logLevel: 'error' });
+  await bundle(
+    cli.dist,
+    { 'tower-reader': 'src/cli/reader-main.ts' },
+    { splitting: false, minify: true, logLevel: 'error' },
+  );
   lab = await startSshLab(['box-a', 'box-b']);
   dir = tempDir('tower-ssh-test-');
   const unique = uniqueSocketName().replace(/^tower-test-/, '');
@@ -68,15 +72,31 @@ function store(h: HostConfig[] = hosts(), timeoutSec = 10, reader = '/nonexisten
 
 const run = (snap: Snapshot, id: string) => snap.runs.find((r) => r.id === id);
 const host = (snap: Snapshot, name: string) => snap.hosts?.find((h) => h.name === name);
-const checkpoints = (snap: Snapshot, id: string) => run(snap, id)?.gates.filter((g) => g.state === 'pending').map((g) => g.id).sort() ?? [];
+const checkpoints = (snap: Snapshot, id: string) =>
+  run(snap, id)
+    ?.gates.filter((g) => g.state === 'pending')
+    .map((g) => g.id)
+    .sort() ?? [];
 
 /** The local tower's environment: its own state and config dirs. */
 function localEnv(home: string): NodeJS.ProcessEnv {
-  return { HOME: home, XDG_STATE_HOME: path.join(home, 'state'), XDG_CONFIG_HOME: path.join(home, 'config'), TMUX: '', NO_COLOR: '1' };
+  return {
+    HOME: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    TMUX: '',
+    NO_COLOR: '1',
+  };
 }
 
 async function tower(home: string, args: string[]) {
-  const r = await execa(process.execPath, [cli.bin, ...args], { reject: false, env: localEnv(home), extendEnv: true, stdin: 'ignore', timeout: 30_000 });
+  const r = await execa(process.execPath, [cli.bin, ...args], {
+    reject: false,
+    env: localEnv(home),
+    extendEnv: true,
+    stdin: 'ignore',
+    timeout: 30_000,
+  });
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
@@ -94,7 +114,18 @@ describe('every box in one tower, over ssh', () => {
       writeFile(path.join(local, '.harness', 'config.json'), { checkpoints: { enabled: true, types: [] } });
       const claude = path.join(home, 'claude');
       fs.mkdirSync(claude);
-      const r = await tower(home, ['status', '--json', '--config', configFile(home), '--root', local, '--claude-dir', claude, '-L', uniqueSocketName()]);
+      const r = await tower(home, [
+        'status',
+        '--json',
+        '--config',
+        configFile(home),
+        '--root',
+        local,
+        '--claude-dir',
+        claude,
+        '-L',
+        uniqueSocketName(),
+      ]);
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(0);
       const snap = JSON.parse(r.stdout) as Snapshot;
@@ -107,7 +138,21 @@ describe('every box in one tower, over ssh', () => {
       expect(run(snap, 'b/harness:beta')).toMatchObject({ host: 'b', root: boxB.root });
       expect(checkpoints(snap, 'b/harness:beta')).toEqual(['deploy']);
 
-      const only = JSON.parse((await tower(home, ['status', '--json', '--config', configFile(home), '--no-local', '--root', local, '--claude-dir', claude])).stdout) as Snapshot;
+      const only = JSON.parse(
+        (
+          await tower(home, [
+            'status',
+            '--json',
+            '--config',
+            configFile(home),
+            '--no-local',
+            '--root',
+            local,
+            '--claude-dir',
+            claude,
+          ])
+        ).stdout,
+      ) as Snapshot;
       expect(only.runs.map((x) => x.id).sort()).toEqual(['a/harness:alpha', 'b/harness:beta']);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
@@ -120,10 +165,14 @@ describe('every box in one tower, over ssh', () => {
     expect(checkpoints(s.getSnapshot(), 'a/harness:alpha')).toEqual(['deploy']);
     const started = Date.now();
     boxA.openCheckpoint('release');
-    const snap = await waitFor(() => {
-      const now = s.getSnapshot();
-      return checkpoints(now, 'a/harness:alpha').includes('release') && now;
-    }, 5000, { what: 'the new checkpoint of box a' });
+    const snap = await waitFor(
+      () => {
+        const now = s.getSnapshot();
+        return checkpoints(now, 'a/harness:alpha').includes('release') && now;
+      },
+      5000,
+      { what: 'the new checkpoint of box a' },
+    );
     // The contract is one second; the bound here is loose because the suite shares two cores.
     expect(Date.now() - started).toBeLessThan(5000);
     expect(run(snap, 'b/harness:beta')?.stale).toBeUndefined();
@@ -144,12 +193,29 @@ describe('every box in one tower, over ssh', () => {
       expect(r.stderr + r.stdout).toContain('ship');
       expect(r.exitCode).toBe(0);
       expect(fs.readFileSync(path.join(boxB.stateDir, 'checkpoint-ship.md.granted'), 'utf8')).toMatch(/^granted at /);
-      const local = fs.readFileSync(path.join(home, 'state', 'tower', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const local = fs
+        .readFileSync(path.join(home, 'state', 'tower', 'audit.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(local.at(-1)).toMatchObject({ action: 'grant', run: 'b/harness:beta', outcome: 'done', remote: 'b' });
-      const remote = fs.readFileSync(path.join(boxB.xdgState, 'tower', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const remote = fs
+        .readFileSync(path.join(boxB.xdgState, 'tower', 'audit.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(remote.at(-1)).toMatchObject({ action: 'grant', run: 'harness:beta', outcome: 'done' });
 
-      const readonly = await tower(home, ['grant', 'b/harness:beta', 'ship', '--dry-run', '--readonly', '--config', cfg, '--no-local']);
+      const readonly = await tower(home, [
+        'grant',
+        'b/harness:beta',
+        'ship',
+        '--dry-run',
+        '--readonly',
+        '--config',
+        cfg,
+        '--no-local',
+      ]);
       expect(readonly.exitCode).toBe(1);
       expect(readonly.stderr).toContain('read-only mode');
 
@@ -157,21 +223,38 @@ describe('every box in one tower, over ssh', () => {
       expect(again.exitCode).toBe(1);
       expect(again.stderr).toMatch(/refused/);
     } finally {
-      for (const f of ['checkpoint-ship.md', 'checkpoint-ship.md.granted']) fs.rmSync(path.join(boxB.stateDir, f), { force: true });
+      for (const f of ['checkpoint-ship.md', 'checkpoint-ship.md.granted'])
+        fs.rmSync(path.join(boxB.stateDir, f), { force: true });
       fs.rmSync(home, { recursive: true, force: true });
     }
   });
 
   it('tower watch follows every box, with the runs of a host under its name', async () => {
     const home = tempDir('tower-ssh-home-');
-    const proc = execa(process.execPath, [cli.bin, 'watch', '--config', configFile(home), '--no-local'], { reject: false, env: localEnv(home), extendEnv: true, stdin: 'ignore' });
+    const proc = execa(process.execPath, [cli.bin, 'watch', '--config', configFile(home), '--no-local'], {
+      reject: false,
+      env: localEnv(home),
+      extendEnv: true,
+      stdin: 'ignore',
+    });
     let out = '';
     proc.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
     try {
-      const events = () => out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-      await waitFor(() => events().some((e) => e.event === 'gate-opened' && e.run === 'b/harness:beta'), 20_000, { what: 'the first events of box b' });
+      const events = () =>
+        out
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      await waitFor(() => events().some((e) => e.event === 'gate-opened' && e.run === 'b/harness:beta'), 20_000, {
+        what: 'the first events of box b',
+      });
       boxA.openCheckpoint('watched');
-      await waitFor(() => events().some((e) => e.event === 'gate-opened' && e.run === 'a/harness:alpha' && e.gate === 'watched'), 10_000, { what: 'a new gate on box a' });
+      await waitFor(
+        () => events().some((e) => e.event === 'gate-opened' && e.run === 'a/harness:alpha' && e.gate === 'watched'),
+        10_000,
+        { what: 'a new gate on box a' },
+      );
     } finally {
       proc.kill('SIGTERM');
       await proc;
@@ -185,10 +268,14 @@ describe('every box in one tower, over ssh', () => {
     await s.start();
     expect(host(s.getSnapshot(), 'a')?.state).toBe('ok');
     lab.box('box-a').kill();
-    const down = await waitFor(() => {
-      const snap = s.getSnapshot();
-      return host(snap, 'a')?.state === 'unreachable' && snap;
-    }, 20_000, { what: 'box a unreachable' });
+    const down = await waitFor(
+      () => {
+        const snap = s.getSnapshot();
+        return host(snap, 'a')?.state === 'unreachable' && snap;
+      },
+      20_000,
+      { what: 'box a unreachable' },
+    );
     expect(host(down, 'a')?.error).toBeTruthy();
     expect(run(down, 'a/harness:alpha')?.stale).toBe(true);
     expect(host(down, 'b')?.state).toBe('ok');
@@ -196,10 +283,14 @@ describe('every box in one tower, over ssh', () => {
     expect(down.problems.some((p) => p.message.startsWith('host a: unreachable since'))).toBe(true);
 
     await lab.box('box-a').start();
-    const back = await waitFor(() => {
-      const snap = s.getSnapshot();
-      return host(snap, 'a')?.state === 'ok' && snap;
-    }, 30_000, { what: 'box a back' });
+    const back = await waitFor(
+      () => {
+        const snap = s.getSnapshot();
+        return host(snap, 'a')?.state === 'ok' && snap;
+      },
+      30_000,
+      { what: 'box a back' },
+    );
     expect(run(back, 'a/harness:alpha')?.stale).toBeUndefined();
   }, 60_000);
 
@@ -207,11 +298,15 @@ describe('every box in one tower, over ssh', () => {
     lab.box('box-a').freeze();
     const s = store(hosts(), 4);
     const started = s.start();
-    const bOk = await waitFor(() => host(s.getSnapshot(), 'b')?.state === 'ok', 10_000, { what: 'box b ok while a is stopped' });
+    const bOk = await waitFor(() => host(s.getSnapshot(), 'b')?.state === 'ok', 10_000, {
+      what: 'box b ok while a is stopped',
+    });
     expect(bOk).toBe(true);
     expect(host(s.getSnapshot(), 'a')?.state).toBe('connecting');
     boxB.openCheckpoint('frozen-neighbour');
-    await waitFor(() => checkpoints(s.getSnapshot(), 'b/harness:beta').includes('frozen-neighbour'), 5000, { what: 'box b updating' });
+    await waitFor(() => checkpoints(s.getSnapshot(), 'b/harness:beta').includes('frozen-neighbour'), 5000, {
+      what: 'box b updating',
+    });
     await started;
     const a = host(s.getSnapshot(), 'a');
     expect(a?.state).toBe('unreachable');
@@ -224,8 +319,12 @@ describe('every box in one tower, over ssh', () => {
     await s.start();
     lab.box('box-a').freeze(true);
     boxB.openCheckpoint('keepalive');
-    await waitFor(() => checkpoints(s.getSnapshot(), 'b/harness:beta').includes('keepalive'), 5000, { what: 'box b updating' });
-    await waitFor(() => host(s.getSnapshot(), 'a')?.state === 'unreachable', 40_000, { what: 'box a unreachable after keepalives' });
+    await waitFor(() => checkpoints(s.getSnapshot(), 'b/harness:beta').includes('keepalive'), 5000, {
+      what: 'box b updating',
+    });
+    await waitFor(() => host(s.getSnapshot(), 'a')?.state === 'unreachable', 40_000, {
+      what: 'box a unreachable after keepalives',
+    });
     expect(run(s.getSnapshot(), 'a/harness:alpha')?.stale).toBe(true);
     fs.rmSync(path.join(boxB.stateDir, 'checkpoint-keepalive.md'));
   }, 60_000);
@@ -236,7 +335,11 @@ describe('a box without tower', () => {
     // The host's command line names `tower`, which that box does not have on its PATH.
     const bare = boxA.tower.replace(`${process.execPath} ${cli.bin}`, 'tower');
     expect(bare).toMatch(/ tower --root /);
-    const s = store([{ name: 'bare', destination: 'box-a', sshArgs: ['-F', lab.sshConfig], tower: bare }], 20, path.join(cli.dist, 'tower-reader.js'));
+    const s = store(
+      [{ name: 'bare', destination: 'box-a', sshArgs: ['-F', lab.sshConfig], tower: bare }],
+      20,
+      path.join(cli.dist, 'tower-reader.js'),
+    );
     await s.start();
     const snap = s.getSnapshot();
     expect(host(snap, 'bare')).toMatchObject({ state: 'ok', error: null });
@@ -244,7 +347,9 @@ describe('a box without tower', () => {
     const link = s.link('bare');
     const plan = await link?.plan({ kind: 'grant', run: 'harness:alpha', gate: 'deploy' }, true);
     expect(plan?.refusal).toBeNull();
-    expect(plan?.effects.map((e) => e.text).join('\n')).toContain(path.join(boxA.stateDir, 'checkpoint-deploy.md.granted'));
+    expect(plan?.effects.map((e) => e.text).join('\n')).toContain(
+      path.join(boxA.stateDir, 'checkpoint-deploy.md.granted'),
+    );
   });
 });
 
@@ -254,7 +359,9 @@ describe('hosts that refuse', () => {
     const home = tempDir('tower-ssh-home-');
     try {
       const cfg = path.join(home, 'config.json');
-      writeFile(cfg, { hosts: [{ name: 'r', destination: 'box-r', sshArgs: ['-F', refusing.sshConfig], tower: boxA.tower }] });
+      writeFile(cfg, {
+        hosts: [{ name: 'r', destination: 'box-r', sshArgs: ['-F', refusing.sshConfig], tower: boxA.tower }],
+      });
       const started = Date.now();
       const r = await tower(home, ['status', '--json', '--config', cfg, '--no-local']);
       expect(Date.now() - started).toBeLessThan(15_000);
@@ -279,7 +386,12 @@ describe('hosts that refuse', () => {
     const hello = JSON.stringify({ type: 'hello', protocol: 99, tower: '9.0.0', hostname: 'x', tmux: [] });
     const s = store([
       { name: 'bare', destination: 'box-a', sshArgs: ['-F', lab.sshConfig], tower: 'tower-is-not-installed-here' },
-      { name: 'future', destination: 'box-b', sshArgs: ['-F', lab.sshConfig], tower: `printf '%s\\n' '${hello}'; sleep 1; true` },
+      {
+        name: 'future',
+        destination: 'box-b',
+        sshArgs: ['-F', lab.sshConfig],
+        tower: `printf '%s\\n' '${hello}'; sleep 1; true`,
+      },
     ]);
     await s.start();
     const snap = s.getSnapshot();

@@ -54,7 +54,12 @@ describe('changes without the order', () => {
 
   it('from a box that removes or adds without naming the order: the rest kept in place, new runs last', () => {
     const x = emptyRun('harness', 'x', '/x', '/x/.harness');
-    const odd: Extract<ServerMessage, { type: 'changes' }> = { type: 'changes', generatedAt: 't2', upsert: [x], remove: ['harness:b'] };
+    const odd: Extract<ServerMessage, { type: 'changes' }> = {
+      type: 'changes',
+      generatedAt: 't2',
+      upsert: [x],
+      remove: ['harness:b'],
+    };
     expect(applyChanges(prev, odd).runs.map((r) => r.id)).toEqual(['harness:a', 'sage:c', 'harness:x']);
     // Through the door: a changes line without order is read, not refused.
     const admitted = admitLine(JSON.stringify({ type: 'changes', generatedAt: 't3', upsert: [], remove: [] }));
@@ -65,8 +70,18 @@ describe('changes without the order', () => {
 
   it('from the real tower serve: offered in the hello, the order sent until the other side says use', async () => {
     const box = makeRemoteBox(dir, 'o', 'omega', cli.bin, uniqueSocketName().replace(/^tower-test-/, ''));
-    const env = { ...process.env, HOME: path.dirname(box.claudeDir), XDG_STATE_HOME: box.xdgState, XDG_CONFIG_HOME: path.join(path.dirname(box.claudeDir), 'config'), TMUX: '' };
-    const child = spawn(process.execPath, [cli.bin, '--root', box.root, '--claude-dir', box.claudeDir, '-L', box.socketName, 'serve', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = {
+      ...process.env,
+      HOME: path.dirname(box.claudeDir),
+      XDG_STATE_HOME: box.xdgState,
+      XDG_CONFIG_HOME: path.join(path.dirname(box.claudeDir), 'config'),
+      TMUX: '',
+    };
+    const child = spawn(
+      process.execPath,
+      [cli.bin, '--root', box.root, '--claude-dir', box.claudeDir, '-L', box.socketName, 'serve', '--stdio'],
+      { env, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     const messages: ServerMessage[] = [];
     let rest = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -78,7 +93,8 @@ describe('changes without the order', () => {
       }
     });
     child.stderr.resume();
-    const changes = () => messages.filter((m): m is Extract<ServerMessage, { type: 'changes' }> => m.type === 'changes');
+    const changes = () =>
+      messages.filter((m): m is Extract<ServerMessage, { type: 'changes' }> => m.type === 'changes');
     try {
       await waitFor(() => messages.some((m) => m.type === 'snapshot'), 20_000, { what: 'the first snapshot' });
       const hello = messages[0];
@@ -91,8 +107,12 @@ describe('changes without the order', () => {
 
       child.stdin.write(`${JSON.stringify({ type: 'use', features: [ORDER_WHEN_MOVED, 'something-newer'] })}\n`);
       // Requests are read in order: once a plan asked after it is answered, the use was read.
-      child.stdin.write(`${JSON.stringify({ type: 'plan', id: 1, request: { kind: 'grant', run: 'harness:omega', gate: 'deploy' }, dryRun: true })}\n`);
-      await waitFor(() => messages.some((m) => m.type === 'plan' && m.id === 1), 20_000, { what: 'the plan asked after use' });
+      child.stdin.write(
+        `${JSON.stringify({ type: 'plan', id: 1, request: { kind: 'grant', run: 'harness:omega', gate: 'deploy' }, dryRun: true })}\n`,
+      );
+      await waitFor(() => messages.some((m) => m.type === 'plan' && m.id === 1), 20_000, {
+        what: 'the plan asked after use',
+      });
       const seen = changes().length;
       box.openCheckpoint('second');
       await waitFor(() => changes().length > seen, 20_000, { what: 'the change for the second checkpoint' });

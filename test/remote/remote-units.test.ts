@@ -11,7 +11,12 @@ import { lineSplitter } from '../../src/remote/lines.js';
 import { applyChanges, decodeLine, diffSnapshots } from '../../src/remote/protocol.js';
 import { ControlDir, describeSshFailure, shellQuote, sshArgv } from '../../src/remote/ssh.js';
 
-const host: HostConfig = { name: 'build-1', destination: 'op@build-1', sshArgs: ['-F', '/cfg'], tower: 'tower --root /srv' };
+const host: HostConfig = {
+  name: 'build-1',
+  destination: 'op@build-1',
+  sshArgs: ['-F', '/cfg'],
+  tower: 'tower --root /srv',
+};
 
 describe('hosts', () => {
   it('names a bare destination by its host part and keeps names distinct', () => {
@@ -25,7 +30,12 @@ describe('hosts', () => {
   it('are validated in the config with the key named', () => {
     expect(ConfigSchema.safeParse({ hosts: [{ name: 'a b', destination: 'x' }] }).success).toBe(false);
     expect(ConfigSchema.safeParse({ hosts: [{ name: 'a', destination: 'x', port: 22 }] }).success).toBe(false);
-    expect(ConfigSchema.parse({ hosts: [{ name: 'a', destination: 'x' }] }).hosts[0]).toEqual({ name: 'a', destination: 'x', sshArgs: [], tower: 'tower' });
+    expect(ConfigSchema.parse({ hosts: [{ name: 'a', destination: 'x' }] }).hosts[0]).toEqual({
+      name: 'a',
+      destination: 'x',
+      sshArgs: [],
+      tower: 'tower',
+    });
     expect(ConfigSchema.parse({}).local).toBe(true);
   });
 });
@@ -34,7 +44,14 @@ describe('ssh', () => {
   it('never prompts, multiplexes through a private socket and keeps the connection alive', () => {
     const argv = sshArgv(host, '/tmp/tower-ssh-x/h0', 7, 'tower serve --stdio');
     expect(argv.slice(0, 2)).toEqual(['-F', '/cfg']);
-    for (const o of ['BatchMode=yes', 'ControlMaster=auto', 'ControlPath=/tmp/tower-ssh-x/h0', 'ServerAliveInterval=5', 'ConnectTimeout=7']) expect(argv).toContain(o);
+    for (const o of [
+      'BatchMode=yes',
+      'ControlMaster=auto',
+      'ControlPath=/tmp/tower-ssh-x/h0',
+      'ServerAliveInterval=5',
+      'ConnectTimeout=7',
+    ])
+      expect(argv).toContain(o);
     expect(argv.slice(-4)).toEqual(['-T', '--', 'op@build-1', 'tower serve --stdio']);
     expect(sshArgv(host, '/d', 5, 'x', { tty: true })).toContain('-t');
   });
@@ -53,9 +70,13 @@ describe('ssh', () => {
   });
 
   it('says what went wrong and what to do', () => {
-    expect(describeSshFailure(host, 'op@build-1: Permission denied (publickey).\n', 255)).toMatch(/refused the login .*ssh-agent/);
+    expect(describeSshFailure(host, 'op@build-1: Permission denied (publickey).\n', 255)).toMatch(
+      /refused the login .*ssh-agent/,
+    );
     expect(describeSshFailure(host, 'Host key verification failed.\n', 255)).toMatch(/run "ssh op@build-1" once/);
-    expect(describeSshFailure(host, 'ssh: connect to host build-1 port 22: Connection refused\n', 255)).toMatch(/connection refused/);
+    expect(describeSshFailure(host, 'ssh: connect to host build-1 port 22: Connection refused\n', 255)).toMatch(
+      /connection refused/,
+    );
     expect(describeSshFailure(host, 'bash: line 1: tower: command not found\n', 127)).toMatch(/npm install -g/);
     expect(describeSshFailure(host, '', 255)).toBe('ssh to op@build-1 exited 255');
   });
@@ -85,14 +106,24 @@ describe('the stream', () => {
     const prev: Snapshot = { version: 1, generatedAt: 't0', runs: [a, b, c], problems: [] };
     const b2 = { ...b, status: 'waiting' as const };
     const changes = diffSnapshots(prev, { ...prev, generatedAt: 't1', runs: [a, b2, c] });
-    expect(changes).toEqual({ type: 'changes', generatedAt: 't1', upsert: [b2], remove: [], order: ['harness:a', 'harness:b', 'sage:c'] });
+    expect(changes).toEqual({
+      type: 'changes',
+      generatedAt: 't1',
+      upsert: [b2],
+      remove: [],
+      order: ['harness:a', 'harness:b', 'sage:c'],
+    });
     const next = applyChanges(prev, JSON.parse(JSON.stringify(changes)) as typeof changes);
     expect(next.runs.map((r) => r.status)).toEqual(['unknown', 'waiting', 'unknown']);
     expect(next.runs[0]).toBe(a);
     expect(next.runs[2]).toBe(c);
     // A run sent but not in the order is not shown, in place as in a reordering.
     const stray = { ...emptyRun('harness', 'x', '/x', '/x/.harness') };
-    expect(applyChanges(prev, { ...changes, upsert: [stray] }).runs.map((r) => r.id)).toEqual(['harness:a', 'harness:b', 'sage:c']);
+    expect(applyChanges(prev, { ...changes, upsert: [stray] }).runs.map((r) => r.id)).toEqual([
+      'harness:a',
+      'harness:b',
+      'sage:c',
+    ]);
   });
 
   it('splits lines across chunks and ignores what is not a message', () => {
@@ -111,6 +142,8 @@ describe('the stream', () => {
     expect(m.map([a], true)[0]).toMatchObject({ stale: true });
     expect(splitHostRunId('b1/harness:a', ['b1'])).toEqual({ host: 'b1', id: 'harness:a' });
     expect(splitHostRunId('harness:a/x', ['b1'])).toBeNull();
-    expect(hostProblem({ name: 'b1', state: 'unreachable', since: '2026-01-01T10:11:12.000Z', error: 'refused' })?.message).toBe('host b1: unreachable since 10:11:12 — refused');
+    expect(
+      hostProblem({ name: 'b1', state: 'unreachable', since: '2026-01-01T10:11:12.000Z', error: 'refused' })?.message,
+    ).toBe('host b1: unreachable since 10:11:12 — refused');
   });
 });

@@ -7,7 +7,15 @@ import { uniqueSocketName } from '../helpers/tmux.js';
 import { shootCommand } from '../../scripts/render/command-shot.js';
 import { pngSize } from '../../scripts/render/png.js';
 import { svgLayout } from '../../scripts/render/svg.js';
-import { captureText, closeStage, findRow, openStage, pressKeys, typeText, waitForScreen } from '../../scripts/render/stage.js';
+import {
+  captureText,
+  closeStage,
+  findRow,
+  openStage,
+  pressKeys,
+  typeText,
+  waitForScreen,
+} from '../../scripts/render/stage.js';
 import type { Stage } from '../../scripts/render/stage.js';
 import { removeAfterFile } from '../helpers/leftovers.js';
 
@@ -56,7 +64,10 @@ describe('shootCommand', () => {
     // Two lines of output: the trailing empty rows of the pane are dropped.
     expect(shot.screen.rows).toBe(2);
     const layout = svgLayout(40, 2);
-    expect(pngSize(fs.readFileSync(path.join(out, 'colours.png')))).toEqual({ width: layout.width, height: layout.height });
+    expect(pngSize(fs.readFileSync(path.join(out, 'colours.png')))).toEqual({
+      width: layout.width,
+      height: layout.height,
+    });
     // The private server is gone afterwards, and so is its socket file.
     expect(await new TmuxClient({ name: socketName }).listPanesOrNull()).toBeNull();
     expect(fs.existsSync(socketFile(socketName))).toBe(false);
@@ -79,7 +90,16 @@ describe('shootCommand', () => {
   it('fails with the last screen when the command does not finish in time, and still cleans up', async () => {
     const socketName = uniqueSocketName();
     await expect(
-      shootCommand(tempDir(), { command: 'echo still going; sleep 30', name: 'slow', cols: 30, rows: 5, title: 'slow', waitFor: undefined, timeoutMs: 500, socketName }),
+      shootCommand(tempDir(), {
+        command: 'echo still going; sleep 30',
+        name: 'slow',
+        cols: 30,
+        rows: 5,
+        title: 'slow',
+        waitFor: undefined,
+        timeoutMs: 500,
+        socketName,
+      }),
     ).rejects.toThrow(/timed out/);
     expect(await new TmuxClient({ name: socketName }).listPanesOrNull()).toBeNull();
     expect(fs.existsSync(socketFile(socketName))).toBe(false);
@@ -87,7 +107,15 @@ describe('shootCommand', () => {
 
   it('refuses a name that is not a plain file name', async () => {
     await expect(
-      shootCommand(tempDir(), { command: 'true', name: '../escape', cols: 20, rows: 3, title: 't', waitFor: undefined, timeoutMs: 5000 }),
+      shootCommand(tempDir(), {
+        command: 'true',
+        name: '../escape',
+        cols: 20,
+        rows: 3,
+        title: 't',
+        waitFor: undefined,
+        timeoutMs: 5000,
+      }),
     ).rejects.toThrow(/bad screenshot name/);
   });
 });

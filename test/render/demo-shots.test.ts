@@ -42,7 +42,12 @@ async function fakeList(): Promise<Stage> {
   const dir = removeAfterFile(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-shot-list-')));
   const script = path.join(dir, 'list.cjs');
   fs.writeFileSync(script, FAKE_LIST);
-  const stage = await openStage({ socketName: uniqueSocketName(), command: `${process.execPath} ${script}`, cols: 30, rows: 8 });
+  const stage = await openStage({
+    socketName: uniqueSocketName(),
+    command: `${process.execPath} ${script}`,
+    cols: 30,
+    rows: 8,
+  });
   cleanups.push(async () => {
     await closeStage(stage);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -52,7 +57,12 @@ async function fakeList(): Promise<Stage> {
 }
 
 describe('isSelected', () => {
-  const screen = ['┏━[> Runs · 3]━━┓', '┃  tina     checkout-flow  running', '┃> harness  sheets-clone   waiting', '┃  sage     EPIC-042'].join('\n');
+  const screen = [
+    '┏━[> Runs · 3]━━┓',
+    '┃  tina     checkout-flow  running',
+    '┃> harness  sheets-clone   waiting',
+    '┃  sage     EPIC-042',
+  ].join('\n');
 
   it('reads the marked row of the runs list', () => {
     expect(isSelected(screen, 'sheets-clone')).toBe(true);
@@ -83,7 +93,11 @@ describe('selectRun', () => {
 
 describe('towerCommand', () => {
   it('passes every root, the claude dir and the sandbox socket, quoted, without NO_COLOR', () => {
-    const cmd = towerCommand({ roots: ['/tmp/a b/one', '/tmp/two'], claudeDir: '/tmp/claude', socketName: 'tower-shots-x' });
+    const cmd = towerCommand({
+      roots: ['/tmp/a b/one', '/tmp/two'],
+      claudeDir: '/tmp/claude',
+      socketName: 'tower-shots-x',
+    });
     expect(cmd).toMatch(/^env -u NO_COLOR /);
     expect(cmd).toContain("--root '/tmp/a b/one'");
     expect(cmd).toMatch(/--root '?\/tmp\/two'?/);

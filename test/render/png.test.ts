@@ -17,7 +17,8 @@ function coloursInCell(png: Png, col: number, row: number, cols: number, rows: n
   const l = svgLayout(cols, rows);
   const seen = new Set<string>();
   for (let y = l.originY + row * l.lineHeight; y < l.originY + (row + 1) * l.lineHeight; y++) {
-    for (let x = l.originX + col * l.cellWidth; x < l.originX + (col + 1) * l.cellWidth; x++) seen.add(pixel(png, x, y));
+    for (let x = l.originX + col * l.cellWidth; x < l.originX + (col + 1) * l.cellWidth; x++)
+      seen.add(pixel(png, x, y));
   }
   return seen;
 }
@@ -34,7 +35,10 @@ describe('svgToPng', () => {
   });
 
   it('draws a full block in its colour across the whole cell, so the font is really loaded', async () => {
-    const { png } = await renderCapture(` ${ESC}[38;2;255;0;0m█${ESC}[0m\n ${ESC}[38;2;255;0;0m█${ESC}[0m`, { cols: 3, rows: 2 });
+    const { png } = await renderCapture(` ${ESC}[38;2;255;0;0m█${ESC}[0m\n ${ESC}[38;2;255;0;0m█${ESC}[0m`, {
+      cols: 3,
+      rows: 2,
+    });
     const l = svgLayout(3, 2);
     const x = l.originX + 1.5 * l.cellWidth;
     expect(pixel(png, x, l.originY + 0.5 * l.lineHeight)).toBe('ff0000');
@@ -71,7 +75,9 @@ describe('svgToPng', () => {
   });
 
   it('renders an SVG with no text at its own size', () => {
-    const png = svgToPng('<svg xmlns="http://www.w3.org/2000/svg" width="7" height="5"><rect width="7" height="5" fill="#123456"/></svg>');
+    const png = svgToPng(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="7" height="5"><rect width="7" height="5" fill="#123456"/></svg>',
+    );
     expect(pngSize(png.data)).toEqual({ width: 7, height: 5 });
     expect(pixel(png, 3, 2)).toBe('123456');
   });

@@ -27,7 +27,9 @@ describe('screenToSvg', () => {
     expect(runs.find((r) => r.text === 'blue bg')?.fill).toBe(DARK_THEME.foreground);
     const layout = svgLayout(40, 2);
     // "  blue bg  " starts at column 10 and is 11 columns wide.
-    expect(svg).toContain(`<rect x="${Math.round(10 * layout.cellWidth * 100) / 100}" y="0" width="${Math.round(11 * layout.cellWidth * 100) / 100}" height="17" fill="#0000ff"/>`);
+    expect(svg).toContain(
+      `<rect x="${Math.round(10 * layout.cellWidth * 100) / 100}" y="0" width="${Math.round(11 * layout.cellWidth * 100) / 100}" height="17" fill="#0000ff"/>`,
+    );
     expect(svg).toContain(`font-family="${FONT_FAMILY}"`);
     expect(svg).toContain(`fill="${DARK_THEME.background}"`);
     expect(svg).toContain('<title>colours</title>');
@@ -35,7 +37,11 @@ describe('screenToSvg', () => {
 
   it('escapes & < > and quotes in text and title', async () => {
     const svg = screenToSvg(await captureToScreen('a & b <c> "d"', 20, 1), { title: '<t&t>' });
-    expect(tspans(svg).map((r) => r.text).join('')).toBe('a &amp; b &lt;c&gt; &quot;d&quot;');
+    expect(
+      tspans(svg)
+        .map((r) => r.text)
+        .join(''),
+    ).toBe('a &amp; b &lt;c&gt; &quot;d&quot;');
     expect(svg).toContain('<title>&lt;t&amp;t&gt;</title>');
     expect(svg).not.toMatch(/<c>|<t&t>/);
   });

@@ -14,7 +14,17 @@ import type { SourceRead } from '../../src/store/readers.js';
 const STATUSES: Run['status'][] = ['running', 'blocked', 'idle', 'complete', 'waiting', 'unknown'];
 
 function team(dirName: string, name: string, status: Run['status']): Team {
-  return { name, configFile: `/claude/teams/${dirName}/config.json`, tasksDir: `/claude/tasks/${dirName}`, description: status, createdAt: null, cwd: null, members: [], tasks: [], problems: [] };
+  return {
+    name,
+    configFile: `/claude/teams/${dirName}/config.json`,
+    tasksDir: `/claude/tasks/${dirName}`,
+    description: status,
+    createdAt: null,
+    cwd: null,
+    members: [],
+    tasks: [],
+    problems: [],
+  };
 }
 
 function read(key: string, name: string, root: string, status: Run['status'], teamNames: string[] = []): SourceRead {
@@ -23,7 +33,10 @@ function read(key: string, name: string, root: string, status: Run['status'], te
 }
 
 const hooks: AssembleHooks = {
-  teamRun: (t) => ({ ...emptyRun('claude-team', t.name, null, t.configFile), status: (t.description ?? 'idle') as Run['status'] }),
+  teamRun: (t) => ({
+    ...emptyRun('claude-team', t.name, null, t.configFile),
+    status: (t.description ?? 'idle') as Run['status'],
+  }),
   live: (r) => r,
 };
 
@@ -42,7 +55,7 @@ describe('the kept assembly', () => {
   it('equals a fresh one after every step of 300 random changes, ids and order alike', () => {
     for (const seed of [1, 2, 3]) {
       const rnd = random(seed);
-      const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
       // Few names, so ids collide (`x`, `x#2`) and a run may even be named `x#2` itself.
       const names = ['app', 'app#2', 'web', 'api', 'app#3'];
       const reads = new Map<string, SourceRead>();
@@ -68,7 +81,12 @@ describe('the kept assembly', () => {
           touched.push(dir);
         }
         const prev = lastRuns;
-        const got = kept.update(reads, teams, rnd() < 0.1, rnd() < 0.5 ? { dirNames: touched, get: (d) => teams.get(d) } : null);
+        const got = kept.update(
+          reads,
+          teams,
+          rnd() < 0.1,
+          rnd() < 0.5 ? { dirNames: touched, get: (d) => teams.get(d) } : null,
+        );
         lastRuns = got;
         const want = assembleRuns(reads, teams, hooks);
         // What the update says changed makes the new list from the old one.

@@ -15,7 +15,25 @@ import { renderRoom, waitForText } from '../ui/helpers.js';
 import type { Snapshot } from '../../src/model/model.js';
 
 const RLO = '\u202e';
-const HIDDEN = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'];
+const HIDDEN = [
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200e',
+  '\u200f',
+  '\u061c',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+];
 
 describe('the sanitizer', () => {
   it('escapes every bidi control and zero-width character visibly', () => {
@@ -39,7 +57,12 @@ describe('hostile names on screen, in status and in status --json', () => {
       leadAgentId: 'lead@evil',
       members: [{ agentId: 'lead@evil', name: `le\u200bad`, agentType: 'team-lead', tmuxPaneId: 'in-process' }],
     });
-    writeFile(path.join(claudeDir, 'tasks', 'evil', '1.json'), { id: '1', subject: `fix \u2066login\u2069`, status: 'pending', blockedBy: [] });
+    writeFile(path.join(claudeDir, 'tasks', 'evil', '1.json'), {
+      id: '1',
+      subject: `fix \u2066login\u2069`,
+      status: 'pending',
+      blockedBy: [],
+    });
   });
   afterEach(() => fs.rmSync(claudeDir, { recursive: true, force: true }));
 

@@ -33,7 +33,13 @@ const bare = (s: Snapshot): Snapshot => ({ ...s, runs: [...s.runs] });
 it('gives the same events, counts and notices as walking both snapshots, change after change', async () => {
   box = buildBox();
   const b = box;
-  const ctx = testContext({ claudeDir: b.claudeDir, roots: b.roots, socketName: uniqueSocketName(), home: b.dir, config: { pollIntervalMs: 100 } });
+  const ctx = testContext({
+    claudeDir: b.claudeDir,
+    roots: b.roots,
+    socketName: uniqueSocketName(),
+    home: b.dir,
+    config: { pollIntervalMs: 100 },
+  });
   const s = createWatchedStore(ctx).store;
   store = s;
   await s.start();
@@ -51,7 +57,8 @@ it('gives the same events, counts and notices as walking both snapshots, change 
     const fast = JSON.stringify(diffSnapshots(prev, next, 't'));
     const slow = JSON.stringify(diffSnapshots(bare(prev), bare(next), 't'));
     if (fast !== slow) problems.push(`events: ${fast} vs ${slow}`);
-    if (countNeedingYou(next) !== countNeedingYou(bare(next))) problems.push(`needs-you: ${countNeedingYou(next)} vs ${countNeedingYou(bare(next))}`);
+    if (countNeedingYou(next) !== countNeedingYou(bare(next)))
+      problems.push(`needs-you: ${countNeedingYou(next)} vs ${countNeedingYou(bare(next))}`);
     const a = JSON.stringify(told.news(next));
     const w = JSON.stringify(walked.news(bare(next)));
     if (a !== w) problems.push(`notices: ${a} vs ${w}`);
@@ -59,16 +66,32 @@ it('gives the same events, counts and notices as walking both snapshots, change 
   });
 
   const tasks = path.join(b.claudeDir, 'tasks', 'docs-sweep');
-  const team = (name: string, status: string) => writeFile(path.join(tasks, '1.json'), { id: '1', subject: name, status, blockedBy: [] });
+  const team = (name: string, status: string) =>
+    writeFile(path.join(tasks, '1.json'), { id: '1', subject: name, status, blockedBy: [] });
   team('first change', 'in_progress');
-  await waitFor(() => s.getSnapshot().runs.some((r) => r.tasks.some((t) => t.subject === 'first change')), 5000, { what: 'the first change' });
+  await waitFor(() => s.getSnapshot().runs.some((r) => r.tasks.some((t) => t.subject === 'first change')), 5000, {
+    what: 'the first change',
+  });
   team('second change', 'completed');
-  await waitFor(() => s.getSnapshot().runs.some((r) => r.tasks.some((t) => t.subject === 'second change')), 5000, { what: 'the second change' });
+  await waitFor(() => s.getSnapshot().runs.some((r) => r.tasks.some((t) => t.subject === 'second change')), 5000, {
+    what: 'the second change',
+  });
   // A team that comes, with a gate-free blocked task, and goes again.
-  writeFile(path.join(b.claudeDir, 'teams', 'late', 'config.json'), { name: 'late', leadAgentId: 'w', members: [{ name: 'w', agentType: 'team-lead', model: 'm' }] });
+  writeFile(path.join(b.claudeDir, 'teams', 'late', 'config.json'), {
+    name: 'late',
+    leadAgentId: 'w',
+    members: [{ name: 'w', agentType: 'team-lead', model: 'm' }],
+  });
   await waitFor(() => s.getSnapshot().runs.some((r) => r.id === 'claude-team:late'), 5000, { what: 'the new team' });
-  writeFile(path.join(b.claudeDir, 'tasks', 'late', '1.json'), { id: '1', subject: 'stuck', status: 'in_progress', blockedBy: ['9'] });
-  await waitFor(() => s.getSnapshot().runs.find((r) => r.id === 'claude-team:late')?.tasks.length === 1, 5000, { what: 'its task' });
+  writeFile(path.join(b.claudeDir, 'tasks', 'late', '1.json'), {
+    id: '1',
+    subject: 'stuck',
+    status: 'in_progress',
+    blockedBy: ['9'],
+  });
+  await waitFor(() => s.getSnapshot().runs.find((r) => r.id === 'claude-team:late')?.tasks.length === 1, 5000, {
+    what: 'its task',
+  });
 
   expect(problems).toEqual([]);
   // The changes went through the delta, not the walk.

@@ -73,7 +73,12 @@ describe('discoverRoots', () => {
     box = buildBox();
     const missing = path.join(box.dir, 'nope');
     const plain = box.project('docs-site');
-    const d = discoverRoots({ explicitRoots: [box.project('sheets-clone'), missing, plain], sessionRoots: [], cwds: [], home: box.dir });
+    const d = discoverRoots({
+      explicitRoots: [box.project('sheets-clone'), missing, plain],
+      sessionRoots: [],
+      cwds: [],
+      home: box.dir,
+    });
     expect(d.roots).toEqual([box.project('sheets-clone')]);
     expect(d.problems).toHaveLength(2);
     expect(d.problems[0]?.message).toMatch(/does not exist/);
@@ -89,7 +94,14 @@ describe('discoverRoots', () => {
     const d = discoverRoots({
       explicitRoots: [box.project('mixed')],
       sessionRoots: [box.project('auth-flow'), path.join(box.dir, 'cleaned-up-worktree')],
-      cwds: [path.join(box.project('auth-flow'), 'src'), box.project('epic-app'), box.project('docs-site'), null, '', box.project('mixed')],
+      cwds: [
+        path.join(box.project('auth-flow'), 'src'),
+        box.project('epic-app'),
+        box.project('docs-site'),
+        null,
+        '',
+        box.project('mixed'),
+      ],
       home: box.dir,
     });
     expect(d.roots).toEqual([box.project('auth-flow'), box.project('epic-app'), box.project('mixed')]);
@@ -100,7 +112,12 @@ describe('discoverRoots', () => {
     box = buildBox();
     const link = path.join(box.dir, 'link-to-sheets');
     fs.symlinkSync(box.project('sheets-clone'), link);
-    const d = discoverRoots({ explicitRoots: [link], sessionRoots: [], cwds: [box.project('sheets-clone')], home: box.dir });
+    const d = discoverRoots({
+      explicitRoots: [link],
+      sessionRoots: [],
+      cwds: [box.project('sheets-clone')],
+      home: box.dir,
+    });
     expect(d.roots).toEqual([box.project('sheets-clone')]);
   });
 });
@@ -116,8 +133,14 @@ describe('sourcesOfRoot', () => {
   it('finds both tina layouts', () => {
     box = buildBox();
     expect(sourcesOfRoot(box.project('auth-flow'), SYSTEM_MODULES)).toEqual([
-      { system: 'tina', root: box.project('auth-flow'), stateDir: path.join(box.project('auth-flow'), '.claude', 'tina') },
+      {
+        system: 'tina',
+        root: box.project('auth-flow'),
+        stateDir: path.join(box.project('auth-flow'), '.claude', 'tina'),
+      },
     ]);
-    expect(sourcesOfRoot(box.project('legacy-search'), SYSTEM_MODULES)[0]?.stateDir).toBe(path.join(box.project('legacy-search'), '.tina'));
+    expect(sourcesOfRoot(box.project('legacy-search'), SYSTEM_MODULES)[0]?.stateDir).toBe(
+      path.join(box.project('legacy-search'), '.tina'),
+    );
   });
 });

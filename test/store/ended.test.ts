@@ -100,7 +100,9 @@ describe('teams that ended', () => {
       touchTask(box, 'team-00005', 'picked up again');
       now += 1000;
       store.refresh();
-      await waitFor(() => run(store.getSnapshot(), 'team-00005')?.tasks.some((t) => t.subject === 'picked up again') === true);
+      await waitFor(
+        () => run(store.getSnapshot(), 'team-00005')?.tasks.some((t) => t.subject === 'picked up again') === true,
+      );
       expect(run(store.getSnapshot(), 'team-00005')?.ended).toBeFalsy();
       expect(store.getSnapshot().runs.filter((r) => r.ended)).toHaveLength(5);
     } finally {

@@ -27,8 +27,17 @@ afterAll(async () => {
 
 /** Runs the installed hook line for one event of the agent in `pane`. */
 function fire(state: string, pane: string, event: string, extra: Record<string, unknown> = {}): void {
-  const json = JSON.stringify({ session_id: 's-1', transcript_path: '/t.jsonl', cwd: '/srv/app', hook_event_name: event, ...extra });
-  execFileSync('sh', ['-c', hookCommand()], { input: json, env: { PATH: process.env.PATH, HOME: '/nonexistent', XDG_STATE_HOME: state, TMUX_PANE: pane } });
+  const json = JSON.stringify({
+    session_id: 's-1',
+    transcript_path: '/t.jsonl',
+    cwd: '/srv/app',
+    hook_event_name: event,
+    ...extra,
+  });
+  execFileSync('sh', ['-c', hookCommand()], {
+    input: json,
+    env: { PATH: process.env.PATH, HOME: '/nonexistent', XDG_STATE_HOME: state, TMUX_PANE: pane },
+  });
 }
 
 describe('hook events', () => {
@@ -51,7 +60,10 @@ describe('hook events', () => {
     const now = Date.now();
     expect(hooks.stateOf('%4', now)).toMatchObject({ activity: 'working', event: 'UserPromptSubmit' });
     expect(hooks.stateOf('%4', now + WORKING_TTL_MS + 60_000)).toBeNull();
-    fire(state, '%4', 'Notification', { notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' });
+    fire(state, '%4', 'Notification', {
+      notification_type: 'permission_prompt',
+      message: 'Claude needs your permission to use Bash',
+    });
     fire(state, '%5', 'Stop');
     hooks.refresh();
     expect(hooks.stateOf('%4', Date.now())).toMatchObject({ activity: 'waiting', cue: 'question' });
@@ -64,18 +76,33 @@ describe('hook events', () => {
     const state = path.join(tempDir(), 'state');
     const hooks = new HookEvents(hookEventsFile(path.join(state, 'tower')));
     const team = { permission_mode: 'default', teammate_name: 'implementer', team_name: 'my-project' };
-    fire(state, '%7', 'TaskCompleted', { ...team, task_id: 'task-001', task_subject: 'Implement user authentication', task_description: 'Add login and signup endpoints' });
+    fire(state, '%7', 'TaskCompleted', {
+      ...team,
+      task_id: 'task-001',
+      task_subject: 'Implement user authentication',
+      task_description: 'Add login and signup endpoints',
+    });
     expect(hooks.refresh()).toBe(true);
-    expect(hooks.stateOf('%7', Date.now())).toMatchObject({ activity: 'working', cue: 'interrupt-hint', event: 'TaskCompleted' });
+    expect(hooks.stateOf('%7', Date.now())).toMatchObject({
+      activity: 'working',
+      cue: 'interrupt-hint',
+      event: 'TaskCompleted',
+    });
     fire(state, '%7', 'TeammateIdle', team);
     expect(hooks.refresh()).toBe(true);
-    expect(hooks.stateOf('%7', Date.now())).toMatchObject({ activity: 'waiting', cue: 'prompt', event: 'TeammateIdle' });
+    expect(hooks.stateOf('%7', Date.now())).toMatchObject({
+      activity: 'waiting',
+      cue: 'prompt',
+      event: 'TeammateIdle',
+    });
     expect(hooks.transcriptOf('%7')).toBe('/t.jsonl');
   });
 
   it('are both installed by tower hooks install', () => {
     const added = withHooks({});
-    expect('added' in added && added.added).toEqual(expect.arrayContaining(['TaskCompleted', 'TeammateIdle', 'PermissionRequest']));
+    expect('added' in added && added.added).toEqual(
+      expect.arrayContaining(['TaskCompleted', 'TeammateIdle', 'PermissionRequest']),
+    );
   });
 
   it('give a member on a real pane its state, with the source; the screen is read where no hook spoke', async () => {
@@ -97,8 +124,17 @@ describe('hook events', () => {
     ]);
     fire(state, pane, 'Stop');
     out = await snapshotWithActivity(tmux.client, snap, hooks());
-    expect(out.runs[0]?.members[0]).toMatchObject({ activity: 'waiting', activityCue: 'prompt', activitySource: 'hooks' });
-    expect(fs.readFileSync(hookEventsFile(path.join(state, 'tower')), 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+    expect(out.runs[0]?.members[0]).toMatchObject({
+      activity: 'waiting',
+      activityCue: 'prompt',
+      activitySource: 'hooks',
+    });
+    expect(
+      fs
+        .readFileSync(hookEventsFile(path.join(state, 'tower')), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    ).toHaveLength(2);
   });
 });
 
@@ -117,9 +153,9 @@ describe('a member working far longer than any turn', () => {
       activitySince: new Date(now - minutesAgo * 60_000).toISOString(),
     });
     expect(LONG_TURN_MS).toBe(30 * 60_000);
-    expect(longTurns([member('a', 45, 'working'), member('b', 5, 'working'), member('c', 90, 'waiting')], now)).toEqual([
-      'a has shown working for 45 min, longer than any turn: out of quota, or at a login or trust screen?',
-    ]);
+    expect(longTurns([member('a', 45, 'working'), member('b', 5, 'working'), member('c', 90, 'waiting')], now)).toEqual(
+      ['a has shown working for 45 min, longer than any turn: out of quota, or at a login or trust screen?'],
+    );
   });
 });
 
@@ -130,13 +166,23 @@ describe('the context of every agent hooks report', () => {
     const transcript = path.join(dir, 'projects', '-srv-app', 'teammate-session.jsonl');
     fs.mkdirSync(path.dirname(transcript), { recursive: true });
     // An assistant line shaped as Claude Code writes it (see test/systems/transcript.test.ts).
-    fs.writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', requestId: 'req_1', message: { id: 'msg_1', model: 'claude-sonnet-4-5', usage: { input_tokens: 10, cache_creation_input_tokens: 90, cache_read_input_tokens: 99_900, output_tokens: 5 } } })}\n`);
+    fs.writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'assistant', requestId: 'req_1', message: { id: 'msg_1', model: 'claude-sonnet-4-5', usage: { input_tokens: 10, cache_creation_input_tokens: 90, cache_read_input_tokens: 99_900, output_tokens: 5 } } })}\n`,
+    );
     const pane = await tmux.newSession('teammate', dir, 'sh -c "echo hi; sleep 100000"');
     fire(state, pane, 'PostToolUse', { transcript_path: transcript, tool_name: 'Bash' });
     const run = emptyRun('claude-team', 'docs', null, null);
     run.members = [{ name: 'writer-1', role: 'w', model: 'm', paneId: pane, state: 'alive', lead: false }];
     const snap: Snapshot = { version: 1, generatedAt: new Date().toISOString(), runs: [run], problems: [] };
-    const out = await snapshotWithActivity(tmux.client, snap, new HookEvents(hookEventsFile(path.join(state, 'tower'))));
-    expect(out.runs[0]?.members[0]).toMatchObject({ context: { usedPct: 50, tokens: 100_000, window: 200_000 }, tokens: { input: 10, output: 5, cacheRead: 99_900, cacheWrite: 90 } });
+    const out = await snapshotWithActivity(
+      tmux.client,
+      snap,
+      new HookEvents(hookEventsFile(path.join(state, 'tower'))),
+    );
+    expect(out.runs[0]?.members[0]).toMatchObject({
+      context: { usedPct: 50, tokens: 100_000, window: 200_000 },
+      tokens: { input: 10, output: 5, cacheRead: 99_900, cacheWrite: 90 },
+    });
   });
 });

@@ -30,7 +30,13 @@ it('sees a tmux server that starts after it did: the member of a pane on it turn
   box = buildBox();
   const name = uniqueSocketName();
   client = new TmuxClient({ name }, 5000);
-  const ctx = testContext({ claudeDir: box.claudeDir, roots: box.roots, socketName: name, home: box.dir, config: { pollIntervalMs: 100 } });
+  const ctx = testContext({
+    claudeDir: box.claudeDir,
+    roots: box.roots,
+    socketName: name,
+    home: box.dir,
+    config: { pollIntervalMs: 100 },
+  });
   store = createLiveStore(ctx);
   await store.start();
   const s = store;
@@ -38,11 +44,30 @@ it('sees a tmux server that starts after it did: the member of a pane on it turn
   await new Promise((r) => setTimeout(r, 500));
   expect(fs.existsSync(socketFile({ name }))).toBe(false);
 
-  const paneId = (await client.run(['-f', '/dev/null', 'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'late', '-c', os.tmpdir(), 'sleep 100000'])).trim();
+  const paneId = (
+    await client.run([
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-s',
+      'late',
+      '-c',
+      os.tmpdir(),
+      'sleep 100000',
+    ])
+  ).trim();
   fs.mkdirSync(path.join(box.claudeDir, 'teams', 'late-pair'), { recursive: true });
   fs.writeFileSync(
     path.join(box.claudeDir, 'teams', 'late-pair', 'config.json'),
-    JSON.stringify({ name: 'late-pair', leadAgentId: 'w', members: [{ name: 'w', agentType: 'team-lead', model: 'm', tmuxPaneId: paneId }] }),
+    JSON.stringify({
+      name: 'late-pair',
+      leadAgentId: 'w',
+      members: [{ name: 'w', agentType: 'team-lead', model: 'm', tmuxPaneId: paneId }],
+    }),
   );
   const member = () => s.getSnapshot().runs.find((r) => r.id === 'claude-team:late-pair')?.members[0];
   await waitFor(() => member()?.state === 'alive', 10_000, { what: 'the member alive on the late server' });

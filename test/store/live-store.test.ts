@@ -55,7 +55,13 @@ beforeAll(() => loadMarkdownReader());
 beforeEach(async () => {
   box = buildBox();
   tmux = await startTmux();
-  ctx = testContext({ claudeDir: box.claudeDir, roots: box.roots, socketName: tmux.name, home: box.dir, config: { pollIntervalMs: 100 } });
+  ctx = testContext({
+    claudeDir: box.claudeDir,
+    roots: box.roots,
+    socketName: tmux.name,
+    home: box.dir,
+    config: { pollIntervalMs: 100 },
+  });
   ctx.tmux = new CountingTmux({ name: tmux.name }, 5000);
   store = createLiveStore(ctx, { readers: countingReaders });
   emits = 0;
@@ -77,10 +83,17 @@ describe('live store', () => {
 
   it('shows a new file within 1 s, and only that run gets a new object', async () => {
     const before = snap();
-    writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'checkpoint-db-migration.md'), '# Checkpoint: db-migration (manual request)\n\nRequested at: 2026-01-26T12:00:00Z\n');
-    const after = await waitFor(() => (byId(snap(), 'harness:sheets-clone')?.gates.some((g) => g.id === 'db-migration') ? snap() : null), 1000, {
-      what: 'the new checkpoint',
-    });
+    writeFile(
+      path.join(box.project('sheets-clone'), '.papercusp', 'checkpoint-db-migration.md'),
+      '# Checkpoint: db-migration (manual request)\n\nRequested at: 2026-01-26T12:00:00Z\n',
+    );
+    const after = await waitFor(
+      () => (byId(snap(), 'harness:sheets-clone')?.gates.some((g) => g.id === 'db-migration') ? snap() : null),
+      1000,
+      {
+        what: 'the new checkpoint',
+      },
+    );
     expect(after).not.toBe(before);
     expect(emits).toBeGreaterThanOrEqual(1);
     for (const run of after.runs) {
@@ -105,8 +118,13 @@ describe('live store', () => {
   it('re-reads only the touched run: a harness write does not re-read tina', async () => {
     const tinaReads = reads.tina;
     const harnessReads = reads.harness;
-    writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'checkpoint-x.md'), '# Checkpoint: x (manual request)\n');
-    await waitFor(() => byId(snap(), 'harness:sheets-clone')?.gates.some((g) => g.id === 'x'), 5000, { what: 'gate x' });
+    writeFile(
+      path.join(box.project('sheets-clone'), '.papercusp', 'checkpoint-x.md'),
+      '# Checkpoint: x (manual request)\n',
+    );
+    await waitFor(() => byId(snap(), 'harness:sheets-clone')?.gates.some((g) => g.id === 'x'), 5000, {
+      what: 'gate x',
+    });
     expect(reads.harness).toBeGreaterThan(harnessReads);
     expect(reads.tina).toBe(tinaReads);
   });
@@ -121,7 +139,10 @@ describe('live store', () => {
     const snapshot = snap();
     writeFile(path.join(box.project('auth-flow'), 'NOTES.md'), 'a file next to the state dir\n');
     writeFile(path.join(box.project('auth-flow'), '.claude', 'settings.json'), '{}');
-    writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', '20260126-hook.log'), 'hook output\n');
+    writeFile(
+      path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', '20260126-hook.log'),
+      'hook output\n',
+    );
     writeFile(path.join(box.project('sheets-clone'), '.papercusp', 'logs', 'hooks', 'deep', 'x.log'), 'too deep\n');
     polls = tmuxPolls();
     await waitFor(() => tmuxPolls() >= polls + 2, 5000, { what: 'two more polls' });
@@ -131,19 +152,43 @@ describe('live store', () => {
 
   it('a task written to a team tina merged updates the tina run', async () => {
     const before = snap();
-    writeFile(path.join(box.claudeDir, 'tasks', 'auth-flow-phase-2', '5.json'), { id: '5', subject: 'Audit log', status: 'pending', owner: '', blockedBy: [] });
-    await waitFor(() => byId(snap(), 'tina:auth-flow')?.tasks.some((t) => t.subject === 'Audit log'), 5000, { what: 'task 5 in the tina run' });
+    writeFile(path.join(box.claudeDir, 'tasks', 'auth-flow-phase-2', '5.json'), {
+      id: '5',
+      subject: 'Audit log',
+      status: 'pending',
+      owner: '',
+      blockedBy: [],
+    });
+    await waitFor(() => byId(snap(), 'tina:auth-flow')?.tasks.some((t) => t.subject === 'Audit log'), 5000, {
+      what: 'task 5 in the tina run',
+    });
     expect(byId(snap(), 'claude-team:docs-sweep')).toBe(byId(before, 'claude-team:docs-sweep'));
     expect(snap().runs.some((r) => r.id === 'claude-team:auth-flow-phase-2')).toBe(false);
   });
 
   it('a new team becomes a run, and its task folder is watched from then on', async () => {
-    const cfg = { name: 'hotfix', leadAgentId: 'lead', members: [{ name: 'lead', agentType: 'team-lead', model: 'm', tmuxPaneId: 'in-process' }] };
-    writeFile(path.join(box.claudeDir, 'tasks', 'hotfix', '1.json'), { id: '1', subject: 'Patch', status: 'in_progress', blockedBy: [] });
+    const cfg = {
+      name: 'hotfix',
+      leadAgentId: 'lead',
+      members: [{ name: 'lead', agentType: 'team-lead', model: 'm', tmuxPaneId: 'in-process' }],
+    };
+    writeFile(path.join(box.claudeDir, 'tasks', 'hotfix', '1.json'), {
+      id: '1',
+      subject: 'Patch',
+      status: 'in_progress',
+      blockedBy: [],
+    });
     writeFile(path.join(box.claudeDir, 'teams', 'hotfix', 'config.json'), cfg);
     await waitFor(() => byId(snap(), 'claude-team:hotfix')?.tasks.length === 1, 5000, { what: 'the hotfix team run' });
-    writeFile(path.join(box.claudeDir, 'tasks', 'hotfix', '2.json'), { id: '2', subject: 'Verify', status: 'pending', blockedBy: ['1'] });
-    await waitFor(() => byId(snap(), 'claude-team:hotfix')?.tasks.length === 2, 5000, { what: 'the second hotfix task' });
+    writeFile(path.join(box.claudeDir, 'tasks', 'hotfix', '2.json'), {
+      id: '2',
+      subject: 'Verify',
+      status: 'pending',
+      blockedBy: ['1'],
+    });
+    await waitFor(() => byId(snap(), 'claude-team:hotfix')?.tasks.length === 2, 5000, {
+      what: 'the second hotfix task',
+    });
   });
 
   it('an atomic write (temp file, then rename) is seen', async () => {
@@ -151,7 +196,9 @@ describe('live store', () => {
     const tmp = `${file}.tmp-123`;
     fs.writeFileSync(tmp, JSON.stringify({ status: 'executing', started_at: '2026-01-20T10:00:00Z' }));
     fs.renameSync(tmp, file);
-    await waitFor(() => byId(snap(), 'tina:legacy-search')?.status === 'running', 5000, { what: 'legacy-search to run again' });
+    await waitFor(() => byId(snap(), 'tina:legacy-search')?.status === 'running', 5000, {
+      what: 'legacy-search to run again',
+    });
     expect(byId(snap(), 'tina:legacy-search')?.gates).toEqual([]);
   });
 
@@ -161,8 +208,13 @@ describe('live store', () => {
     store = createLiveStore(ctx);
     await store.start();
     expect(snap().problems.map((p) => p.file)).toContain(box.project('docs-site'));
-    writeFile(path.join(box.project('docs-site'), '.harness', 'checkpoint-review.md'), '# Checkpoint: review (manual request)\n');
-    await waitFor(() => byId(snap(), 'harness:docs-site')?.gates[0]?.id === 'review', 5000, { what: 'the docs-site harness run' });
+    writeFile(
+      path.join(box.project('docs-site'), '.harness', 'checkpoint-review.md'),
+      '# Checkpoint: review (manual request)\n',
+    );
+    await waitFor(() => byId(snap(), 'harness:docs-site')?.gates[0]?.id === 'review', 5000, {
+      what: 'the docs-site harness run',
+    });
     expect(snap().problems.map((p) => p.file)).not.toContain(box.project('docs-site'));
   });
 
@@ -173,26 +225,47 @@ describe('live store', () => {
     store = createLiveStore(ctx);
     await store.start();
     expect(snap().runs).toEqual([]);
-    writeFile(path.join(late, 'teams', 'first', 'config.json'), { name: 'first', members: [{ name: 'lead', agentType: 'team-lead', tmuxPaneId: 'in-process' }] });
+    writeFile(path.join(late, 'teams', 'first', 'config.json'), {
+      name: 'first',
+      members: [{ name: 'lead', agentType: 'team-lead', tmuxPaneId: 'in-process' }],
+    });
     fs.mkdirSync(path.join(late, 'tasks', 'first'), { recursive: true });
     store.refresh();
     await waitFor(() => byId(snap(), 'claude-team:first'), 5000, { what: 'the first team' });
-    writeFile(path.join(late, 'tasks', 'first', '1.json'), { id: '1', subject: 'Start', status: 'pending', blockedBy: [] });
-    await waitFor(() => byId(snap(), 'claude-team:first')?.tasks.length === 1, 5000, { what: 'its task, seen by watching' });
+    writeFile(path.join(late, 'tasks', 'first', '1.json'), {
+      id: '1',
+      subject: 'Start',
+      status: 'pending',
+      blockedBy: [],
+    });
+    await waitFor(() => byId(snap(), 'claude-team:first')?.tasks.length === 1, 5000, {
+      what: 'its task, seen by watching',
+    });
   });
 
   it('bursts of writes are batched into few emits', async () => {
     const emitted = emits;
     for (let i = 10; i < 30; i++) {
-      writeFile(path.join(box.claudeDir, 'tasks', 'docs-sweep', `${i}.json`), { id: String(i), subject: `t${i}`, status: 'pending', blockedBy: [] });
+      writeFile(path.join(box.claudeDir, 'tasks', 'docs-sweep', `${i}.json`), {
+        id: String(i),
+        subject: `t${i}`,
+        status: 'pending',
+        blockedBy: [],
+      });
     }
-    await waitFor(() => byId(snap(), 'claude-team:docs-sweep')?.tasks.length === 22, 5000, { what: 'all 20 new tasks' });
+    await waitFor(() => byId(snap(), 'claude-team:docs-sweep')?.tasks.length === 22, 5000, {
+      what: 'all 20 new tasks',
+    });
     expect(emits - emitted).toBeLessThan(10);
   });
 
   it('follows panes: a session in a new project adds its root, liveness follows the pane, and the root goes when the pane does', async () => {
     const project = path.join(box.dir, 'projects', 'late-comer');
-    writeFile(path.join(project, 'memory', 'state', 'phase.json'), { workflow_id: 'wf-late', current_phase: 'REQUIREMENTS', phase_status: 'in_progress' });
+    writeFile(path.join(project, 'memory', 'state', 'phase.json'), {
+      workflow_id: 'wf-late',
+      current_phase: 'REQUIREMENTS',
+      phase_status: 'in_progress',
+    });
     const paneId = await tmux.newSession('late', project);
     await waitFor(() => byId(snap(), 'dotagent:wf-late'), 5000, { what: 'the root found from the pane cwd' });
 
@@ -203,9 +276,13 @@ describe('live store', () => {
       leadAgentId: 'w',
       members: [{ name: 'w', agentType: 'team-lead', model: 'm', tmuxPaneId: worker }],
     });
-    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'alive', 5000, { what: 'the worker alive' });
+    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'alive', 5000, {
+      what: 'the worker alive',
+    });
     await tmux.client.killPane(worker);
-    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'dead', 5000, { what: 'the worker dead' });
+    await waitFor(() => byId(snap(), 'claude-team:pair')?.members[0]?.state === 'dead', 5000, {
+      what: 'the worker dead',
+    });
 
     await tmux.client.killPane(paneId);
     await waitFor(() => !byId(snap(), 'dotagent:wf-late'), 5000, { what: 'the root to be dropped' });
@@ -221,7 +298,10 @@ describe('live store', () => {
 describe('stopping', () => {
   it('leaves nothing running: a process that starts and stops a store exits by itself', () => {
     const script = path.join(import.meta.dirname, '..', 'helpers', 'live-store-exit.ts');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', script, box.claudeDir, ...box.roots], { encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script, box.claudeDir, ...box.roots], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^runs 8\nstopped\n$/);
     expect(r.status).toBe(0);

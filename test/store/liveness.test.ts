@@ -28,7 +28,12 @@ describe('applyLiveness (pane list in, states out)', () => {
   const panes = [pane('%1', 's'), pane('%2', 's', { index: 1, dead: true })];
 
   it('alive when the pane exists, dead when it is gone or dead, in-process unchanged', () => {
-    const run = runWith([member('a', '%1'), member('b', '%2'), member('c', '%9'), member('d', null, { state: 'in-process' })]);
+    const run = runWith([
+      member('a', '%1'),
+      member('b', '%2'),
+      member('c', '%9'),
+      member('d', null, { state: 'in-process' }),
+    ]);
     const states = applyLiveness(run, indexPanes(panes)).members.map((m) => m.state);
     expect(states).toEqual(['alive', 'dead', 'dead', 'in-process']);
   });
@@ -57,12 +62,20 @@ describe('applyLiveness (pane list in, states out)', () => {
       ),
       phase: { current: '2', total: 3, status: 'executing' },
     };
-    const list = [pane('%1', 'other'), pane('%8', session, { window: 1 }), pane('%7', session, { window: 0, index: 1 }), pane('%6', session, { window: 0, index: 0 })];
+    const list = [
+      pane('%1', 'other'),
+      pane('%8', session, { window: 1 }),
+      pane('%7', session, { window: 0, index: 1 }),
+      pane('%6', session, { window: 0, index: 0 }),
+    ];
     const live = applyLiveness(run, indexPanes(list));
     expect(live.members[1]).toMatchObject({ name: 'team-lead', paneId: '%6', state: 'alive' });
     expect(live.members[0]).toMatchObject({ paneId: null, state: 'unknown' });
     // Without the session the lead keeps no pane.
-    expect(applyLiveness(run, indexPanes([pane('%1', 'other')])).members[1]).toMatchObject({ paneId: null, state: 'unknown' });
+    expect(applyLiveness(run, indexPanes([pane('%1', 'other')])).members[1]).toMatchObject({
+      paneId: null,
+      state: 'unknown',
+    });
   });
 
   it('livenessKey ignores titles, commands and order but not death', () => {
@@ -92,12 +105,26 @@ describe('liveness against a real tmux server', () => {
     await tmux.client.run(['set-option', '-g', 'remain-on-exit', 'on']);
     const dying = await tmux.newSession('dying', dir, 'true');
     await tmux.client.killPane(gone);
-    const panes = await waitFor(async () => {
-      const list = await tmux.client.listPanes();
-      return list.find((p) => p.paneId === dying)?.dead ? list : null;
-    }, 5000, { what: 'the pane running `true` to be dead' });
-    const run = runWith([member('a', alive), member('g', gone), member('d', dying), member('i', null, { state: 'in-process' })]);
-    expect(applyLiveness(run, indexPanes(panes)).members.map((m) => m.state)).toEqual(['alive', 'dead', 'dead', 'in-process']);
+    const panes = await waitFor(
+      async () => {
+        const list = await tmux.client.listPanes();
+        return list.find((p) => p.paneId === dying)?.dead ? list : null;
+      },
+      5000,
+      { what: 'the pane running `true` to be dead' },
+    );
+    const run = runWith([
+      member('a', alive),
+      member('g', gone),
+      member('d', dying),
+      member('i', null, { state: 'in-process' }),
+    ]);
+    expect(applyLiveness(run, indexPanes(panes)).members.map((m) => m.state)).toEqual([
+      'alive',
+      'dead',
+      'dead',
+      'in-process',
+    ]);
   });
 
   it('no server at all: listPanesOrNull is null and every pane member is unknown', async () => {
@@ -111,7 +138,11 @@ describe('liveness against a real tmux server', () => {
 
 describe('applyLiveness with Claude Code swarm servers (which server a %N is on)', () => {
   // runWith's root is /r: panes working under it tie their server to the run.
-  const swarm = (name: string, panes: PaneInfo[], lead: { alive: boolean; cwd: string | null } = { alive: false, cwd: null }): SwarmServer => ({
+  const swarm = (
+    name: string,
+    panes: PaneInfo[],
+    lead: { alive: boolean; cwd: string | null } = { alive: false, cwd: null },
+  ): SwarmServer => ({
     name,
     path: `/tmp/tmux-0/${name}`,
     leadPid: Number(name.split('-').pop()),
@@ -123,7 +154,11 @@ describe('applyLiveness with Claude Code swarm servers (which server a %N is on)
 
   it("keeps tower's own pane when no swarm server is tied to the run", () => {
     const run = runWith([member('w', '%1')]);
-    const live = one(run, [pane('%1', 's', { cwd: '/elsewhere' })], [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/other' })])]);
+    const live = one(
+      run,
+      [pane('%1', 's', { cwd: '/elsewhere' })],
+      [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/other' })])],
+    );
     expect(live.members[0]).toMatchObject({ state: 'alive' });
     expect(live.members[0]?.tmuxServer).toBeUndefined();
     expect(live.problems).toEqual([]);
@@ -131,16 +166,25 @@ describe('applyLiveness with Claude Code swarm servers (which server a %N is on)
 
   it("takes the swarm server whose lead works in the run's directory, over tower's pane working there too", () => {
     const run = runWith([member('w', '%1')]);
-    const live = one(run, [pane('%1', 's', { cwd: '/r' })], [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r/sub', dead: true })], { alive: true, cwd: '/r' })]);
+    const live = one(
+      run,
+      [pane('%1', 's', { cwd: '/r' })],
+      [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r/sub', dead: true })], { alive: true, cwd: '/r' })],
+    );
     expect(live.members[0]).toMatchObject({ state: 'dead', tmuxServer: 'claude-swarm-7' });
   });
 
   it('is unknown, with one problem naming both servers, when two are tied alike', () => {
     const run = runWith([member('w', '%1')]);
-    const live = one(run, null, [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r' })]), swarm('claude-swarm-8', [pane('%1', 'y', { cwd: '/r' })])]);
+    const live = one(run, null, [
+      swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r' })]),
+      swarm('claude-swarm-8', [pane('%1', 'y', { cwd: '/r' })]),
+    ]);
     expect(live.members[0]?.state).toBe('unknown');
     expect(live.members[0]?.tmuxServerUnknown).toContain('claude-swarm-7 and claude-swarm-8');
-    expect(live.problems.map((p) => p.message)).toEqual([expect.stringContaining('w: pane %1 is on claude-swarm-7 and claude-swarm-8')]);
+    expect(live.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('w: pane %1 is on claude-swarm-7 and claude-swarm-8'),
+    ]);
   });
 
   it('is unknown when only a swarm server nothing ties to the run holds the %N', () => {

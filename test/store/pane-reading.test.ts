@@ -2,8 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { readPane } from '../../src/store/pane-reading.js';
 
 // Screens shaped like Claude Code's (the input box is always drawn; only the status line differs).
-const BOX = ['╭──────────────────────────────────────────╮', '│ >                                        │', '╰──────────────────────────────────────────╯', '  ? for shortcuts'];
-const IN_TURN = ['● Reading src/cart.ts', '', '✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)', '', ...BOX].join('\n');
+const BOX = [
+  '╭──────────────────────────────────────────╮',
+  '│ >                                        │',
+  '╰──────────────────────────────────────────╯',
+  '  ? for shortcuts',
+];
+const IN_TURN = ['● Reading src/cart.ts', '', '✻ Thinking… (12s · ↑ 1.2k tokens · esc to interrupt)', '', ...BOX].join(
+  '\n',
+);
 const TURN_DONE = ['● Done: the cart total now rounds once.', '', ...BOX].join('\n');
 const PERMISSION = [
   '╭──────────────────────────────────────────╮',
@@ -29,7 +36,10 @@ describe('readPane', () => {
   });
 
   it('output still moving is working', () => {
-    expect(readPane('  editing src/cart.ts\n  running tests: 23 passed', true, 'node')).toEqual({ activity: 'working', cue: 'output-moving' });
+    expect(readPane('  editing src/cart.ts\n  running tests: 23 passed', true, 'node')).toEqual({
+      activity: 'working',
+      cue: 'output-moving',
+    });
   });
 
   it('a bare shell is idle, whatever its prompt looks like', () => {
@@ -41,7 +51,11 @@ describe('readPane', () => {
   });
 
   it('an interrupt hint scrolled far above the bottom does not count', () => {
-    const old = ['✻ Thinking… (3s · esc to interrupt)', ...Array.from({ length: 20 }, (_, i) => `line ${i}`), ...BOX].join('\n');
+    const old = [
+      '✻ Thinking… (3s · esc to interrupt)',
+      ...Array.from({ length: 20 }, (_, i) => `line ${i}`),
+      ...BOX,
+    ].join('\n');
     expect(readPane(old, false, 'node').activity).toBe('waiting');
   });
 });

@@ -37,11 +37,26 @@ describe('orderGates', () => {
   it('puts pending gates first, escalations before checkpoints, and keeps the rest in file order', async () => {
     const { orderGates } = await import('../../src/store/readers.js');
     const { emptyRun } = await import('../../src/model/model.js');
-    const gate = (id: string, kind: 'checkpoint' | 'escalation' | 'context' | 'approval', state: 'pending' | 'granted') => ({
-      id, kind, state, since: null, grantable: kind === 'checkpoint', title: id, file: null,
+    const gate = (
+      id: string,
+      kind: 'checkpoint' | 'escalation' | 'context' | 'approval',
+      state: 'pending' | 'granted',
+    ) => ({
+      id,
+      kind,
+      state,
+      since: null,
+      grantable: kind === 'checkpoint',
+      title: id,
+      file: null,
     });
     const run = emptyRun('harness', 'x', '/x', '/x/.harness');
-    run.gates = [gate('a', 'checkpoint', 'granted'), gate('b', 'checkpoint', 'pending'), gate('c', 'escalation', 'pending'), gate('d', 'checkpoint', 'pending')];
+    run.gates = [
+      gate('a', 'checkpoint', 'granted'),
+      gate('b', 'checkpoint', 'pending'),
+      gate('c', 'escalation', 'pending'),
+      gate('d', 'checkpoint', 'pending'),
+    ];
     expect(orderGates(run).gates.map((g) => g.id)).toEqual(['c', 'b', 'd', 'a']);
   });
 });

@@ -26,7 +26,13 @@ beforeEach(async () => {
   const state = path.join(box.project('epic-app'), '.sage', 'state');
   for (const f of ['.last_signal', 'EPIC-002.json']) setMtime(path.join(state, f), Date.now() - 60_000);
   tmux = await startTmux();
-  const ctx = testContext({ claudeDir: box.claudeDir, roots: box.roots, socketName: tmux.name, home: box.dir, config: { pollIntervalMs: 100 } });
+  const ctx = testContext({
+    claudeDir: box.claudeDir,
+    roots: box.roots,
+    socketName: tmux.name,
+    home: box.dir,
+    config: { pollIntervalMs: 100 },
+  });
   store = createLiveStore(ctx);
   await store.start();
 });
@@ -44,8 +50,13 @@ describe('live store: SAGE orchestrator log', () => {
     expect(sageRun()?.gates[0]).toMatchObject({ id: 'hitl', state: 'pending', grantable: true });
     const stamp = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
     // The log folder does not exist yet: it is watched all the same.
-    writeFile(path.join(box.project('epic-app'), '.sage', 'logs', 'orchestrator-v2.log'), `[${stamp}] [INFO] Resume signal detected!\n[${stamp}] [INFO] Resume status: APPROVED\n`);
-    const gate = await waitFor(() => (sageRun()?.gates[0]?.state === 'granted' ? sageRun()?.gates[0] : null), 5000, { what: 'the gate to be answered' });
+    writeFile(
+      path.join(box.project('epic-app'), '.sage', 'logs', 'orchestrator-v2.log'),
+      `[${stamp}] [INFO] Resume signal detected!\n[${stamp}] [INFO] Resume status: APPROVED\n`,
+    );
+    const gate = await waitFor(() => (sageRun()?.gates[0]?.state === 'granted' ? sageRun()?.gates[0] : null), 5000, {
+      what: 'the gate to be answered',
+    });
     expect(gate).toMatchObject({ grantable: false });
     expect(sageRun()?.status).not.toBe('waiting');
   });

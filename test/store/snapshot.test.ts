@@ -34,14 +34,21 @@ describe('readSnapshot over the box', () => {
   it('reads every system, merges tina teams, and validates against the contract', () => {
     const s = readSnapshot({ roots: box.roots, claudeDir: box.claudeDir, panes: [], settings, home: box.dir });
     expect(SnapshotSchema.safeParse(s).success).toBe(true);
-    expect(new Set(s.runs.map((r) => r.system))).toEqual(new Set(['tina', 'claude-team', 'harness', 'sage', 'dotagent']));
+    expect(new Set(s.runs.map((r) => r.system))).toEqual(
+      new Set(['tina', 'claude-team', 'harness', 'sage', 'dotagent']),
+    );
     // The teams tina merged are not runs of their own; the lone team is.
     expect(ids(s)).toContain('claude-team:docs-sweep');
     expect(ids(s).filter((id) => id.startsWith('claude-team:'))).toEqual(['claude-team:docs-sweep']);
     const tina = s.runs.find((r) => r.id === 'tina:auth-flow');
     expect(tina?.members.map((m) => m.team)).toContain('auth-flow-phase-2');
     // One root, two systems, two runs.
-    expect(s.runs.filter((r) => r.root === box.project('mixed')).map((r) => r.system).sort()).toEqual(['dotagent', 'harness']);
+    expect(
+      s.runs
+        .filter((r) => r.root === box.project('mixed'))
+        .map((r) => r.system)
+        .sort(),
+    ).toEqual(['dotagent', 'harness']);
     expect(s.problems).toEqual([]);
   });
 
@@ -65,7 +72,13 @@ describe('readSnapshot over the box', () => {
   });
 
   it('reports a missing --root and a root with no state dir as snapshot problems', () => {
-    const s = readSnapshot({ roots: [path.join(box.dir, 'gone'), box.project('docs-site')], claudeDir: box.claudeDir, panes: [], settings, home: box.dir });
+    const s = readSnapshot({
+      roots: [path.join(box.dir, 'gone'), box.project('docs-site')],
+      claudeDir: box.claudeDir,
+      panes: [],
+      settings,
+      home: box.dir,
+    });
     expect(s.problems.map((p) => p.file)).toEqual([path.join(box.dir, 'gone'), box.project('docs-site')]);
   });
 
@@ -88,7 +101,14 @@ describe('readSnapshot over the box', () => {
         throw new TypeError('teams exploded');
       },
     };
-    const s = readSnapshot({ roots: [box.project('sheets-clone')], claudeDir: box.claudeDir, panes: [], settings, home: box.dir, readers });
+    const s = readSnapshot({
+      roots: [box.project('sheets-clone')],
+      claudeDir: box.claudeDir,
+      panes: [],
+      settings,
+      home: box.dir,
+      readers,
+    });
     expect(ids(s)).toContain('harness:sheets-clone');
     expect(s.problems).toHaveLength(1);
     expect(s.problems[0]?.message).toContain('teams exploded');
@@ -116,8 +136,20 @@ describe('ids and order', () => {
   });
 
   it('orders by urgency: escalation, gates, blocked, running, waiting, idle, unknown, complete', () => {
-    const gate = (kind: Gate['kind'], state: Gate['state'] = 'pending'): Gate => ({ id: kind, kind, state, since: null, grantable: false, title: '', file: null });
-    const mk = (name: string, status: Run['status'], gates: Gate[] = []): Run => ({ ...emptyRun('harness', name, null, null), status, gates });
+    const gate = (kind: Gate['kind'], state: Gate['state'] = 'pending'): Gate => ({
+      id: kind,
+      kind,
+      state,
+      since: null,
+      grantable: false,
+      title: '',
+      file: null,
+    });
+    const mk = (name: string, status: Run['status'], gates: Gate[] = []): Run => ({
+      ...emptyRun('harness', name, null, null),
+      status,
+      gates,
+    });
     const runs = [
       mk('complete', 'complete'),
       mk('unknown', 'unknown'),
@@ -130,8 +162,16 @@ describe('ids and order', () => {
       mk('gate-a', 'complete', [gate('context')]),
       mk('esc', 'idle', [gate('escalation'), gate('checkpoint')]),
     ];
-    const reads = runs.map((run, i): [string, SourceRead] => [`k${i}`, { source: { system: 'harness', root: `/p/${i}`, stateDir: `/p/${i}/.harness` }, run, teamNames: [] }]);
-    const sorted = assembleRuns(reads, [], { teamRun: () => { throw new Error('no teams here'); }, live: (r) => r });
+    const reads = runs.map((run, i): [string, SourceRead] => [
+      `k${i}`,
+      { source: { system: 'harness', root: `/p/${i}`, stateDir: `/p/${i}/.harness` }, run, teamNames: [] },
+    ]);
+    const sorted = assembleRuns(reads, [], {
+      teamRun: () => {
+        throw new Error('no teams here');
+      },
+      live: (r) => r,
+    });
     expect(sorted.map((r) => r.name)).toEqual([
       'esc',
       'gate-a',
@@ -190,11 +230,25 @@ describe('buildSnapshot with a real tmux server', () => {
 
   it('discovers roots from pane cwds (walking up) and gives the tina phase lead its session pane', async () => {
     await tmux.newSession('work', path.join(box.project('epic-app')));
-    await tmux.client.run(['split-window', '-d', '-t', 'work', '-c', path.join(box.project('mixed'), 'memory'), 'sleep 100000']);
+    await tmux.client.run([
+      'split-window',
+      '-d',
+      '-t',
+      'work',
+      '-c',
+      path.join(box.project('mixed'), 'memory'),
+      'sleep 100000',
+    ]);
     const lead = await tmux.newSession('tina-auth-flow-phase-2', path.join(box.project('auth-flow'), 'src'));
     const ctx = testContext({ claudeDir: box.claudeDir, socketName: tmux.name, home: box.dir });
     const s = await buildSnapshot(ctx, { now: NOW });
-    expect(ids(s).sort()).toEqual(['claude-team:docs-sweep', 'dotagent:wf-mixed', 'harness:mixed', 'sage:EPIC-002', 'tina:auth-flow']);
+    expect(ids(s).sort()).toEqual([
+      'claude-team:docs-sweep',
+      'dotagent:wf-mixed',
+      'harness:mixed',
+      'sage:EPIC-002',
+      'tina:auth-flow',
+    ]);
     const members = s.runs.find((r) => r.id === 'tina:auth-flow')?.members ?? [];
     const phaseLead = members.find((m) => m.team === 'auth-flow-phase-2' && m.lead);
     expect(phaseLead).toMatchObject({ paneId: lead, state: 'alive' });
@@ -205,7 +259,12 @@ describe('buildSnapshot with a real tmux server', () => {
   });
 
   it('with no server: members with panes are unknown and there is no problem', async () => {
-    const ctx = testContext({ claudeDir: box.claudeDir, roots: box.roots, socketName: uniqueSocketName(), home: box.dir });
+    const ctx = testContext({
+      claudeDir: box.claudeDir,
+      roots: box.roots,
+      socketName: uniqueSocketName(),
+      home: box.dir,
+    });
     const s = await buildSnapshot(ctx, { now: NOW });
     const states = s.runs.flatMap((r) => r.members.filter((m) => m.state !== 'in-process').map((m) => m.state));
     expect(states.length).toBeGreaterThan(0);
@@ -214,7 +273,12 @@ describe('buildSnapshot with a real tmux server', () => {
   });
 
   it('a tmux timeout is one snapshot problem, and liveness is unknown', async () => {
-    const ctx = testContext({ claudeDir: box.claudeDir, roots: [box.project('sheets-clone')], socketName: tmux.name, home: box.dir });
+    const ctx = testContext({
+      claudeDir: box.claudeDir,
+      roots: [box.project('sheets-clone')],
+      socketName: tmux.name,
+      home: box.dir,
+    });
     // A server that takes the connection and never answers: the real tmux client waits on it until
     // the timeout, however fast or loaded the machine is (a tiny timeout against a live server loses
     // the race to a quick tmux now and then). It reads and drops what the client sends, file

@@ -53,8 +53,16 @@ describe('WatchScope.classify: what a change means', () => {
     expect(scope.classify(`${claude}/teams/t/config.json`)).toEqual({ kind: 'team', dirName: 't' });
     expect(scope.classify(`${claude}/teams`)).toEqual({ kind: 'all-teams' });
     expect(scope.classify(`${claude}/tina-sessions/x.json`)).toEqual({ kind: 'rediscover' });
-    expect(scope.classify('/p/app/.claude/tina/phase-2/status.json')).toEqual({ kind: 'source', stateDir: '/p/app/.claude/tina', rediscover: false });
-    expect(scope.classify('/p/app/.claude/tina')).toEqual({ kind: 'source', stateDir: '/p/app/.claude/tina', rediscover: true });
+    expect(scope.classify('/p/app/.claude/tina/phase-2/status.json')).toEqual({
+      kind: 'source',
+      stateDir: '/p/app/.claude/tina',
+      rediscover: false,
+    });
+    expect(scope.classify('/p/app/.claude/tina')).toEqual({
+      kind: 'source',
+      stateDir: '/p/app/.claude/tina',
+      rediscover: true,
+    });
     expect(scope.classify('/p/app/.sage')).toEqual({ kind: 'rediscover' });
     expect(scope.classify('/q/other')).toEqual({ kind: 'none' });
   });
@@ -64,13 +72,17 @@ describe('WatchScope: the extra files a system module names', () => {
   const extra = new WatchScope(claude, () => false);
   extra.setRoots(['/p/epic'], ['/p/epic/.sage/state']);
 
-  it('watches SAGE\'s orchestrator log (and the folders leading to it), nothing else beside it', () => {
+  it("watches SAGE's orchestrator log (and the folders leading to it), nothing else beside it", () => {
     expect(extra.ignored('/p/epic/.sage/logs')).toBe(false);
     expect(extra.ignored('/p/epic/.sage/logs/orchestrator-v2.log')).toBe(false);
     expect(extra.ignored('/p/epic/.sage/logs/worker.log')).toBe(true);
   });
 
   it('re-reads the SAGE run of that root when the log changes', () => {
-    expect(extra.classify('/p/epic/.sage/logs/orchestrator-v2.log')).toEqual({ kind: 'source', stateDir: '/p/epic/.sage/state', rediscover: false });
+    expect(extra.classify('/p/epic/.sage/logs/orchestrator-v2.log')).toEqual({
+      kind: 'source',
+      stateDir: '/p/epic/.sage/state',
+      rediscover: false,
+    });
   });
 });

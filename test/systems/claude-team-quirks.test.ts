@@ -73,7 +73,10 @@ describe('Claude Code team file quirks', () => {
   });
 
   it('finds the tasks of such a team under its name when no folder carries the folder name', () => {
-    fs.renameSync(path.join(claudeDir, 'tasks', 'billing-phase-1-5'), path.join(claudeDir, 'tasks', 'billing-phase-1.5'));
+    fs.renameSync(
+      path.join(claudeDir, 'tasks', 'billing-phase-1-5'),
+      path.join(claudeDir, 'tasks', 'billing-phase-1.5'),
+    );
     const t = team('billing-phase-1.5');
     expect(t.tasks.map((x) => x.subject)).toEqual(['Fix the review findings', 'Re-run the spec review']);
     expect(t.problems).toEqual([]);
@@ -100,13 +103,18 @@ describe('Claude Code team liveness against tmux', () => {
       ['team-lead', 'dead'],
       ['writer-1', 'unknown'],
     ]);
-    expect(run.warnings).toEqual([expect.stringContaining('team release-notes: lead team-lead\'s pane %9999 is gone; in-process writer-1')]);
+    expect(run.warnings).toEqual([
+      expect.stringContaining("team release-notes: lead team-lead's pane %9999 is gone; in-process writer-1"),
+    ]);
     // With the lead alive, its in-process teammate is in-process and nothing is said.
     const pane = await tmux.newSession('notes-lead', tmp);
     setLeadPane(pane);
     fs.writeFileSync(
       path.join(claudeDir, 'teams', 'release-notes', 'config.json'),
-      fs.readFileSync(path.join(claudeDir, 'teams', 'release-notes', 'config.json'), 'utf8').replace('%9999', pane).replace('"isActive": true', '"isActive": false'),
+      fs
+        .readFileSync(path.join(claudeDir, 'teams', 'release-notes', 'config.json'), 'utf8')
+        .replace('%9999', pane)
+        .replace('"isActive": true', '"isActive": false'),
     );
     const alive = runOf(await snapshot(), 'claude-team:release-notes');
     expect(alive.members.map((m) => [m.name, m.state])).toEqual([

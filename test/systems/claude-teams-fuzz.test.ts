@@ -29,24 +29,49 @@ const samples = (prefix: string): string[] =>
     .readdirSync(path.join(FIXTURES, 'samples/claude-teams'))
     .filter((f) => f.startsWith(prefix))
     .map((f) => `samples/claude-teams/${f}`);
-const value = fieldValue(fieldString(['team-lead', 'in-process', '%1', '%12; kill', 'completed', 'in_progress', '2026-01-30T10:00:00Z']));
+const value = fieldValue(
+  fieldString(['team-lead', 'in-process', '%1', '%12; kill', 'completed', 'in_progress', '2026-01-30T10:00:00Z']),
+);
 const member = fc.record(
-  { name: value, agentId: value, agentType: value, model: value, tmuxPaneId: value, backendType: value, cwd: value, joinedAt: value },
+  {
+    name: value,
+    agentId: value,
+    agentType: value,
+    model: value,
+    tmuxPaneId: value,
+    backendType: value,
+    cwd: value,
+    joinedAt: value,
+  },
   { requiredKeys: [] },
 );
 const teamShaped = fc.record(
-  { name: value, description: value, createdAt: value, leadAgentId: value, members: fc.oneof(fc.array(fc.oneof(member, value), { maxLength: 6 }), value) },
+  {
+    name: value,
+    description: value,
+    createdAt: value,
+    leadAgentId: value,
+    members: fc.oneof(fc.array(fc.oneof(member, value), { maxLength: 6 }), value),
+  },
   { requiredKeys: [] },
 );
 const taskShaped = fc.record(
-  { id: value, subject: value, status: value, owner: value, blockedBy: fc.oneof(fc.array(value, { maxLength: 4 }), value), metadata: value },
+  {
+    id: value,
+    subject: value,
+    status: value,
+    owner: value,
+    blockedBy: fc.oneof(fc.array(value, { maxLength: 4 }), value),
+    metadata: value,
+  },
   { requiredKeys: [] },
 );
 
 describe('parseTeamConfig never throws and returns only printable text', () => {
   it('on any value', () => fc.assert(fc.property(fc.anything(), checkTeam), RUNS));
   it('on team-shaped objects with odd fields', () => fc.assert(fc.property(teamShaped, checkTeam), RUNS));
-  it('on truncated real configs', () => fc.assert(fc.property(truncatedJson(...samples('team-config')), checkTeam), RUNS));
+  it('on truncated real configs', () =>
+    fc.assert(fc.property(truncatedJson(...samples('team-config')), checkTeam), RUNS));
 });
 
 describe('parseTask never throws and returns only printable text', () => {

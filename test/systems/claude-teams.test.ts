@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model/schema.js';
-import { compareIds, parseTask, parseTeamConfig, readTeams, teamChangedAt, teamRun } from '../../src/systems/claude-teams/teams.js';
+import {
+  compareIds,
+  parseTask,
+  parseTeamConfig,
+  readTeams,
+  teamChangedAt,
+  teamRun,
+} from '../../src/systems/claude-teams/teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { Team } from '../../src/systems/types.js';
 import { copyFixtureTree, readFixture, tempDirsPerTest } from '../helpers/fixtures.js';
@@ -49,7 +56,13 @@ describe('parseTeamConfig on the real samples', () => {
     const team = config('test-orchestration');
     const [lead, validator] = team.members;
     expect(lead).toMatchObject({ name: 'team-lead', lead: true, paneId: null, state: 'unknown', role: 'team-lead' });
-    expect(validator).toMatchObject({ name: 'validator', lead: false, paneId: null, state: 'in-process', role: 'member' });
+    expect(validator).toMatchObject({
+      name: 'validator',
+      lead: false,
+      paneId: null,
+      state: 'in-process',
+      role: 'member',
+    });
     expect(config('test-phase-1').members.map((m) => m.state)).toEqual(['unknown', 'in-process']);
   });
 
@@ -70,7 +83,13 @@ describe('parseTeamConfig on the real samples', () => {
 describe('parseTeamConfig on odd input', () => {
   it('falls back to agentType team-lead when no member matches leadAgentId', () => {
     const { team } = parseTeamConfig(
-      { name: 't', members: [{ name: 'boss', agentType: 'team-lead' }, { name: 'w', agentType: 'worker' }] },
+      {
+        name: 't',
+        members: [
+          { name: 'boss', agentType: 'team-lead' },
+          { name: 'w', agentType: 'worker' },
+        ],
+      },
       '/c/teams/t/config.json',
       '/c/tasks/t',
     );
@@ -144,18 +163,29 @@ describe('parseTask', () => {
       blockedBy: ['1'],
       team: 'session-abc',
     });
-    expect(parseTask(sample('task.test-feature-orchestration.2.json'), '/t/2.json', 'x').task?.status).toBe('in_progress');
+    expect(parseTask(sample('task.test-feature-orchestration.2.json'), '/t/2.json', 'x').task?.status).toBe(
+      'in_progress',
+    );
   });
 
   it('turns an empty owner into null, numbers into strings, and takes the id from the file name', () => {
-    const { task } = parseTask({ subject: 's', status: 'pending', owner: '', blockedBy: [1, '2', null] }, '/t/7.json', 'x');
+    const { task } = parseTask(
+      { subject: 's', status: 'pending', owner: '', blockedBy: [1, '2', null] },
+      '/t/7.json',
+      'x',
+    );
     expect(task).toMatchObject({ id: '7', owner: null, blockedBy: ['1', '2'] });
     expect(parseTask({ id: 12, subject: 's' }, '/t/12.json', 'x').task).toMatchObject({ id: '12', status: 'unknown' });
   });
 
   it('reports a task with no subject, and non-objects', () => {
-    expect(parseTask({ id: '1', status: 'pending' }, '/t/1.json', 'x').problems[0]?.message).toBe('task 1 has no subject');
-    expect(parseTask([], '/t/1.json', 'x')).toEqual({ task: null, problems: [{ file: '/t/1.json', message: 'task is not a JSON object' }] });
+    expect(parseTask({ id: '1', status: 'pending' }, '/t/1.json', 'x').problems[0]?.message).toBe(
+      'task 1 has no subject',
+    );
+    expect(parseTask([], '/t/1.json', 'x')).toEqual({
+      task: null,
+      problems: [{ file: '/t/1.json', message: 'task is not a JSON object' }],
+    });
   });
 
   it('sorts ids numerically, numbers before words', () => {
@@ -199,7 +229,9 @@ describe('readTeams and teamRun on a real directory', () => {
   it('keeps a team whose config is half-written, with the problem', () => {
     const broken = readTeams(claude).teams.find((t) => t.name === 'broken-team');
     expect(broken?.members).toEqual([]);
-    expect(broken?.problems).toEqual([{ file: path.join(claude, 'teams/broken-team/config.json'), message: expect.stringContaining('invalid JSON') }]);
+    expect(broken?.problems).toEqual([
+      { file: path.join(claude, 'teams/broken-team/config.json'), message: expect.stringContaining('invalid JSON') },
+    ]);
   });
 
   it('turns empty, truncated, binary, huge and directory task files into problems and reads the rest', () => {
@@ -209,7 +241,10 @@ describe('readTeams and teamRun on a real directory', () => {
     fs.writeFileSync(path.join(dir, '5.json'), Buffer.from([0x7b, 0x00, 0x7d]));
     fs.writeFileSync(path.join(dir, '6.json'), `{"id":"6","subject":"${'x'.repeat(5 * 1024 * 1024)}"}`);
     fs.mkdirSync(path.join(dir, '7.json'));
-    fs.writeFileSync(path.join(dir, '8.json'), '{"id":"8","subject":"\\u001b[2Jclear \\u001b]0;title\\u0007me","status":"pending"}');
+    fs.writeFileSync(
+      path.join(dir, '8.json'),
+      '{"id":"8","subject":"\\u001b[2Jclear \\u001b]0;title\\u0007me","status":"pending"}',
+    );
     const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
     expect(solo?.tasks.map((t) => t.id)).toEqual(['1', '2', '8']);
     expect(solo?.tasks[2]?.subject).toBe('clear me');
@@ -230,14 +265,25 @@ describe('readTeams and teamRun on a real directory', () => {
       const head = `{"id":"${id}","subject":"`;
       return `${head}${'s'.repeat(bytes - head.length - 2)}"}`;
     };
-    const sizes: Record<string, number> = { '10': 65_535, '11': 65_536, '12': 65_537, '13': 262_144, '14': 1_000_003, '15': 4 * 1024 * 1024 };
-    for (const [id, bytes] of Object.entries(sizes)) fs.writeFileSync(path.join(dir, `${id}.json`), taskOfSize(id, bytes));
+    const sizes: Record<string, number> = {
+      '10': 65_535,
+      '11': 65_536,
+      '12': 65_537,
+      '13': 262_144,
+      '14': 1_000_003,
+      '15': 4 * 1024 * 1024,
+    };
+    for (const [id, bytes] of Object.entries(sizes))
+      fs.writeFileSync(path.join(dir, `${id}.json`), taskOfSize(id, bytes));
     fs.writeFileSync(path.join(dir, '16.json'), taskOfSize('16', 4 * 1024 * 1024 + 1));
     const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
     const read = Object.fromEntries((solo?.tasks ?? []).map((t) => [t.id, t.subject.length]));
-    for (const [id, bytes] of Object.entries(sizes)) expect(read[id], `${bytes} bytes`).toBe(bytes - `{"id":"${id}","subject":"`.length - 2);
+    for (const [id, bytes] of Object.entries(sizes))
+      expect(read[id], `${bytes} bytes`).toBe(bytes - `{"id":"${id}","subject":"`.length - 2);
     expect(read['16']).toBeUndefined();
-    expect((solo?.problems ?? []).map((p) => `${path.basename(p.file ?? '')}: ${p.message}`)).toEqual([`16.json: file is too large (${4 * 1024 * 1024 + 1} bytes, limit ${4 * 1024 * 1024})`]);
+    expect((solo?.problems ?? []).map((p) => `${path.basename(p.file ?? '')}: ${p.message}`)).toEqual([
+      `16.json: file is too large (${4 * 1024 * 1024 + 1} bytes, limit ${4 * 1024 * 1024})`,
+    ]);
   });
 
   it('reads a task file that is a link the careful way, and never waits on one that is a FIFO', () => {
@@ -248,18 +294,24 @@ describe('readTeams and teamRun on a real directory', () => {
     fs.symlinkSync(path.join(tmp, 'gone.json'), path.join(dir, '21.json'));
     execFileSync('mkfifo', [path.join(dir, '22.json')]);
     const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
-    expect(solo?.tasks.map((t) => [t.id, t.subject])).toEqual([['1', expect.any(String)], ['2', expect.any(String)], ['20', 'linked']]);
+    expect(solo?.tasks.map((t) => [t.id, t.subject])).toEqual([
+      ['1', expect.any(String)],
+      ['2', expect.any(String)],
+      ['20', 'linked'],
+    ]);
     expect((solo?.problems ?? []).map((p) => `${path.basename(p.file ?? '')}: ${p.message}`)).toEqual([
       '21.json: file is missing',
       '22.json: not a regular file: it is a FIFO (named pipe)',
     ]);
   });
 
-  it('lists a team\'s tasks in id order, numbers before words, whatever order their files list in', () => {
+  it("lists a team's tasks in id order, numbers before words, whatever order their files list in", () => {
     const dir = path.join(claude, 'tasks/solo-team');
     for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f));
     const ids = ['100', '10', 'b', '2', '1.5', 'a', '1', '20', ' ', '9'];
-    ids.forEach((id, i) => fs.writeFileSync(path.join(dir, `f${i}.json`), JSON.stringify({ id, subject: `task ${id}` })));
+    ids.forEach((id, i) =>
+      fs.writeFileSync(path.join(dir, `f${i}.json`), JSON.stringify({ id, subject: `task ${id}` })),
+    );
     const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
     // A blank id reads as the file's name.
     expect(solo?.tasks.map((t) => t.id)).toEqual(['1', '1.5', '2', '9', '10', '20', '100', 'a', 'b', 'f8']);
@@ -269,9 +321,14 @@ describe('readTeams and teamRun on a real directory', () => {
   it('orders whole-number ids as compareIds does, equal ids in the order their files list', () => {
     const dir = path.join(claude, 'tasks/solo-team');
     for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f));
-    for (const ids of [['10', '2', '007', '2', '1', '300', '1.0', '0'], ['5', '4294967296', '3', '4294967295']]) {
+    for (const ids of [
+      ['10', '2', '007', '2', '1', '300', '1.0', '0'],
+      ['5', '4294967296', '3', '4294967295'],
+    ]) {
       for (const f of fs.readdirSync(dir)) fs.rmSync(path.join(dir, f));
-      ids.forEach((id, i) => fs.writeFileSync(path.join(dir, `f${i}.json`), JSON.stringify({ id, subject: `file ${i}` })));
+      ids.forEach((id, i) =>
+        fs.writeFileSync(path.join(dir, `f${i}.json`), JSON.stringify({ id, subject: `file ${i}` })),
+      );
       const solo = readTeams(claude).teams.find((t) => t.name === 'solo-team');
       const expected = ids.map((id, i) => ({ id, subject: `file ${i}` })).sort((a, b) => compareIds(a.id, b.id));
       expect(solo?.tasks.map((t) => ({ id: t.id, subject: t.subject }))).toEqual(expected);

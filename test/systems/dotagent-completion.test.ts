@@ -43,7 +43,10 @@ describe('dotagent: the phases awaiting approval', () => {
       ['ARCHITECTURE', 'pending', true],
       ['REQUIREMENTS', 'granted', false],
     ]);
-    expect(run.gates[0]).toMatchObject({ since: '2026-01-16T09:55:00.000Z', title: 'ARCHITECTURE complete — awaiting approval' });
+    expect(run.gates[0]).toMatchObject({
+      since: '2026-01-16T09:55:00.000Z',
+      title: 'ARCHITECTURE complete — awaiting approval',
+    });
     expect(run.status).toBe('waiting');
   });
 

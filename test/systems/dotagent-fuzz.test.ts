@@ -16,7 +16,12 @@ import { expectPrintable } from '../helpers/printable.js';
 
 const text = hostileText([...ESCAPES, '\u0085', '"', '{', '}', '[', ']', ':', ','], 300);
 const any = fc.oneof(fc.anything(), text);
-const stampish = fc.oneof(any, fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.integer(), fc.constant('ISO-8601'));
+const stampish = fc.oneof(
+  any,
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  fc.integer(),
+  fc.constant('ISO-8601'),
+);
 const phaseName = fc.oneof(fc.constantFrom(...DOTAGENT_PHASES), any);
 
 /** phase.json-shaped objects with any value in any field. */
@@ -27,8 +32,19 @@ const phaseJson = fc.record(
     last_updated: stampish,
     current_phase: phaseName,
     phase_status: fc.oneof(fc.constantFrom('pending', 'in_progress', 'complete', 'failed'), any),
-    completed_phases: fc.oneof(any, fc.array(fc.oneof(any, fc.record({ phase: phaseName, completed_at: stampish, output: any }, { requiredKeys: [] })), { maxLength: 7 })),
-    user_checkpoints: fc.oneof(any, fc.array(fc.oneof(any, fc.record({ phase: phaseName, approved_at: stampish }, { requiredKeys: [] })), { maxLength: 7 })),
+    completed_phases: fc.oneof(
+      any,
+      fc.array(
+        fc.oneof(any, fc.record({ phase: phaseName, completed_at: stampish, output: any }, { requiredKeys: [] })),
+        { maxLength: 7 },
+      ),
+    ),
+    user_checkpoints: fc.oneof(
+      any,
+      fc.array(fc.oneof(any, fc.record({ phase: phaseName, approved_at: stampish }, { requiredKeys: [] })), {
+        maxLength: 7,
+      }),
+    ),
     interruption_safe: any,
   },
   { requiredKeys: [] },
@@ -42,7 +58,16 @@ const executionJson = fc.record(
         fc.oneof(
           any,
           fc.record(
-            { id: any, status: fc.oneof(fc.constantFrom('running', 'pending', 'complete', 'verified'), any), attempts: any, started_at: stampish, completed_at: stampish, output: any, last_error: any, failure_reason: any },
+            {
+              id: any,
+              status: fc.oneof(fc.constantFrom('running', 'pending', 'complete', 'verified'), any),
+              attempts: any,
+              started_at: stampish,
+              completed_at: stampish,
+              output: any,
+              last_error: any,
+              failure_reason: any,
+            },
             { requiredKeys: [] },
           ),
         ),
@@ -55,7 +80,11 @@ const executionJson = fc.record(
 
 describe('dotagent parsers never throw and print nothing unsafe', () => {
   /** `parse` on random text, random JSON and the fixture files cut off: a list of problems, nothing unsafe. */
-  const checkText = (parse: (raw: string, file: string) => { problems: unknown[] }, file: string, ...fixtures: string[]) =>
+  const checkText = (
+    parse: (raw: string, file: string) => { problems: unknown[] },
+    file: string,
+    ...fixtures: string[]
+  ) =>
     fc.assert(
       fc.property(fc.oneof(text, fc.json(), ...fixtures.map((f) => truncated(f))), (t) => {
         const r = parse(t, file);
@@ -66,7 +95,13 @@ describe('dotagent parsers never throw and print nothing unsafe', () => {
     );
 
   it('parsePhaseStateText on random text, random JSON and truncated files', () => {
-    checkText(parsePhaseStateText, 'phase.json', 'samples/dotagent/rendered.phase.json', 'samples/dotagent/phase.json.schema-by-example.json', 'dotagent/invalid/memory/state/phase.json');
+    checkText(
+      parsePhaseStateText,
+      'phase.json',
+      'samples/dotagent/rendered.phase.json',
+      'samples/dotagent/phase.json.schema-by-example.json',
+      'dotagent/invalid/memory/state/phase.json',
+    );
   });
 
   it('parseExecutionStateText on random text, random JSON and truncated files', () => {
@@ -92,19 +127,33 @@ describe('dotagent parsers never throw and print nothing unsafe', () => {
 
   it('parsePhaseState, then validation, gates and status, on any value and near-miss phases', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), fc.jsonValue(), phaseJson), executionJson, fc.integer({ min: 0, max: 4e12 }), fc.boolean(), (v, e, now, outputs) => {
-        const phase = parsePhaseState(v, 'phase.json');
-        expectPrintable(phase);
-        const exec = parseExecutionState(e, 'execution.json').value;
-        const checks = validateDotagent(phase.value, exec, { now, phaseFile: 'phase.json', executionFile: 'execution.json', outputExists: () => outputs, live: outputs });
-        expectPrintable(checks);
-        if (!phase.value) return;
-        const gates = dotagentGates(phase.value, 'phase.json');
-        for (const g of gates) GateSchema.parse(g);
-        expect(new Set(gates.map((g) => g.id)).size).toBe(gates.length);
-        expectPrintable(gates);
-        expect(['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown']).toContain(dotagentStatus(phase.value, gates));
-      }),
+      fc.property(
+        fc.oneof(fc.anything(), fc.jsonValue(), phaseJson),
+        executionJson,
+        fc.integer({ min: 0, max: 4e12 }),
+        fc.boolean(),
+        (v, e, now, outputs) => {
+          const phase = parsePhaseState(v, 'phase.json');
+          expectPrintable(phase);
+          const exec = parseExecutionState(e, 'execution.json').value;
+          const checks = validateDotagent(phase.value, exec, {
+            now,
+            phaseFile: 'phase.json',
+            executionFile: 'execution.json',
+            outputExists: () => outputs,
+            live: outputs,
+          });
+          expectPrintable(checks);
+          if (!phase.value) return;
+          const gates = dotagentGates(phase.value, 'phase.json');
+          for (const g of gates) GateSchema.parse(g);
+          expect(new Set(gates.map((g) => g.id)).size).toBe(gates.length);
+          expectPrintable(gates);
+          expect(['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown']).toContain(
+            dotagentStatus(phase.value, gates),
+          );
+        },
+      ),
       RUNS,
     );
   });

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model/schema.js';
 import type { Run } from '../../src/model/model.js';
-import { parseExecutionState, parsePhaseState, readDotagentRun, validateDotagent } from '../../src/systems/dotagent/read.js';
+import {
+  parseExecutionState,
+  parsePhaseState,
+  readDotagentRun,
+  validateDotagent,
+} from '../../src/systems/dotagent/read.js';
 import type { DotagentPhase } from '../../src/systems/dotagent/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { copyFixture, FIXTURES, tempDirsPerTest } from '../helpers/fixtures.js';
@@ -54,8 +59,24 @@ describe('readDotagentRun on the real samples', () => {
     expect(run.phase).toEqual({ current: 'IMPLEMENTATION', total: 5, status: 'in_progress' });
     expect(run.status).toBe('running');
     expect(run.gates).toEqual([
-      { id: 'REQUIREMENTS', kind: 'approval', state: 'granted', since: '2026-01-16T09:21:00.000Z', grantable: false, title: 'REQUIREMENTS approved', file: path.join(p.stateDir, 'phase.json') },
-      { id: 'ARCHITECTURE', kind: 'approval', state: 'granted', since: '2026-01-16T09:58:00.000Z', grantable: false, title: 'ARCHITECTURE approved', file: path.join(p.stateDir, 'phase.json') },
+      {
+        id: 'REQUIREMENTS',
+        kind: 'approval',
+        state: 'granted',
+        since: '2026-01-16T09:21:00.000Z',
+        grantable: false,
+        title: 'REQUIREMENTS approved',
+        file: path.join(p.stateDir, 'phase.json'),
+      },
+      {
+        id: 'ARCHITECTURE',
+        kind: 'approval',
+        state: 'granted',
+        since: '2026-01-16T09:58:00.000Z',
+        grantable: false,
+        title: 'ARCHITECTURE approved',
+        file: path.join(p.stateDir, 'phase.json'),
+      },
     ]);
     expect(run.tasks).toEqual([
       { id: 'task-001', subject: 'memory/tasks/task-001/output.json', status: 'verified', owner: null, blockedBy: [] },
@@ -63,7 +84,12 @@ describe('readDotagentRun on the real samples', () => {
       { id: 'task-003', subject: 'task-003', status: 'pending', owner: null, blockedBy: [] },
     ]);
     // task-002 runs with no output: the one finding on an otherwise sound sample.
-    expect(run.problems).toEqual([{ file: path.join(p.stateDir, 'execution.json'), message: 'task task-002 is running with no output (orphaned: the workflow is not live)' }]);
+    expect(run.problems).toEqual([
+      {
+        file: path.join(p.stateDir, 'execution.json'),
+        message: 'task task-002 is running with no output (orphaned: the workflow is not live)',
+      },
+    ]);
     expect(run.warnings).toEqual([]);
   });
 
@@ -86,17 +112,28 @@ describe('readDotagentRun on the real samples', () => {
 
   it('reads the retry-state and abort-report execution examples', () => {
     const p = rendered();
-    fs.copyFileSync(path.join(SAMPLES, 'execution.json.retry-state.example.json'), path.join(p.stateDir, 'execution.json'));
+    fs.copyFileSync(
+      path.join(SAMPLES, 'execution.json.retry-state.example.json'),
+      path.join(p.stateDir, 'execution.json'),
+    );
     let run = read(p);
     expect(run.tasks.map((t) => [t.id, t.status, t.subject])).toEqual([
       ['task-001', 'running', 'Timeout after 120s'],
       ['task-002', 'running', 'Needs access to src/config/db.ts'],
     ]);
-    expect(messages(run)).toEqual(['task task-001 is running with no output (orphaned: the workflow is not live)', 'task task-002 is running with no output (orphaned: the workflow is not live)']);
+    expect(messages(run)).toEqual([
+      'task task-001 is running with no output (orphaned: the workflow is not live)',
+      'task task-002 is running with no output (orphaned: the workflow is not live)',
+    ]);
 
-    fs.copyFileSync(path.join(SAMPLES, 'execution.json.abort-report.example.json'), path.join(p.stateDir, 'execution.json'));
+    fs.copyFileSync(
+      path.join(SAMPLES, 'execution.json.abort-report.example.json'),
+      path.join(p.stateDir, 'execution.json'),
+    );
     run = read(p);
-    expect(run.tasks).toEqual([{ id: '{task_id}', subject: '{specific reason}', status: 'failed', owner: null, blockedBy: [] }]);
+    expect(run.tasks).toEqual([
+      { id: '{task_id}', subject: '{specific reason}', status: 'failed', owner: null, blockedBy: [] },
+    ]);
     expect(run.problems).toEqual([]);
   });
 });
@@ -116,7 +153,13 @@ describe('readDotagentRun: approvals and status', () => {
 
   it('once approved, a pending phase_status makes the run idle', () => {
     const p = project('awaiting');
-    editPhase(p, (v) => ({ ...v, user_checkpoints: [...(v.user_checkpoints as unknown[]), { phase: 'ARCHITECTURE', approved_at: '2026-01-16T10:00:00Z' }] }));
+    editPhase(p, (v) => ({
+      ...v,
+      user_checkpoints: [
+        ...(v.user_checkpoints as unknown[]),
+        { phase: 'ARCHITECTURE', approved_at: '2026-01-16T10:00:00Z' },
+      ],
+    }));
     const run = read(p);
     expect(run.gates.every((g) => g.state === 'granted')).toBe(true);
     expect(run.status).toBe('idle');
@@ -168,7 +211,10 @@ describe('readDotagentRun: the six validations (seed 004)', () => {
       { file: phaseFile, message: 'completed_at of REQUIREMENTS is in the future: 2026-03-01T00:00:00Z' },
       { file: phaseFile, message: 'approved_at of REQUIREMENTS is in the future: 2026-03-01T00:00:00Z' },
       { file: phaseFile, message: 'phase sequence out of order: REQUIREMENTS completed after ARCHITECTURE' },
-      { file: phaseFile, message: 'phase sequence out of order: current_phase REQUIREMENTS comes before completed ARCHITECTURE' },
+      {
+        file: phaseFile,
+        message: 'phase sequence out of order: current_phase REQUIREMENTS comes before completed ARCHITECTURE',
+      },
       { file: phaseFile, message: 'output of REQUIREMENTS is missing: memory/reports/gone.json' },
       { file: phaseFile, message: 'interruption_safe is false: a write was cut off, the state may be half-updated' },
       { file: phaseFile, message: 'state is stale: last updated 30 days ago' },
@@ -189,20 +235,30 @@ describe('readDotagentRun: the six validations (seed 004)', () => {
       approvals: [],
       interruptionSafe: true,
     };
-    const ctx = { now: Date.parse('2026-01-08T00:00:01Z'), phaseFile: 'p', executionFile: 'e', outputExists: () => true, live: false };
+    const ctx = {
+      now: Date.parse('2026-01-08T00:00:01Z'),
+      phaseFile: 'p',
+      executionFile: 'e',
+      outputExists: () => true,
+      live: false,
+    };
     expect(validateDotagent(base, null, ctx).warnings).toEqual(['stale: workflow state last updated 7 days ago']);
     expect(validateDotagent(base, null, { ...ctx, now: Date.parse('2026-01-07T23:59:59Z') }).problems).toEqual([]);
     const soon = { ...base, startedAt: { raw: 'x', ms: ctx.now + 5 * 60_000 } };
     expect(validateDotagent(soon, null, ctx).problems).toEqual([]);
     const later = { ...base, startedAt: { raw: 'x', ms: ctx.now + 5 * 60_000 + 1 } };
-    expect(validateDotagent(later, null, ctx).problems).toEqual([{ file: 'p', message: 'started_at is in the future: x' }]);
+    expect(validateDotagent(later, null, ctx).problems).toEqual([
+      { file: 'p', message: 'started_at is in the future: x' },
+    ]);
   });
 
   it('a running task whose output exists is not orphaned (crash after write)', () => {
     const exec = parseExecutionState({ tasks: [{ id: 't', status: 'running', output: 'out.json' }] }, 'e').value;
     const ctx = { now: NOW, phaseFile: 'p', executionFile: 'e', live: false };
     expect(validateDotagent(null, exec, { ...ctx, outputExists: () => true }).problems).toEqual([]);
-    expect(validateDotagent(null, exec, { ...ctx, outputExists: () => false }).problems).toEqual([{ file: 'e', message: 'task t is running with no output (orphaned: the workflow is not live)' }]);
+    expect(validateDotagent(null, exec, { ...ctx, outputExists: () => false }).problems).toEqual([
+      { file: 'e', message: 'task t is running with no output (orphaned: the workflow is not live)' },
+    ]);
     // While the workflow is live it is being worked or retried: no orphan.
     expect(validateDotagent(null, exec, { ...ctx, outputExists: () => false, live: true }).problems).toEqual([]);
   });

@@ -46,7 +46,8 @@ describe('the handoff parser on demand', () => {
   it("is loaded by the status snapshot, and not waited for by the first frame's", async () => {
     const { buildSnapshot } = await import('../../src/store/snapshot.js');
     const ctx = testContext({ claudeDir: path.join(dir, 'no-claude'), roots: [root], socketName: uniqueSocketName() });
-    const tasksOf = (s: Awaited<ReturnType<typeof buildSnapshot>>) => s.runs.find((r) => r.id === 'tina:my-feature')?.tasks.length;
+    const tasksOf = (s: Awaited<ReturnType<typeof buildSnapshot>>) =>
+      s.runs.find((r) => r.id === 'tina:my-feature')?.tasks.length;
     const first = await buildSnapshot(ctx, { complete: false });
     expect(first.runs.find((r) => r.id === 'tina:my-feature')?.handoff?.path).toBe(handoffFile());
     expect(tasksOf(first)).toBe(0);

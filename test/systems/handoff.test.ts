@@ -107,7 +107,11 @@ describe('parseHandoff: variants and damage', () => {
   });
 
   it('keeps an unparseable timestamp as written, with a problem', () => {
-    const { handoff, problems } = parseHandoff('## Timestamp\nyesterday-ish\n\n## Reason\nmanual\n', '/h.md', readMarkdown);
+    const { handoff, problems } = parseHandoff(
+      '## Timestamp\nyesterday-ish\n\n## Reason\nmanual\n',
+      '/h.md',
+      readMarkdown,
+    );
     expect(handoff.timestamp).toBe('yesterday-ish');
     expect(problems.map((p) => p.message)).toEqual(['handoff timestamp "yesterday-ish" is not a date']);
   });
@@ -137,7 +141,8 @@ describe('parseHandoff: variants and damage', () => {
   });
 
   it('numbers the rows of a task table without an ID column, with a problem', () => {
-    const text = '## Task States\n| Subject | Status | Owner |\n|---|---|---|\n| A | done | w |\n| B | In Progress | — |\n';
+    const text =
+      '## Task States\n| Subject | Status | Owner |\n|---|---|---|\n| A | done | w |\n| B | In Progress | — |\n';
     const { handoff, problems } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.tasks).toEqual([
       { id: '1', subject: 'A', status: 'completed', owner: 'w', blockedBy: [] },
@@ -203,13 +208,16 @@ describe('parseHandoff: variants and damage', () => {
     expect(handoff.shape).toBe('january');
     expect(handoff.timestamp).toBe('2026-01-26T10:30:00.000Z');
     expect(handoff.tasks).toHaveLength(3);
-    expect(problems).toEqual([{ file: '/h.md', message: `handoff is ${Math.round(text.length / 1024)} kB; only the first 32 kB were read` }]);
+    expect(problems).toEqual([
+      { file: '/h.md', message: `handoff is ${Math.round(text.length / 1024)} kB; only the first 32 kB were read` },
+    ]);
   });
 
   it('flattens absurd nesting and keeps inline markup other than code as written', () => {
     const deep = `## Notes\n${'>'.repeat(5000)} deep note\n${' '.repeat(3000)}- indented note\n`;
     expect(parseHandoff(deep, '/h.md', readMarkdown).handoff.notes.join(' ')).toContain('deep note');
-    const text = '__Checkpoint time:__ 2026-01-26T10:30:00Z\n**Plan path**: `docs/p.md`\n\n## Task State\n- Task 1: Implement *feature* [A](x)\n';
+    const text =
+      '__Checkpoint time:__ 2026-01-26T10:30:00Z\n**Plan path**: `docs/p.md`\n\n## Task State\n- Task 1: Implement *feature* [A](x)\n';
     const { handoff } = parseHandoff(text, '/h.md', readMarkdown);
     expect(handoff.timestamp).toBe('2026-01-26T10:30:00.000Z');
     expect(handoff.planPath).toBe('docs/p.md');
@@ -217,7 +225,8 @@ describe('parseHandoff: variants and damage', () => {
   });
 
   it('tells member names from role labels by their values', () => {
-    const text = '## Team Composition\n- Worker-A: tina:implementer\n- Team lead: boss\n- Reviewers: r1, r2\n- helper: general\n';
+    const text =
+      '## Team Composition\n- Worker-A: tina:implementer\n- Team lead: boss\n- Reviewers: r1, r2\n- helper: general\n';
     expect(parseHandoff(text, '/h.md', readMarkdown).handoff.members).toEqual([
       { name: 'Worker-A', role: 'tina:implementer' },
       { name: 'boss', role: 'team-lead' },

@@ -7,17 +7,41 @@ import { describe, expect, it } from 'vitest';
 import { isEscalation, parseDecisionLine } from '../../src/systems/harness/decision.js';
 import { readFixture } from '../helpers/fixtures.js';
 
-const lastLine = (rel: string) => readFixture(rel).trim().split('\n').filter((l) => l.includes('ORCH ')).pop() ?? '';
+const lastLine = (rel: string) =>
+  readFixture(rel)
+    .trim()
+    .split('\n')
+    .filter((l) => l.includes('ORCH '))
+    .pop() ?? '';
 
 describe('parseDecisionLine', () => {
   it('keeps the role out of the reason', () => {
-    expect(parseDecisionLine(lastLine('harness/escalate-role/.harness/logs/run.log.fixture'))).toEqual({ verb: 'ESCALATE', rest: 'F-007', role: 'orchestrator', batch: null });
-    expect(parseDecisionLine('[2026-05-08T12:00:00.000Z] ORCH decision: ESCALATE (role=orchestrator)')).toEqual({ verb: 'ESCALATE', rest: '', role: 'orchestrator', batch: null });
-    expect(parseDecisionLine('ORCH decision: NEXT_WORKER F-PAY-007 N=2 (role=ceo)')).toMatchObject({ verb: 'NEXT_WORKER', rest: 'F-PAY-007 N=2', role: 'ceo' });
+    expect(parseDecisionLine(lastLine('harness/escalate-role/.harness/logs/run.log.fixture'))).toEqual({
+      verb: 'ESCALATE',
+      rest: 'F-007',
+      role: 'orchestrator',
+      batch: null,
+    });
+    expect(parseDecisionLine('[2026-05-08T12:00:00.000Z] ORCH decision: ESCALATE (role=orchestrator)')).toEqual({
+      verb: 'ESCALATE',
+      rest: '',
+      role: 'orchestrator',
+      batch: null,
+    });
+    expect(parseDecisionLine('ORCH decision: NEXT_WORKER F-PAY-007 N=2 (role=ceo)')).toMatchObject({
+      verb: 'NEXT_WORKER',
+      rest: 'F-PAY-007 N=2',
+      role: 'ceo',
+    });
   });
 
   it('reads older lines without a role, and separators before a reason', () => {
-    expect(parseDecisionLine('ORCH decision: ESCALATE: validator and worker disagree')).toEqual({ verb: 'ESCALATE', rest: 'validator and worker disagree', role: null, batch: null });
+    expect(parseDecisionLine('ORCH decision: ESCALATE: validator and worker disagree')).toEqual({
+      verb: 'ESCALATE',
+      rest: 'validator and worker disagree',
+      role: null,
+      batch: null,
+    });
     expect(parseDecisionLine('ORCH decision: done')?.verb).toBe('DONE');
   });
 
@@ -31,7 +55,12 @@ describe('parseDecisionLine', () => {
   });
 
   it('is null for lines that hold no decision', () => {
-    for (const line of ['  COST total=1.2040 (no cap configured)', 'HOOK on-escalate running (log: x)', 'ORCH batch (0 decisions, role=o): ', '']) {
+    for (const line of [
+      '  COST total=1.2040 (no cap configured)',
+      'HOOK on-escalate running (log: x)',
+      'ORCH batch (0 decisions, role=o): ',
+      '',
+    ]) {
       expect(parseDecisionLine(line)).toBeNull();
     }
   });

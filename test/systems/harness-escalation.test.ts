@@ -19,7 +19,8 @@ const tempDir = tempDirsPerTest('tower-harness-esc-');
 function project(fixture: string): { root: string; stateDir: string } {
   const root = copyFixture(`harness/${fixture}`, tempDir());
   for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-    if (rel.endsWith('.log.fixture')) fs.renameSync(path.join(root, rel), path.join(root, rel.slice(0, -'.fixture'.length)));
+    if (rel.endsWith('.log.fixture'))
+      fs.renameSync(path.join(root, rel), path.join(root, rel.slice(0, -'.fixture'.length)));
   }
   const stateDir = ['.papercusp', '.harness'].map((d) => path.join(root, d)).find((d) => fs.existsSync(d)) ?? root;
   return { root, stateDir };
@@ -49,7 +50,10 @@ describe('harness escalations', () => {
 
   it('escalation.md wins over a log that says DONE; removing it un-escalates', () => {
     const { root, stateDir } = project('plan-rejected');
-    fs.appendFileSync(path.join(stateDir, 'logs', 'run.log'), '[2026-05-08T12:50:00.000Z] ORCH decision: DONE (role=orchestrator)\n');
+    fs.appendFileSync(
+      path.join(stateDir, 'logs', 'run.log'),
+      '[2026-05-08T12:50:00.000Z] ORCH decision: DONE (role=orchestrator)\n',
+    );
     expect(readHarnessRun(root, stateDir, settings).status).toBe('blocked');
     fs.rmSync(path.join(stateDir, 'escalation.md'));
     const after = readHarnessRun(root, stateDir, settings);

@@ -18,8 +18,21 @@ const sample = (name: string) => truncated(`samples/harness/${name}`);
 
 describe('harness parsers never throw and print nothing unsafe', () => {
   it('parseRunLog on random text and on decision lines with noise', () => {
-    const line = fc.tuple(fc.option(fc.constantFrom('[2026-05-08T11:20:02Z] ', '2026-13-99 99:99 ', '[x] ')), fc.constant('ORCH decision: '), fc.string({ maxLength: 12 }), text);
-    const log = fc.array(fc.oneof(text, line.map((parts) => parts.join(''))), { maxLength: 20 }).map((ls) => ls.join('\n'));
+    const line = fc.tuple(
+      fc.option(fc.constantFrom('[2026-05-08T11:20:02Z] ', '2026-13-99 99:99 ', '[x] ')),
+      fc.constant('ORCH decision: '),
+      fc.string({ maxLength: 12 }),
+      text,
+    );
+    const log = fc
+      .array(
+        fc.oneof(
+          text,
+          line.map((parts) => parts.join('')),
+        ),
+        { maxLength: 20 },
+      )
+      .map((ls) => ls.join('\n'));
     fc.assert(
       fc.property(fc.oneof(text, log), (t) => {
         const r = parseRunLog(t, 'run.log');
@@ -32,7 +45,10 @@ describe('harness parsers never throw and print nothing unsafe', () => {
 
   it('parseCheckpointDoc on random text and truncated samples', () => {
     const input = fc.oneof(text, sample('checkpoint-plan-approval.md'), sample('checkpoint-pre-done.md'));
-    fc.assert(fc.property(input, (t) => expectCleanResult(parseCheckpointDoc(t, 'checkpoint-x.md'))), RUNS);
+    fc.assert(
+      fc.property(input, (t) => expectCleanResult(parseCheckpointDoc(t, 'checkpoint-x.md'))),
+      RUNS,
+    );
   });
 
   it('parseGrantedFile on random text and truncated samples', () => {
@@ -48,15 +64,36 @@ describe('harness parsers never throw and print nothing unsafe', () => {
   });
 
   it('parseHarnessConfigText on random text, random JSON and truncated samples', () => {
-    const input = fc.oneof(text, fc.json(), sample('config.with-checkpoints.json'), sample('README.config-example.json'));
-    fc.assert(fc.property(input, (t) => expectCleanResult(parseHarnessConfigText(t, 'config.json'))), RUNS);
+    const input = fc.oneof(
+      text,
+      fc.json(),
+      sample('config.with-checkpoints.json'),
+      sample('README.config-example.json'),
+    );
+    fc.assert(
+      fc.property(input, (t) => expectCleanResult(parseHarnessConfigText(t, 'config.json'))),
+      RUNS,
+    );
   });
 
   it('parseHarnessConfig on any value and on near-miss configs', () => {
-    const type = fc.record({ name: fc.oneof(fc.string(), fc.anything()), description: fc.oneof(text, fc.anything()), triggerOn: fc.anything() }, { requiredKeys: [] });
+    const type = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.anything()),
+        description: fc.oneof(text, fc.anything()),
+        triggerOn: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
     const config = fc.record(
       {
-        checkpoints: fc.oneof(fc.anything(), fc.record({ enabled: fc.anything(), types: fc.oneof(fc.array(fc.oneof(type, fc.anything())), fc.anything()) }, { requiredKeys: [] })),
+        checkpoints: fc.oneof(
+          fc.anything(),
+          fc.record(
+            { enabled: fc.anything(), types: fc.oneof(fc.array(fc.oneof(type, fc.anything())), fc.anything()) },
+            { requiredKeys: [] },
+          ),
+        ),
         models: fc.oneof(fc.anything(), fc.dictionary(text, fc.oneof(text, fc.anything()))),
       },
       { requiredKeys: [] },
@@ -72,12 +109,18 @@ describe('harness parsers never throw and print nothing unsafe', () => {
   });
 
   it('classifyStateEntry on random names', () => {
-    const name = fc.oneof(text, text.map((t) => `checkpoint-${t}.md`), text.map((t) => `checkpoint-${t}.md.granted`), text.map((t) => `.checkpoint-${t}.fired`));
+    const name = fc.oneof(
+      text,
+      text.map((t) => `checkpoint-${t}.md`),
+      text.map((t) => `checkpoint-${t}.md.granted`),
+      text.map((t) => `.checkpoint-${t}.fired`),
+    );
     fc.assert(
       fc.property(name, (n) => {
         const e = classifyStateEntry(n);
         expectPrintable(e);
-        if (e.kind === 'pending' || e.kind === 'granted' || e.kind === 'fired') expect(e.name).toMatch(/^[A-Za-z0-9_.-]+$/);
+        if (e.kind === 'pending' || e.kind === 'granted' || e.kind === 'fired')
+          expect(e.name).toMatch(/^[A-Za-z0-9_.-]+$/);
       }),
       RUNS,
     );

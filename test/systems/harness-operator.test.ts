@@ -54,7 +54,14 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 async function startOperator(): Promise<FakeOperator> {
-  const op: FakeOperator = { base: '', rows: new Map(), requests: [], mode: 'real', extra: [], close: async () => undefined };
+  const op: FakeOperator = {
+    base: '',
+    rows: new Map(),
+    requests: [],
+    mode: 'real',
+    extra: [],
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -69,14 +76,21 @@ async function startOperator(): Promise<FakeOperator> {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end('<html>operator restarting</html>');
         }
-        const list = [...op.rows].map(([name, r]) => ({ name, ...r })).sort((a, b) => a.waitingSinceMs - b.waitingSinceMs);
+        const list = [...op.rows]
+          .map(([name, r]) => ({ name, ...r }))
+          .sort((a, b) => a.waitingSinceMs - b.waitingSinceMs);
         return json(res, 200, { checkpoints: [...list, ...op.extra] });
       }
       const name = (m[3] ?? '').replace(/[^A-Za-z0-9_.-]/g, '');
       if (m[4] === 'request' && req.method === 'POST') {
-        if (op.rows.has(name)) return json(res, 409, { error: 'checkpoint already pending', path: `/x/.papercusp/checkpoint-${name}.md` });
+        if (op.rows.has(name))
+          return json(res, 409, { error: 'checkpoint already pending', path: `/x/.papercusp/checkpoint-${name}.md` });
         const message = (JSON.parse(body || '{}') as { message?: string }).message ?? '';
-        op.rows.set(name, { content: `# Checkpoint: ${name} (manual request)\n\n${message}\n`, waitingSinceMs: Date.now(), granted: false });
+        op.rows.set(name, {
+          content: `# Checkpoint: ${name} (manual request)\n\n${message}\n`,
+          waitingSinceMs: Date.now(),
+          granted: false,
+        });
         return json(res, 200, { ok: true, requested: name });
       }
       if (m[4] === 'grant' && req.method === 'POST') {
@@ -148,7 +162,11 @@ async function underOperator(mode: Mode = 'real'): Promise<FakeOperator> {
 describe('a harness under its operator', () => {
   it('reads its gates from the operator, not from the files', async () => {
     const o = await underOperator();
-    o.rows.set('plan-approval', { content: '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\n\nReview the plan.\n', waitingSinceMs: 1_700_000_000_000, granted: false });
+    o.rows.set('plan-approval', {
+      content: '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\n\nReview the plan.\n',
+      waitingSinceMs: 1_700_000_000_000,
+      granted: false,
+    });
     o.rows.set('pre-done', { content: '', waitingSinceMs: 1_700_000_100_000, granted: true });
     o.rows.set('old', { content: '', waitingSinceMs: 1_600_000_000_000, granted: true, consumed: true });
     // Files the live harness never reads: a stale sentinel must not show as a gate at all.
@@ -176,7 +194,9 @@ describe('a harness under its operator', () => {
 
     const plan = planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' });
     expect(plan.refusal).toBeNull();
-    expect(plan.effects.map((e) => [e.kind, e.text.split(' ').slice(0, 2).join(' ')])).toEqual([['http', `POST ${url}`]]);
+    expect(plan.effects.map((e) => [e.kind, e.text.split(' ').slice(0, 2).join(' ')])).toEqual([
+      ['http', `POST ${url}`],
+    ]);
 
     const outcome = await runAction(w.env, plan, {});
     expect(outcome.status).toBe('done');
@@ -192,7 +212,9 @@ describe('a harness under its operator', () => {
 
     // A second grant is a refusal, not a second POST.
     const posts = o.requests.filter((r) => r.startsWith('POST')).length;
-    expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }).refusal).toContain('already granted');
+    expect(planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }).refusal).toContain(
+      'already granted',
+    );
     expect(o.requests.filter((r) => r.startsWith('POST')).length).toBe(posts);
   });
 
@@ -200,7 +222,11 @@ describe('a harness under its operator', () => {
     const o = await underOperator('ignores-grant');
     o.rows.set('plan-approval', { content: '', waitingSinceMs: Date.now(), granted: false });
     await snapshot();
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }),
+      {},
+    );
     expect(outcome.status).toBe('failed');
     expect(outcome.message).toContain('still lists plan-approval as pending');
     expect(shop(await snapshot()).gates.map((g) => g.state)).toEqual(['pending']);
@@ -210,7 +236,11 @@ describe('a harness under its operator', () => {
     const o = await underOperator('fails-grant');
     o.rows.set('plan-approval', { content: '', waitingSinceMs: Date.now(), granted: false });
     await snapshot();
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }),
+      {},
+    );
     expect(outcome.status).toBe('refused');
     expect(outcome.message).toContain('HTTP 500: pg: connection refused');
     expect(shop(await snapshot()).gates.map((g) => g.state)).toEqual(['pending']);
@@ -234,14 +264,20 @@ describe('a harness under its operator', () => {
     await snapshot();
     const plan = planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'pre-done', message: 'hold on' });
     expect(plan.effects.map((e) => e.kind)).toEqual(['http']);
-    expect(plan.effects[0]?.text).toContain(`POST ${o.base}/api/harness/${SLUG}/checkpoint/pre-done/request {"message":"hold on"}`);
+    expect(plan.effects[0]?.text).toContain(
+      `POST ${o.base}/api/harness/${SLUG}/checkpoint/pre-done/request {"message":"hold on"}`,
+    );
     const outcome = await runAction(w.env, plan, {});
     expect(outcome.status).toBe('done');
     expect(fs.existsSync(path.join(stateDir, 'checkpoint-pre-done.md'))).toBe(false);
     expect(shop(await snapshot()).gates.map((g) => [g.id, g.state])).toEqual([['pre-done', 'pending']]);
     // The operator's 409 is a refusal.
     forgetOperatorAnswers();
-    const again = await runAction(w.env, planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'pre-done' }), {});
+    const again = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'request', run: 'harness:shop', name: 'pre-done' }),
+      {},
+    );
     expect(again.status).toBe('refused');
     expect(again.message).toContain('already pending');
   });
@@ -271,7 +307,11 @@ describe('an operator that does not answer properly', () => {
     // The file's gate is shown, unconfirmed, and never as granted.
     expect(run.gates.map((g) => [g.id, g.state])).toEqual([['plan-approval', 'pending']]);
     expect(run.gates[0]?.title).toContain('not confirmed by the operator');
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' }),
+      {},
+    );
     expect(outcome.status).toBe('refused');
     expect(outcome.message).toContain("the operator's API did not answer");
     expect(w.audit().at(-1)).toMatchObject({ action: 'grant', outcome: 'refused' });

@@ -34,7 +34,8 @@ const tempDir = tempDirsPerTest('tower-harness-');
 function project(fixture: string): string {
   const root = copyFixture(`harness/${fixture}`, tempDir());
   for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-    if (rel.endsWith('.log.fixture')) fs.renameSync(path.join(root, rel), path.join(root, rel.slice(0, -'.fixture'.length)));
+    if (rel.endsWith('.log.fixture'))
+      fs.renameSync(path.join(root, rel), path.join(root, rel.slice(0, -'.fixture'.length)));
   }
   return root;
 }
@@ -44,10 +45,16 @@ function sampleProject(stateName: '.papercusp' | '.harness', withConfig = true):
   const root = path.join(tempDir(), 'sheets-clone');
   const stateDir = path.join(root, stateName);
   fs.mkdirSync(stateDir, { recursive: true });
-  for (const f of ['checkpoint-plan-approval.md', 'checkpoint-plan-approval.md.granted', '.checkpoint-plan-approval.fired', 'checkpoint-pre-done.md']) {
+  for (const f of [
+    'checkpoint-plan-approval.md',
+    'checkpoint-plan-approval.md.granted',
+    '.checkpoint-plan-approval.fired',
+    'checkpoint-pre-done.md',
+  ]) {
     fs.copyFileSync(path.join(SAMPLES, f), path.join(stateDir, f));
   }
-  if (withConfig) fs.copyFileSync(path.join(SAMPLES, 'config.with-checkpoints.json'), path.join(stateDir, 'config.json'));
+  if (withConfig)
+    fs.copyFileSync(path.join(SAMPLES, 'config.with-checkpoints.json'), path.join(stateDir, 'config.json'));
   setMtime(path.join(stateDir, 'checkpoint-plan-approval.md'), Date.parse('2026-05-08T12:00:00Z'));
   setMtime(path.join(stateDir, 'checkpoint-pre-done.md'), Date.parse('2026-05-08T12:34:56.789Z'));
   return { root, stateDir };
@@ -90,7 +97,11 @@ describe('readHarnessRun on the real samples', () => {
     });
     expect(pending.body).toContain('Please hold before DONE so I can review the diff.');
     const granted = gate(run, 'plan-approval');
-    expect(granted).toMatchObject({ grantable: false, since: '2026-05-08T12:00:00.000Z', title: 'plan-approval: Human approves the plan before any worker runs' });
+    expect(granted).toMatchObject({
+      grantable: false,
+      since: '2026-05-08T12:00:00.000Z',
+      title: 'plan-approval: Human approves the plan before any worker runs',
+    });
     expect(granted.body).toContain('Granted at 2026-05-08T13:00:00.000Z.');
     expect(granted.body).toContain('Fired this mission');
     expect(run.status).toBe('waiting');
@@ -236,7 +247,11 @@ describe('readHarnessRun: run.log', () => {
     });
     expect(g.body).toContain('grid re-render test times out');
     expect(run.status).toBe('blocked');
-    expect(run.phase).toMatchObject({ current: 'ESCALATE', total: null, status: expect.stringMatching(/^last decision: ESCALATE/) });
+    expect(run.phase).toMatchObject({
+      current: 'ESCALATE',
+      total: null,
+      status: expect.stringMatching(/^last decision: ESCALATE/),
+    });
   });
 
   it('puts an escalation ahead of a pending checkpoint', () => {
@@ -253,7 +268,11 @@ describe('readHarnessRun: run.log', () => {
     const run = readHarnessRun(root, path.join(root, '.papercusp'), settings);
     expect(run.gates).toEqual([]);
     expect(run.status).toBe('complete');
-    expect(run.phase).toMatchObject({ current: 'DONE', total: null, status: expect.stringMatching(/^last decision: DONE/) });
+    expect(run.phase).toMatchObject({
+      current: 'DONE',
+      total: null,
+      status: expect.stringMatching(/^last decision: DONE/),
+    });
   });
 
   it('is running while the log is fresh and idle once it is 10 minutes old', () => {
@@ -303,7 +322,9 @@ describe('readHarnessRun: run.log', () => {
     const { root, stateDir } = sampleProject('.harness');
     fs.mkdirSync(path.join(stateDir, 'logs', 'run.log'), { recursive: true });
     const run = readHarnessRun(root, stateDir, settings);
-    expect(run.problems).toEqual([{ file: path.join(stateDir, 'logs', 'run.log'), message: expect.stringMatching(/^not a regular file/) }]);
+    expect(run.problems).toEqual([
+      { file: path.join(stateDir, 'logs', 'run.log'), message: expect.stringMatching(/^not a regular file/) },
+    ]);
     expect(run.gates).toHaveLength(2);
   });
 
@@ -323,7 +344,11 @@ describe('readHarnessRun: run.log', () => {
   it('survives a binary, escape-ridden log', () => {
     const root = tempDir();
     const stateDir = path.join(root, '.harness');
-    writeLog(stateDir, '\u0000\u0001garbage\n\u001b[31mORCH decision: ESCALATE \u001b]0;x\u0007bad\u0000 news\r\n', NOW);
+    writeLog(
+      stateDir,
+      '\u0000\u0001garbage\n\u001b[31mORCH decision: ESCALATE \u001b]0;x\u0007bad\u0000 news\r\n',
+      NOW,
+    );
     const run = readHarnessRun(root, stateDir, settings);
     expect(gate(run, 'escalation').title).toBe('Escalated: bad news');
     expectPrintable(run);
@@ -338,15 +363,36 @@ describe('harness parsers', () => {
       'ORCH decision: noise-with-dash',
       '',
     ].join('\n');
-    expect(parseRunLog(log, 'run.log').value).toEqual({ verb: 'NOISE-WITH-DASH', rest: '', role: null, batch: null, at: null });
+    expect(parseRunLog(log, 'run.log').value).toEqual({
+      verb: 'NOISE-WITH-DASH',
+      rest: '',
+      role: null,
+      batch: null,
+      at: null,
+    });
     const two = log.split('\n').slice(0, 2).join('\n');
-    expect(parseRunLog(two, 'run.log').value).toEqual({ verb: 'CHECKPOINT', rest: 'pre-done', role: null, batch: null, at: '2026-05-08T08:00:00.500Z' });
-    expect(parseRunLog(log.split('\n')[0] ?? '', 'run.log').value).toEqual({ verb: 'WORK', rest: 'feature-1', role: null, batch: null, at: '2026-05-08T09:00:00.000Z' });
+    expect(parseRunLog(two, 'run.log').value).toEqual({
+      verb: 'CHECKPOINT',
+      rest: 'pre-done',
+      role: null,
+      batch: null,
+      at: '2026-05-08T08:00:00.500Z',
+    });
+    expect(parseRunLog(log.split('\n')[0] ?? '', 'run.log').value).toEqual({
+      verb: 'WORK',
+      rest: 'feature-1',
+      role: null,
+      batch: null,
+      at: '2026-05-08T09:00:00.000Z',
+    });
     expect(parseRunLog('nothing here\nORCH decision:\n', 'run.log').value).toBeNull();
   });
 
   it('parseCheckpointDoc reads both templates', () => {
-    const auto = parseCheckpointDoc(fs.readFileSync(path.join(SAMPLES, 'checkpoint-plan-approval.md'), 'utf8'), 'x').value;
+    const auto = parseCheckpointDoc(
+      fs.readFileSync(path.join(SAMPLES, 'checkpoint-plan-approval.md'), 'utf8'),
+      'x',
+    ).value;
     expect(auto).toMatchObject({
       heading: 'Checkpoint: plan-approval (auto, triggerOn=post-planner)',
       requestedAt: '2026-05-08T12:00:00.000Z',
@@ -354,7 +400,11 @@ describe('harness parsers', () => {
       by: null,
     });
     const manual = parseCheckpointDoc(fs.readFileSync(path.join(SAMPLES, 'checkpoint-pre-done.md'), 'utf8'), 'x').value;
-    expect(manual).toMatchObject({ heading: 'Checkpoint: pre-done (manual request)', requestedAt: '2026-05-08T12:34:56.789Z', by: 'human operator via UI' });
+    expect(manual).toMatchObject({
+      heading: 'Checkpoint: pre-done (manual request)',
+      requestedAt: '2026-05-08T12:34:56.789Z',
+      by: 'human operator via UI',
+    });
     expect(parseCheckpointDoc('Requested at: soon\n', 'x').value).toMatchObject({ heading: null, requestedAt: 'soon' });
   });
 
@@ -385,8 +435,13 @@ describe('harness parsers', () => {
     const bad = parseHarnessConfig({ checkpoints: { types: [{ name: 'a b' }, 3, { name: 'ok' }] } }, 'c');
     expect(bad.value.enabled).toBe(false);
     expect(bad.value.types.map((t) => t.name)).toEqual(['ok']);
-    expect(bad.problems.map((p) => p.message)).toEqual(['checkpoints.types[0]: invalid name "a b"', 'checkpoints.types[1] has no name']);
-    expect(parseHarnessConfig({ checkpoints: [] }, 'c').problems).toEqual([{ file: 'c', message: '`checkpoints` is not an object' }]);
+    expect(bad.problems.map((p) => p.message)).toEqual([
+      'checkpoints.types[0]: invalid name "a b"',
+      'checkpoints.types[1] has no name',
+    ]);
+    expect(parseHarnessConfig({ checkpoints: [] }, 'c').problems).toEqual([
+      { file: 'c', message: '`checkpoints` is not an object' },
+    ]);
     expect(parseHarnessConfig([], 'c').problems).toHaveLength(1);
     expect(parseHarnessConfigText('', 'c').problems).toEqual([{ file: 'c', message: 'file is empty' }]);
   });

@@ -11,9 +11,45 @@ import { signalContextText } from '../../src/systems/sage/stream-json.js';
 import { ESCAPES, hostileText, RUNS, truncated } from '../helpers/fuzz.js';
 import { expectPrintable } from '../helpers/printable.js';
 
-const decisionText = hostileText([...ESCAPES, 'ORCH decision: ', 'ORCH batch (', ' decisions, role=', '(role=', ')', ': ', ' | ', 'NEXT_WORKER F-1', 'ESCALATE'], 300);
-const logText = hostileText([...ESCAPES, '[2026-05-08T12:30:17+00:00] ', '[INFO] ', 'Resume status: ', 'Resume signal detected!', 'APPROVED', '\n'], 400);
-const streamText = hostileText([...ESCAPES, '{"type":"assistant","message":{"content":[{"type":"text","text":"', '"}]}}', '{"type":"result","result":"', '"}', '\n', '\\u001b'], 400);
+const decisionText = hostileText(
+  [
+    ...ESCAPES,
+    'ORCH decision: ',
+    'ORCH batch (',
+    ' decisions, role=',
+    '(role=',
+    ')',
+    ': ',
+    ' | ',
+    'NEXT_WORKER F-1',
+    'ESCALATE',
+  ],
+  300,
+);
+const logText = hostileText(
+  [
+    ...ESCAPES,
+    '[2026-05-08T12:30:17+00:00] ',
+    '[INFO] ',
+    'Resume status: ',
+    'Resume signal detected!',
+    'APPROVED',
+    '\n',
+  ],
+  400,
+);
+const streamText = hostileText(
+  [
+    ...ESCAPES,
+    '{"type":"assistant","message":{"content":[{"type":"text","text":"',
+    '"}]}}',
+    '{"type":"result","result":"',
+    '"}',
+    '\n',
+    '\\u001b',
+  ],
+  400,
+);
 
 describe('real-form parsers never throw and print nothing unsafe', () => {
   it('parseDecisionLine', () => {
@@ -31,13 +67,17 @@ describe('real-form parsers never throw and print nothing unsafe', () => {
 
   it('lastLoggedAnswer and gateAnswer', () => {
     fc.assert(
-      fc.property(fc.oneof(logText, truncated('sage/consumed/.sage/logs/orchestrator-v2.log.fixture')), fc.integer({ min: 0, max: 4e12 }), (t, raised) => {
-        const a = lastLoggedAnswer(t);
-        expectPrintable(a);
-        const g = gateAnswer(raised, null, a);
-        // Without a logged time there is nothing to answer the gate with.
-        if (a?.atMs == null) expect(g.state).toBe('pending');
-      }),
+      fc.property(
+        fc.oneof(logText, truncated('sage/consumed/.sage/logs/orchestrator-v2.log.fixture')),
+        fc.integer({ min: 0, max: 4e12 }),
+        (t, raised) => {
+          const a = lastLoggedAnswer(t);
+          expectPrintable(a);
+          const g = gateAnswer(raised, null, a);
+          // Without a logged time there is nothing to answer the gate with.
+          if (a?.atMs == null) expect(g.state).toBe('pending');
+        },
+      ),
       RUNS,
     );
   });

@@ -23,8 +23,21 @@ describe('the system registry', () => {
   });
 
   it('gives the badges, markers and capability lists the store and the UI show', () => {
-    expect(SYSTEM_BADGE).toEqual({ tina: 'tina', 'claude-team': 'claude', harness: 'harness', sage: 'sage', dotagent: 'dotagent' });
-    expect(stateDirMarkers().map((m) => m.dir)).toEqual(['.claude/tina', '.tina', '.harness', '.papercusp', '.sage/state', 'memory/state']);
+    expect(SYSTEM_BADGE).toEqual({
+      tina: 'tina',
+      'claude-team': 'claude',
+      harness: 'harness',
+      sage: 'sage',
+      dotagent: 'dotagent',
+    });
+    expect(stateDirMarkers().map((m) => m.dir)).toEqual([
+      '.claude/tina',
+      '.tina',
+      '.harness',
+      '.papercusp',
+      '.sage/state',
+      'memory/state',
+    ]);
     expect(MARKER_NAMES).toHaveLength(6);
     expect(runsOf((m) => m.requests !== null)).toBe('harness runs');
     expect(runsOf((m) => m.cycle !== null)).toBe('tina runs and Claude Code teams');
@@ -34,7 +47,8 @@ describe('the system registry', () => {
   it('finds the state directories of a root in registry order, whatever order they were made in', () => {
     const root = tempDir('tower-registry-');
     try {
-      for (const d of ['memory/state', '.sage/state', '.harness', '.tina', '.claude/tina']) writeFile(path.join(root, d, '.keep'), '');
+      for (const d of ['memory/state', '.sage/state', '.harness', '.tina', '.claude/tina'])
+        writeFile(path.join(root, d, '.keep'), '');
       expect(sourcesOfRoot(root, SYSTEM_MODULES).map((s) => [s.system, path.relative(root, s.stateDir)])).toEqual([
         ['tina', '.claude/tina'],
         ['tina', '.tina'],

@@ -13,14 +13,22 @@ const at = (iso: string) => Date.parse(iso);
 
 describe('lastLoggedAnswer', () => {
   it('finds the last "Resume status" line with its time', () => {
-    expect(lastLoggedAnswer(LOG)).toEqual({ status: 'APPROVED', atMs: at('2026-05-08T12:30:17Z'), at: '2026-05-08T12:30:17+00:00' });
+    expect(lastLoggedAnswer(LOG)).toEqual({
+      status: 'APPROVED',
+      atMs: at('2026-05-08T12:30:17Z'),
+      at: '2026-05-08T12:30:17+00:00',
+    });
   });
 
   it('takes the latest of several answers, and a read cut off after "Resume signal detected!"', () => {
     const more = `${LOG}[2026-05-08T13:10:00+00:00] [INFO] Resume signal detected!\n[2026-05-08T13:10:00+00:00] [INFO] Resume status: REVISE\n`;
     expect(lastLoggedAnswer(more)?.status).toBe('REVISE');
     const cut = `${LOG}[2026-05-08T14:00:00-02:00] [INFO] Resume signal detected!\n`;
-    expect(lastLoggedAnswer(cut)).toEqual({ status: null, atMs: at('2026-05-08T16:00:00Z'), at: '2026-05-08T14:00:00-02:00' });
+    expect(lastLoggedAnswer(cut)).toEqual({
+      status: null,
+      atMs: at('2026-05-08T16:00:00Z'),
+      at: '2026-05-08T14:00:00-02:00',
+    });
   });
 
   it('ignores the wait loop, colour codes and lines that only mention an answer', () => {
@@ -53,7 +61,12 @@ describe('gateAnswer', () => {
   });
 
   it('an unread .resume-signal newer than the signal: answered, not yet read; an older one stays pending', () => {
-    expect(gateAnswer(raised, { status: 'APPROVED', mtimeMs: raised + 5000 }, null)).toEqual({ state: 'answered', how: 'unread', status: 'APPROVED', atMs: raised + 5000 });
+    expect(gateAnswer(raised, { status: 'APPROVED', mtimeMs: raised + 5000 }, null)).toEqual({
+      state: 'answered',
+      how: 'unread',
+      status: 'APPROVED',
+      atMs: raised + 5000,
+    });
     const stale = { status: 'APPROVED', mtimeMs: raised - 5000 };
     expect(gateAnswer(raised, stale, null)).toEqual({ state: 'pending', staleResume: stale });
   });
@@ -77,6 +90,8 @@ describe('signalContextText', () => {
   });
 
   it('keeps plain-text contexts and strips escapes', () => {
-    expect(signalContextText('EPIC-1 story 3: needs a decision\n\u001b[31m{not json\n')).toBe('EPIC-1 story 3: needs a decision\n{not json');
+    expect(signalContextText('EPIC-1 story 3: needs a decision\n\u001b[31m{not json\n')).toBe(
+      'EPIC-1 story 3: needs a decision\n{not json',
+    );
   });
 });

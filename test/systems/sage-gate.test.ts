@@ -20,7 +20,8 @@ const tempDir = tempDirsPerTest('tower-sage-gate-');
 function project(fixture: string): { root: string; stateDir: string } {
   const root = copyFixture(`sage/${fixture}`, tempDir());
   for (const rel of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
-    if (rel.endsWith('.log.fixture')) fs.renameSync(path.join(root, rel), path.join(root, rel.slice(0, -'.fixture'.length)));
+    if (rel.endsWith('.log.fixture'))
+      fs.renameSync(path.join(root, rel), path.join(root, rel.slice(0, -'.fixture'.length)));
   }
   const stateDir = path.join(root, '.sage', 'state');
   for (const f of fs.readdirSync(stateDir)) setMtime(path.join(stateDir, f), T('2026-05-08T12:00:00Z'));
@@ -38,9 +39,20 @@ describe('SAGE: the resume signal in either form', () => {
     const p = project('resume-json');
     setMtime(path.join(p.stateDir, '.resume-signal'), T('2026-05-08T12:30:00Z'));
     const run = read(p);
-    expect(run.problems.map((x) => x.message)).toEqual(['the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "{"status": "APPROVED"}" goes on as APPROVED']);
-    expect(run.gates).toEqual([expect.objectContaining({ id: 'hitl', state: 'granted', grantable: false, title: 'Approve the refund rules for story 2' })]);
-    expect(run.gates[0]?.body).toContain('Answered in .resume-signal: APPROVED (the file says {"status": "APPROVED"}; the orchestrator reads only');
+    expect(run.problems.map((x) => x.message)).toEqual([
+      'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "{"status": "APPROVED"}" goes on as APPROVED',
+    ]);
+    expect(run.gates).toEqual([
+      expect.objectContaining({
+        id: 'hitl',
+        state: 'granted',
+        grantable: false,
+        title: 'Approve the refund rules for story 2',
+      }),
+    ]);
+    expect(run.gates[0]?.body).toContain(
+      'Answered in .resume-signal: APPROVED (the file says {"status": "APPROVED"}; the orchestrator reads only',
+    );
     expect(run.status).toBe('running');
   });
 
@@ -61,7 +73,9 @@ describe('SAGE: an answer the orchestrator consumed', () => {
     expect(run.problems).toEqual([]);
     const g = run.gates[0];
     expect(g).toMatchObject({ id: 'hitl', state: 'granted', grantable: false, since: '2026-05-08T12:00:00.000Z' });
-    expect(g?.body).toContain('Answered: APPROVED at 2026-05-08T12:30:17+00:00. The orchestrator read and removed .resume-signal');
+    expect(g?.body).toContain(
+      'Answered: APPROVED at 2026-05-08T12:30:17+00:00. The orchestrator read and removed .resume-signal',
+    );
     expect(run.status).toBe('running');
   });
 
@@ -76,10 +90,17 @@ describe('SAGE: an answer the orchestrator consumed', () => {
   it('a REVISE that was consumed answers the gate too, and says so in the title', () => {
     const p = project('consumed');
     const log = path.join(p.root, '.sage', 'logs', 'orchestrator-v2.log');
-    fs.appendFileSync(log, '[2026-05-08T12:40:00+00:00] [INFO] Resume signal detected!\n[2026-05-08T12:40:00+00:00] [INFO] Resume status: REVISE\n[2026-05-08T12:40:00+00:00] [WARN] Revision requested\n');
+    fs.appendFileSync(
+      log,
+      '[2026-05-08T12:40:00+00:00] [INFO] Resume signal detected!\n[2026-05-08T12:40:00+00:00] [INFO] Resume status: REVISE\n[2026-05-08T12:40:00+00:00] [WARN] Revision requested\n',
+    );
     setMtime(path.join(p.stateDir, '.last_signal'), T('2026-05-08T12:35:00Z'));
     const g = read(p).gates[0];
-    expect(g).toMatchObject({ state: 'granted', grantable: false, title: 'Approve the refund rules for story 2 (answered REVISE)' });
+    expect(g).toMatchObject({
+      state: 'granted',
+      grantable: false,
+      title: 'Approve the refund rules for story 2 (answered REVISE)',
+    });
   });
 
   it('an orchestrator log that cannot be read is a problem naming it; the gate stays pending', () => {
@@ -120,7 +141,14 @@ describe('SAGE: the create-epic state', () => {
   it('is complete once its phase is complete', () => {
     const p = project('create-epic');
     const file = path.join(p.stateDir, 'epic-12-state.json');
-    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), current_phase: 'complete', end_time: '2026-05-08T13:00:00Z' }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        ...JSON.parse(fs.readFileSync(file, 'utf8')),
+        current_phase: 'complete',
+        end_time: '2026-05-08T13:00:00Z',
+      }),
+    );
     expect(read(p).status).toBe('complete');
   });
 });

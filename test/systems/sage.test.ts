@@ -3,7 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model/schema.js';
 import type { Run } from '../../src/model/model.js';
-import { parseLastSignal, parseResumeSignal, parseSageSignals, parseSageState, readSageRun } from '../../src/systems/sage/read.js';
+import {
+  parseLastSignal,
+  parseResumeSignal,
+  parseSageSignals,
+  parseSageState,
+  readSageRun,
+} from '../../src/systems/sage/read.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { copyFixture, FIXTURES, setMtime, tempDirsPerTest } from '../helpers/fixtures.js';
 import { expectPrintable } from '../helpers/printable.js';
@@ -48,16 +54,27 @@ describe('readSageRun on the real samples', () => {
     expect(run.id).toBe('sage:{epic_id}');
     expect(run.status).toBe('running');
     expect(run.gates).toEqual([]);
-    expect(run.phase).toEqual({ current: '{DESIGN|PLAN|BUILD|VALIDATE}', total: null, status: '{in_progress|paused|blocked}' });
+    expect(run.phase).toEqual({
+      current: '{DESIGN|PLAN|BUILD|VALIDATE}',
+      total: null,
+      status: '{in_progress|paused|blocked}',
+    });
     expect(run.tasks.map((t) => [t.id, t.subject, t.status])).toEqual([
-      ['{current_story_id}#{current_task_number}', '{plan|implement|test|review} (task {current_task_number}/{total_tasks_in_story})', '{in_progress|paused|blocked}'],
+      [
+        '{current_story_id}#{current_task_number}',
+        '{plan|implement|test|review} (task {current_task_number}/{total_tasks_in_story})',
+        '{in_progress|paused|blocked}',
+      ],
       ['...', 'story ...', 'done'],
     ]);
   });
 
   it('reports the flat heredoc template (unexpanded $vars) as invalid JSON', () => {
     const p = bare();
-    fs.copyFileSync(path.join(SAMPLES, 'current-checkpoint.flat.heredoc-template.txt'), path.join(p.stateDir, 'current-checkpoint.json'));
+    fs.copyFileSync(
+      path.join(SAMPLES, 'current-checkpoint.flat.heredoc-template.txt'),
+      path.join(p.stateDir, 'current-checkpoint.json'),
+    );
     const run = read(p);
     expect(run.name).toBe('shop');
     expect(run.problems).toHaveLength(1);
@@ -70,7 +87,9 @@ describe('readSageRun on the real samples', () => {
     const p = bare();
     fs.copyFileSync(path.join(SAMPLES, 'run-epic.state-schema.json'), path.join(p.stateDir, 'run-epic.json'));
     const run = read(p);
-    expect(run.problems.map((x) => x.message)).toEqual(['not a SAGE checkpoint (keys: $schema, title, description, type, required)']);
+    expect(run.problems.map((x) => x.message)).toEqual([
+      'not a SAGE checkpoint (keys: $schema, title, description, type, required)',
+    ]);
   });
 
   it('parses the printed checkpoint box of write-checkpoint step 6', () => {
@@ -79,7 +98,11 @@ describe('readSageRun on the real samples', () => {
       {
         type: 'CHECKPOINT',
         payload: null,
-        fields: { CHECKPOINT_FILE: '.sage/state/{epic_id}.json', COMMIT: '{commit_hash}', NEXT_ACTION: '{next_action.type}' },
+        fields: {
+          CHECKPOINT_FILE: '.sage/state/{epic_id}.json',
+          COMMIT: '{commit_hash}',
+          NEXT_ACTION: '{next_action.type}',
+        },
       },
     ]);
     const p = bare();
@@ -106,7 +129,9 @@ describe('readSageRun: the three shapes', () => {
     expect(run.name).toBe('epic-3');
     expect(run.status).toBe('running');
     expect(run.phase).toEqual({ current: 'BUILD', total: null, status: 'in_progress' });
-    expect(run.tasks).toEqual([{ id: '3-1#5', subject: 'BUILD (task 5)', status: 'in_progress', owner: null, blockedBy: [] }]);
+    expect(run.tasks).toEqual([
+      { id: '3-1#5', subject: 'BUILD (task 5)', status: 'in_progress', owner: null, blockedBy: [] },
+    ]);
   });
 
   it('checkpoint.json in the nested shape, blocked epic', () => {
@@ -155,8 +180,16 @@ describe('readSageRun: the three shapes', () => {
 
   it('falls back to file mtimes when the state carries no update time', () => {
     const p = bare();
-    write(path.join(p.stateDir, 'a.json'), JSON.stringify({ epic_id: 'old', story_id: '1' }), T('2026-05-08T10:00:00Z'));
-    write(path.join(p.stateDir, 'b.json'), JSON.stringify({ epic_id: 'new', story_id: '2' }), T('2026-05-08T11:00:00Z'));
+    write(
+      path.join(p.stateDir, 'a.json'),
+      JSON.stringify({ epic_id: 'old', story_id: '1' }),
+      T('2026-05-08T10:00:00Z'),
+    );
+    write(
+      path.join(p.stateDir, 'b.json'),
+      JSON.stringify({ epic_id: 'new', story_id: '2' }),
+      T('2026-05-08T11:00:00Z'),
+    );
     expect(read(p).name).toBe('new');
     setMtime(path.join(p.stateDir, 'a.json'), T('2026-05-08T12:00:00Z'));
     expect(read(p).name).toBe('old');
@@ -202,7 +235,11 @@ describe('readSageRun: the human gate', () => {
     // REVISE is an answer too: granting over it could be read at the NEXT gate, once this one is consumed.
     write(resume, 'STATUS: REVISE\nplease split task 3\n', T('2026-05-08T12:05:00Z'));
     run = read(p);
-    expect(run.gates[0]).toMatchObject({ state: 'granted', grantable: false, title: 'Approve the plan for story 7-2 (touches the auth middleware) (answered REVISE)' });
+    expect(run.gates[0]).toMatchObject({
+      state: 'granted',
+      grantable: false,
+      title: 'Approve the plan for story 7-2 (touches the auth middleware) (answered REVISE)',
+    });
     expect(run.gates[0]?.body).toContain('Answered in .resume-signal: REVISE');
     expect(run.status).toBe('running');
   });
@@ -244,7 +281,11 @@ describe('readSageRun: the human gate', () => {
 
   it('FATAL_ERROR blocks the run; EPIC_COMPLETE completes it', () => {
     const p = project('flat');
-    write(path.join(p.stateDir, '.last_signal'), 'SAGE_SIGNAL:FATAL_ERROR:MAX_RETRIES_EXCEEDED:3 tries\n', T('2026-05-08T12:00:00Z'));
+    write(
+      path.join(p.stateDir, '.last_signal'),
+      'SAGE_SIGNAL:FATAL_ERROR:MAX_RETRIES_EXCEEDED:3 tries\n',
+      T('2026-05-08T12:00:00Z'),
+    );
     expect(read(p).status).toBe('blocked');
     write(path.join(p.stateDir, '.last_signal'), 'EPIC_COMPLETE:epic-3:success\n', T('2026-05-08T12:00:00Z'));
     expect(read(p).status).toBe('complete');
@@ -263,10 +304,15 @@ describe('readSageRun: the human gate', () => {
     write(path.join(p.stateDir, '.last_signal'), 'whatever happened\n', T('2026-05-08T13:00:00Z'));
     const run = read(p);
     expect(run.gates[0]).toMatchObject({ state: 'granted', grantable: false });
-    expect(run.gates[0]?.body).toContain('APPROVED (the file says yes please; the orchestrator reads only a `STATUS: WORD` line, case-sensitively, and goes on as APPROVED)');
+    expect(run.gates[0]?.body).toContain(
+      'APPROVED (the file says yes please; the orchestrator reads only a `STATUS: WORD` line, case-sensitively, and goes on as APPROVED)',
+    );
     expect(run.problems.map((x) => [path.basename(x.file ?? ''), x.message])).toEqual([
       ['.last_signal', 'unrecognised signal "whatever happened"'],
-      ['.resume-signal', 'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "yes please" goes on as APPROVED'],
+      [
+        '.resume-signal',
+        'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "yes please" goes on as APPROVED',
+      ],
     ]);
   });
 });
@@ -288,7 +334,11 @@ describe('readSageRun: bad files', () => {
     write(path.join(p.stateDir, 'huge.json'), `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`, T('2026-05-08T12:00:00Z'));
     const run = read(p);
     const byFile = Object.fromEntries(run.problems.map((x) => [path.basename(x.file ?? ''), x.message]));
-    expect(byFile).toEqual({ 'bin.json': 'file is binary, expected text', 'empty.json': 'file is empty', 'huge.json': expect.stringMatching(/too large/) });
+    expect(byFile).toEqual({
+      'bin.json': 'file is binary, expected text',
+      'empty.json': 'file is empty',
+      'huge.json': expect.stringMatching(/too large/),
+    });
     expect(run.status).toBe('unknown');
     expect(run.name).toBe('shop');
   });
@@ -297,7 +347,9 @@ describe('readSageRun: bad files', () => {
     const p = project('flat');
     write(path.join(p.stateDir, '.last_signal'), Buffer.from([0x48, 0x00, 0x49]), T('2026-05-08T12:00:00Z'));
     const run = read(p);
-    expect(run.problems).toEqual([{ file: path.join(p.stateDir, '.last_signal'), message: 'file is binary, expected text' }]);
+    expect(run.problems).toEqual([
+      { file: path.join(p.stateDir, '.last_signal'), message: 'file is binary, expected text' },
+    ]);
     expect(run.status).toBe('running');
     write(path.join(p.stateDir, '.last_signal'), '', T('2026-05-08T12:00:00Z'));
     expect(read(p)).toMatchObject({ problems: [], gates: [], status: 'running' });
@@ -331,33 +383,60 @@ describe('SAGE signal parsers', () => {
     ].join('\r\n');
     expect(parseSageSignals(text)).toEqual([
       { type: 'CHECKPOINT', payload: 'WRITE', fields: {} },
-      { type: 'HITL_REQUIRED', payload: null, fields: { REVIEW_TYPE: 'architecture', ISSUE_NUMBER: '42', ISSUE_URL: 'https://github.com/o/r/issues/42' } },
+      {
+        type: 'HITL_REQUIRED',
+        payload: null,
+        fields: { REVIEW_TYPE: 'architecture', ISSUE_NUMBER: '42', ISSUE_URL: 'https://github.com/o/r/issues/42' },
+      },
       { type: 'CHECKPOINT', payload: null, fields: { CHECKPOINT_FILE: '.sage/state/EPIC-7.json', COMMIT: '9f3c2ab' } },
     ]);
   });
 
   it('keeps a box cut off by the end of a capture', () => {
-    expect(parseSageSignals('═══ SAGE_SIGNAL:CHECKPOINT ═══\nCOMMIT: abc')).toEqual([{ type: 'CHECKPOINT', payload: null, fields: { COMMIT: 'abc' } }]);
+    expect(parseSageSignals('═══ SAGE_SIGNAL:CHECKPOINT ═══\nCOMMIT: abc')).toEqual([
+      { type: 'CHECKPOINT', payload: null, fields: { COMMIT: 'abc' } },
+    ]);
     expect(parseSageSignals('')).toEqual([]);
   });
 
   it('parseLastSignal accepts bare, prefixed and printed signals', () => {
     expect(parseLastSignal('HITL_REQUIRED', 'f').value).toEqual({ type: 'HITL_REQUIRED', payload: null, fields: {} });
-    expect(parseLastSignal('CHECKPOINT:WRITE\n', 'f').value).toEqual({ type: 'CHECKPOINT', payload: 'WRITE', fields: {} });
-    expect(parseLastSignal('SAGE_SIGNAL:HITL_REQUIRED:issue:7', 'f').value).toEqual({ type: 'HITL_REQUIRED', payload: 'issue:7', fields: {} });
+    expect(parseLastSignal('CHECKPOINT:WRITE\n', 'f').value).toEqual({
+      type: 'CHECKPOINT',
+      payload: 'WRITE',
+      fields: {},
+    });
+    expect(parseLastSignal('SAGE_SIGNAL:HITL_REQUIRED:issue:7', 'f').value).toEqual({
+      type: 'HITL_REQUIRED',
+      payload: 'issue:7',
+      fields: {},
+    });
     expect(parseLastSignal('\n\n', 'f')).toEqual({ value: null, problems: [] });
   });
 
   it('parseResumeSignal says what the orchestrator will do: its four words as written, anything else APPROVED', () => {
     // bin/orchestrate-v2.sh (kwg/sage-method 651c8fd): `STATUS:\s*\w+`, case-sensitive; REVISE, DISCUSS, HALT branch, the rest goes on.
-    for (const s of ['APPROVED', 'REVISE', 'DISCUSS', 'HALT']) expect(parseResumeSignal(`STATUS: ${s}\n`, 'f')).toEqual({ value: s, written: null, problems: [] });
+    for (const s of ['APPROVED', 'REVISE', 'DISCUSS', 'HALT'])
+      expect(parseResumeSignal(`STATUS: ${s}\n`, 'f')).toEqual({ value: s, written: null, problems: [] });
     expect(parseResumeSignal('status: halt', 'f')).toMatchObject({ value: 'APPROVED', written: 'status: halt' });
     expect(parseResumeSignal('STATUS: revise', 'f')).toMatchObject({ value: 'APPROVED', written: 'STATUS: revise' });
-    expect(parseResumeSignal('STATUS: MAYBE', 'f').problems).toEqual([{ file: 'f', message: 'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "STATUS: MAYBE" goes on as APPROVED' }]);
-    expect(parseResumeSignal('', 'f')).toMatchObject({ value: 'APPROVED', problems: [{ file: 'f', message: expect.stringContaining('an empty file goes on as APPROVED') }] });
+    expect(parseResumeSignal('STATUS: MAYBE', 'f').problems).toEqual([
+      {
+        file: 'f',
+        message:
+          'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "STATUS: MAYBE" goes on as APPROVED',
+      },
+    ]);
+    expect(parseResumeSignal('', 'f')).toMatchObject({
+      value: 'APPROVED',
+      problems: [{ file: 'f', message: expect.stringContaining('an empty file goes on as APPROVED') }],
+    });
     // The webhook receiver's form (scripts/webhook-receiver.sh trigger_resume) is no broken file.
     // The webhook's JSON is no STATUS line: even a HALT in it goes on as APPROVED.
-    expect(parseResumeSignal('{"status": "HALT", "timestamp": "2026-05-08T12:30:00+00:00"}\n', 'f')).toMatchObject({ value: 'APPROVED', written: '{"status": "HALT"}' });
+    expect(parseResumeSignal('{"status": "HALT", "timestamp": "2026-05-08T12:30:00+00:00"}\n', 'f')).toMatchObject({
+      value: 'APPROVED',
+      written: '{"status": "HALT"}',
+    });
   });
 
   it('parseSageState tells shapes apart by keys', () => {

@@ -28,10 +28,18 @@ const settings = { ...DEFAULT_READ_SETTINGS, now: Date.now() };
 describe('the escalation tower writes when a checkpoint times out', () => {
   it('is a red, ungrantable gate and blocks the run', () => {
     const { root, state } = project();
-    fs.writeFileSync(path.join(state, 'tower-escalation.json'), '{"reason":"no handoff within 300 s","at":"2026-11-22T03:00:00.000Z","action":"checkpoint"}\n');
+    fs.writeFileSync(
+      path.join(state, 'tower-escalation.json'),
+      '{"reason":"no handoff within 300 s","at":"2026-11-22T03:00:00.000Z","action":"checkpoint"}\n',
+    );
     const { run } = readTinaRun(root, state, [], settings);
     const gate = run.gates.find((g) => g.id === 'checkpoint-timeout');
-    expect(gate).toMatchObject({ kind: 'escalation', state: 'pending', grantable: false, since: '2026-11-22T03:00:00.000Z' });
+    expect(gate).toMatchObject({
+      kind: 'escalation',
+      state: 'pending',
+      grantable: false,
+      since: '2026-11-22T03:00:00.000Z',
+    });
     expect(gate?.title).toContain('no handoff within 300 s');
     expect(run.status).toBe('blocked');
   });
@@ -41,7 +49,10 @@ describe('the escalation tower writes when a checkpoint times out', () => {
     const esc = path.join(state, 'tower-escalation.json');
     fs.writeFileSync(esc, '{"reason":"late"}\n');
     fs.utimesSync(esc, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    fs.writeFileSync(path.join(state, 'phase-1', 'handoff.md'), '# Phase 1 Handoff\n\n## Timestamp\n2026-11-22T03:01:00Z\n');
+    fs.writeFileSync(
+      path.join(state, 'phase-1', 'handoff.md'),
+      '# Phase 1 Handoff\n\n## Timestamp\n2026-11-22T03:01:00Z\n',
+    );
     const { run } = readTinaRun(root, state, [], settings);
     expect(run.gates.some((g) => g.id === 'checkpoint-timeout')).toBe(false);
     expect(run.status).toBe('running');

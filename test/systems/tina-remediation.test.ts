@@ -49,7 +49,14 @@ function billing(s: Snapshot): Run {
 
 describe('tina phase names', () => {
   it('orders remediation phases after their phase and before the next', () => {
-    expect(['10', '2.5', '1.5.5', '2', '1', '1.5'].sort(comparePhases)).toEqual(['1', '1.5', '1.5.5', '2', '2.5', '10']);
+    expect(['10', '2.5', '1.5.5', '2', '1', '1.5'].sort(comparePhases)).toEqual([
+      '1',
+      '1.5',
+      '1.5.5',
+      '2',
+      '2.5',
+      '10',
+    ]);
   });
 
   it('turns the dots of the phase (and of the feature) into _ in session names', () => {
@@ -60,7 +67,10 @@ describe('tina phase names', () => {
 
   it('takes the deepest remediation of the current phase that is not complete', () => {
     const state = (phases: Record<string, string>) => {
-      const parsed = parseSupervisorState({ current_phase: 1, phases: Object.fromEntries(Object.entries(phases).map(([k, status]) => [k, { status }])) }, 'f').state;
+      const parsed = parseSupervisorState(
+        { current_phase: 1, phases: Object.fromEntries(Object.entries(phases).map(([k, status]) => [k, { status }])) },
+        'f',
+      ).state;
       if (!parsed) throw new Error('unparsed');
       return currentPhaseOf(parsed);
     };
@@ -83,11 +93,14 @@ describe('a run in a remediation phase', () => {
     expect(run.status).toBe('running');
     const lead = run.members.find((m) => m.lead && m.team === 'billing-phase-2.5');
     expect(lead).toMatchObject({ name: 'team-lead', paneId: null });
-    expect(run.tasks.find((t) => t.team === 'billing-phase-2.5')).toMatchObject({ subject: 'Fix rounding found in review', status: 'in_progress' });
+    expect(run.tasks.find((t) => t.team === 'billing-phase-2.5')).toMatchObject({
+      subject: 'Fix rounding found in review',
+      status: 'in_progress',
+    });
     expect(run.problems).toEqual([]);
   });
 
-  it('plans the checkpoint into the remediation lead\'s session and waits for phase-2.5/handoff.md', () => {
+  it("plans the checkpoint into the remediation lead's session and waits for phase-2.5/handoff.md", () => {
     const home = tempDir();
     const w = actionWorld('tower-test-unused', home, { claudeDir });
     w.setSnapshot(snapshot(null));
@@ -109,10 +122,12 @@ describe('a run in a remediation phase, with its lead in tmux', () => {
     await tmux.kill();
   });
 
-  it('gives the remediation lead its session\'s pane, and the checkpoint ends when phase-2.5/handoff.md is written', async () => {
+  it("gives the remediation lead its session's pane, and the checkpoint ends when phase-2.5/handoff.md is written", async () => {
     const handoff = path.join(stateDir, 'phase-2.5', 'handoff.md');
     const pane = await tmux.newSession('tina-billing-phase-2_5', root, `node '${FAKE_LEAD}' --handoff '${handoff}'`);
-    await waitFor(async () => (await tmux.client.capturePane(pane)).includes('❯'), 5000, { what: 'the fake lead prompt' });
+    await waitFor(async () => (await tmux.client.capturePane(pane)).includes('❯'), 5000, {
+      what: 'the fake lead prompt',
+    });
     const s = snapshot(await tmux.client.listPanes());
     const lead = billing(s).members.find((m) => m.lead && m.team === 'billing-phase-2.5');
     expect(lead).toMatchObject({ paneId: pane, state: 'alive' });

@@ -65,7 +65,10 @@ function write(file: string, value: unknown): void {
 }
 
 /** A team config as Claude Code writes one; a session team's folder and name are `session-<id>`. */
-function team(folder: string, opts: { session: string; createdAt: number; cwd: string; workerPane?: string; leadPane?: string }): void {
+function team(
+  folder: string,
+  opts: { session: string; createdAt: number; cwd: string; workerPane?: string; leadPane?: string },
+): void {
   write(path.join(claude, 'teams', folder, 'config.json'), {
     name: folder,
     description: '',
@@ -113,7 +116,14 @@ function task(folder: string, id: string, subject: string, status: string, owner
 }
 
 function snapshot(s: ReadSettings = settings): Snapshot {
-  const snap = readSnapshot({ roots: [worktree], claudeDir: claude, panes: [], settings: s, home: tmp, discover: false });
+  const snap = readSnapshot({
+    roots: [worktree],
+    claudeDir: claude,
+    panes: [],
+    settings: s,
+    home: tmp,
+    discover: false,
+  });
   expect(SnapshotSchema.safeParse(snap).success).toBe(true);
   return snap;
 }
@@ -124,7 +134,8 @@ function tinaRun(snap: Snapshot): Run {
   return run;
 }
 
-const claudeTeamNames = (snap: Snapshot): string[] => snap.runs.filter((r) => r.system === 'claude-team').map((r) => r.name);
+const claudeTeamNames = (snap: Snapshot): string[] =>
+  snap.runs.filter((r) => r.system === 'claude-team').map((r) => r.name);
 
 describe("a tina run's session team", () => {
   it('is merged when it works in the worktree: its members and tasks are the run’s, and it is no run of its own', () => {
@@ -154,7 +165,12 @@ describe("a tina run's session team", () => {
   it('still takes the named teams of older Claude Code', () => {
     team('auth-flow-phase-1', { session: OLD_SESSION, createdAt: NOW - 3600_000, cwd: worktree });
     task('auth-flow-phase-1', '1', 'Add the login form', 'completed', 'implementer');
-    team('auth-flow-orchestration', { session: NEW_SESSION, createdAt: NOW - 7200_000, cwd: worktree, workerPane: 'in-process' });
+    team('auth-flow-orchestration', {
+      session: NEW_SESSION,
+      createdAt: NOW - 7200_000,
+      cwd: worktree,
+      workerPane: 'in-process',
+    });
 
     const snap = snapshot();
     const run = tinaRun(snap);
@@ -191,7 +207,10 @@ describe("a tina run's session team", () => {
       ['%30', 'tina-auth-flow-phase-1'],
     ]);
     const teams = readTeams(claude).teams;
-    const { run, teamNames } = readTinaRun(worktree, path.join(worktree, '.claude/tina'), teams, { ...settings, paneSessions });
+    const { run, teamNames } = readTinaRun(worktree, path.join(worktree, '.claude/tina'), teams, {
+      ...settings,
+      paneSessions,
+    });
     expect(teamNames.sort()).toEqual([orchestration, phase].sort());
     expect(run.problems).toEqual([]);
     // A pane in another feature's session ties nothing; the worktree still does.

@@ -37,10 +37,23 @@ describe('parseSupervisorState', () => {
   });
 
   it('reads the older .tina shape: no feature, no status, design_doc_path', () => {
-    const old = { design_doc_path: 'docs/x.md', total_phases: '4', current_phase: 0, active_tmux_session: null, plan_paths: {} };
+    const old = {
+      design_doc_path: 'docs/x.md',
+      total_phases: '4',
+      current_phase: 0,
+      active_tmux_session: null,
+      plan_paths: {},
+    };
     const { state, problems } = parseSupervisorState(old, '/s.json');
     expect(problems).toEqual([]);
-    expect(state).toEqual({ feature: null, currentPhase: '0', totalPhases: 4, status: null, blockedReason: null, phases: new Map() });
+    expect(state).toEqual({
+      feature: null,
+      currentPhase: '0',
+      totalPhases: 4,
+      status: null,
+      blockedReason: null,
+      phases: new Map(),
+    });
   });
 
   it('reads phases as a list, remediation phases, blocked reasons and dates', () => {
@@ -49,7 +62,11 @@ describe('parseSupervisorState', () => {
         feature: 'f',
         current_phase: '2.5',
         status: 'BLOCKED',
-        phases: [{ phase: 1, status: 'complete' }, { phase: '2.5', status: 'blocked', blocked_reason: 'tests fail', blocked_at: 'soon' }, 7],
+        phases: [
+          { phase: 1, status: 'complete' },
+          { phase: '2.5', status: 'blocked', blocked_reason: 'tests fail', blocked_at: 'soon' },
+          7,
+        ],
       },
       '/s.json',
     );
@@ -59,14 +76,19 @@ describe('parseSupervisorState', () => {
   });
 
   it('treats a phase named __proto__ as a plain key', () => {
-    const { state } = parseSupervisorState(JSON.parse('{"current_phase": 1, "phases": {"__proto__": {"status": "blocked"}}}'), '/s.json');
+    const { state } = parseSupervisorState(
+      JSON.parse('{"current_phase": 1, "phases": {"__proto__": {"status": "blocked"}}}'),
+      '/s.json',
+    );
     expect([...(state?.phases.keys() ?? [])]).toEqual(['__proto__']);
     expect(state?.phases.get('1')).toBeUndefined();
   });
 
   it('refuses non-objects and odd phases', () => {
     expect(parseSupervisorState([], '/s.json').state).toBeNull();
-    expect(parseSupervisorState({ phases: 'x' }, '/s.json').problems[0]?.message).toBe('"phases" is neither an object nor a list');
+    expect(parseSupervisorState({ phases: 'x' }, '/s.json').problems[0]?.message).toBe(
+      '"phases" is neither an object nor a list',
+    );
   });
 });
 
@@ -80,7 +102,12 @@ describe('parsePhaseStatus', () => {
       completedAt: null,
       blockedAt: '2026-01-26T10:30:00.000Z',
       reason: 'Phase reviewer rejected 3 times',
-      contextLines: ['last_rejection: Test coverage below 80%', 'attempts: 3', 'tasks_completed: 5', 'tasks_remaining: 2'],
+      contextLines: [
+        'last_rejection: Test coverage below 80%',
+        'attempts: 3',
+        'tasks_completed: 5',
+        'tasks_remaining: 2',
+      ],
       heartbeatAt: null,
       gate: null,
     });
@@ -88,7 +115,10 @@ describe('parsePhaseStatus', () => {
 
   it('reports the template placeholder timestamp, and takes epoch-ms heartbeats', () => {
     // The template is not valid JSON; its parsed shape with the placeholder is what a careless writer leaves.
-    const { status, problems } = parsePhaseStatus({ status: 'executing', started_at: '<current ISO timestamp>', heartbeat_at: 1769774400000 }, '/p.json');
+    const { status, problems } = parsePhaseStatus(
+      { status: 'executing', started_at: '<current ISO timestamp>', heartbeat_at: 1769774400000 },
+      '/p.json',
+    );
     expect(status?.startedAt).toBeNull();
     expect(status?.heartbeatAt).toBe('2026-01-30T12:00:00.000Z');
     expect(problems.map((p) => p.message)).toEqual(['started_at "<current ISO timestamp>" is not a date']);
@@ -103,7 +133,12 @@ describe('parseCheckpointSignal', () => {
   it('reads the real JSON line', () => {
     const { signal, problems } = parseCheckpointSignal(text('checkpoint-needed'), '/c');
     expect(problems).toEqual([]);
-    expect(signal).toEqual({ triggeredAt: '2026-01-26T14:37:07.000Z', contextPct: 70, threshold: 70, source: 'statusline' });
+    expect(signal).toEqual({
+      triggeredAt: '2026-01-26T14:37:07.000Z',
+      contextPct: 70,
+      threshold: 70,
+      source: 'statusline',
+    });
   });
 
   it('accepts an empty file as a bare signal', () => {
@@ -116,19 +151,30 @@ describe('parseCheckpointSignal', () => {
   });
 
   it('takes the last line of an appended file, and reads garbage as a bare signal with a problem', () => {
-    const two = '{"triggered_at":"2026-01-26T14:00:00Z","context_pct":71}\n{"triggered_at":"2026-01-26T15:00:00Z","context_pct":"75%"}\n';
-    expect(parseCheckpointSignal(two, '/c').signal).toMatchObject({ triggeredAt: '2026-01-26T15:00:00.000Z', contextPct: 75 });
+    const two =
+      '{"triggered_at":"2026-01-26T14:00:00Z","context_pct":71}\n{"triggered_at":"2026-01-26T15:00:00Z","context_pct":"75%"}\n';
+    expect(parseCheckpointSignal(two, '/c').signal).toMatchObject({
+      triggeredAt: '2026-01-26T15:00:00.000Z',
+      contextPct: 75,
+    });
     const bad = parseCheckpointSignal('checkpoint please \u001b[31m', '/c');
     expect(bad.signal.contextPct).toBeNull();
-    expect(bad.problems).toEqual([{ file: '/c', message: 'checkpoint-needed is not a JSON object; read as a bare signal' }]);
+    expect(bad.problems).toEqual([
+      { file: '/c', message: 'checkpoint-needed is not a JSON object; read as a bare signal' },
+    ]);
   });
 });
 
 describe('parseContextMetrics', () => {
   it('reads the real sample, falls back to tokens / max, and reports a file without either', () => {
-    expect(parseContextMetrics(json('context-metrics.json'), '/m').metrics).toEqual({ usedPct: 25, timestamp: '2026-01-26T19:26:51.000Z' });
+    expect(parseContextMetrics(json('context-metrics.json'), '/m').metrics).toEqual({
+      usedPct: 25,
+      timestamp: '2026-01-26T19:26:51.000Z',
+    });
     expect(parseContextMetrics({ tokens: 150000, max: 200000 }, '/m').metrics?.usedPct).toBe(75);
-    expect(parseContextMetrics({ tokens: 1, max: 0 }, '/m').problems[0]?.message).toBe('context metrics have no used_pct');
+    expect(parseContextMetrics({ tokens: 1, max: 0 }, '/m').problems[0]?.message).toBe(
+      'context metrics have no used_pct',
+    );
     expect(parseContextMetrics(null, '/m').metrics).toBeNull();
   });
 });
@@ -158,11 +204,51 @@ describe('parseSessionEntry', () => {
 
 describe('review verdicts', () => {
   it('normalizes verdict words, kinds and task ids', () => {
-    expect(['approved', 'pass', 'PASSED', 'rejected', 'fail', 'changes_requested', 'Changes requested', 'gaps', 'pending', 'maybe', 3].map(normalizeVerdict)).toEqual([
-      'passed', 'passed', 'passed', 'failed', 'failed', 'failed', 'failed', 'failed', 'pending', 'pending', 'pending',
+    expect(
+      [
+        'approved',
+        'pass',
+        'PASSED',
+        'rejected',
+        'fail',
+        'changes_requested',
+        'Changes requested',
+        'gaps',
+        'pending',
+        'maybe',
+        3,
+      ].map(normalizeVerdict),
+    ).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+      'pending',
+      'pending',
+      'pending',
     ]);
-    expect(['spec_review', 'Spec review', 'spec-review', 'quality_review', 'code-quality', 'Code quality review', 'security'].map(normalizeKind)).toEqual([
-      'spec-review', 'spec-review', 'spec-review', 'code-quality', 'code-quality', 'code-quality', 'security',
+    expect(
+      [
+        'spec_review',
+        'Spec review',
+        'spec-review',
+        'quality_review',
+        'code-quality',
+        'Code quality review',
+        'security',
+      ].map(normalizeKind),
+    ).toEqual([
+      'spec-review',
+      'spec-review',
+      'spec-review',
+      'code-quality',
+      'code-quality',
+      'code-quality',
+      'security',
     ]);
     expect(['task-3', 'Task 3', '#3', 3, '3'].map(normalizeTaskId)).toEqual(['3', '3', '3', '3', '3']);
   });
@@ -205,7 +291,9 @@ describe('review verdicts', () => {
       { taskId: 'phase-2', kind: 'phase-review', verdict: 'failed', reviewer: null },
     ]);
     expect(problems.map((p) => p.message)).toEqual(['review verdict 4 names no verdict']);
-    expect(parseReviewVerdicts('weird', '/s', null).problems[0]?.message).toBe('review verdicts are neither an object nor a list');
+    expect(parseReviewVerdicts('weird', '/s', null).problems[0]?.message).toBe(
+      'review verdicts are neither an object nor a list',
+    );
   });
 
   it('lets the first source win when merging', () => {

@@ -16,7 +16,12 @@ import type { Team } from '../../src/systems/types.js';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function byWalk(feature: string | null, root: string, teams: readonly Team[], paneSessions?: ReadonlyMap<string, string>): SessionTeamPick {
+function byWalk(
+  feature: string | null,
+  root: string,
+  teams: readonly Team[],
+  paneSessions?: ReadonlyMap<string, string>,
+): SessionTeamPick {
   const orchestration: Team[] = [];
   const sessions: Team[] = [];
   const phases: { n: string; team: Team }[] = [];
@@ -40,9 +45,11 @@ function byWalk(feature: string | null, root: string, teams: readonly Team[], pa
       continue;
     }
     const old = /^phase-(\d+(?:\.\d+)*)-execution$/.exec(name);
-    if ((old !== null || (feature !== null && name === feature)) && team.cwd !== null && isInside(team.cwd, root)) older.push({ n: old ? (old[1] ?? '') : '', team });
+    if ((old !== null || (feature !== null && name === feature)) && team.cwd !== null && isInside(team.cwd, root))
+      older.push({ n: old ? (old[1] ?? '') : '', team });
   }
-  const byN = (a: { n: string }, b: { n: string }): number => (a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n));
+  const byN = (a: { n: string }, b: { n: string }): number =>
+    a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n);
   const named = [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byN).map((p) => p.team)];
   const picked = pickSessionTeams(feature, root, sessions, named, paneSessions);
   return { teams: [...named, ...picked.teams], problems: picked.problems };
@@ -53,10 +60,31 @@ const ROOT = '/srv/work/auth';
 const RUNS_TO_INDEX = 5;
 const FEATURES = ['auth', 'auth-v2', 'a.b', 'phase', 'session-x'];
 const NAMES = [
-  'auth-orchestration', 'auth-phase-1', 'auth-phase-2', 'auth-phase-2.5', 'auth-phase-2-5', 'auth-phase-10', 'auth-phase-x',
-  'auth-v2-orchestration', 'auth-v2-phase-1', 'auth-phase-1-phase-2', 'a.b-phase-1', 'axb-phase-1', 'auth', 'a.b',
-  'phase-1-execution', 'phase-2.1-execution', 'phase-phase-1', 'session-x', 'session-x-orchestration', 'session-x-phase-3',
-  'session-3f1c9a52', 'session-b84e7d30', 'session-bad name', 'other', 'other-orchestration',
+  'auth-orchestration',
+  'auth-phase-1',
+  'auth-phase-2',
+  'auth-phase-2.5',
+  'auth-phase-2-5',
+  'auth-phase-10',
+  'auth-phase-x',
+  'auth-v2-orchestration',
+  'auth-v2-phase-1',
+  'auth-phase-1-phase-2',
+  'a.b-phase-1',
+  'axb-phase-1',
+  'auth',
+  'a.b',
+  'phase-1-execution',
+  'phase-2.1-execution',
+  'phase-phase-1',
+  'session-x',
+  'session-x-orchestration',
+  'session-x-phase-3',
+  'session-3f1c9a52',
+  'session-b84e7d30',
+  'session-bad name',
+  'other',
+  'other-orchestration',
 ];
 const CWDS = [null, ROOT, `${ROOT}/sub`, '/srv/work/other', 'relative/auth', `${ROOT}/../auth`];
 const PANES = ['%1', '%2', '%3', '%4'];
@@ -76,7 +104,14 @@ type TeamSpec = typeof teamArb extends fc.Arbitrary<infer T> ? T : never;
 
 function team(t: TeamSpec, i: number): Team {
   const folder = t.folder === 'same' ? `${t.name}-${i}` : `${t.folder}${i}`;
-  const members: Member[] = t.members.map((m, j) => ({ name: `m${j}`, role: m.lead ? 'team-lead' : 'worker', model: '', paneId: m.paneId, state: 'unknown', lead: m.lead }));
+  const members: Member[] = t.members.map((m, j) => ({
+    name: `m${j}`,
+    role: m.lead ? 'team-lead' : 'worker',
+    model: '',
+    paneId: m.paneId,
+    state: 'unknown',
+    lead: m.lead,
+  }));
   return {
     name: t.name,
     configFile: path.join('/home/u/.claude/teams', folder, 'config.json'),
@@ -117,13 +152,17 @@ describe('tinaTeams', () => {
   it('indexes a list again when it has grown since', () => {
     const spec: Omit<TeamSpec, 'name'> = { folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] };
     const teams = [team({ ...spec, name: 'auth-phase-1' }, 0)];
-    for (let run = 0; run < RUNS_TO_INDEX + 1; run++) expect(tinaTeams('auth', ROOT, teams).teams.map((t) => t.name)).toEqual(['auth-phase-1']);
+    for (let run = 0; run < RUNS_TO_INDEX + 1; run++)
+      expect(tinaTeams('auth', ROOT, teams).teams.map((t) => t.name)).toEqual(['auth-phase-1']);
     teams.push(team({ ...spec, name: 'auth-orchestration' }, 1));
     expect(tinaTeams('auth', ROOT, teams).teams.map((t) => t.name)).toEqual(['auth-orchestration', 'auth-phase-1']);
   });
 
   it('finds a feature whose name holds characters a pattern would read as operators', () => {
-    const teams = [team({ name: 'a.b-phase-1', folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] }, 0), team({ name: 'axb-phase-1', folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] }, 1)];
+    const teams = [
+      team({ name: 'a.b-phase-1', folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] }, 0),
+      team({ name: 'axb-phase-1', folder: 'same', cwd: ROOT, createdAt: null, changedAt: null, members: [] }, 1),
+    ];
     expect(tinaTeams('a.b', ROOT, teams).teams.map((t) => t.name)).toEqual(['a.b-phase-1']);
   });
 });

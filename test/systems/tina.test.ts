@@ -41,12 +41,18 @@ beforeEach(() => {
   oldFeature = path.join(tmp, 'worktrees/old-feature');
   oldState = path.join(oldFeature, '.tina');
   // Handoffs and signals written ten minutes before "now": fresh.
-  for (const f of ['phase-1/handoff.md', 'phase-2/handoff.md', 'checkpoint-needed']) setMtime(path.join(myState, f), NOW - 10 * 60_000);
+  for (const f of ['phase-1/handoff.md', 'phase-2/handoff.md', 'checkpoint-needed'])
+    setMtime(path.join(myState, f), NOW - 10 * 60_000);
   setMtime(path.join(myState, 'phase-1/handoff.md'), NOW - 5 * 60_000);
   for (const f of ['phase-1/handoff.md', 'checkpoint-needed']) setMtime(path.join(oldState, f), NOW - 10 * 60_000);
 });
 
-function read(root: string, stateDir: string, withTeams: Team[] = teams, s: ReadSettings = settings): { run: Run; teamNames: string[] } {
+function read(
+  root: string,
+  stateDir: string,
+  withTeams: Team[] = teams,
+  s: ReadSettings = settings,
+): { run: Run; teamNames: string[] } {
   const result = readTinaRun(root, stateDir, withTeams, s);
   expect(RunSchema.parse(result.run)).toEqual(result.run);
   return result;
@@ -69,7 +75,9 @@ describe('finding tina runs', () => {
   it('reads the session registry: absolute paths, older key names, relative paths resolved or reported', () => {
     const { roots, problems } = readTinaSessions(claude);
     expect(roots).toEqual([myFeature, oldFeature]);
-    expect(problems).toEqual([{ file: path.join(claude, 'tina-sessions/relative.json'), message: expect.stringContaining('is relative') }]);
+    expect(problems).toEqual([
+      { file: path.join(claude, 'tina-sessions/relative.json'), message: expect.stringContaining('is relative') },
+    ]);
   });
 
   it('reports unreadable registry entries with messages safe to print, and ignores other files', () => {
@@ -181,7 +189,10 @@ describe('a current tina run (.claude/tina, the e2e sample)', () => {
   it('takes review verdicts from the supervisor state over the handoff', () => {
     const file = path.join(myState, 'supervisor-state.json');
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { phases: Record<string, Record<string, unknown>> };
-    state.phases['2'] = { status: 'executing', review_verdicts: { 'task-1': { spec_review: 'rejected' }, '2': 'approved' } };
+    state.phases['2'] = {
+      status: 'executing',
+      review_verdicts: { 'task-1': { spec_review: 'rejected' }, '2': 'approved' },
+    };
     fs.writeFileSync(file, JSON.stringify(state));
     fs.writeFileSync(
       path.join(myState, 'phase-2/handoff.md'),
@@ -272,7 +283,14 @@ describe('an older tina run (.tina, seed 000 naming)', () => {
       { name: 'worker-1', role: 'worker', model: '', paneId: null, state: 'unknown', lead: false },
       { name: 'worker-2', role: 'worker', model: '', paneId: null, state: 'unknown', lead: false },
       { name: 'spec-reviewer', role: 'spec-reviewer', model: '', paneId: null, state: 'unknown', lead: false },
-      { name: 'code-quality-reviewer', role: 'code-quality-reviewer', model: '', paneId: null, state: 'unknown', lead: false },
+      {
+        name: 'code-quality-reviewer',
+        role: 'code-quality-reviewer',
+        model: '',
+        paneId: null,
+        state: 'unknown',
+        lead: false,
+      },
     ]);
     expect(run.tasks.map((t) => [t.id, t.status, t.team])).toEqual([
       ['1', 'completed', 'handoff'],
@@ -281,16 +299,31 @@ describe('an older tina run (.tina, seed 000 naming)', () => {
       ['4', 'pending', 'handoff'],
       ['5', 'pending', 'handoff'],
     ]);
-    expect(run.reviews.map((r) => `${r.taskId}:${r.kind}:${r.verdict}`)).toEqual(['3:code-quality:pending', '3:spec-review:passed']);
+    expect(run.reviews.map((r) => `${r.taskId}:${r.kind}:${r.verdict}`)).toEqual([
+      '3:code-quality:pending',
+      '3:spec-review:passed',
+    ]);
   });
 
   it('takes a blocked phase from the supervisor phases when the status file is gone', () => {
     fs.rmSync(path.join(oldState, 'phase-1/status.json'));
     const file = path.join(oldState, 'supervisor-state.json');
-    fs.writeFileSync(file, JSON.stringify({ total_phases: 2, current_phase: 1, phases: { '1': { status: 'blocked', blocked_reason: 'merge conflict' } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        total_phases: 2,
+        current_phase: 1,
+        phases: { '1': { status: 'blocked', blocked_reason: 'merge conflict' } },
+      }),
+    );
     const { run } = read(oldFeature, oldState);
     expect(run.status).toBe('blocked');
-    expect(run.gates.find((g) => g.id === 'blocked')).toMatchObject({ title: 'Phase 1 blocked: merge conflict', file, since: null, body: 'merge conflict' });
+    expect(run.gates.find((g) => g.id === 'blocked')).toMatchObject({
+      title: 'Phase 1 blocked: merge conflict',
+      file,
+      since: null,
+      body: 'merge conflict',
+    });
   });
 });
 
@@ -300,7 +333,10 @@ describe('damaged tina state', () => {
     const { run } = read(oldFeature, oldState);
     expect(run.status).toBe('unknown');
     expect(run.phase).toEqual({ current: '1', total: null, status: 'blocked' });
-    expect(run.problems).toContainEqual({ file: path.join(oldState, 'supervisor-state.json'), message: 'no supervisor-state.json in the tina state directory' });
+    expect(run.problems).toContainEqual({
+      file: path.join(oldState, 'supervisor-state.json'),
+      message: 'no supervisor-state.json in the tina state directory',
+    });
   });
 
   it('turns an empty, truncated, binary or huge supervisor state into a problem naming it', () => {
@@ -323,8 +359,18 @@ describe('damaged tina state', () => {
 
   it('strips escape sequences from a feature name, reasons and handoff text', () => {
     const file = path.join(myState, 'supervisor-state.json');
-    fs.writeFileSync(file, JSON.stringify({ feature: 'my\u001b[2J-feature\u0007', current_phase: 2, status: 'executing' }));
-    fs.writeFileSync(path.join(myState, 'phase-2/status.json'), JSON.stringify({ status: 'blocked', reason: 'red \u001b[31malert\u001b[0m', context: { 'k\u001b[1m': 'v\u0008' } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ feature: 'my\u001b[2J-feature\u0007', current_phase: 2, status: 'executing' }),
+    );
+    fs.writeFileSync(
+      path.join(myState, 'phase-2/status.json'),
+      JSON.stringify({
+        status: 'blocked',
+        reason: 'red \u001b[31malert\u001b[0m',
+        context: { 'k\u001b[1m': 'v\u0008' },
+      }),
+    );
     const { run } = read(myFeature, myState);
     expect(run.name).toBe('my-feature');
     const gate = run.gates.find((g) => g.id === 'blocked');
@@ -353,7 +399,10 @@ describe('damaged tina state', () => {
     fs.writeFileSync(path.join(myState, 'phase-2/handoff.md'), 'lorem ipsum\n');
     const { run } = read(myFeature, myState);
     expect(run.problems).toEqual([
-      { file: path.join(myState, 'phase-2/handoff.md'), message: expect.stringContaining('none of the expected sections') },
+      {
+        file: path.join(myState, 'phase-2/handoff.md'),
+        message: expect.stringContaining('none of the expected sections'),
+      },
     ]);
     const empty = path.join(tmp, 'empty/.claude/tina');
     fs.mkdirSync(empty, { recursive: true });
@@ -368,7 +417,15 @@ describe('a tina that writes no checkpoint-needed (its statusline writes only co
   // (`{used_pct, tokens, max, timestamp}`, docs/plans/2026-01-26-context-management-redesign.md in
   // joshuabates/tina) and the threshold, tina's default 70 %.
   const metrics = (usedPct: number, at: number) => {
-    fs.writeFileSync(path.join(myState, 'context-metrics.json'), JSON.stringify({ used_pct: usedPct, tokens: usedPct * 2000, max: 200_000, timestamp: new Date(at).toISOString() }));
+    fs.writeFileSync(
+      path.join(myState, 'context-metrics.json'),
+      JSON.stringify({
+        used_pct: usedPct,
+        tokens: usedPct * 2000,
+        max: 200_000,
+        timestamp: new Date(at).toISOString(),
+      }),
+    );
     setMtime(path.join(myState, 'context-metrics.json'), at);
   };
   beforeEach(() => fs.rmSync(path.join(myState, 'checkpoint-needed')));
@@ -377,7 +434,13 @@ describe('a tina that writes no checkpoint-needed (its statusline writes only co
     metrics(82, NOW - 60_000);
     const { run } = read(myFeature, myState);
     const gate = run.gates.find((g) => g.id === 'context');
-    expect(gate).toMatchObject({ kind: 'context', state: 'pending', grantable: false, title: 'Context 82% ≥ 70% — checkpoint due', file: path.join(myState, 'context-metrics.json') });
+    expect(gate).toMatchObject({
+      kind: 'context',
+      state: 'pending',
+      grantable: false,
+      title: 'Context 82% ≥ 70% — checkpoint due',
+      file: path.join(myState, 'context-metrics.json'),
+    });
     expect(gate?.since).toBe(new Date(NOW - 10 * 60_000).toISOString());
     expect(run.status).toBe('waiting');
     expect(run.context).toEqual({ usedPct: 82, threshold: 70 });
@@ -402,7 +465,8 @@ describe('the supervisor state against a stale phase status file', () => {
     state.phases['2'] = { plan_path: 'docs/plans/phase-2.md', ...phase };
     fs.writeFileSync(file, JSON.stringify(state));
   };
-  const phaseFile = (v: Record<string, unknown>) => fs.writeFileSync(path.join(myState, 'phase-2', 'status.json'), JSON.stringify(v));
+  const phaseFile = (v: Record<string, unknown>) =>
+    fs.writeFileSync(path.join(myState, 'phase-2', 'status.json'), JSON.stringify(v));
   beforeEach(() => fs.rmSync(path.join(myState, 'checkpoint-needed')));
 
   it('a phase the supervisor blocked is blocked, whatever "complete" the file still says', () => {
@@ -424,7 +488,9 @@ describe('the supervisor state against a stale phase status file', () => {
 
   it('names the gate the status file stops at, and a pause by the operator waits amber instead of escalating', () => {
     phaseFile({ status: 'blocked', blocked_at: '2026-01-30T11:50:00Z', reason: 'tests fail', gate: 'review' });
-    expect(read(myFeature, myState).run.gates.find((g) => g.id === 'blocked')?.title).toBe('Phase 2 blocked at gate review: tests fail');
+    expect(read(myFeature, myState).run.gates.find((g) => g.id === 'blocked')?.title).toBe(
+      'Phase 2 blocked at gate review: tests fail',
+    );
     phaseFile({ status: 'blocked', blocked_at: '2026-01-30T11:50:00Z', reason: 'paused by operator', gate: 'review' });
     const { run } = read(myFeature, myState);
     expect(run.gates.map((g) => [g.id, g.kind])).toContainEqual(['paused', 'checkpoint']);

@@ -18,7 +18,11 @@ let dir: string;
 beforeEach(() => (dir = tempDir()));
 
 let n = 0;
-function assistant(id: string, usage: { input: number; write: number; read: number; out: number }, model = 'claude-opus-4-5-20251101'): string {
+function assistant(
+  id: string,
+  usage: { input: number; write: number; read: number; out: number },
+  model = 'claude-opus-4-5-20251101',
+): string {
   const line = {
     parentUuid: `p-${n}`,
     isSidechain: false,
@@ -26,21 +30,47 @@ function assistant(id: string, usage: { input: number; write: number; read: numb
     uuid: `u-${n++}`,
     timestamp: '2026-06-13T10:00:00.000Z',
     requestId: `req_${id}`,
-    message: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: usage.input, cache_creation_input_tokens: usage.write, cache_read_input_tokens: usage.read, output_tokens: usage.out } },
+    message: {
+      id: `msg_${id}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: 'ok' }],
+      usage: {
+        input_tokens: usage.input,
+        cache_creation_input_tokens: usage.write,
+        cache_read_input_tokens: usage.read,
+        output_tokens: usage.out,
+      },
+    },
   };
   return `${JSON.stringify(line)}\n`;
 }
-const user = (text: string) => `${JSON.stringify({ type: 'user', uuid: `u-${n++}`, message: { role: 'user', content: text } })}\n`;
+const user = (text: string) =>
+  `${JSON.stringify({ type: 'user', uuid: `u-${n++}`, message: { role: 'user', content: text } })}\n`;
 
 describe('transcripts', () => {
   it('are found under projects/ by the cwd with / . \\ : as -', () => {
-    expect(transcriptFile('/home/op/.claude', '/srv/work/my.app', 'abc-123')).toBe('/home/op/.claude/projects/-srv-work-my-app/abc-123.jsonl');
+    expect(transcriptFile('/home/op/.claude', '/srv/work/my.app', 'abc-123')).toBe(
+      '/home/op/.claude/projects/-srv-work-my-app/abc-123.jsonl',
+    );
   });
 
   it('give the last turn’s context in use and the tokens of each message once', () => {
     const file = path.join(dir, 's.jsonl');
-    fs.writeFileSync(file, user('hi') + assistant('1', { input: 10, write: 20_000, read: 0, out: 50 }) + assistant('1', { input: 10, write: 20_000, read: 0, out: 50 }) + assistant('2', { input: 5, write: 1000, read: 119_000, out: 80 }));
-    expect(transcriptUsage(file)).toEqual({ used: 120_005, window: 200_000, usedPct: 60, tokens: { input: 15, output: 130, cacheRead: 119_000, cacheWrite: 21_000 } });
+    fs.writeFileSync(
+      file,
+      user('hi') +
+        assistant('1', { input: 10, write: 20_000, read: 0, out: 50 }) +
+        assistant('1', { input: 10, write: 20_000, read: 0, out: 50 }) +
+        assistant('2', { input: 5, write: 1000, read: 119_000, out: 80 }),
+    );
+    expect(transcriptUsage(file)).toEqual({
+      used: 120_005,
+      window: 200_000,
+      usedPct: 60,
+      tokens: { input: 15, output: 130, cacheRead: 119_000, cacheWrite: 21_000 },
+    });
     // An API error line (synthetic, usage zero) is not a turn.
     fs.appendFileSync(file, assistant('3', { input: 0, write: 0, read: 0, out: 0 }, '<synthetic>'));
     expect(transcriptUsage(file)?.used).toBe(120_005);
@@ -53,7 +83,12 @@ describe('transcripts', () => {
     const file = path.join(dir, 'long.jsonl');
     const filler = user('x'.repeat(1000));
     const early = assistant('early', { input: 1, write: 0, read: 0, out: 999_999 });
-    fs.writeFileSync(file, early + filler.repeat(Math.ceil((2 * TAIL_BYTES) / filler.length)) + assistant('late', { input: 1, write: 0, read: 100_000, out: 7 }));
+    fs.writeFileSync(
+      file,
+      early +
+        filler.repeat(Math.ceil((2 * TAIL_BYTES) / filler.length)) +
+        assistant('late', { input: 1, write: 0, read: 100_000, out: 7 }),
+    );
     const first = transcriptUsage(file);
     // The early message lies before the tail: its output tokens were never read.
     expect(first?.tokens.output).toBe(7);
@@ -68,7 +103,21 @@ describe('a Claude team’s lead context', () => {
     const cwd = path.join(dir, 'proj');
     fs.mkdirSync(cwd, { recursive: true });
     const configFile = path.join(claude, 'teams', 'docs', 'config.json');
-    const config = { name: 'docs', leadAgentId: 'team-lead@docs', leadSessionId: 'f1e2d3c4-0000-4000-8000-000000000001', members: [{ agentId: 'team-lead@docs', name: 'team-lead', agentType: 'team-lead', model: 'claude-opus-4-5', tmuxPaneId: '%1', cwd }] };
+    const config = {
+      name: 'docs',
+      leadAgentId: 'team-lead@docs',
+      leadSessionId: 'f1e2d3c4-0000-4000-8000-000000000001',
+      members: [
+        {
+          agentId: 'team-lead@docs',
+          name: 'team-lead',
+          agentType: 'team-lead',
+          model: 'claude-opus-4-5',
+          tmuxPaneId: '%1',
+          cwd,
+        },
+      ],
+    };
     const team = parseTeamConfig(config, configFile, path.join(claude, 'tasks', 'docs')).team!;
     const file = transcriptFile(claude, cwd, config.leadSessionId);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -77,6 +126,14 @@ describe('a Claude team’s lead context', () => {
     expect(run.context).toEqual({ usedPct: 76, threshold: 70 });
     expect(run.members[0]?.context).toEqual({ usedPct: 76, tokens: 152_004, window: 200_000 });
     expect(run.members[0]?.tokens).toEqual({ input: 4, output: 40, cacheRead: 150_000, cacheWrite: 2000 });
-    expect(run.gates).toEqual([expect.objectContaining({ id: 'context', kind: 'context', grantable: false, title: 'Context 76% ≥ 70% — checkpoint due', file })]);
+    expect(run.gates).toEqual([
+      expect.objectContaining({
+        id: 'context',
+        kind: 'context',
+        grantable: false,
+        title: 'Context 76% ≥ 70% — checkpoint due',
+        file,
+      }),
+    ]);
   });
 });

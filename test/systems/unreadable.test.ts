@@ -58,7 +58,15 @@ describe('a state directory tower may not list (read as an unprivileged user)', 
       path.join(box.project('legacy-search'), '.tina', 'phase-1'),
     );
     for (const dir of locked) fs.chmodSync(dir, 0o000);
-    const args = ['status', '--json', '--claude-dir', box.claudeDir, '-L', uniqueSocketName(), ...box.roots.flatMap((r) => ['--root', r])];
+    const args = [
+      'status',
+      '--json',
+      '--claude-dir',
+      box.claudeDir,
+      '-L',
+      uniqueSocketName(),
+      ...box.roots.flatMap((r) => ['--root', r]),
+    ];
     const r = spawnSync('setpriv', [...NOBODY, process.execPath, cli.bin, ...args], {
       encoding: 'utf8',
       timeout: 60_000,
@@ -98,7 +106,10 @@ describe('a state directory tower may not list (read as an unprivileged user)', 
 
   it('a tina phase folder that is locked: its status file is a problem with the reason, not a missing file', () => {
     const run = runAt(path.join(box.project('legacy-search'), '.tina'));
-    expect(run.problems).toContainEqual({ file: path.join(locked[5] ?? '', 'status.json'), message: 'permission denied' });
+    expect(run.problems).toContainEqual({
+      file: path.join(locked[5] ?? '', 'status.json'),
+      message: 'permission denied',
+    });
   });
 
   it('a Claude team whose task folder is locked: the folder and the reason as a problem', () => {
@@ -162,7 +173,10 @@ describe('state files that are not files', () => {
     const stateDir = path.join(root, '.claude', 'tina');
     fs.writeFileSync(path.join(stateDir, 'supervisor-state.json'), '{"hello": "world"}\n');
     const run = readTinaRun(root, stateDir, [], settings).run;
-    expect(run.problems).toContainEqual({ file: path.join(stateDir, 'supervisor-state.json'), message: expect.stringMatching(/^unrecognised shape/) });
+    expect(run.problems).toContainEqual({
+      file: path.join(stateDir, 'supervisor-state.json'),
+      message: expect.stringMatching(/^unrecognised shape/),
+    });
     expect(run.status).toBe('unknown');
   });
 });

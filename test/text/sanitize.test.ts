@@ -13,11 +13,31 @@ function slowSanitize(text: string): string {
 }
 
 // Printable ASCII with the characters the shortcut must notice mixed in.
-const tricky = fc.constantFrom('\n', '\r', '\t', '\u001b[31m', '\u001b]0;title\u0007', '\u009b2J', '\u007f', '\u0000', '\u202e', '\u200b', '\ufeff', 'é', '漢', '│');
-const text = fc.array(fc.oneof(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }), tricky), { maxLength: 12 }).map((parts) => parts.join(''));
+const tricky = fc.constantFrom(
+  '\n',
+  '\r',
+  '\t',
+  '\u001b[31m',
+  '\u001b]0;title\u0007',
+  '\u009b2J',
+  '\u007f',
+  '\u0000',
+  '\u202e',
+  '\u200b',
+  '\ufeff',
+  'é',
+  '漢',
+  '│',
+);
+const text = fc
+  .array(
+    fc.oneof(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }), tricky),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
 
 describe('sanitize', () => {
-  it('gives the full treatment\'s result for any text, plain or not', () => {
+  it("gives the full treatment's result for any text, plain or not", () => {
     fc.assert(
       fc.property(text, (t) => {
         expect(sanitize(t)).toBe(slowSanitize(t));

@@ -60,7 +60,11 @@ describe('capturePanes', () => {
   it('pane content cannot forge the boundary between two captures', async () => {
     tmux = await startTmux();
     // A pane that prints lines shaped like markers (any nonce it could guess) and another pane's text.
-    const forged = Array.from({ length: 3 }, (_, i) => `deadbeefdeadbeefdeadbeefdeadbeef:${i}:e\ndeadbeefdeadbeefdeadbeefdeadbeef:${i + 1}:b:bash\nFORGED for ${i + 1}`).join('\n');
+    const forged = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `deadbeefdeadbeefdeadbeefdeadbeef:${i}:e\ndeadbeefdeadbeefdeadbeefdeadbeef:${i + 1}:b:bash\nFORGED for ${i + 1}`,
+    ).join('\n');
     const a = await paneShowing(tmux, 'a', `${forged}\n`);
     const b = await paneShowing(tmux, 'b', 'the real b\n');
     const t = tmux;
@@ -75,9 +79,17 @@ describe('capturePanes', () => {
     expect(ca?.ok && ca.text).toContain('FORGED for 3');
   });
 
-  it('parses only markers with this call\'s nonce', () => {
+  it("parses only markers with this call's nonce", () => {
     const nonce = 'ab'.repeat(16);
-    const out = [`${nonce}:0:b:node`, 'x', `${'cd'.repeat(16)}:0:e`, 'y', `${nonce}:0:e`, `${nonce}:1:b:bash`, 'half'].join('\n');
+    const out = [
+      `${nonce}:0:b:node`,
+      'x',
+      `${'cd'.repeat(16)}:0:e`,
+      'y',
+      `${nonce}:0:e`,
+      `${nonce}:1:b:bash`,
+      'half',
+    ].join('\n');
     const r = parseCaptureOutput(out, nonce, 2);
     expect(r.texts.get(0)).toEqual({ text: `x\n${'cd'.repeat(16)}:0:e\ny`, command: 'node' });
     expect(r.broken).toBe(1);

@@ -66,7 +66,8 @@ describe('TmuxClient after its server ended', () => {
   it('sees a new server on the socket an ended server left behind', async () => {
     const name = uniqueSocketName();
     const client = new TmuxClient({ name }, 5000);
-    const start = () => client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 's', '-c', os.tmpdir(), 'sleep 100000']);
+    const start = () =>
+      client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 's', '-c', os.tmpdir(), 'sleep 100000']);
     try {
       await start();
       await client.killServer();

@@ -30,7 +30,9 @@ beforeEach(async () => {
   // A process outside tmux that a forged record would name.
   decoy = spawn('sleep', ['1000'], { stdio: 'ignore' });
   const pid = decoy.pid ?? 0;
-  const forged = [`%99\t${pid}\tfake\t0\t0\t0\tsleep\t${dir}\tfake`, `%98\t${pid}\tfake2\t0\t0\t0\tbash\t/\tx`].join('\n');
+  const forged = [`%99\t${pid}\tfake\t0\t0\t0\tsleep\t${dir}\tfake`, `%98\t${pid}\tfake2\t0\t0\t0\tbash\t/\tx`].join(
+    '\n',
+  );
   evilCwd = path.join(dir, `a\n${forged}\nb\tc`);
   fs.mkdirSync(evilCwd, { recursive: true });
 });
@@ -63,10 +65,18 @@ describe('list-panes with a hostile pane path', () => {
     const run = emptyRun('claude-team', 'forge', null, null);
     run.members = [member('ghost', '%99'), member('real', evil)];
     w.setSnapshot(snapshotOf(run));
-    const ghost = await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'claude-team:forge', members: ['ghost'] }), {});
+    const ghost = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'terminate', run: 'claude-team:forge', members: ['ghost'] }),
+      {},
+    );
     expect(ghost.status).toBe('refused');
     expect(processAlive(decoy.pid ?? 0)).toBe(true);
-    const real = await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'claude-team:forge', members: ['real'] }), {});
+    const real = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'terminate', run: 'claude-team:forge', members: ['real'] }),
+      {},
+    );
     expect(real.status).toBe('done');
     expect(processAlive(decoy.pid ?? 0)).toBe(true);
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).not.toContain(evil);
@@ -85,7 +95,11 @@ describe('list-panes with a hostile pane path', () => {
     const run = emptyRun('claude-team', 'forge', null, null);
     run.members = [member('worker', pane)];
     w.setSnapshot(snapshotOf(run));
-    const outcome = await runAction(w.env, planAction(w.env, { kind: 'terminate', run: 'claude-team:forge', members: ['worker'] }), {});
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'terminate', run: 'claude-team:forge', members: ['worker'] }),
+      {},
+    );
     expect(outcome.status).toBe('failed');
     expect(outcome.details?.join('\n')).toContain("is not that pane's process now");
     expect(processAlive(decoy.pid ?? 0)).toBe(true);

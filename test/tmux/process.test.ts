@@ -40,14 +40,22 @@ describe('tmux processes', () => {
     const client = new TmuxClient({ name: tmux.name }, 5000);
     const abort = new AbortController();
     abort.abort();
-    await expect(client.run(['list-panes', '-a'], { signal: abort.signal })).rejects.toMatchObject({ kind: 'timeout', message: expect.stringContaining('cancelled') });
+    await expect(client.run(['list-panes', '-a'], { signal: abort.signal })).rejects.toMatchObject({
+      kind: 'timeout',
+      message: expect.stringContaining('cancelled'),
+    });
   });
 
   it('ignore a TMUX variable pointing elsewhere', async () => {
     tmux = await startTmux();
     process.env.TMUX = '/nonexistent/socket,1,0';
     const r = await runTmuxProcess(['-L', tmux.name, 'display-message', '-p', '#{session_name}'], 5000, undefined);
-    expect({ code: r.code, out: r.stdout.trim(), timedOut: r.timedOut, hung: r.hung }).toEqual({ code: 0, out: 'base', timedOut: false, hung: false });
+    expect({ code: r.code, out: r.stdout.trim(), timedOut: r.timedOut, hung: r.hung }).toEqual({
+      code: 0,
+      out: 'base',
+      timedOut: false,
+      hung: false,
+    });
   });
 
   it('keep an answer that came while the event loop was held up past the timeout', async () => {

@@ -63,16 +63,56 @@ async function startSwarm(pid: number, cwd: string): Promise<Swarm> {
     await client.killServer().catch(() => {});
     fs.rmSync(socket, { force: true });
   });
-  await client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'lead', '-c', cwd, '-x', '120', '-y', '30', 'sleep 100000']);
+  await client.run([
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    'lead',
+    '-c',
+    cwd,
+    '-x',
+    '120',
+    '-y',
+    '30',
+    'sleep 100000',
+  ]);
   return { name, socket, client };
 }
 
 async function newPane(client: TmuxClient, session: string, cwd: string, command: string): Promise<string> {
-  return (await client.run(['new-session', '-d', '-P', '-F', '#{pane_id}', '-s', session, '-c', cwd, '-x', '120', '-y', '30', command])).trim();
+  return (
+    await client.run([
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-s',
+      session,
+      '-c',
+      cwd,
+      '-x',
+      '120',
+      '-y',
+      '30',
+      command,
+    ])
+  ).trim();
 }
 
 function writeTeam(workerPane: string): void {
-  const member = (name: string, agentType: string, tmuxPaneId: string) => ({ agentId: `${name}@${TEAM}`, name, agentType, model: 'claude-sonnet-4', joinedAt: Date.now(), tmuxPaneId, cwd: root, subscriptions: [] });
+  const member = (name: string, agentType: string, tmuxPaneId: string) => ({
+    agentId: `${name}@${TEAM}`,
+    name,
+    agentType,
+    model: 'claude-sonnet-4',
+    joinedAt: Date.now(),
+    tmuxPaneId,
+    cwd: root,
+    subscriptions: [],
+  });
   writeFile(path.join(ctx.claudeDir, 'teams', TEAM, 'config.json'), {
     name: TEAM,
     createdAt: Date.now(),
@@ -104,7 +144,12 @@ beforeEach(async () => {
   fs.mkdirSync(socketDir, { mode: 0o700 });
   tower = await startTmux();
   cleanups.push(() => tower.kill());
-  ctx = testContext({ claudeDir: path.join(home, '.claude'), socketName: tower.name, home, config: { killGraceSec: 0.5 } });
+  ctx = testContext({
+    claudeDir: path.join(home, '.claude'),
+    socketName: tower.name,
+    home,
+    config: { killGraceSec: 0.5 },
+  });
   ctx.env = { ...ctx.env, TMUX_TMPDIR: tmuxTmp, XDG_STATE_HOME: path.join(home, 'state'), TMUX: '' };
 });
 
@@ -123,8 +168,12 @@ describe("Claude Code's swarm servers", () => {
     const swarmPane = await newPane(swarm.client, 'worker-1', root, ECHO('SWARM-PANE'));
     expect(swarmPane).toBe(towerPane);
     writeTeam(swarmPane);
-    await waitFor(async () => (await screenOf(swarm.client, swarmPane)).includes('SWARM-PANE'), 5000, { what: 'the swarm pane to start' });
-    await waitFor(async () => (await screenOf(tower.client, towerPane)).includes('TOWER-PANE'), 5000, { what: "tower's pane to start" });
+    await waitFor(async () => (await screenOf(swarm.client, swarmPane)).includes('SWARM-PANE'), 5000, {
+      what: 'the swarm pane to start',
+    });
+    await waitFor(async () => (await screenOf(tower.client, towerPane)).includes('TOWER-PANE'), 5000, {
+      what: "tower's pane to start",
+    });
     return { swarm, paneId: swarmPane };
   }
 
@@ -148,7 +197,9 @@ describe("Claude Code's swarm servers", () => {
     expect(after.runs.find((r) => r.id === RUN)?.problems.map((p) => p.message)).toEqual([
       expect.stringContaining(`pane ${paneId} is not on ${swarm.name} (this run's Claude Code tmux server)`),
     ]);
-    expect(planAction(actionEnv(after), { kind: 'terminate', run: RUN, members: ['worker-1'] }).refusal).toContain('works elsewhere');
+    expect(planAction(actionEnv(after), { kind: 'terminate', run: RUN, members: ['worker-1'] }).refusal).toContain(
+      'works elsewhere',
+    );
   });
 
   it("the live store's poll tick finds the swarm server and captures the member's pane there", async () => {
@@ -157,11 +208,15 @@ describe("Claude Code's swarm servers", () => {
     const { store, watch } = createWatchedStore(ctx);
     cleanups.push(() => store.stop());
     await store.start();
-    const seen = await waitFor(() => {
-      const m = worker(store.getSnapshot());
-      const text = watch.lookOf(m)?.text ?? '';
-      return m.tmuxServer === swarm.name && text.includes('SWARM-PANE') ? text : null;
-    }, 8000, { what: "the swarm pane's capture in the live store" });
+    const seen = await waitFor(
+      () => {
+        const m = worker(store.getSnapshot());
+        const text = watch.lookOf(m)?.text ?? '';
+        return m.tmuxServer === swarm.name && text.includes('SWARM-PANE') ? text : null;
+      },
+      8000,
+      { what: "the swarm pane's capture in the live store" },
+    );
     expect(seen).not.toContain('TOWER-PANE');
   });
 
@@ -172,7 +227,9 @@ describe("Claude Code's swarm servers", () => {
     const plan = planAction(env, { kind: 'send', run: RUN, members: ['worker-1'], text: 'hello-swarm' });
     expect(plan.refusal).toBeNull();
     expect(plan.title).toContain(`(${paneId} on ${swarm.name})`);
-    expect(plan.effects.map((e) => e.text)).toContain(`tmux -S ${swarm.socket} send-keys -t ${paneId} -l -- hello-swarm`);
+    expect(plan.effects.map((e) => e.text)).toContain(
+      `tmux -S ${swarm.socket} send-keys -t ${paneId} -l -- hello-swarm`,
+    );
 
     ctx.dryRun = true;
     const dry = await runAction(env, plan);
@@ -181,7 +238,9 @@ describe("Claude Code's swarm servers", () => {
     ctx.dryRun = false;
 
     await runAction(env, plan);
-    await waitFor(async () => (await screenOf(swarm.client, paneId)).includes('hello-swarm'), 5000, { what: 'the line in the swarm pane' });
+    await waitFor(async () => (await screenOf(swarm.client, paneId)).includes('hello-swarm'), 5000, {
+      what: 'the line in the swarm pane',
+    });
     expect(await screenOf(tower.client, paneId)).not.toContain('hello-swarm');
   });
 
@@ -235,14 +294,18 @@ describe("Claude Code's swarm servers", () => {
     const stale = await startSwarm(999_999, root);
     const serverPid = Number(await stale.client.displayMessage('lead', '#{pid}'));
     process.kill(serverPid, 'SIGKILL');
-    await waitFor(() => {
-      try {
-        process.kill(serverPid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 5000, { what: 'the stale server to die' });
+    await waitFor(
+      () => {
+        try {
+          process.kill(serverPid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      5000,
+      { what: 'the stale server to die' },
+    );
     expect(fs.existsSync(stale.socket)).toBe(true);
 
     const snapshot = await buildSnapshot(ctx);

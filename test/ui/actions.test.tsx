@@ -20,7 +20,10 @@ const grantPlan = (req: ActionPlan['request']): ActionPlan => ({
   run: harnessRun(),
   title: `Grant ${req.gate} of ${req.run}`,
   effects: [
-    { kind: 'create', text: '/work/payments/.harness/checkpoint-plan-approval.md.granted "granted at <ISO>\\n" (exclusive)' },
+    {
+      kind: 'create',
+      text: '/work/payments/.harness/checkpoint-plan-approval.md.granted "granted at <ISO>\\n" (exclusive)',
+    },
     { kind: 'run', text: 'nothing else: the harness resumes when re-run' },
   ],
   refusal: null,
@@ -36,7 +39,9 @@ describe('confirm dialog', () => {
     await screen.press('g');
     await waitForText(screen, 'Grant plan-approval of harness:payments');
     expect(actions.planned).toEqual([{ kind: 'grant', run: 'harness:payments', gate: 'plan-approval' }]);
-    expect(screen.frame()).toContain('/work/payments/.harness/checkpoint-plan-approval.md.granted "granted at <ISO>\\n" (exclusive)');
+    expect(screen.frame()).toContain(
+      '/work/payments/.harness/checkpoint-plan-approval.md.granted "granted at <ISO>\\n" (exclusive)',
+    );
     expect(screen.frame()).toContain('nothing else: the harness resumes when re-run');
     await screen.press('n');
     await waitFor(() => !screen.frame().includes('Grant plan-approval'));
@@ -57,7 +62,11 @@ describe('confirm dialog', () => {
 
   it('shows a refusal instead of effects, and y does not run it', async () => {
     const { screen, actions } = room({ snapshot: fixtureSnapshot([harnessRun()]) });
-    actions.planFor = (req) => ({ ...grantPlan(req), effects: [], refusal: 'checkpoint-plan-approval.md is already granted' });
+    actions.planFor = (req) => ({
+      ...grantPlan(req),
+      effects: [],
+      refusal: 'checkpoint-plan-approval.md is already granted',
+    });
     await screen.press('g');
     await waitForText(screen, 'already granted');
     expect(screen.frame()).toContain('Refused');
@@ -92,7 +101,10 @@ describe('confirm dialog', () => {
 describe('reading a gate', () => {
   it('v in the gates pane shows the whole body, scrollable; Esc closes it', async () => {
     const long = Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the plan`).join('\n');
-    const run = { ...harnessRun(), gates: [{ ...harnessRun().gates[0]!, body: `# Checkpoint: plan-approval\n${long}` }] };
+    const run = {
+      ...harnessRun(),
+      gates: [{ ...harnessRun().gates[0]!, body: `# Checkpoint: plan-approval\n${long}` }],
+    };
     const { screen } = room({ columns: 100, rows: 30, snapshot: fixtureSnapshot([run]) });
     // In the runs list v means nothing.
     await screen.press('v');
@@ -127,7 +139,12 @@ describe('action requests', () => {
     await waitForText(screen, 'Open a named checkpoint on harness:payments');
     await screen.press('db-migrate', KEY.enter, 'schema change', KEY.enter);
     await waitFor(() => actions.planned.length === 1);
-    expect(actions.planned[0]).toEqual({ kind: 'request', run: 'harness:payments', name: 'db-migrate', message: 'schema change' });
+    expect(actions.planned[0]).toEqual({
+      kind: 'request',
+      run: 'harness:payments',
+      name: 'db-migrate',
+      message: 'schema change',
+    });
   });
 
   it('request takes its fields from keys that arrive in one read (Tab and Enter included)', async () => {
@@ -184,7 +201,12 @@ describe('a running checkpoint', () => {
     await waitForText(screen, 'checkpoint tina:auth-feature');
     await screen.press('y');
     await waitFor(() => held.hooks() !== null);
-    held.hooks()?.onProgress?.({ message: 'typed /checkpoint into %3', elapsedMs: 42_000, timeoutMs: 300_000, waitingFor: 'waiting for handoff' });
+    held.hooks()?.onProgress?.({
+      message: 'typed /checkpoint into %3',
+      elapsedMs: 42_000,
+      timeoutMs: 300_000,
+      waitingFor: 'waiting for handoff',
+    });
     await waitForText(screen, '0:42 / 5:00 waiting for handoff');
     await waitForText(screen, 'Esc cancel checkpoint');
     await screen.press(KEY.esc);

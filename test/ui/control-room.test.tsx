@@ -15,7 +15,16 @@ import { fixtureSnapshot, harnessRun, tinaRun } from './fixtures.js';
 import type { TestScreen } from './helpers.js';
 import { RecordingActions, memoryStore, renderRoom, waitFor, waitForText } from './helpers.js';
 
-const KEY = { down: '\u001b[B', up: '\u001b[A', tab: '\t', shiftTab: '\u001b[Z', enter: '\r', esc: '\u001b', ctrlC: '\u0003', backspace: '\u007f' };
+const KEY = {
+  down: '\u001b[B',
+  up: '\u001b[A',
+  tab: '\t',
+  shiftTab: '\u001b[Z',
+  enter: '\r',
+  esc: '\u001b',
+  ctrlC: '\u0003',
+  backspace: '\u007f',
+};
 const mounted: TestScreen[] = [];
 const room = (opts: Parameters<typeof renderRoom>[0] = {}) => {
   const r = renderRoom(opts);
@@ -80,7 +89,9 @@ describe('navigation and focus', () => {
 
   it('works through ink-testing-library as well', async () => {
     const store = memoryStore(fixtureSnapshot());
-    const r = renderInkTest(<ControlRoom store={store} activity={new ActivityStore()} actions={new RecordingActions()} color={false} />);
+    const r = renderInkTest(
+      <ControlRoom store={store} activity={new ActivityStore()} actions={new RecordingActions()} color={false} />,
+    );
     try {
       await waitFor(() => (r.lastFrame() ?? '').includes('epic-42'));
       r.stdin.write('j');

@@ -21,7 +21,13 @@ afterEach(() => {
 });
 
 /** The live control room's first frame on `snapshot`. */
-async function liveFrame(snapshot: Snapshot, columns: number, rows: number, color: boolean, readonly = false): Promise<string> {
+async function liveFrame(
+  snapshot: Snapshot,
+  columns: number,
+  rows: number,
+  color: boolean,
+  readonly = false,
+): Promise<string> {
   // The session's captures exist from the start, but none has arrived by the first frame.
   const watch = new PaneWatch(new TmuxClient({ name: 'tower-test-never-started' }));
   const { screen } = renderRoom({ columns, rows, snapshot, props: { color, readonly, contextThreshold: 70, watch } });
@@ -34,13 +40,20 @@ async function liveFrame(snapshot: Snapshot, columns: number, rows: number, colo
 }
 
 function opening(snapshot: Snapshot, columns: number, rows: number, color: boolean, readonly = false): string {
-  return openingFrame({ snapshot, columns, rows, bindings: defaultBindings(), readonly, contextThreshold: 70, now: NOW }, createTheme(color));
+  return openingFrame(
+    { snapshot, columns, rows, bindings: defaultBindings(), readonly, contextThreshold: 70, now: NOW },
+    createTheme(color),
+  );
 }
 
 /** A snapshot with many runs, a young gate (ages in seconds) and a problem. */
 function busySnapshot(): Snapshot {
   const base = fixtureSnapshot();
-  const extra = Array.from({ length: 30 }, (_, i) => ({ ...emptyRun('harness', `extra-${i}`, `/p/${i}`, null), status: 'waiting' as const, gates: [gate(`g${i}`, { since: new Date(NOW - 30_000).toISOString() })] }));
+  const extra = Array.from({ length: 30 }, (_, i) => ({
+    ...emptyRun('harness', `extra-${i}`, `/p/${i}`, null),
+    status: 'waiting' as const,
+    gates: [gate(`g${i}`, { since: new Date(NOW - 30_000).toISOString() })],
+  }));
   return { ...base, runs: [...base.runs, ...extra], problems: [{ file: '/x/y.json', message: 'invalid JSON' }] };
 }
 
@@ -62,7 +75,9 @@ describe('the opening frame', () => {
         else expect(ours).not.toContain('\u001b[');
         expect(ours).toBe(await liveFrame(snapshot, columns, rows, color));
         // What the painter would write over it: nothing.
-        expect(paintDiff(ours.split('\n'), (await liveFrame(snapshot, columns, rows, color)).split('\n'), columns, rows)).toBe('');
+        expect(
+          paintDiff(ours.split('\n'), (await liveFrame(snapshot, columns, rows, color)).split('\n'), columns, rows),
+        ).toBe('');
       });
     }
   }

@@ -16,7 +16,16 @@ export function task(id: string, patch: Partial<Task> = {}): Task {
 }
 
 export function gate(id: string, patch: Partial<Gate> = {}): Gate {
-  return { id, kind: 'checkpoint', state: 'pending', since: ago(12), grantable: true, title: `Checkpoint ${id}`, file: `/p/.harness/checkpoint-${id}.md`, ...patch };
+  return {
+    id,
+    kind: 'checkpoint',
+    state: 'pending',
+    since: ago(12),
+    grantable: true,
+    title: `Checkpoint ${id}`,
+    file: `/p/.harness/checkpoint-${id}.md`,
+    ...patch,
+  };
 }
 
 /** A tina run: live lead, two workers, a context gate, tasks and reviews. */
@@ -41,7 +50,15 @@ export function tinaRun(): Run {
       { taskId: '1', kind: 'code-quality', verdict: 'failed', reviewer: 'reviewer' },
       { taskId: '2', kind: 'spec-review', verdict: 'pending', reviewer: null },
     ],
-    gates: [gate('context', { kind: 'context', grantable: false, title: 'checkpoint needed (context 78%)', since: ago(3), file: null })],
+    gates: [
+      gate('context', {
+        kind: 'context',
+        grantable: false,
+        title: 'checkpoint needed (context 78%)',
+        since: ago(3),
+        file: null,
+      }),
+    ],
     context: { usedPct: 78, threshold: 70 },
     warnings: ['context 78% is over the threshold 70%'],
   };
@@ -52,7 +69,11 @@ export function harnessRun(): Run {
   return {
     ...emptyRun('harness', 'payments', '/work/payments', '/work/payments/.harness'),
     status: 'waiting',
-    gates: [gate('plan-approval', { body: '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\nRequested at: 2026-03-01T11:48:00Z\n## How to grant\nCreate the .granted file.' })],
+    gates: [
+      gate('plan-approval', {
+        body: '# Checkpoint: plan-approval (auto, triggerOn=post-planner)\nRequested at: 2026-03-01T11:48:00Z\n## How to grant\nCreate the .granted file.',
+      }),
+    ],
   };
 }
 
@@ -69,8 +90,17 @@ export function blockedRun(): Run {
 /** A dotagent run awaiting approval, and a plain Claude team. */
 export function quietRuns(): Run[] {
   return [
-    { ...emptyRun('dotagent', 'wf-7', '/work/dot', '/work/dot/memory/state'), status: 'waiting', phase: { current: 'ARCHITECTURE', total: 5, status: 'complete' }, gates: [gate('ARCHITECTURE', { kind: 'approval' })] },
-    { ...emptyRun('claude-team', 'side-quest', null, null), status: 'idle', members: [member('lead', { lead: true, paneId: '%9', state: 'dead' })] },
+    {
+      ...emptyRun('dotagent', 'wf-7', '/work/dot', '/work/dot/memory/state'),
+      status: 'waiting',
+      phase: { current: 'ARCHITECTURE', total: 5, status: 'complete' },
+      gates: [gate('ARCHITECTURE', { kind: 'approval' })],
+    },
+    {
+      ...emptyRun('claude-team', 'side-quest', null, null),
+      status: 'idle',
+      members: [member('lead', { lead: true, paneId: '%9', state: 'dead' })],
+    },
   ];
 }
 

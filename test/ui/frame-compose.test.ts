@@ -74,7 +74,9 @@ describe('the screen as blocks', () => {
     const a = screenBlocks(input(first), memo);
     // The selected run is untouched; a run further down gets a new task.
     const selected = deriveView(first, 0, initialUiState()).run!;
-    const runs = first.runs.map((r) => (r.id !== selected.id && r.tasks.length > 0 ? { ...r, tasks: [...r.tasks, task('new')] } : r));
+    const runs = first.runs.map((r) =>
+      r.id !== selected.id && r.tasks.length > 0 ? { ...r, tasks: [...r.tasks, task('new')] } : r,
+    );
     expect(runs.some((r, i) => r !== first.runs[i])).toBe(true);
     const b = screenBlocks(input({ ...first, runs }), memo);
     expect(b.blocks).toHaveLength(a.blocks.length);
@@ -120,9 +122,25 @@ describe('the frame composer', () => {
 
   it('cuts lines at cells, blanking halves of wide characters', () => {
     const line = [{ text: 'a漢b' }, { text: '字' }];
-    expect(cutLine(line, 0, 2).map((s) => s.text).join('')).toBe('a ');
-    expect(cutLine(line, 2, 6).map((s) => s.text).join('')).toBe(' b字');
-    expect(cutLine(line, 1, 3).map((s) => s.text).join('')).toBe('漢');
-    expect(cutLine(line, 5, 9).map((s) => s.text).join('')).toBe('    ');
+    expect(
+      cutLine(line, 0, 2)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('a ');
+    expect(
+      cutLine(line, 2, 6)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe(' b字');
+    expect(
+      cutLine(line, 1, 3)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('漢');
+    expect(
+      cutLine(line, 5, 9)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe('    ');
   });
 });

@@ -140,7 +140,8 @@ export class RecordingActions implements ControlRoomActions {
     destructive: req.kind !== 'attach',
   });
   /** What run resolves with; replace to hold a run open. */
-  runWith: (plan: ActionPlan, hooks: RunHooks) => Promise<ActionOutcome> = async (plan) => (plan.refusal ? { status: 'refused', message: plan.refusal } : { status: 'done', message: 'done' });
+  runWith: (plan: ActionPlan, hooks: RunHooks) => Promise<ActionOutcome> = async (plan) =>
+    plan.refusal ? { status: 'refused', message: plan.refusal } : { status: 'done', message: 'done' };
 
   plan(req: ActionRequest): ActionPlan {
     this.planned.push(req);
@@ -157,7 +158,9 @@ export class RecordingActions implements ControlRoomActions {
 }
 
 /** A control room on the fixture snapshot with recording actions and a hand-moved clock. */
-export function renderRoom(opts: { columns?: number; rows?: number; snapshot?: Snapshot; props?: Partial<ControlRoomProps> } = {}) {
+export function renderRoom(
+  opts: { columns?: number; rows?: number; snapshot?: Snapshot; props?: Partial<ControlRoomProps> } = {},
+) {
   const store = memoryStore(opts.snapshot ?? fixtureSnapshot());
   const activity = new ActivityStore();
   const actions = new RecordingActions();

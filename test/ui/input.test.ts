@@ -1,7 +1,14 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { keyName, splitChunk } from '../../src/keys/key-name.js';
-import { isForceQuit, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../../src/ui/input/translate.js';
+import {
+  isForceQuit,
+  moveIndex,
+  translateGlobalKey,
+  translateModalKey,
+  translatePaneKey,
+  translatePromptKey,
+} from '../../src/ui/input/translate.js';
 import { defaultBindings } from '../../src/keys/keymap.js';
 
 const NO_KEY: Key = {
@@ -46,7 +53,12 @@ describe('keyName', () => {
 
 describe('splitChunk', () => {
   it('splits a chunk read at once into text runs and control keys, in order', () => {
-    expect(splitChunk('db-migrate\tschema change\r')).toEqual([{ text: 'db-migrate' }, { key: 'tab' }, { text: 'schema change' }, { key: 'enter' }]);
+    expect(splitChunk('db-migrate\tschema change\r')).toEqual([
+      { text: 'db-migrate' },
+      { key: 'tab' },
+      { text: 'schema change' },
+      { key: 'enter' },
+    ]);
     expect(splitChunk('jj')).toEqual([{ text: 'jj' }]);
     expect(splitChunk('a\u007fb\u0007')).toEqual([{ text: 'a' }, { key: 'backspace' }, { text: 'b' }]);
   });

@@ -33,7 +33,8 @@ describe('keymap table', () => {
       help: ['?'],
       quit: ['q'],
     };
-    for (const [command, keys] of Object.entries(expected)) expect(b.keys[command as keyof typeof b.keys]).toEqual(keys);
+    for (const [command, keys] of Object.entries(expected))
+      expect(b.keys[command as keyof typeof b.keys]).toEqual(keys);
     expect(b.keys.down).toEqual(expect.arrayContaining(['j', 'down']));
     expect(b.keys.up).toEqual(expect.arrayContaining(['k', 'up']));
   });
@@ -99,6 +100,13 @@ describe('README key table', () => {
   });
 
   it('labels keys the way the screen shows them', () => {
-    expect(['enter', 'esc', 'shift+tab', 'ctrl+c', 'up', 'j'].map(keyLabel)).toEqual(['Enter', 'Esc', 'Shift-Tab', 'Ctrl-C', '↑', 'j']);
+    expect(['enter', 'esc', 'shift+tab', 'ctrl+c', 'up', 'j'].map(keyLabel)).toEqual([
+      'Enter',
+      'Esc',
+      'Shift-Tab',
+      'Ctrl-C',
+      '↑',
+      'j',
+    ]);
   });
 });

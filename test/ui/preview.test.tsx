@@ -33,7 +33,10 @@ describe('the preview pane', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tower-preview-'));
     const script = path.join(dir, 'agent.sh');
     // A title change, a bell, cursor movement and a bidi override among ordinary lines; then a line a second.
-    fs.writeFileSync(script, `printf '\\033]2;pwned\\007\\007\\033[31mcompiling\\033[0m \\342\\200\\256evil\\n\\033[5;5Hjumped\\n'; sleep 1.5; i=0; while true; do i=$((i+1)); echo "step $i"; sleep 0.1; done\n`);
+    fs.writeFileSync(
+      script,
+      `printf '\\033]2;pwned\\007\\007\\033[31mcompiling\\033[0m \\342\\200\\256evil\\n\\033[5;5Hjumped\\n'; sleep 1.5; i=0; while true; do i=$((i+1)); echo "step $i"; sleep 0.1; done\n`,
+    );
     const pane = await tmux.newSession('agent', dir, `sh ${script}`);
     const watch = new PaneWatch(tmux.client);
     const inner = memoryStore(withLeadIn(pane));

@@ -16,7 +16,12 @@ afterEach(() => {
 describe('the first frame of a big box', () => {
   it('says it is reading, with what, until the first snapshot is there', async () => {
     const session = createSessionStore({ loading: true, reading: '10,000 Claude teams, 2 roots' });
-    const { screen } = renderRoom({ columns: 120, rows: 30, snapshot: { version: 1, generatedAt: '', runs: [], problems: [] }, props: { session } });
+    const { screen } = renderRoom({
+      columns: 120,
+      rows: 30,
+      snapshot: { version: 1, generatedAt: '', runs: [], problems: [] },
+      props: { session },
+    });
     mounted.push(screen);
     await waitForText(screen, 'reading state… (10,000 Claude teams, 2 roots)');
     expect(screen.frame()).not.toContain('no runs found');

@@ -23,7 +23,10 @@ describe('refusals on the screen', () => {
     await screen.press('g');
     await waitForText(screen, 'no pending gate tower can grant');
     await waitFor(() => actions.ran.length === 1);
-    expect(actions.ran[0]?.plan).toMatchObject({ request: { kind: 'grant' }, refusal: expect.stringContaining('no pending gate') });
+    expect(actions.ran[0]?.plan).toMatchObject({
+      request: { kind: 'grant' },
+      refusal: expect.stringContaining('no pending gate'),
+    });
     expect(actions.planned).toHaveLength(0);
     await screen.press('\u001b');
     await waitForText(screen, 'refused grant');
@@ -41,6 +44,11 @@ describe('refusals on the screen', () => {
     await screen.press('g');
     await waitForText(screen, 'no pending gate tower can grant');
     const entry = await waitFor(() => w.audit().find((a) => a.action === 'grant'), 5000);
-    expect(entry).toMatchObject({ action: 'grant', run: tinaRun().id, outcome: 'refused', message: expect.stringContaining('no pending gate') });
+    expect(entry).toMatchObject({
+      action: 'grant',
+      run: tinaRun().id,
+      outcome: 'refused',
+      message: expect.stringContaining('no pending gate'),
+    });
   });
 });

@@ -22,7 +22,14 @@ class SlowBox implements ControlRoomActions {
   }
   answer(): void {
     const req = this.asked[this.answers.length - 1]!;
-    this.answers.shift()?.({ request: req, run: null, title: `grant ${req.run}`, effects: [], refusal: null, destructive: true });
+    this.answers.shift()?.({
+      request: req,
+      run: null,
+      title: `grant ${req.run}`,
+      effects: [],
+      refusal: null,
+      destructive: true,
+    });
   }
   async run(): Promise<ActionOutcome> {
     return { status: 'done', message: 'done' };
@@ -55,7 +62,16 @@ describe('plans from another box', () => {
 
   it('the preview of a member on another box says it is not previewed here, not that a capture is coming', () => {
     const m = member('lead', { paneId: '%1', state: 'alive', lead: true });
-    const frame = previewFrame({ member: m, hasRun: true, host: 'far', look: undefined, lines: null, focused: false, scroll: 0, rect: { width: 90, height: 6 } });
+    const frame = previewFrame({
+      member: m,
+      hasRun: true,
+      host: 'far',
+      look: undefined,
+      lines: null,
+      focused: false,
+      scroll: 0,
+      rect: { width: 90, height: 6 },
+    });
     const text = frame.map((l) => l.map((s) => s.text).join('')).join('\n');
     expect(text).toContain('a pane on far is not previewed here');
     expect(text).not.toContain('waiting for the first capture');

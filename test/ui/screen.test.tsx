@@ -29,7 +29,12 @@ function awkwardRuns(): Run[] {
       ...harnessRun(),
       id: `harness:${evil}`,
       name: evil,
-      gates: [gate('g1', { title: `${evil} ${'very long title '.repeat(12)}`, body: `body line\u001b[31m red\n${'漢字'.repeat(80)}` })],
+      gates: [
+        gate('g1', {
+          title: `${evil} ${'very long title '.repeat(12)}`,
+          body: `body line\u001b[31m red\n${'漢字'.repeat(80)}`,
+        }),
+      ],
       problems: [{ file: '/work/payments/.harness/x.json', message: `bad\u001b[1mfile ${'😀'.repeat(50)}` }],
     },
     {
@@ -37,12 +42,21 @@ function awkwardRuns(): Run[] {
       name: '漢字のとても長い名前'.repeat(6),
       id: `tina:${'漢字のとても長い名前'.repeat(6)}`,
       // Every member's context known, one at 100%: the team pane's widest context column.
-      members: [...t.members, member('😀'.repeat(30), { role: 'r'.repeat(60), model: 'm'.repeat(40), paneId: '%77', state: 'alive' })].map((m, i) => ({
+      members: [
+        ...t.members,
+        member('😀'.repeat(30), { role: 'r'.repeat(60), model: 'm'.repeat(40), paneId: '%77', state: 'alive' }),
+      ].map((m, i) => ({
         ...m,
         context: { usedPct: i === 0 ? 100 : 33, tokens: 1_000_000, window: 1_000_000 },
         tokens: { input: 9e9, output: 9e9, cacheRead: 0, cacheWrite: 0 },
       })),
-      tasks: Array.from({ length: 300 }, (_, i) => task(String(i), { subject: `${'subject '.repeat(20)}\u001b[5m${i}`, owner: 'o'.repeat(30), blockedBy: ['1', '2', '3', '4', '5'] })),
+      tasks: Array.from({ length: 300 }, (_, i) =>
+        task(String(i), {
+          subject: `${'subject '.repeat(20)}\u001b[5m${i}`,
+          owner: 'o'.repeat(30),
+          blockedBy: ['1', '2', '3', '4', '5'],
+        }),
+      ),
       warnings: [`stale handoff ${'x'.repeat(200)}`],
     },
     ...Array.from({ length: 30 }, (_, i) => ({ ...harnessRun(), id: `harness:p${i}`, name: `p${i}` })),
@@ -52,7 +66,14 @@ function awkwardRuns(): Run[] {
 /** Drives the screen through every pane, the filter, help and a dialog; returns all frames. */
 async function tour(columns: number, rows: number, color: boolean): Promise<{ frames: string[] }> {
   const { screen, actions } = renderRoom({ columns, rows, snapshot: fixtureSnapshot(awkwardRuns()), props: { color } });
-  actions.planFor = (req) => ({ request: req, run: null, title: `Grant ${'g1'} of ${req.run}`, effects: [{ kind: 'create', text: `/very/long/path/${'segment/'.repeat(30)}checkpoint.md.granted` }], refusal: null, destructive: true });
+  actions.planFor = (req) => ({
+    request: req,
+    run: null,
+    title: `Grant ${'g1'} of ${req.run}`,
+    effects: [{ kind: 'create', text: `/very/long/path/${'segment/'.repeat(30)}checkpoint.md.granted` }],
+    refusal: null,
+    destructive: true,
+  });
   await waitForText(screen, 'Runs');
   await screen.press('j');
   for (let i = 0; i < 8; i++) await screen.press(KEY.tab, 'G');
@@ -69,7 +90,11 @@ async function tour(columns: number, rows: number, color: boolean): Promise<{ fr
 const tours = new Map<string, Promise<string[]>>();
 function tourOnce(columns: number, rows: number, color: boolean): Promise<string[]> {
   const key = `${columns}x${rows}:${color}`;
-  if (!tours.has(key)) tours.set(key, tour(columns, rows, color).then((t) => t.frames));
+  if (!tours.has(key))
+    tours.set(
+      key,
+      tour(columns, rows, color).then((t) => t.frames),
+    );
   return tours.get(key) as Promise<string[]>;
 }
 const COLOURED_SIZES = [
@@ -120,7 +145,8 @@ describe('no colour', () => {
       expect(overwideLines(f, 100)).toEqual([]);
     }
     const all = frames.join('\n');
-    for (const word of ['[CHK]', 'waiting', '[> ', '> ', 'CHK 1', 'pending', '● alive', 'filter: ']) expect(all).toContain(word);
+    for (const word of ['[CHK]', 'waiting', '[> ', '> ', 'CHK 1', 'pending', '● alive', 'filter: '])
+      expect(all).toContain(word);
   });
 
   it('with colour on, the same screens are coloured (so the check above means something)', async () => {
@@ -129,7 +155,13 @@ describe('no colour', () => {
   });
 
   it('marks escalations red and checkpoints amber in words too: [ESC] vs [CHK]', async () => {
-    const { screen } = renderRoom({ columns: 120, rows: 40, snapshot: fixtureSnapshot([{ ...harnessRun(), gates: [gate('a'), gate('b', { kind: 'escalation', grantable: false })] }]) });
+    const { screen } = renderRoom({
+      columns: 120,
+      rows: 40,
+      snapshot: fixtureSnapshot([
+        { ...harnessRun(), gates: [gate('a'), gate('b', { kind: 'escalation', grantable: false })] },
+      ]),
+    });
     mounted.push(screen);
     await waitForText(screen, '[ESC] b');
     expect(screen.frame()).toContain('[CHK] a');
@@ -141,14 +173,27 @@ describe('untrusted text', () => {
   it('never lets escape sequences from state files reach the frame', async () => {
     const all = (await Promise.all(COLOURED_SIZES.map(([c, r]) => tourOnce(c, r, true)))).flat().join('\n');
     expect(all).toContain('evil');
-    for (const bad of ['\u001b[2J', '\u001b]0;', '\u0007', '\u009b', '\u001b[5m', '\u001b[1mfile', '\r']) expect(all).not.toContain(bad);
+    for (const bad of ['\u001b[2J', '\u001b]0;', '\u0007', '\u009b', '\u001b[5m', '\u001b[1mfile', '\r'])
+      expect(all).not.toContain(bad);
   });
 });
 
 describe('teams that ended', () => {
   it('fold into one line at the end of the runs list; E lists them and folds them again', async () => {
-    const ended = Array.from({ length: 1200 }, (_, i) => ({ ...harnessRun(), id: `claude-team:old-${i}`, name: `old-${i}`, system: 'claude-team' as const, gates: [], status: 'complete' as const, ended: true }));
-    const { screen } = renderRoom({ columns: 120, rows: 40, snapshot: fixtureSnapshot([...fixtureSnapshot().runs, ...ended]) });
+    const ended = Array.from({ length: 1200 }, (_, i) => ({
+      ...harnessRun(),
+      id: `claude-team:old-${i}`,
+      name: `old-${i}`,
+      system: 'claude-team' as const,
+      gates: [],
+      status: 'complete' as const,
+      ended: true,
+    }));
+    const { screen } = renderRoom({
+      columns: 120,
+      rows: 40,
+      snapshot: fixtureSnapshot([...fixtureSnapshot().runs, ...ended]),
+    });
     await waitForText(screen, '1,200 teams ended');
     expect(screen.frame()).toMatch(/Runs · \d+ of \d+/);
     expect(screen.frame()).not.toContain('old-0');

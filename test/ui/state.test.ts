@@ -17,7 +17,10 @@ describe('selectors', () => {
   it('count checkpoints and approvals amber, escalations red, ignoring granted gates', () => {
     expect(gateCounts(harnessRun())).toEqual({ amber: 1, red: 0 });
     expect(gateCounts(blockedRun())).toEqual({ amber: 0, red: 1 });
-    const run = { ...harnessRun(), gates: [gate('a'), gate('b', { state: 'granted' }), gate('c', { kind: 'approval' })] };
+    const run = {
+      ...harnessRun(),
+      gates: [gate('a'), gate('b', { state: 'granted' }), gate('c', { kind: 'approval' })],
+    };
     expect(gateCounts(run)).toEqual({ amber: 2, red: 0 });
   });
 
@@ -70,7 +73,14 @@ describe('ui reducer', () => {
 });
 
 describe('dialog reducer', () => {
-  const plan: ActionPlan = { request: { kind: 'grant', run: 'x' }, run: null, title: 't', effects: [], refusal: null, destructive: true };
+  const plan: ActionPlan = {
+    request: { kind: 'grant', run: 'x' },
+    run: null,
+    title: 't',
+    effects: [],
+    refusal: null,
+    destructive: true,
+  };
   it('queues dialogs behind the open one and drops a straggler offer wherever it waits', () => {
     let s = dialogReducer(NO_DIALOG, { type: 'open', dialog: { kind: 'confirm', plan, scroll: 0 } });
     s = dialogReducer(s, { type: 'open', dialog: { kind: 'offer-terminate', offerId: 7, runId: 'x', alive: ['w'] } });
@@ -83,7 +93,10 @@ describe('dialog reducer', () => {
   });
 
   it('edits the request prompt field by field', () => {
-    let s = dialogReducer(NO_DIALOG, { type: 'open', dialog: { kind: 'request', runId: 'h', field: 'name', name: '', message: '' } });
+    let s = dialogReducer(NO_DIALOG, {
+      type: 'open',
+      dialog: { kind: 'request', runId: 'h', field: 'name', name: '', message: '' },
+    });
     s = dialogReducer(s, { type: 'type', text: 'db-migrat' });
     s = dialogReducer(s, { type: 'type', text: 'ex' });
     s = dialogReducer(s, { type: 'erase' });
@@ -97,16 +110,29 @@ describe('requests from the selection', () => {
   const base = { focus: 'runs' as const, member: null, gate: null };
   it('grant takes the selected pending grantable gate, else the first one', () => {
     const run = { ...harnessRun(), gates: [gate('done', { state: 'granted' }), gate('a'), gate('b')] };
-    expect(buildRequest('grant', { ...base, run })).toEqual({ ok: true, request: { kind: 'grant', run: run.id, gate: 'a' } });
-    expect(buildRequest('grant', { ...base, run, gate: run.gates[2] ?? null })).toMatchObject({ request: { gate: 'b' } });
-    expect(buildRequest('grant', { ...base, run: blockedRun() })).toMatchObject({ ok: false, reason: expect.stringContaining('no pending gate') });
+    expect(buildRequest('grant', { ...base, run })).toEqual({
+      ok: true,
+      request: { kind: 'grant', run: run.id, gate: 'a' },
+    });
+    expect(buildRequest('grant', { ...base, run, gate: run.gates[2] ?? null })).toMatchObject({
+      request: { gate: 'b' },
+    });
+    expect(buildRequest('grant', { ...base, run: blockedRun() })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('no pending gate'),
+    });
   });
 
   it('terminate takes the live teammates, or the member selected in the team pane', () => {
     const run = tinaRun();
-    expect(buildRequest('terminate', { ...base, run })).toEqual({ ok: true, request: { kind: 'terminate', run: run.id, members: [] } });
+    expect(buildRequest('terminate', { ...base, run })).toEqual({
+      ok: true,
+      request: { kind: 'terminate', run: run.id, members: [] },
+    });
     const lead = run.members[0] ?? null;
-    expect(buildRequest('terminate', { ...base, focus: 'team', run, member: lead })).toMatchObject({ request: { members: ['team-lead'] } });
+    expect(buildRequest('terminate', { ...base, focus: 'team', run, member: lead })).toMatchObject({
+      request: { members: ['team-lead'] },
+    });
     expect(buildRequest('terminate', { ...base, run: harnessRun() }).ok).toBe(false);
   });
 
@@ -121,7 +147,16 @@ describe('requests from the selection', () => {
 describe('footer hints', () => {
   const situation = (patch: Partial<Situation>): Situation => {
     const snap = fixtureSnapshot([tinaRun(), harnessRun()]);
-    return { view: deriveView(snap, 0, initialUiState()), focus: 'runs', help: false, dialog: null, filtering: false, filter: '', cancellable: false, ...patch };
+    return {
+      view: deriveView(snap, 0, initialUiState()),
+      focus: 'runs',
+      help: false,
+      dialog: null,
+      filtering: false,
+      filter: '',
+      cancellable: false,
+      ...patch,
+    };
   };
   it('offer checkpoint and attach for a live lead, grant only with a grantable gate', () => {
     const words = availableHints(situation({})).map((h) => h.command);
@@ -136,7 +171,10 @@ describe('footer hints', () => {
 
   it('offer a command exactly when its key would act, for every command and selection', () => {
     const snap = fixtureSnapshot([tinaRun(), harnessRun()]);
-    const views = [deriveView(snap, 0, initialUiState()), deriveView(fixtureSnapshot([harnessRun()]), 0, initialUiState())];
+    const views = [
+      deriveView(snap, 0, initialUiState()),
+      deriveView(fixtureSnapshot([harnessRun()]), 0, initialUiState()),
+    ];
     // The tina run's team: the lead, a worker, a dead worker and an in-process reviewer (no pane of its own).
     const selections = views.flatMap((view) =>
       (['runs', 'team', 'gates'] as const).flatMap((focus) =>
@@ -145,10 +183,21 @@ describe('footer hints', () => {
     );
     for (const { view, focus } of selections) {
       const offered = new Set(availableHints(situation({ view, focus })).map((h) => h.command));
-      const sel = { view, run: view.run, focus, member: focus === 'team' ? view.member : null, gate: view.gate, filter: '', cancellable: false, muted: false };
+      const sel = {
+        view,
+        run: view.run,
+        focus,
+        member: focus === 'team' ? view.member : null,
+        gate: view.gate,
+        filter: '',
+        cancellable: false,
+        muted: false,
+      };
       for (const [command, spec] of Object.entries(SCREEN_COMMANDS)) {
         if ('routed' in spec || spec.footer === null) continue;
-        expect(offered.has(command as never), `${command} with ${focus} ${view.member?.name ?? ''}`).toBe(spec.when(sel).ok);
+        expect(offered.has(command as never), `${command} with ${focus} ${view.member?.name ?? ''}`).toBe(
+          spec.when(sel).ok,
+        );
       }
     }
   });
@@ -158,7 +207,20 @@ describe('footer hints', () => {
     const view = { ...deriveView(fixtureSnapshot([run]), 0, initialUiState()), member: run.members[3] ?? null };
     expect(availableHints(situation({ view, focus: 'team' })).map((h) => h.command)).not.toContain('terminate');
     const verdict = SCREEN_COMMANDS.terminate;
-    expect('routed' in verdict ? null : verdict.when({ view, run, focus: 'team', member: view.member, gate: null, filter: '', cancellable: false, muted: false })).toMatchObject({
+    expect(
+      'routed' in verdict
+        ? null
+        : verdict.when({
+            view,
+            run,
+            focus: 'team',
+            member: view.member,
+            gate: null,
+            filter: '',
+            cancellable: false,
+            muted: false,
+          }),
+    ).toMatchObject({
       ok: false,
       reason: expect.stringContaining('no tmux pane of its own'),
     });
@@ -172,14 +234,31 @@ describe('footer hints', () => {
   });
 
   it('show only dialog keys while a dialog is open', () => {
-    const plan: ActionPlan = { request: { kind: 'grant', run: 'x' }, run: null, title: 't', effects: [], refusal: null, destructive: true };
-    expect(availableHints(situation({ dialog: { kind: 'confirm', plan, scroll: 0 } })).map((h) => h.command)).toEqual(['confirm', 'cancel']);
+    const plan: ActionPlan = {
+      request: { kind: 'grant', run: 'x' },
+      run: null,
+      title: 't',
+      effects: [],
+      refusal: null,
+      destructive: true,
+    };
+    expect(availableHints(situation({ dialog: { kind: 'confirm', plan, scroll: 0 } })).map((h) => h.command)).toEqual([
+      'confirm',
+      'cancel',
+    ]);
     expect(availableHints(situation({ filtering: true })).map((h) => h.command)).toEqual(['accept', 'dismiss']);
   });
 });
 
 describe('teams that ended', () => {
-  const ended = (name: string) => ({ ...harnessRun(), id: `claude-team:${name}`, name, system: 'claude-team' as const, gates: [], ended: true });
+  const ended = (name: string) => ({
+    ...harnessRun(),
+    id: `claude-team:${name}`,
+    name,
+    system: 'claude-team' as const,
+    gates: [],
+    ended: true,
+  });
   const runs = [...fixtureSnapshot().runs, ended('old-1'), ended('old-2')];
 
   it('are folded off the end of the list, listed by the toggle, and found by a filter', () => {
@@ -201,7 +280,10 @@ describe('a tally over the runs', () => {
       asked.push(r.id);
       return r.problems.length;
     });
-    const run = (id: string, problems: number): Run => ({ ...emptyRun('claude-team', id, `/p/${id}`, null), problems: Array.from({ length: problems }, () => ({ file: null, message: 'x' })) });
+    const run = (id: string, problems: number): Run => ({
+      ...emptyRun('claude-team', id, `/p/${id}`, null),
+      problems: Array.from({ length: problems }, () => ({ file: null, message: 'x' })),
+    });
     let runs: Run[] = Array.from({ length: 50 }, (_, i) => run(`r${i}`, i % 3));
     const fresh = (rs: readonly Run[]) => rs.reduce((n, r) => n + r.problems.length, 0);
     expect(tally.sum(runs)).toBe(fresh(runs));

@@ -20,7 +20,11 @@ function runWithContext(): Run {
     ...run,
     members: run.members.map((m) =>
       m.name === 'team-lead'
-        ? { ...m, context: { usedPct: 78.4, tokens: 156_800, window: 200_000 }, tokens: { input: 12_000, output: 40_000, cacheRead: 1_100_000, cacheWrite: 88_000 } }
+        ? {
+            ...m,
+            context: { usedPct: 78.4, tokens: 156_800, window: 200_000 },
+            tokens: { input: 12_000, output: 40_000, cacheRead: 1_100_000, cacheWrite: 88_000 },
+          }
         : m.name === 'worker-1'
           ? { ...m, context: { usedPct: 41, tokens: 82_000, window: 200_000 } }
           : m,
@@ -53,7 +57,8 @@ describe('context per member', () => {
     await waitForText(screen, '[> Team');
     expect(screen.frame()).toMatch(/team-lead.*78%!/);
     for (const width of [58, 78, 118]) {
-      for (const line of teamLines(runWithContext(), 0, true, width, 10, 0, 70)) expect(text(line).length).toBeLessThanOrEqual(width);
+      for (const line of teamLines(runWithContext(), 0, true, width, 10, 0, 70))
+        expect(text(line).length).toBeLessThanOrEqual(width);
     }
   });
 
@@ -69,7 +74,9 @@ describe('context per member', () => {
     expect(contextCell(m, 71)).toEqual({ text: '70%', tone: 'plain' });
     expect(contextCell(member('b'), 70)).toEqual({ text: '' });
     const run = { ...runWithContext(), context: { usedPct: 50, threshold: 90 } };
-    const lead = teamLines(run, 0, true, 100, 10, 0, 70).map(text).find((l) => l.includes('team-lead'));
+    const lead = teamLines(run, 0, true, 100, 10, 0, 70)
+      .map(text)
+      .find((l) => l.includes('team-lead'));
     expect(lead).toMatch(/78%(?!!)/);
   });
 
@@ -77,6 +84,11 @@ describe('context per member', () => {
     const lead = runWithContext().members[0]!;
     expect(contextNote(lead)).toBe(' · context 78% of 200k · 1.2M in 40k out');
     expect(contextNote(member('x'))).toBe('');
-    expect([compactCount(999), compactCount(1234), compactCount(200_000), compactCount(1_500_000)]).toEqual(['999', '1.2k', '200k', '1.5M']);
+    expect([compactCount(999), compactCount(1234), compactCount(200_000), compactCount(1_500_000)]).toEqual([
+      '999',
+      '1.2k',
+      '200k',
+      '1.5M',
+    ]);
   });
 });

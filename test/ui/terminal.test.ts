@@ -136,7 +136,10 @@ describe('lifecycle', () => {
   it('routes signals and crashes to the hooks until uninstalled', () => {
     const proc = new EventEmitter() as unknown as NodeJS.Process;
     const seen: string[] = [];
-    const uninstall = installLifecycle({ onSignal: (s) => seen.push(s), onCrash: (e) => seen.push(`crash ${(e as Error).message}`) }, proc);
+    const uninstall = installLifecycle(
+      { onSignal: (s) => seen.push(s), onCrash: (e) => seen.push(`crash ${(e as Error).message}`) },
+      proc,
+    );
     proc.emit('SIGTERM', 'SIGTERM');
     proc.emit('SIGHUP', 'SIGHUP');
     proc.emit('uncaughtException', new Error('boom'));

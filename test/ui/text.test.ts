@@ -9,7 +9,8 @@ import { fitLine, lineWidth } from '../../src/ui/text/segments.js';
 import { displayWidth, fit, NARROW, sliceCells, truncate, wrapText } from '../../src/ui/text/width.js';
 import { NARROW_TEXT } from '../../scripts/bundle-patches.js';
 
-const text = () => fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '漢', '字', '😀', 'é', '-', '…', 'ﾊ') , maxLength: 60 });
+const text = () =>
+  fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '漢', '字', '😀', 'é', '-', '…', 'ﾊ'), maxLength: 60 });
 
 describe('display width', () => {
   it('cuts with … by cells, counting wide characters as two', () => {
@@ -57,7 +58,12 @@ describe('narrow text', () => {
     expect(displayWidth(line)).toBe(stringWidth(line));
     for (let max = 0; max <= line.length + 1; max++) {
       const cut = sliceCells(line, max);
-      expect(cut).toBe([...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line)].map((g) => g.segment).slice(0, max).join(''));
+      expect(cut).toBe(
+        [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line)]
+          .map((g) => g.segment)
+          .slice(0, max)
+          .join(''),
+      );
     }
   });
 });
@@ -94,7 +100,11 @@ describe('columns, frames and layout', () => {
     expect(lines).toHaveLength(5);
     for (const l of lines) expect(lineWidth(l)).toBe(30);
     expect(lines[0]?.map((s) => s.text).join('')).toContain('[> Team · 4]');
-    expect(frameLines('Team', false, { width: 30, height: 3 }, [])[0]?.map((s) => s.text).join('')).not.toContain('>');
+    expect(
+      frameLines('Team', false, { width: 30, height: 3 }, [])[0]
+        ?.map((s) => s.text)
+        .join(''),
+    ).not.toContain('>');
   });
 
   it('keeps the cursor row inside the window', () => {
@@ -105,8 +115,19 @@ describe('columns, frames and layout', () => {
   });
 
   it('shares lines: minimums, then wants, then the rest to growers', () => {
-    expect(allocate(20, [{ min: 3, want: 5, grow: false }, { min: 3, want: 30, grow: true }])).toEqual([5, 15]);
-    expect(allocate(10, [{ min: 3, want: 4, grow: false }, { min: 3, want: 4, grow: false }, { min: 2, want: 9, grow: true }])).toEqual([4, 4, 2]);
+    expect(
+      allocate(20, [
+        { min: 3, want: 5, grow: false },
+        { min: 3, want: 30, grow: true },
+      ]),
+    ).toEqual([5, 15]);
+    expect(
+      allocate(10, [
+        { min: 3, want: 4, grow: false },
+        { min: 3, want: 4, grow: false },
+        { min: 2, want: 9, grow: true },
+      ]),
+    ).toEqual([4, 4, 2]);
   });
 
   it('is wide from 120×30, narrow below, and asks for room under 40×12', () => {
@@ -115,9 +136,15 @@ describe('columns, frames and layout', () => {
     expect(computeLayout(119, 40, wants, false).kind).toBe('narrow');
     expect(computeLayout(80, 24, wants, false).kind).toBe('narrow');
     expect(computeLayout(30, 10, wants, false).kind).toBe('too-small');
-    for (const [w, h] of [[80, 24], [120, 40], [200, 60], [40, 12]] as const) {
+    for (const [w, h] of [
+      [80, 24],
+      [120, 40],
+      [200, 60],
+      [40, 12],
+    ] as const) {
       const l = computeLayout(w, h, wants, true);
-      if (l.kind === 'wide') for (const col of l.columns) expect(col.reduce((n, p) => n + p.rect.height, 0) + l.runs.height + 2).toBe(h);
+      if (l.kind === 'wide')
+        for (const col of l.columns) expect(col.reduce((n, p) => n + p.rect.height, 0) + l.runs.height + 2).toBe(h);
       if (l.kind === 'narrow') expect(l.runs.height + l.detail.height + 3).toBe(h);
     }
   });

@@ -54,7 +54,9 @@ export class ContextMeter {
       this.signalFile,
       `${JSON.stringify({ triggered_at: isoSeconds(Date.now()), context_pct: this.pct, threshold: CONTEXT_THRESHOLD_PCT, source: 'statusline' })}\n`,
     );
-    this.rt.print(style.amber(`⚠ context ${this.pct}% ≥ ${CONTEXT_THRESHOLD_PCT}%: wrote checkpoint-needed (a checkpoint is due)`));
+    this.rt.print(
+      style.amber(`⚠ context ${this.pct}% ≥ ${CONTEXT_THRESHOLD_PCT}%: wrote checkpoint-needed (a checkpoint is due)`),
+    );
   }
 
   /** After a rehydrate: a fresh conversation, and a new climb toward the next signal. */

@@ -13,7 +13,9 @@ const ORDER = ['REQUIREMENTS', 'ARCHITECTURE', 'IMPLEMENTATION', 'VERIFICATION',
 
 function phasesOf(list: unknown): string[] {
   const items = Array.isArray(list) ? list : [];
-  return items.map((c: unknown) => (typeof c === 'object' && c !== null ? (c as Record<string, unknown>).phase : null)).filter((p): p is string => typeof p === 'string');
+  return items
+    .map((c: unknown) => (typeof c === 'object' && c !== null ? (c as Record<string, unknown>).phase : null))
+    .filter((p): p is string => typeof p === 'string');
 }
 
 function approvedPhases(phase: Record<string, unknown>): string[] {
@@ -24,7 +26,11 @@ function approvedPhases(phase: Record<string, unknown>): string[] {
 function awaitingApproval(phase: Record<string, unknown> | null): string | null {
   if (!phase) return null;
   const approved = approvedPhases(phase);
-  return phasesOf(phase.completed_phases).filter((p) => !approved.includes(p)).pop() ?? null;
+  return (
+    phasesOf(phase.completed_phases)
+      .filter((p) => !approved.includes(p))
+      .pop() ?? null
+  );
 }
 
 /** Starts the dotagent pane. */
@@ -34,7 +40,10 @@ export function runDotagent(rt: AgentRuntime): void {
   const phaseFile = path.join(stateDir, 'phase.json');
   const first = rt.readObject(phaseFile);
   const waitingOn = awaitingApproval(first) ?? 'ARCHITECTURE';
-  const next = typeof first?.current_phase === 'string' && first.current_phase !== waitingOn ? first.current_phase : ORDER[ORDER.indexOf(waitingOn as (typeof ORDER)[number]) + 1];
+  const next =
+    typeof first?.current_phase === 'string' && first.current_phase !== waitingOn
+      ? first.current_phase
+      : ORDER[ORDER.indexOf(waitingOn as (typeof ORDER)[number]) + 1];
 
   rt.print(style.bold(`✻ ${rt.opts.title ?? 'dotagent workflow'}`));
   const done = Array.isArray(first?.completed_phases) ? (first.completed_phases as unknown[]) : [];
@@ -55,7 +64,13 @@ export function runDotagent(rt: AgentRuntime): void {
     rt.after(2000, () => {
       const current = rt.readObject(phaseFile);
       if (!current) return;
-      rt.writeJson(phaseFile, { ...current, current_phase: next, phase_status: 'in_progress', last_updated: isoSeconds(Date.now()), interruption_safe: true });
+      rt.writeJson(phaseFile, {
+        ...current,
+        current_phase: next,
+        phase_status: 'in_progress',
+        last_updated: isoSeconds(Date.now()),
+        interruption_safe: true,
+      });
       rt.writeJson(path.join(stateDir, 'execution.json'), {
         tasks: ['task-101', 'task-102', 'task-103', 'task-104'].map((id) => ({ id, status: 'pending', attempts: 0 })),
       });

@@ -39,7 +39,16 @@ function word(v: unknown): string {
 /** The handoff Markdown. */
 export function renderHandoff(input: HandoffInput): string {
   const { tasks, verdicts } = input;
-  const lines: string[] = [`# Phase ${input.phase} Checkpoint Handoff`, '', '## Timestamp', input.at, '', '## Reason', input.reason, ''];
+  const lines: string[] = [
+    `# Phase ${input.phase} Checkpoint Handoff`,
+    '',
+    '## Timestamp',
+    input.at,
+    '',
+    '## Reason',
+    input.reason,
+    '',
+  ];
 
   lines.push('## Team Composition');
   if (input.teammates.length === 0) lines.push('- (no teammates found in the team config)');
@@ -47,7 +56,8 @@ export function renderHandoff(input: HandoffInput): string {
   lines.push('');
 
   lines.push('## Task States', '| ID | Subject | Status | Owner |', '|----|---------|--------|-------|');
-  for (const t of tasks) lines.push(`| ${cell(t.id)} | ${cell(t.subject)} | ${cell(t.status)} | ${cell(t.owner ?? '-')} |`);
+  for (const t of tasks)
+    lines.push(`| ${cell(t.id)} | ${cell(t.subject)} | ${cell(t.status)} | ${cell(t.owner ?? '-')} |`);
   lines.push('');
 
   lines.push('## Review Tracking');
@@ -68,12 +78,17 @@ export function renderHandoff(input: HandoffInput): string {
   lines.push('## Resumption Notes');
   for (const t of tasks) {
     const v = verdicts[t.id];
-    if (t.status === 'in_progress') lines.push(`- Task ${t.id} was in progress (${t.owner ?? 'unowned'}) - resume from its last commit`);
+    if (t.status === 'in_progress')
+      lines.push(`- Task ${t.id} was in progress (${t.owner ?? 'unowned'}) - resume from its last commit`);
     else if (v && (v.spec_review === 'failed' || v.quality_review === 'failed')) {
       lines.push(`- Task ${t.id} failed review - ${t.owner ?? 'its worker'} to address the findings`);
     } else if (t.status === 'pending') {
       const open = t.blockedBy.filter((id) => tasks.find((o) => o.id === id)?.status !== 'completed');
-      lines.push(open.length > 0 ? `- Task ${t.id} blocked by ${open.map((id) => `Task ${id}`).join(', ')}` : `- Task ${t.id} is unblocked and ready to pick up`);
+      lines.push(
+        open.length > 0
+          ? `- Task ${t.id} blocked by ${open.map((id) => `Task ${id}`).join(', ')}`
+          : `- Task ${t.id} is unblocked and ready to pick up`,
+      );
     }
   }
   if (input.contextPct !== null) lines.push(`- Context was at ${input.contextPct}% when the checkpoint was taken`);

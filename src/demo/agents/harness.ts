@@ -65,14 +65,21 @@ export function runHarness(rt: AgentRuntime): void {
   const known = checkpoints(stateDir);
 
   rt.print(style.bold(`✻ ${rt.opts.title ?? 'papercusp run.sh'}`));
-  rt.print(style.dim(`  state ${path.basename(stateDir)}/ · checkpoints: ${[...known.keys()].join(', ') || 'none yet'}`));
+  rt.print(
+    style.dim(`  state ${path.basename(stateDir)}/ · checkpoints: ${[...known.keys()].join(', ') || 'none yet'}`),
+  );
 
-  rt.every(4000, 6000, () => {
-    if (paused || done) return;
-    const line = PROGRESS[step++ % PROGRESS.length] ?? '';
-    rt.appendText(log, `[${isoSeconds(Date.now())}] ${line}\n`);
-    rt.print(line);
-  }, 1000);
+  rt.every(
+    4000,
+    6000,
+    () => {
+      if (paused || done) return;
+      const line = PROGRESS[step++ % PROGRESS.length] ?? '';
+      rt.appendText(log, `[${isoSeconds(Date.now())}] ${line}\n`);
+      rt.print(line);
+    },
+    1000,
+  );
 
   rt.after((rt.opts.after ?? 15) * 1000, () => {
     const pending = path.join(stateDir, 'checkpoint-pre-done.md');

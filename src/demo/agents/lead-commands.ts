@@ -63,7 +63,10 @@ function shown(lc: LeadContext, file: string): string {
 export async function checkpoint(lc: LeadContext): Promise<void> {
   const { rt, meter } = lc;
   const pct = meter?.pct ?? null;
-  rt.print(style.bold('● Checkpoint') + style.dim(pct === null ? '' : ` · context ${pct}% (threshold ${CONTEXT_THRESHOLD_PCT}%)`));
+  rt.print(
+    style.bold('● Checkpoint') +
+      style.dim(pct === null ? '' : ` · context ${pct}% (threshold ${CONTEXT_THRESHOLD_PCT}%)`),
+  );
   await rt.sleep(500);
   const teammates = readTeammates(rt, lc.teamFile);
   rt.print(`  ⎿ requested team shutdown: ${teammates.map((m) => m.name).join(', ') || 'no teammates'}`);
@@ -80,7 +83,15 @@ export async function checkpoint(lc: LeadContext): Promise<void> {
     try {
       rt.writeText(
         file,
-        renderHandoff({ phase: lc.phase, at: isoSeconds(Date.now()), reason, teammates, tasks, verdicts: lc.phaseStatus?.verdicts() ?? {}, contextPct: pct }),
+        renderHandoff({
+          phase: lc.phase,
+          at: isoSeconds(Date.now()),
+          reason,
+          teammates,
+          tasks,
+          verdicts: lc.phaseStatus?.verdicts() ?? {},
+          contextPct: pct,
+        }),
       );
     } catch (err) {
       // The skill's rule: no handoff, no CHECKPOINT COMPLETE; the supervisor escalates.
@@ -108,11 +119,15 @@ export async function rehydrate(lc: LeadContext): Promise<void> {
   }
   const at = /## Timestamp\s+(\S+)/.exec(text)?.[1] ?? 'unknown time';
   const team = [...text.matchAll(/^- ([\w.-]+): [\w:.-]+$/gm)].map((m) => m[1]);
-  const rows = [...text.matchAll(/^\|\s*[^|\s-][^|]*\|[^|]*\|\s*(pending|in_progress|completed)\s*\|/gm)].map((m) => m[1]);
+  const rows = [...text.matchAll(/^\|\s*[^|\s-][^|]*\|[^|]*\|\s*(pending|in_progress|completed)\s*\|/gm)].map(
+    (m) => m[1],
+  );
   const count = (s: string) => rows.filter((r) => r === s).length;
   rt.print(`  ⎿ handoff of ${at}: team ${team.join(', ') || '(none)'}`);
   await rt.sleep(400);
-  rt.print(`  ⎿ restored ${rows.length} tasks (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending)`);
+  rt.print(
+    `  ⎿ restored ${rows.length} tasks (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending)`,
+  );
   if (lc.meter) {
     lc.meter.reset(REHYDRATED_PCT);
     rt.print(`  ⎿ context back to ${REHYDRATED_PCT}%`);

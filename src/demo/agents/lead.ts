@@ -42,7 +42,12 @@ export function runLead(rt: AgentRuntime): void {
     meter: state && climb ? new ContextMeter(rt, state, startPct(rt, state)) : null,
   };
 
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: PROMPT, terminal: Boolean(process.stdin.isTTY) });
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    prompt: PROMPT,
+    terminal: Boolean(process.stdin.isTTY),
+  });
   let busy = true;
   let statusShown = false;
   let coordinatingSince: number | null = null;
@@ -90,7 +95,8 @@ export function runLead(rt: AgentRuntime): void {
       if (CHECKPOINT_COMMANDS.has(line)) await checkpoint(lc);
       else if (REHYDRATE_COMMANDS.has(line)) await rehydrate(lc);
       else if (line === '/clear') process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
-      else if (line === '/help') rt.print(style.dim('/tina:checkpoint (or /checkpoint) · /clear · /tina:rehydrate (or /rehydrate)'));
+      else if (line === '/help')
+        rt.print(style.dim('/tina:checkpoint (or /checkpoint) · /clear · /tina:rehydrate (or /rehydrate)'));
       else rt.print(style.dim(`(thinking about: ${line})`));
     } finally {
       busy = false;
@@ -111,21 +117,27 @@ export function runLead(rt: AgentRuntime): void {
       seen.set(t.id, t.status);
       if (quiet || before === undefined || before === t.status) continue;
       if (t.status === 'completed') rt.print(`● task ${t.id} completed by ${t.owner ?? 'someone'} · ${t.subject}`);
-      else if (t.status === 'in_progress') rt.print(`● task ${t.id} assigned to ${t.owner ?? 'someone'} · ${t.subject}`);
+      else if (t.status === 'in_progress')
+        rt.print(`● task ${t.id} assigned to ${t.owner ?? 'someone'} · ${t.subject}`);
     }
   };
   narrate(true);
 
-  rt.every(4000, 4000, () => {
-    phaseStatus?.heartbeat();
-    if (phaseStatus?.status() === 'executing') lc.meter?.climb();
-    narrate(false);
-    const all = tasks ? readTasks(rt, tasks) : [];
-    const left = all.some((t) => t.status !== 'completed');
-    if (left && coordinatingSince === null) coordinatingSince = Date.now();
-    if (!left) coordinatingSince = null;
-    redraw();
-  }, 1500);
+  rt.every(
+    4000,
+    4000,
+    () => {
+      phaseStatus?.heartbeat();
+      if (phaseStatus?.status() === 'executing') lc.meter?.climb();
+      narrate(false);
+      const all = tasks ? readTasks(rt, tasks) : [];
+      const left = all.some((t) => t.status !== 'completed');
+      if (left && coordinatingSince === null) coordinatingSince = Date.now();
+      if (!left) coordinatingSince = null;
+      redraw();
+    },
+    1500,
+  );
 
   if (phaseStatus && after !== undefined) {
     rt.after(after * 1000, async () => {

@@ -39,7 +39,8 @@ export class PhaseStatus {
   heartbeat(): void {
     const current = this.rt.readObject(this.statusFile);
     if (!current) {
-      if (!this.warned) this.rt.print(style.amber(`phase-${this.phase}/status.json is missing or unreadable; heartbeat paused`));
+      if (!this.warned)
+        this.rt.print(style.amber(`phase-${this.phase}/status.json is missing or unreadable; heartbeat paused`));
       this.warned = true;
       return;
     }

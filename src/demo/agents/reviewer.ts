@@ -61,10 +61,17 @@ export function runReviewer(rt: AgentRuntime): void {
       [key]: verdict,
       worker: target.owner ?? (typeof before.worker === 'string' ? before.worker : null),
     };
-    const next = { ...sup, phases: { ...phases, [phase]: { ...ph, review_verdicts: { ...verdicts, [target.id]: entry } } } };
+    const next = {
+      ...sup,
+      phases: { ...phases, [phase]: { ...ph, review_verdicts: { ...verdicts, [target.id]: entry } } },
+    };
     rt.writeJson(stateFile, next);
     if (verdict === 'failed') {
-      rt.print(style.red(`✗ ${label} task ${target.id}: failed (price rounding duplicated) → back to ${entry.worker ?? 'its worker'}`));
+      rt.print(
+        style.red(
+          `✗ ${label} task ${target.id}: failed (price rounding duplicated) → back to ${entry.worker ?? 'its worker'}`,
+        ),
+      );
     } else {
       const again = before[key] === 'failed' ? ' (after fix)' : '';
       rt.print(style.green(`✓ ${label} task ${target.id}: passed${again}`) + style.dim(` · ${target.subject}`));

@@ -54,7 +54,11 @@ export function runSage(rt: AgentRuntime): void {
   rt.print(`NEXT_ACTION: ${typeof next.type === 'string' ? next.type : 'unknown'}`);
   rt.print('═══════════════════════════════');
   rt.print('SAGE_SIGNAL:HITL_REQUIRED');
-  rt.print(style.amber(`⏸ waiting at the human gate: ${typeof next.description === 'string' ? next.description : 'approval needed'}`));
+  rt.print(
+    style.amber(
+      `⏸ waiting at the human gate: ${typeof next.description === 'string' ? next.description : 'approval needed'}`,
+    ),
+  );
   rt.print(style.dim('  answer with STATUS: APPROVED | REVISE | DISCUSS | HALT in .sage/state/.resume-signal'));
 
   let answered = false;
@@ -87,7 +91,11 @@ export function runSage(rt: AgentRuntime): void {
         updated: isoSeconds(Date.now()),
         lifecycle: { phase: '3', phase_name: 'BUILD' },
         epic: { ...asObject(current.epic), status: 'in_progress' },
-        next_action: { type: 'continue', description: 'Build story 3: proration for mid-cycle plan changes', subagent: null },
+        next_action: {
+          type: 'continue',
+          description: 'Build story 3: proration for mid-cycle plan changes',
+          subagent: null,
+        },
       });
       log('INFO', 'Detected signal: CHECKPOINT');
       rt.writeText(path.join(stateDir, '.last_signal'), 'CHECKPOINT\n');

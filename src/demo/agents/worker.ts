@@ -34,7 +34,8 @@ export function runWorker(rt: AgentRuntime): void {
 
   rt.print(style.bold(`${me}`) + style.dim(` · ${path.basename(dir)} · implementer`));
   // Tasks already in progress when the demo starts are nearly done, so the board moves within seconds.
-  for (const t of readTasks(rt, dir)) if (t.status === 'in_progress' && t.owner === me && t.id !== stuckOn) progress.set(t.id, 2);
+  for (const t of readTasks(rt, dir))
+    if (t.status === 'in_progress' && t.owner === me && t.id !== stuckOn) progress.set(t.id, 2);
 
   const idle = (message: string) => {
     if (message !== lastIdle) rt.print(style.dim(message));
@@ -60,12 +61,18 @@ export function runWorker(rt: AgentRuntime): void {
       progress.set(mine.id, step);
       if (mine.id === stuckOn) {
         if (step <= 3) rt.print(style.red(`  tests failing on task ${mine.id}: 3 of 41 (attempt ${step}/3)`));
-        else if (step === 4) rt.print(style.amber(`  task ${mine.id} still failing after 3 attempts · waiting for the lead`));
+        else if (step === 4)
+          rt.print(style.amber(`  task ${mine.id} still failing after 3 attempts · waiting for the lead`));
         return;
       }
       const file = fileFor(mine);
       if (step === 1) rt.print(`  editing ${file}`);
-      else if (step === 2) rt.print(file.endsWith('.md') ? '  checking links: 0 broken' : `  running tests: ${20 + Number(mine.id.replace(/\D/g, '') || 1) * 3} passed`);
+      else if (step === 2)
+        rt.print(
+          file.endsWith('.md')
+            ? '  checking links: 0 broken'
+            : `  running tests: ${20 + Number(mine.id.replace(/\D/g, '') || 1) * 3} passed`,
+        );
       if (step < 3) return;
       writeTask(rt, mine, { status: 'completed' });
       rt.print(style.green(`✓ task ${mine.id} completed: ${mine.subject}`));

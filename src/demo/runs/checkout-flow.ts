@@ -14,15 +14,80 @@ import { gitRange, orchestrationSession, phaseSession, supervisorHeader, tinaSta
 const FEATURE = 'checkout-flow';
 
 const PHASE_2_TASKS: TaskSeed[] = [
-  { id: '1', subject: 'Add cart summary endpoint', description: 'GET /cart/summary with totals, tax and shipping estimate', status: 'completed', owner: 'worker-1', blockedBy: [] },
-  { id: '2', subject: 'Validate shipping address form', description: 'Client and server validation of the address form', status: 'completed', owner: 'worker-2', blockedBy: [] },
-  { id: '3', subject: 'Wire payment provider client', description: 'Typed client for the payment provider with idempotency keys', status: 'completed', owner: 'worker-1', blockedBy: [] },
-  { id: '4', subject: 'Apply discount codes at checkout', description: 'Validate and apply discount codes to the cart total', activeForm: 'Applying discount codes', status: 'in_progress', owner: 'worker-2', blockedBy: ['1'] },
-  { id: '5', subject: 'Persist order drafts', description: 'Save the order draft before payment so a reload keeps it', activeForm: 'Persisting order drafts', status: 'in_progress', owner: 'worker-1', blockedBy: ['1'] },
-  { id: '6', subject: 'Send order confirmation email', description: 'Email the receipt once payment succeeds', status: 'pending', owner: null, blockedBy: ['3', '5'] },
-  { id: '7', subject: 'Retry failed card payments', description: 'Retry soft declines with backoff, surface hard declines', status: 'pending', owner: null, blockedBy: ['3'] },
-  { id: '8', subject: 'Emit checkout analytics events', description: 'Funnel events for each checkout step', status: 'pending', owner: null, blockedBy: ['4'] },
-  { id: '9', subject: 'End-to-end checkout tests', description: 'Playwright tests of the happy path and declines', status: 'pending', owner: null, blockedBy: ['4', '5', '6', '7'] },
+  {
+    id: '1',
+    subject: 'Add cart summary endpoint',
+    description: 'GET /cart/summary with totals, tax and shipping estimate',
+    status: 'completed',
+    owner: 'worker-1',
+    blockedBy: [],
+  },
+  {
+    id: '2',
+    subject: 'Validate shipping address form',
+    description: 'Client and server validation of the address form',
+    status: 'completed',
+    owner: 'worker-2',
+    blockedBy: [],
+  },
+  {
+    id: '3',
+    subject: 'Wire payment provider client',
+    description: 'Typed client for the payment provider with idempotency keys',
+    status: 'completed',
+    owner: 'worker-1',
+    blockedBy: [],
+  },
+  {
+    id: '4',
+    subject: 'Apply discount codes at checkout',
+    description: 'Validate and apply discount codes to the cart total',
+    activeForm: 'Applying discount codes',
+    status: 'in_progress',
+    owner: 'worker-2',
+    blockedBy: ['1'],
+  },
+  {
+    id: '5',
+    subject: 'Persist order drafts',
+    description: 'Save the order draft before payment so a reload keeps it',
+    activeForm: 'Persisting order drafts',
+    status: 'in_progress',
+    owner: 'worker-1',
+    blockedBy: ['1'],
+  },
+  {
+    id: '6',
+    subject: 'Send order confirmation email',
+    description: 'Email the receipt once payment succeeds',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['3', '5'],
+  },
+  {
+    id: '7',
+    subject: 'Retry failed card payments',
+    description: 'Retry soft declines with backoff, surface hard declines',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['3'],
+  },
+  {
+    id: '8',
+    subject: 'Emit checkout analytics events',
+    description: 'Funnel events for each checkout step',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['4'],
+  },
+  {
+    id: '9',
+    subject: 'End-to-end checkout tests',
+    description: 'Playwright tests of the happy path and declines',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['4', '5', '6', '7'],
+  },
 ];
 
 /** Phase 1's task list at the checkpoint taken during that phase. */
@@ -65,7 +130,9 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
           duration_mins: 52,
           git_range: gitRange('checkout-flow-1'),
           breakdown: { planning_mins: 7, execution_mins: 38, review_mins: 7 },
-          review_verdicts: Object.fromEntries(['1', '2', '3', '4'].map((id, i) => [id, { ...PASSED, worker: i % 2 ? 'worker-2' : 'worker-1' }])),
+          review_verdicts: Object.fromEntries(
+            ['1', '2', '3', '4'].map((id, i) => [id, { ...PASSED, worker: i % 2 ? 'worker-2' : 'worker-1' }]),
+          ),
         },
         '2': {
           plan_path: 'docs/plans/checkout-flow-phase-2.md',
@@ -79,11 +146,21 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
           },
         },
       },
-      timing: { total_elapsed_mins: 95, active_mins: 93, idle_mins: 2, gaps: [{ after: 'phase-1', before: 'phase-2', duration_mins: 2, timestamp: ago(41) }] },
+      timing: {
+        total_elapsed_mins: 95,
+        active_mins: 93,
+        idle_mins: 2,
+        gaps: [{ after: 'phase-1', before: 'phase-2', duration_mins: 2, timestamp: ago(41) }],
+      },
       model_policy: { validator: 'opus', planner: 'opus', executor: 'sonnet', reviewer: 'opus' },
       review_policy: { hard_block_detectors: true, enforcement: 'task_and_phase' },
     });
-    writeJsonAtomic(path.join(state, 'phase-1', 'status.json'), { status: 'complete', started_at: ago(88), completed_at: ago(43), git_range: gitRange('checkout-flow-1') });
+    writeJsonAtomic(path.join(state, 'phase-1', 'status.json'), {
+      status: 'complete',
+      started_at: ago(88),
+      completed_at: ago(43),
+      git_range: gitRange('checkout-flow-1'),
+    });
     const handoff1 = path.join(state, 'phase-1', 'handoff.md');
     writeTextAtomic(
       handoff1,
@@ -103,8 +180,17 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
       }),
     );
     fs.utimesSync(handoff1, new Date(l.now - 70 * 60_000), new Date(l.now - 70 * 60_000));
-    writeJsonAtomic(path.join(state, 'phase-2', 'status.json'), { status: 'executing', started_at: ago(34), heartbeat_at: isoSeconds(l.now) });
-    writeJsonAtomic(path.join(state, 'context-metrics.json'), { used_pct: 55, tokens: 110_000, max: 200_000, timestamp: isoSeconds(l.now) });
+    writeJsonAtomic(path.join(state, 'phase-2', 'status.json'), {
+      status: 'executing',
+      started_at: ago(34),
+      heartbeat_at: isoSeconds(l.now),
+    });
+    writeJsonAtomic(path.join(state, 'context-metrics.json'), {
+      used_pct: 55,
+      tokens: 110_000,
+      max: 200_000,
+      timestamp: isoSeconds(l.now),
+    });
     // No tina-sessions entry: tina stopped writing that registry (2026-02-08); the run is found from
     // its teams' and panes' working directories.
     writeTasks(l.claudeDir, phaseTeam, PHASE_2_TASKS);
@@ -118,20 +204,60 @@ export function checkoutFlow(l: SandboxLayout): DemoRun {
     root: project,
     write,
     sessions: [
-      { name: orch, panes: [{ member: 'team-lead', role: 'orchestrator', cwd: project, flags: { ...agent, name: 'team-lead', state, tasks, title: 'tina orchestrator · checkout-flow' } }] },
+      {
+        name: orch,
+        panes: [
+          {
+            member: 'team-lead',
+            role: 'orchestrator',
+            cwd: project,
+            flags: { ...agent, name: 'team-lead', state, tasks, title: 'tina orchestrator · checkout-flow' },
+          },
+        ],
+      },
       {
         name: session,
         panes: [
-          { member: 'team-lead', role: 'lead', cwd: project, flags: { ...agent, name: 'team-lead', state, phase: 2, tasks, team: teamFileOf(l.claudeDir, phaseTeam), climb: true, title: 'tina team-lead · checkout-flow · phase 2 of 3' } },
+          {
+            member: 'team-lead',
+            role: 'lead',
+            cwd: project,
+            flags: {
+              ...agent,
+              name: 'team-lead',
+              state,
+              phase: 2,
+              tasks,
+              team: teamFileOf(l.claudeDir, phaseTeam),
+              climb: true,
+              title: 'tina team-lead · checkout-flow · phase 2 of 3',
+            },
+          },
           { member: 'worker-1', role: 'worker', cwd: project, flags: { ...agent, name: 'worker-1', tasks } },
           { member: 'worker-2', role: 'worker', cwd: project, flags: { ...agent, name: 'worker-2', tasks } },
-          { member: 'spec-reviewer', role: 'reviewer', cwd: project, flags: { ...agent, name: 'spec-reviewer', state, phase: 2, tasks, kind: 'spec' } },
-          { member: 'code-quality-reviewer', role: 'reviewer', cwd: project, flags: { ...agent, name: 'code-quality-reviewer', state, phase: 2, tasks, kind: 'quality', task: '5' } },
+          {
+            member: 'spec-reviewer',
+            role: 'reviewer',
+            cwd: project,
+            flags: { ...agent, name: 'spec-reviewer', state, phase: 2, tasks, kind: 'spec' },
+          },
+          {
+            member: 'code-quality-reviewer',
+            role: 'reviewer',
+            cwd: project,
+            flags: { ...agent, name: 'code-quality-reviewer', state, phase: 2, tasks, kind: 'quality', task: '5' },
+          },
         ],
       },
     ],
     teams: [
-      { name: orchTeam, description: `Orchestrating ${FEATURE} from docs/plans/2026-checkout-flow-design.md`, createdAt: l.now - 95 * 60_000, leadSessionId: 'demo-session-checkout-orch', members: [orchMember('team-lead', 'orchestrator', MODELS.opus)] },
+      {
+        name: orchTeam,
+        description: `Orchestrating ${FEATURE} from docs/plans/2026-checkout-flow-design.md`,
+        createdAt: l.now - 95 * 60_000,
+        leadSessionId: 'demo-session-checkout-orch',
+        members: [orchMember('team-lead', 'orchestrator', MODELS.opus)],
+      },
       {
         name: phaseTeam,
         description: `Phase 2 execution team for ${FEATURE}`,

@@ -8,7 +8,10 @@ import { paneKey } from '../plan.js';
 export const MODELS = { opus: 'claude-opus-4-5-20251101', sonnet: 'claude-sonnet-4-5-20250929' } as const;
 
 /** Members of a team that work in `cwd`, each in the pane named after it in `session`. */
-export function membersIn(cwd: string, session: string): (name: string, agentType: string, model: string) => MemberSpec {
+export function membersIn(
+  cwd: string,
+  session: string,
+): (name: string, agentType: string, model: string) => MemberSpec {
   return (name, agentType, model) => ({ name, agentType, model, cwd, pane: { session, member: name } });
 }
 

@@ -11,11 +11,47 @@ const TEAM = 'docs-refresh';
 const SESSION = 'docs-refresh';
 
 const TASKS: TaskSeed[] = [
-  { id: '1', subject: 'Audit outdated guide pages', description: 'List pages that mention the v1 API', status: 'completed', owner: 'writer-1', blockedBy: [] },
-  { id: '2', subject: 'Rewrite the quickstart guide', description: 'Use the v2 client and the new auth flow', activeForm: 'Rewriting the quickstart', status: 'in_progress', owner: 'writer-1', blockedBy: ['1'] },
-  { id: '3', subject: 'Update API reference docs', description: 'Regenerate from the OpenAPI spec', status: 'pending', owner: null, blockedBy: ['1'] },
-  { id: '4', subject: 'Fix broken links in docs', description: 'Run the link checker and fix what it finds', status: 'pending', owner: null, blockedBy: ['2', '3'] },
-  { id: '5', subject: 'Write the changelog entry', description: 'Summarize the docs refresh for the release notes', status: 'pending', owner: null, blockedBy: ['4'] },
+  {
+    id: '1',
+    subject: 'Audit outdated guide pages',
+    description: 'List pages that mention the v1 API',
+    status: 'completed',
+    owner: 'writer-1',
+    blockedBy: [],
+  },
+  {
+    id: '2',
+    subject: 'Rewrite the quickstart guide',
+    description: 'Use the v2 client and the new auth flow',
+    activeForm: 'Rewriting the quickstart',
+    status: 'in_progress',
+    owner: 'writer-1',
+    blockedBy: ['1'],
+  },
+  {
+    id: '3',
+    subject: 'Update API reference docs',
+    description: 'Regenerate from the OpenAPI spec',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['1'],
+  },
+  {
+    id: '4',
+    subject: 'Fix broken links in docs',
+    description: 'Run the link checker and fix what it finds',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['2', '3'],
+  },
+  {
+    id: '5',
+    subject: 'Write the changelog entry',
+    description: 'Summarize the docs refresh for the release notes',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['4'],
+  },
 ];
 
 /** The docs-refresh team. */
@@ -36,9 +72,25 @@ export function docsRefresh(l: SandboxLayout): DemoRun {
       {
         name: SESSION,
         panes: [
-          { member: 'team-lead', role: 'lead', cwd: project, flags: { ...agent, name: 'team-lead', tasks, team: teamFileOf(l.claudeDir, TEAM), title: 'team-lead · docs-refresh' } },
+          {
+            member: 'team-lead',
+            role: 'lead',
+            cwd: project,
+            flags: {
+              ...agent,
+              name: 'team-lead',
+              tasks,
+              team: teamFileOf(l.claudeDir, TEAM),
+              title: 'team-lead · docs-refresh',
+            },
+          },
           { member: 'writer-1', role: 'worker', cwd: project, flags: { ...agent, name: 'writer-1', tasks } },
-          { member: 'writer-2', role: 'worker', cwd: project, flags: { ...agent, name: 'writer-2', tasks, ask: 'npx linkinator docs/ --recurse' } },
+          {
+            member: 'writer-2',
+            role: 'worker',
+            cwd: project,
+            flags: { ...agent, name: 'writer-2', tasks, ask: 'npx linkinator docs/ --recurse' },
+          },
         ],
       },
     ],

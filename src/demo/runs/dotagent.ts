@@ -42,8 +42,22 @@ export function dotagentProject(l: SandboxLayout): DemoRun {
     });
     writeJsonAtomic(path.join(state, 'execution.json'), {
       tasks: [
-        { id: 'task-001', status: 'complete', attempts: 1, started_at: at(52), completed_at: at(30), output: 'memory/reports/demand.json' },
-        { id: 'task-002', status: 'complete', attempts: 2, started_at: at(30), completed_at: at(4), output: 'memory/reports/final_design.json' },
+        {
+          id: 'task-001',
+          status: 'complete',
+          attempts: 1,
+          started_at: at(52),
+          completed_at: at(30),
+          output: 'memory/reports/demand.json',
+        },
+        {
+          id: 'task-002',
+          status: 'complete',
+          attempts: 2,
+          started_at: at(30),
+          completed_at: at(4),
+          output: 'memory/reports/final_design.json',
+        },
       ],
     });
   };
@@ -55,7 +69,20 @@ export function dotagentProject(l: SandboxLayout): DemoRun {
     sessions: [
       {
         name: 'dotagent-auth-service',
-        panes: [{ member: 'dotagent', role: 'dotagent', cwd: project, flags: { sandbox: l.dir, speed: l.speed, name: 'dotagent', state, title: 'dotagent · auth-service · passwordless login' } }],
+        panes: [
+          {
+            member: 'dotagent',
+            role: 'dotagent',
+            cwd: project,
+            flags: {
+              sandbox: l.dir,
+              speed: l.speed,
+              name: 'dotagent',
+              state,
+              title: 'dotagent · auth-service · passwordless login',
+            },
+          },
+        ],
       },
     ],
     teams: [],

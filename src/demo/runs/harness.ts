@@ -36,18 +36,33 @@ export function harnessProject(l: SandboxLayout, fireAfterSec: number): DemoRun 
       checkpoints: {
         enabled: true,
         types: [
-          { name: 'plan-approval', description: 'Human approves the plan before any worker runs', triggerOn: 'post-planner' },
+          {
+            name: 'plan-approval',
+            description: 'Human approves the plan before any worker runs',
+            triggerOn: 'post-planner',
+          },
           { name: 'pre-done', description: 'Human reviews before DONE is emitted', triggerOn: 'pre-done' },
-          { name: 'db-migration', description: 'First feature that modifies the DB schema', triggerDoc: 'Fire before the first feature with a DB-modifying claim', triggerOn: 'feature-claim:db' },
+          {
+            name: 'db-migration',
+            description: 'First feature that modifies the DB schema',
+            triggerDoc: 'Fire before the first feature with a DB-modifying claim',
+            triggerOn: 'feature-claim:db',
+          },
         ],
       },
     });
     writeTextAtomic(path.join(state, 'checkpoint-plan-approval.md'), planApprovalBody(state, at(52)));
-    writeTextAtomic(path.join(state, 'checkpoint-plan-approval.md.granted'), `granted at ${new Date(l.now - 47 * 60_000).toISOString()}\n`);
+    writeTextAtomic(
+      path.join(state, 'checkpoint-plan-approval.md.granted'),
+      `granted at ${new Date(l.now - 47 * 60_000).toISOString()}\n`,
+    );
     writeTextAtomic(path.join(state, '.checkpoint-plan-approval.fired'), '');
     // The project's hook for fired checkpoints: tower runs it when the operator requests one.
     const hook = path.join(state, 'hooks', 'on-checkpoint-fired.sh');
-    writeTextAtomic(hook, '#!/bin/sh\necho "checkpoint $CHECKPOINT_NAME ($TRIGGER) on $HARNESS_SLUG: notify the reviewers"\n');
+    writeTextAtomic(
+      hook,
+      '#!/bin/sh\necho "checkpoint $CHECKPOINT_NAME ($TRIGGER) on $HARNESS_SLUG: notify the reviewers"\n',
+    );
     fs.chmodSync(hook, 0o755);
     writeTextAtomic(
       path.join(state, 'logs', 'run.log'),
@@ -69,7 +84,21 @@ export function harnessProject(l: SandboxLayout, fireAfterSec: number): DemoRun 
     sessions: [
       {
         name: 'papercusp-sheets-clone',
-        panes: [{ member: 'run.sh', role: 'harness', cwd: project, flags: { sandbox: l.dir, speed: l.speed, name: 'run.sh', state, after: fireAfterSec, title: 'papercusp run.sh · sheets-clone' } }],
+        panes: [
+          {
+            member: 'run.sh',
+            role: 'harness',
+            cwd: project,
+            flags: {
+              sandbox: l.dir,
+              speed: l.speed,
+              name: 'run.sh',
+              state,
+              after: fireAfterSec,
+              title: 'papercusp run.sh · sheets-clone',
+            },
+          },
+        ],
       },
     ],
     teams: [],

@@ -14,5 +14,12 @@ export const BLOCK_AFTER_SEC = 30;
 
 /** The runs of every system. */
 export function demoRuns(l: SandboxLayout): DemoRun[] {
-  return [checkoutFlow(l), searchIndex(l, BLOCK_AFTER_SEC), docsRefresh(l), harnessProject(l, PRE_DONE_AFTER_SEC), sageProject(l), dotagentProject(l)];
+  return [
+    checkoutFlow(l),
+    searchIndex(l, BLOCK_AFTER_SEC),
+    docsRefresh(l),
+    harnessProject(l, PRE_DONE_AFTER_SEC),
+    sageProject(l),
+    dotagentProject(l),
+  ];
 }

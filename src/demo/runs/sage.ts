@@ -23,10 +23,25 @@ function signalContext(sessionId: string): string {
   ].join('\n');
   const assistant = {
     type: 'assistant',
-    message: { id: 'msg_01demo', type: 'message', role: 'assistant', model: 'claude-sonnet-4', content: [{ type: 'text', text }], stop_reason: null },
+    message: {
+      id: 'msg_01demo',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4',
+      content: [{ type: 'text', text }],
+      stop_reason: null,
+    },
     session_id: sessionId,
   };
-  const result = { type: 'result', subtype: 'success', is_error: false, duration_ms: 84_211, num_turns: 12, result: 'Waiting for human approval of the proration rules.', session_id: sessionId };
+  const result = {
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    duration_ms: 84_211,
+    num_turns: 12,
+    result: 'Waiting for human approval of the proration rules.',
+    session_id: sessionId,
+  };
   return `${JSON.stringify(assistant)}\n${JSON.stringify(result)}\n\n`;
 }
 
@@ -42,19 +57,50 @@ export function sageProject(l: SandboxLayout): DemoRun {
       created: at(180),
       updated: at(6),
       project: { name: 'billing', root: project },
-      git: { branch: 'epic-042', last_checkpoint_commit: '9c1e4ab', commit_message: `checkpoint: ${EPIC}-story-3-task-2-review` },
+      git: {
+        branch: 'epic-042',
+        last_checkpoint_commit: '9c1e4ab',
+        commit_message: `checkpoint: ${EPIC}-story-3-task-2-review`,
+      },
       lifecycle: { phase: '2', phase_name: 'PLAN' },
-      epic: { id: EPIC, file: 'docs/epics/EPIC-042-usage-based-billing.md', status: 'paused', stories_total: 5, stories_complete: 2 },
-      current: { story_id: `${EPIC}-story-3`, story_file: 'docs/stories/EPIC-042-story-3.md', task_index: 2, task_total: 4, step: 'review', retry_count: 0 },
+      epic: {
+        id: EPIC,
+        file: 'docs/epics/EPIC-042-usage-based-billing.md',
+        status: 'paused',
+        stories_total: 5,
+        stories_complete: 2,
+      },
+      current: {
+        story_id: `${EPIC}-story-3`,
+        story_file: 'docs/stories/EPIC-042-story-3.md',
+        task_index: 2,
+        task_total: 4,
+        step: 'review',
+        retry_count: 0,
+      },
       parallel_plan: { batch_id: null, tasks: [], approved_parallel: false, file_conflicts: 'none' },
       completed: [
         { story_id: `${EPIC}-story-1`, status: 'done', checkpoint_commit: '4be21d0' },
         { story_id: `${EPIC}-story-2`, status: 'done', checkpoint_commit: '71f9a3c' },
       ],
-      last_output: { subagent: 'reviewer', result: 'Plan for proration changes invoice rounding', action_required: 'human approval of the proration rules' },
+      last_output: {
+        subagent: 'reviewer',
+        result: 'Plan for proration changes invoice rounding',
+        action_required: 'human approval of the proration rules',
+      },
       failure_history: [],
-      metrics: { tokens_used: 412_000, subagents_spawned: 14, clears_performed: 3, recoveries_performed: 1, time_elapsed_minutes: 174 },
-      next_action: { type: 'hitl', description: 'Approve the proration rules for mid-cycle plan changes before BUILD', subagent: null },
+      metrics: {
+        tokens_used: 412_000,
+        subagents_spawned: 14,
+        clears_performed: 3,
+        recoveries_performed: 1,
+        time_elapsed_minutes: 174,
+      },
+      next_action: {
+        type: 'hitl',
+        description: 'Approve the proration rules for mid-cycle plan changes before BUILD',
+        subagent: null,
+      },
     });
     writeTextAtomic(path.join(state, '.last_signal'), 'HITL_REQUIRED\n');
     writeTextAtomic(path.join(state, '.last_signal_context'), signalContext('5f0c2d7e-demo'));
@@ -86,7 +132,21 @@ export function sageProject(l: SandboxLayout): DemoRun {
     sessions: [
       {
         name: 'sage-billing',
-        panes: [{ member: 'sage', role: 'sage', cwd: project, flags: { sandbox: l.dir, speed: l.speed, name: 'sage', state, task: EPIC, title: `SAGE · billing · ${EPIC} story 3 of 5` } }],
+        panes: [
+          {
+            member: 'sage',
+            role: 'sage',
+            cwd: project,
+            flags: {
+              sandbox: l.dir,
+              speed: l.speed,
+              name: 'sage',
+              state,
+              task: EPIC,
+              title: `SAGE · billing · ${EPIC} story 3 of 5`,
+            },
+          },
+        ],
       },
     ],
     teams: [],

@@ -11,11 +11,47 @@ import { phaseSession, supervisorHeader, tinaStateDir, writeSessionRegistry } fr
 const FEATURE = 'search-index';
 
 const TASKS: TaskSeed[] = [
-  { id: '1', subject: 'Define index schema', description: 'Fields, analyzers and boosts for products', status: 'completed', owner: 'worker-1', blockedBy: [] },
-  { id: '2', subject: 'Tokenizer for product titles', description: 'Split SKUs and model numbers sensibly', status: 'completed', owner: 'worker-1', blockedBy: ['1'] },
-  { id: '3', subject: 'Ranking function with field boosts', description: 'Title over brand over description', activeForm: 'Tuning ranking', status: 'in_progress', owner: 'worker-1', blockedBy: ['1'] },
-  { id: '4', subject: 'Incremental reindex job', description: 'Reindex products changed since the last run', status: 'pending', owner: null, blockedBy: ['1'] },
-  { id: '5', subject: 'Search API endpoint', description: 'GET /search with paging and facets', status: 'pending', owner: null, blockedBy: ['3'] },
+  {
+    id: '1',
+    subject: 'Define index schema',
+    description: 'Fields, analyzers and boosts for products',
+    status: 'completed',
+    owner: 'worker-1',
+    blockedBy: [],
+  },
+  {
+    id: '2',
+    subject: 'Tokenizer for product titles',
+    description: 'Split SKUs and model numbers sensibly',
+    status: 'completed',
+    owner: 'worker-1',
+    blockedBy: ['1'],
+  },
+  {
+    id: '3',
+    subject: 'Ranking function with field boosts',
+    description: 'Title over brand over description',
+    activeForm: 'Tuning ranking',
+    status: 'in_progress',
+    owner: 'worker-1',
+    blockedBy: ['1'],
+  },
+  {
+    id: '4',
+    subject: 'Incremental reindex job',
+    description: 'Reindex products changed since the last run',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['1'],
+  },
+  {
+    id: '5',
+    subject: 'Search API endpoint',
+    description: 'GET /search with paging and facets',
+    status: 'pending',
+    owner: null,
+    blockedBy: ['3'],
+  },
 ];
 
 /** The search-index run; the phase blocks `blockAfterSec` seconds (demo time) after the agents start. */
@@ -42,13 +78,25 @@ export function searchIndex(l: SandboxLayout, blockAfterSec: number): DemoRun {
           planning_started_at: ago(48),
           execution_started_at: ago(40),
           breakdown: { planning_mins: 8 },
-          review_verdicts: { '1': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' }, '2': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' } },
+          review_verdicts: {
+            '1': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' },
+            '2': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' },
+          },
         },
       },
       timing: { total_elapsed_mins: 48, active_mins: 48, idle_mins: 0, gaps: [] },
     });
-    writeJsonAtomic(path.join(state, 'phase-1', 'status.json'), { status: 'executing', started_at: ago(40), heartbeat_at: isoSeconds(l.now) });
-    writeJsonAtomic(path.join(state, 'context-metrics.json'), { used_pct: 38, tokens: 76_000, max: 200_000, timestamp: isoSeconds(l.now) });
+    writeJsonAtomic(path.join(state, 'phase-1', 'status.json'), {
+      status: 'executing',
+      started_at: ago(40),
+      heartbeat_at: isoSeconds(l.now),
+    });
+    writeJsonAtomic(path.join(state, 'context-metrics.json'), {
+      used_pct: 38,
+      tokens: 76_000,
+      max: 200_000,
+      timestamp: isoSeconds(l.now),
+    });
     writeSessionRegistry(l.claudeDir, FEATURE, project, l.now - 48 * 60_000);
     writeTasks(l.claudeDir, team, TASKS);
   };
@@ -63,7 +111,21 @@ export function searchIndex(l: SandboxLayout, blockAfterSec: number): DemoRun {
       {
         name: session,
         panes: [
-          { member: 'team-lead', role: 'lead', cwd: project, flags: { ...agent, name: 'team-lead', state, phase: 1, tasks, team: teamFileOf(l.claudeDir, team), after: blockAfterSec, title: 'tina team-lead · search-index · phase 1 of 2' } },
+          {
+            member: 'team-lead',
+            role: 'lead',
+            cwd: project,
+            flags: {
+              ...agent,
+              name: 'team-lead',
+              state,
+              phase: 1,
+              tasks,
+              team: teamFileOf(l.claudeDir, team),
+              after: blockAfterSec,
+              title: 'tina team-lead · search-index · phase 1 of 2',
+            },
+          },
           { member: 'worker-1', role: 'worker', cwd: project, flags: { ...agent, name: 'worker-1', tasks, task: '3' } },
         ],
       },

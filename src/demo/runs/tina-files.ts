@@ -19,7 +19,13 @@ export function orchestrationSession(feature: string): string {
 
 /** The fields that open every supervisor-state.json: version, feature, design doc, worktree and branch. */
 export function supervisorHeader(feature: string, project: string): Record<string, unknown> {
-  return { version: 1, feature, spec_doc: `docs/plans/2026-${feature}-design.md`, worktree_path: project, branch: `tina/${feature}` };
+  return {
+    version: 1,
+    feature,
+    spec_doc: `docs/plans/2026-${feature}-design.md`,
+    worktree_path: project,
+    branch: `tina/${feature}`,
+  };
 }
 
 /** Registers the orchestration in `<claude>/tina-sessions/<feature>.json`, as tina did before 2026-02-08. */

@@ -22,7 +22,10 @@ const PANE_ID = /^%\d+$/;
  * Reads every team under `<claudeDir>/teams/` with its tasks.
  * A team whose config can't be read still appears, with its problem.
  */
-export function readTeams(claudeDir: string, reuse?: (dirName: string) => Team | null): { teams: Team[]; problems: Problem[] } {
+export function readTeams(
+  claudeDir: string,
+  reuse?: (dirName: string) => Team | null,
+): { teams: Team[]; problems: Problem[] } {
   const teamsDir = path.join(claudeDir, 'teams');
   const tasksRoot = path.join(claudeDir, 'tasks');
   const problems: Problem[] = [];
@@ -169,7 +172,10 @@ export function parseTeamConfig(
   if (!isObject(json)) return { team: null, problems: [{ file, message: 'team config is not a JSON object' }] };
   const dirName = path.basename(path.dirname(file));
   if (!['name', 'members', 'leadAgentId'].some((k) => k in json)) {
-    problems.push({ file, message: 'unrecognised shape: no name, members or leadAgentId (not a Claude Code team config?)' });
+    problems.push({
+      file,
+      message: 'unrecognised shape: no name, members or leadAgentId (not a Claude Code team config?)',
+    });
   }
   const name = text(json.name) || sanitizeLine(dirName);
   const leadId = text(json.leadAgentId);
@@ -239,7 +245,9 @@ function paneIdOf(raw: unknown, file: string, member: string, problems: Problem[
 function stateOf(raw: Record<string, unknown>): MemberState {
   const backend = typeof raw.backendType === 'string' ? raw.backendType.toLowerCase() : '';
   // `isActive` is not read: Claude Code leaves it true on panes long dead; tmux says what lives.
-  return raw.tmuxPaneId === 'in-process' || raw.tmuxPaneId === 'leader' || backend === 'in-process' ? 'in-process' : 'unknown';
+  return raw.tmuxPaneId === 'in-process' || raw.tmuxPaneId === 'leader' || backend === 'in-process'
+    ? 'in-process'
+    : 'unknown';
 }
 
 /** Parses one task file; an owner of '' means nobody. */
@@ -263,7 +271,14 @@ function taskOf(json: unknown, file: string, team: string, problems: Problem[]):
       if (b !== '') blockedBy.push(b);
     }
   }
-  return { id, subject: text(json.subject), status: text(json.status) || 'unknown', owner: text(json.owner) || null, blockedBy, team };
+  return {
+    id,
+    subject: text(json.subject),
+    status: text(json.status) || 'unknown',
+    owner: text(json.owner) || null,
+    blockedBy,
+    team,
+  };
 }
 
 /** A run of its own for a team that belongs to no tina run. */
@@ -341,7 +356,8 @@ function sortByIds(tasks: Task[]): Task[] {
   const packed = new Float64Array(tasks.length);
   for (let i = 0; i < tasks.length; i++) {
     const n = idNumber(tasks[i]?.id ?? '');
-    if (n === null || !Number.isInteger(n) || n < 0 || n >= ID_LIMIT || tasks.length > PLACE_LIMIT) return sortByIdsSlowly(tasks);
+    if (n === null || !Number.isInteger(n) || n < 0 || n >= ID_LIMIT || tasks.length > PLACE_LIMIT)
+      return sortByIdsSlowly(tasks);
     packed[i] = n * PLACE_LIMIT + i;
   }
   packed.sort();

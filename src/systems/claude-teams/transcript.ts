@@ -80,7 +80,12 @@ function take(state: Followed, line: string): void {
     state.ids.push(id);
     if (state.ids.length > MAX_IDS) state.ids.shift();
   }
-  state.tokens = { input: state.tokens.input + input, output: state.tokens.output + num(u.output_tokens), cacheRead: state.tokens.cacheRead + cacheRead, cacheWrite: state.tokens.cacheWrite + cacheWrite };
+  state.tokens = {
+    input: state.tokens.input + input,
+    output: state.tokens.output + num(u.output_tokens),
+    cacheRead: state.tokens.cacheRead + cacheRead,
+    cacheWrite: state.tokens.cacheWrite + cacheWrite,
+  };
 }
 
 /** The usage a transcript shows now, or null when it is missing or holds no assistant turn yet. Never throws. */

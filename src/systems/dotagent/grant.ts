@@ -25,11 +25,18 @@ export const dotagentGrant: GrantWay = {
       const obj = readJsonObject(d.file);
       if (!obj.ok) throw new ActionStop('failed', `can't grant: ${d.file}: ${obj.problem.message}`);
       const list = obj.value.user_checkpoints ?? [];
-      if (!Array.isArray(list)) throw new ActionStop('failed', `can't grant: user_checkpoints in ${d.file} is not a list; the file was left alone`);
+      if (!Array.isArray(list))
+        throw new ActionStop(
+          'failed',
+          `can't grant: user_checkpoints in ${d.file} is not a list; the file was left alone`,
+        );
       if (list.some((e) => isObject(e) && e.phase === d.gate.id)) {
         throw new ActionStop('refused', `phase ${d.gate.id} is already approved in ${d.file}`);
       }
-      const next = { ...obj.value, user_checkpoints: [...list, { phase: d.gate.id, approved_at: new Date().toISOString() }] };
+      const next = {
+        ...obj.value,
+        user_checkpoints: [...list, { phase: d.gate.id, approved_at: new Date().toISOString() }],
+      };
       await writeAtomic(d.stateDir, d.file, formatLike(text.value, next));
       return `appended {phase: ${d.gate.id}} to user_checkpoints in ${d.file}`;
     }),

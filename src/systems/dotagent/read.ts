@@ -18,7 +18,13 @@ import { readText } from '../../files/read.js';
 import { toIso } from '../../files/values.js';
 import type { ReadSettings } from '../types.js';
 
-export { DOTAGENT_PHASES, parseExecutionState, parseExecutionStateText, parsePhaseState, parsePhaseStateText } from './state.js';
+export {
+  DOTAGENT_PHASES,
+  parseExecutionState,
+  parseExecutionStateText,
+  parsePhaseState,
+  parsePhaseStateText,
+} from './state.js';
 export type { DotagentExecution, DotagentPhase, DotagentTask } from './state.js';
 export { validateDotagent } from './validate.js';
 
@@ -44,10 +50,16 @@ export function readDotagentRun(root: string, stateDir: string, settings: ReadSe
   });
   problems.push(...checks.problems);
 
-  const run = emptyRun('dotagent', phase?.workflowId ?? (sanitizeLine(path.basename(root)) || 'dotagent'), root, stateDir);
+  const run = emptyRun(
+    'dotagent',
+    phase?.workflowId ?? (sanitizeLine(path.basename(root)) || 'dotagent'),
+    root,
+    stateDir,
+  );
   run.problems = problems;
   run.warnings = checks.warnings;
-  if (phase?.currentPhase) run.phase = { current: phase.currentPhase, total: 5, status: phase.phaseStatus ?? 'unknown' };
+  if (phase?.currentPhase)
+    run.phase = { current: phase.currentPhase, total: 5, status: phase.phaseStatus ?? 'unknown' };
   run.gates = phase ? dotagentGates(phase, phaseFile) : [];
   run.tasks = exec ? exec.tasks.map(toTask) : [];
   run.status = dotagentStatus(phase, run.gates);
@@ -147,7 +159,8 @@ export function dotagentStatus(p: DotagentPhase | null, gates: Gate[]): RunStatu
   if (p.phaseStatus === 'failed') return 'blocked';
   if (gates.some((g) => g.state === 'pending')) return 'waiting';
   const reflected =
-    (p.currentPhase === 'REFLECTION' && p.phaseStatus === 'complete') || p.completed.some((c) => c.phase === 'REFLECTION');
+    (p.currentPhase === 'REFLECTION' && p.phaseStatus === 'complete') ||
+    p.completed.some((c) => c.phase === 'REFLECTION');
   if (reflected) return 'complete';
   if (p.phaseStatus === 'in_progress') return 'running';
   // `complete` with every completed phase approved: the next phase has not started yet.

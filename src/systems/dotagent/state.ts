@@ -8,7 +8,13 @@ import { cleanProblem, parseJson } from '../../files/read.js';
 import { isObject, toMs } from '../../files/values.js';
 
 /** The workflow's phases, in the order they run. */
-export const DOTAGENT_PHASES = ['REQUIREMENTS', 'ARCHITECTURE', 'IMPLEMENTATION', 'VERIFICATION', 'REFLECTION'] as const;
+export const DOTAGENT_PHASES = [
+  'REQUIREMENTS',
+  'ARCHITECTURE',
+  'IMPLEMENTATION',
+  'VERIFICATION',
+  'REFLECTION',
+] as const;
 export type DotagentPhaseName = (typeof DOTAGENT_PHASES)[number];
 
 export const PHASE_STATUSES = ['pending', 'in_progress', 'complete', 'failed'] as const;
@@ -77,7 +83,12 @@ function list(v: unknown, key: string, file: string, problems: Problem[]): unkno
 }
 
 /** The entries of the list `value[key]` that are objects naming a phase, with that phase; any other entry is a problem. */
-function phaseEntries(value: Record<string, unknown>, key: string, file: string, problems: Problem[]): [string, Record<string, unknown>][] {
+function phaseEntries(
+  value: Record<string, unknown>,
+  key: string,
+  file: string,
+  problems: Problem[],
+): [string, Record<string, unknown>][] {
   const entries: [string, Record<string, unknown>][] = [];
   list(value[key], key, file, problems).forEach((c, i) => {
     const phase = isObject(c) ? text(c.phase) : null;
@@ -91,8 +102,15 @@ function phaseEntries(value: Record<string, unknown>, key: string, file: string,
 export function parsePhaseState(value: unknown, file: string): { value: DotagentPhase | null; problems: Problem[] } {
   if (!isObject(value)) return { value: null, problems: [{ file, message: 'expected a JSON object' }] };
   const problems: Problem[] = [];
-  const completed = phaseEntries(value, 'completed_phases', file, problems).map(([phase, c]) => ({ phase, completedAt: stamp(c.completed_at), output: text(c.output) }));
-  const approvals = phaseEntries(value, 'user_checkpoints', file, problems).map(([phase, c]) => ({ phase, approvedAt: stamp(c.approved_at) }));
+  const completed = phaseEntries(value, 'completed_phases', file, problems).map(([phase, c]) => ({
+    phase,
+    completedAt: stamp(c.completed_at),
+    output: text(c.output),
+  }));
+  const approvals = phaseEntries(value, 'user_checkpoints', file, problems).map(([phase, c]) => ({
+    phase,
+    approvedAt: stamp(c.approved_at),
+  }));
   const safe = value.interruption_safe;
   return {
     value: {
@@ -110,7 +128,10 @@ export function parsePhaseState(value: unknown, file: string): { value: Dotagent
 }
 
 /** Reads the parsed JSON of `execution.json`; a task without an id is listed by position. */
-export function parseExecutionState(value: unknown, file: string): { value: DotagentExecution | null; problems: Problem[] } {
+export function parseExecutionState(
+  value: unknown,
+  file: string,
+): { value: DotagentExecution | null; problems: Problem[] } {
   if (!isObject(value)) return { value: null, problems: [{ file, message: 'expected a JSON object' }] };
   const problems: Problem[] = [];
   const tasks: DotagentTask[] = [];
@@ -146,7 +167,10 @@ export function parsePhaseStateText(raw: string, file: string): { value: Dotagen
 }
 
 /** `parseExecutionState` on raw text. */
-export function parseExecutionStateText(raw: string, file: string): { value: DotagentExecution | null; problems: Problem[] } {
+export function parseExecutionStateText(
+  raw: string,
+  file: string,
+): { value: DotagentExecution | null; problems: Problem[] } {
   const json = parseJson(file, raw);
   return json.ok ? parseExecutionState(json.value, file) : { value: null, problems: [cleanProblem(json.problem)] };
 }

@@ -56,7 +56,10 @@ function checkPhase(p: DotagentPhase, ctx: ValidationContext, problems: Problem[
   p.approvals.forEach((a) => checkStamp(`approved_at of ${a.phase}`, a.approvedAt, file, ctx.now, problems));
 
   if (p.currentPhase !== null && phaseIndex(p.currentPhase) < 0) {
-    problems.push({ file, message: `unknown current_phase "${p.currentPhase.slice(0, 60)}" (expected ${DOTAGENT_PHASES.join(', ')})` });
+    problems.push({
+      file,
+      message: `unknown current_phase "${p.currentPhase.slice(0, 60)}" (expected ${DOTAGENT_PHASES.join(', ')})`,
+    });
   }
   if (p.phaseStatus !== null && !(PHASE_STATUSES as readonly string[]).includes(p.phaseStatus)) {
     problems.push({ file, message: `unknown phase_status "${p.phaseStatus.slice(0, 60)}"` });
@@ -71,13 +74,19 @@ function checkPhase(p: DotagentPhase, ctx: ValidationContext, problems: Problem[
       continue;
     }
     if (i <= last) {
-      problems.push({ file, message: `phase sequence out of order: ${c.phase} completed after ${DOTAGENT_PHASES[last] ?? '?'}` });
+      problems.push({
+        file,
+        message: `phase sequence out of order: ${c.phase} completed after ${DOTAGENT_PHASES[last] ?? '?'}`,
+      });
     }
     last = Math.max(last, i);
   }
   const current = p.currentPhase === null ? -1 : phaseIndex(p.currentPhase);
   if (current >= 0 && current < last) {
-    problems.push({ file, message: `phase sequence out of order: current_phase ${p.currentPhase} comes before completed ${DOTAGENT_PHASES[last]}` });
+    problems.push({
+      file,
+      message: `phase sequence out of order: current_phase ${p.currentPhase} comes before completed ${DOTAGENT_PHASES[last]}`,
+    });
   }
 
   for (const c of p.completed) {

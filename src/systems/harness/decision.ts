@@ -40,7 +40,12 @@ export function parseDecisionLine(raw: string): DecisionLine | null {
       .filter((s) => s !== '');
     const first = /^([A-Za-z_][A-Za-z0-9_-]*)/.exec(items[0] ?? '');
     if (!first) return null;
-    return { verb: (first[1] ?? '').toUpperCase(), rest: items.join(' | '), role: roleIn(batch[1] ?? ''), batch: items };
+    return {
+      verb: (first[1] ?? '').toUpperCase(),
+      rest: items.join(' | '),
+      role: roleIn(batch[1] ?? ''),
+      batch: items,
+    };
   }
   const single = SINGLE.exec(line);
   if (!single) return null;

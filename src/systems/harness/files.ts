@@ -63,9 +63,17 @@ export function parseHarnessConfig(value: unknown, file: string): { value: Harne
         if (!isObject(t) || name === null) {
           problems.push({ file, message: `checkpoints.types[${i}] has no name` });
         } else if (!CHECKPOINT_NAME.test(name)) {
-          problems.push({ file, message: `checkpoints.types[${i}]: invalid name "${sanitizeLine(name).slice(0, 80)}"` });
+          problems.push({
+            file,
+            message: `checkpoints.types[${i}]: invalid name "${sanitizeLine(name).slice(0, 80)}"`,
+          });
         } else {
-          types.push({ name, description: text(t.description), triggerDoc: text(t.triggerDoc), triggerOn: text(t.triggerOn) });
+          types.push({
+            name,
+            description: text(t.description),
+            triggerDoc: text(t.triggerDoc),
+            triggerOn: text(t.triggerOn),
+          });
         }
       });
     }
@@ -112,7 +120,8 @@ export function parseCheckpointDoc(raw: string, _file: string): { value: Checkpo
   return {
     value: {
       heading,
-      requestedAt: requested === null ? null : ((/^\d{4}-\d{2}-\d{2}/.test(requested) ? toIso(requested) : null) ?? requested),
+      requestedAt:
+        requested === null ? null : ((/^\d{4}-\d{2}-\d{2}/.test(requested) ? toIso(requested) : null) ?? requested),
       trigger: field(lines, 'Trigger'),
       by: field(lines, 'By'),
       body,
@@ -128,7 +137,11 @@ export function parseCheckpointDoc(raw: string, _file: string): { value: Checkpo
 export function describeHeading(heading: string, name: string): string {
   const prefix = `Checkpoint: ${name}`;
   if (!heading.startsWith(prefix)) return heading;
-  const rest = heading.slice(prefix.length).trim().replace(/^\((.*)\)$/, '$1').trim();
+  const rest = heading
+    .slice(prefix.length)
+    .trim()
+    .replace(/^\((.*)\)$/, '$1')
+    .trim();
   return rest === '' ? heading : rest;
 }
 
@@ -149,7 +162,9 @@ export type StateEntry =
 /** Classifies a file name of the state directory (`checkpoint-x.md`, `checkpoint-x.md.granted`, `.checkpoint-x.fired`). */
 export function classifyStateEntry(fileName: string): StateEntry {
   const m =
-    /^checkpoint-(.+)\.md$/.exec(fileName) ?? /^checkpoint-(.+)\.md\.granted$/.exec(fileName) ?? /^\.checkpoint-(.+)\.fired$/.exec(fileName);
+    /^checkpoint-(.+)\.md$/.exec(fileName) ??
+    /^checkpoint-(.+)\.md\.granted$/.exec(fileName) ??
+    /^\.checkpoint-(.+)\.fired$/.exec(fileName);
   if (!m) return { kind: 'other' };
   const name = m[1] ?? '';
   if (!CHECKPOINT_NAME.test(name)) return { kind: 'bad-name', name: sanitizeLine(name) };

@@ -15,7 +15,15 @@ import { exists } from '../../files/look.js';
 import type { Run } from '../../model/model.js';
 import type { GrantWay } from '../module.js';
 import { CHECKPOINT_NAME } from './files.js';
-import { answerError, boundedRequest, checkpointActionUrl, lastAnswer, operatorBaseFrom, OPERATOR_TIMEOUT_MS, refreshCheckpoints } from './operator.js';
+import {
+  answerError,
+  boundedRequest,
+  checkpointActionUrl,
+  lastAnswer,
+  operatorBaseFrom,
+  OPERATOR_TIMEOUT_MS,
+  refreshCheckpoints,
+} from './operator.js';
 
 /** The harness sentinel's content. */
 export function grantedBody(at: Date): string {
@@ -39,7 +47,8 @@ export function operatorFor(env: NodeJS.ProcessEnv, slug: string): string | null
 
 export const harnessGrant: GrantWay = {
   plan(run, gate, dir, now, env) {
-    if (!CHECKPOINT_NAME.test(gate.id)) return { refusal: `"${gate.id}" is not a checkpoint name (letters, digits, _ . - only)` };
+    if (!CHECKPOINT_NAME.test(gate.id))
+      return { refusal: `"${gate.id}" is not a checkpoint name (letters, digits, _ . - only)` };
     const badName = checkpointNameRefusal(gate.id);
     if (badName) return { refusal: badName };
     const pendingFile = path.join(dir, `checkpoint-${gate.id}.md`);
@@ -48,11 +57,21 @@ export const harnessGrant: GrantWay = {
       const url = checkpointActionUrl(base, harnessSlug(run, dir), gate.id, 'grant');
       return {
         detail: { file: url, url, pendingFile: null, lockFile: null, raisedBy: [] },
-        effects: [httpEffect('POST', url, null, `(timeout ${OPERATOR_TIMEOUT_MS / 1000} s; then the checkpoints are read again from the operator)`)],
+        effects: [
+          httpEffect(
+            'POST',
+            url,
+            null,
+            `(timeout ${OPERATOR_TIMEOUT_MS / 1000} s; then the checkpoints are read again from the operator)`,
+          ),
+        ],
       };
     }
     const file = `${pendingFile}.granted`;
-    return { detail: { file, pendingFile, lockFile: null, raisedBy: [] }, effects: [createEffect(file, grantedBody(now))] };
+    return {
+      detail: { file, pendingFile, lockFile: null, raisedBy: [] },
+      effects: [createEffect(file, grantedBody(now))],
+    };
   },
   async run(d) {
     if (d.url) return grantThroughOperator(d, d.url);
@@ -76,8 +95,13 @@ function baseAndSlug(url: string): { base: string; slug: string } {
 /** Reads the operator's checkpoints now; an operator that does not answer is a refusal. */
 async function operatorCheckpoints(base: string, slug: string, doing: string): Promise<Map<string, boolean>> {
   const read = await refreshCheckpoints(base, slug);
-  if (read.kind === 'unknown-project') throw new ActionStop('refused', `the operator at ${base} does not know project ${slug}; nothing was ${doing}`);
-  if (read.kind === 'error') throw new ActionStop('refused', `the operator's API did not answer (${read.url}: ${read.message}); nothing was ${doing}`);
+  if (read.kind === 'unknown-project')
+    throw new ActionStop('refused', `the operator at ${base} does not know project ${slug}; nothing was ${doing}`);
+  if (read.kind === 'error')
+    throw new ActionStop(
+      'refused',
+      `the operator's API did not answer (${read.url}: ${read.message}); nothing was ${doing}`,
+    );
   return new Map(read.checkpoints.map((c) => [c.name, c.granted]));
 }
 
@@ -87,17 +111,28 @@ async function grantThroughOperator(d: GrantDetail, url: string): Promise<string
   const name = d.gate.id;
   const before = await operatorCheckpoints(base, slug, 'granted');
   if (!before.has(name)) throw new ActionStop('refused', `checkpoint ${name} is not pending at the operator (${base})`);
-  if (before.get(name) === true) throw new ActionStop('refused', `checkpoint ${name} is already granted (the operator says so)`);
+  if (before.get(name) === true)
+    throw new ActionStop('refused', `checkpoint ${name} is already granted (the operator says so)`);
   const a = await boundedRequest(url, { method: 'POST' });
   if (!a.ok) throw new ActionStop('refused', `POST ${url} got no answer (${a.message}); the checkpoint is not granted`);
-  if (a.status < 200 || a.status > 299) throw new ActionStop('refused', `POST ${url} answered HTTP ${a.status}: ${answerError(a.text)}; the checkpoint is not granted`);
+  if (a.status < 200 || a.status > 299)
+    throw new ActionStop(
+      'refused',
+      `POST ${url} answered HTTP ${a.status}: ${answerError(a.text)}; the checkpoint is not granted`,
+    );
   const after = await refreshCheckpoints(base, slug);
   if (after.kind !== 'ok') {
-    throw new ActionStop('failed', `POST ${url} answered HTTP ${a.status}, but the checkpoints could not be read again (${after.kind === 'error' ? after.message : 'unknown project'}): not confirmed`);
+    throw new ActionStop(
+      'failed',
+      `POST ${url} answered HTTP ${a.status}, but the checkpoints could not be read again (${after.kind === 'error' ? after.message : 'unknown project'}): not confirmed`,
+    );
   }
   const now = after.checkpoints.find((c) => c.name === name);
   if (!now?.granted) {
-    throw new ActionStop('failed', `POST ${url} answered HTTP ${a.status}, but the operator still lists ${name} as ${now ? 'pending' : 'absent'}: not granted`);
+    throw new ActionStop(
+      'failed',
+      `POST ${url} answered HTTP ${a.status}, but the operator still lists ${name} as ${now ? 'pending' : 'absent'}: not granted`,
+    );
   }
   return `POST ${url} (HTTP ${a.status}); the operator lists ${name} as granted`;
 }

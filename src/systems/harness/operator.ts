@@ -43,10 +43,14 @@ export function operatorBaseFrom(env: NodeJS.ProcessEnv): { base: string | null;
   try {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-    if (url.username || url.password || url.search || url.hash) throw new Error('has credentials, a query or a fragment');
+    if (url.username || url.password || url.search || url.hash)
+      throw new Error('has credentials, a query or a fragment');
     return { base: url.toString().replace(/\/+$/, ''), problem: null };
   } catch (err) {
-    return { base: null, problem: `${name}="${sanitizeLine(raw).slice(0, 120)}" is not an http(s) base URL (${(err as Error).message}): harness checkpoints are read from files` };
+    return {
+      base: null,
+      problem: `${name}="${sanitizeLine(raw).slice(0, 120)}" is not an http(s) base URL (${(err as Error).message}): harness checkpoints are read from files`,
+    };
   }
 }
 
@@ -104,12 +108,18 @@ export type OperatorRead =
 export type HttpAnswer = { ok: true; status: number; text: string } | { ok: false; message: string };
 
 /** One bounded HTTP request: a timeout, a body cap, never a throw. */
-export async function boundedRequest(url: string, init: { method: 'GET' | 'POST'; body?: string } = { method: 'GET' }): Promise<HttpAnswer> {
+export async function boundedRequest(
+  url: string,
+  init: { method: 'GET' | 'POST'; body?: string } = { method: 'GET' },
+): Promise<HttpAnswer> {
   const started = Date.now();
   try {
     const res = await fetch(url, {
       method: init.method,
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        init.body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
       ...(init.body === undefined ? {} : { body: init.body }),
       redirect: 'error',
       signal: AbortSignal.timeout(OPERATOR_TIMEOUT_MS),
@@ -137,7 +147,8 @@ export async function boundedRequest(url: string, init: { method: 'GET' | 'POST'
     return { ok: true, status: res.status, text: Buffer.concat(chunks).toString('utf8') };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return { ok: false, message: `no answer within ${OPERATOR_TIMEOUT_MS / 1000} s` };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError')
+      return { ok: false, message: `no answer within ${OPERATOR_TIMEOUT_MS / 1000} s` };
     const why = e.cause?.code ?? e.cause?.message ?? e.message;
     return { ok: false, message: sanitizeLine(`${why}`).slice(0, 200) || `failed after ${Date.now() - started} ms` };
   }
@@ -147,7 +158,8 @@ export async function boundedRequest(url: string, init: { method: 'GET' | 'POST'
 export function answerError(text: string): string {
   try {
     const v: unknown = JSON.parse(text);
-    if (v && typeof v === 'object' && typeof (v as { error?: unknown }).error === 'string') return sanitizeLine((v as { error: string }).error).slice(0, 200);
+    if (v && typeof v === 'object' && typeof (v as { error?: unknown }).error === 'string')
+      return sanitizeLine((v as { error: string }).error).slice(0, 200);
   } catch {
     // not JSON: the text itself
   }
@@ -156,7 +168,9 @@ export function answerError(text: string): string {
 }
 
 /** Parses the list answer; each bad entry is a problem of its own, never the whole answer. */
-export async function parseCheckpointsAnswer(text: string): Promise<{ checkpoints: ApiCheckpoint[]; problems: string[] } | { error: string }> {
+export async function parseCheckpointsAnswer(
+  text: string,
+): Promise<{ checkpoints: ApiCheckpoint[]; problems: string[] } | { error: string }> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -171,7 +185,8 @@ export async function parseCheckpointsAnswer(text: string): Promise<{ checkpoint
   const seen = new Set<string>();
   top.data.checkpoints.forEach((raw, i) => {
     if (i >= MAX_CHECKPOINTS) {
-      if (i === MAX_CHECKPOINTS) problems.push(`more than ${MAX_CHECKPOINTS} checkpoints listed: the rest are not shown`);
+      if (i === MAX_CHECKPOINTS)
+        problems.push(`more than ${MAX_CHECKPOINTS} checkpoints listed: the rest are not shown`);
       return;
     }
     const e = ApiCheckpointSchema.safeParse(raw);
@@ -204,7 +219,8 @@ export async function fetchCheckpoints(base: string, slug: string): Promise<Oper
   const a = await boundedRequest(url);
   if (!a.ok) return { kind: 'error', url, message: a.message };
   if (a.status === 404 && answerError(a.text) === 'unknown project') return { kind: 'unknown-project', url };
-  if (a.status < 200 || a.status > 299) return { kind: 'error', url, message: `HTTP ${a.status}: ${answerError(a.text)}` };
+  if (a.status < 200 || a.status > 299)
+    return { kind: 'error', url, message: `HTTP ${a.status}: ${answerError(a.text)}` };
   const parsed = await parseCheckpointsAnswer(a.text);
   if ('error' in parsed) return { kind: 'error', url, message: parsed.error };
   return { kind: 'ok', url, ...parsed };

@@ -30,7 +30,13 @@ import { cachedCheckpoints, operatorBaseFrom } from './operator.js';
 import type { ApiCheckpoint } from './operator.js';
 
 export { CHECKPOINT_NAME } from './files.js';
-export { parseCheckpointDoc, parseGrantedFile, parseHarnessConfig, parseHarnessConfigText, classifyStateEntry } from './files.js';
+export {
+  parseCheckpointDoc,
+  parseGrantedFile,
+  parseHarnessConfig,
+  parseHarnessConfigText,
+  classifyStateEntry,
+} from './files.js';
 export { parseRunLog, readLogTail } from './log.js';
 
 /** A run counts as running when its log was written this recently. */
@@ -109,8 +115,14 @@ export function readHarnessSource(root: string, stateDir: string, settings: Read
 function apiGate(c: ApiCheckpoint, config: HarnessConfig, url: string): Gate {
   const declared = config.types.find((t) => t.name === c.name);
   const doc = c.content.trim() === '' ? null : parseCheckpointDoc(c.content, url).value;
-  const what = declared?.description ?? (doc?.heading ? describeHeading(doc.heading, c.name) : c.granted ? 'checkpoint granted' : 'checkpoint requested');
-  const parts = [doc ? doc.body.trimEnd() : '', c.granted ? 'Granted (the operator says so; the harness consumes it when it runs on).' : '', `From the operator: GET ${url}`];
+  const what =
+    declared?.description ??
+    (doc?.heading ? describeHeading(doc.heading, c.name) : c.granted ? 'checkpoint granted' : 'checkpoint requested');
+  const parts = [
+    doc ? doc.body.trimEnd() : '',
+    c.granted ? 'Granted (the operator says so; the harness consumes it when it runs on).' : '',
+    `From the operator: GET ${url}`,
+  ];
   return {
     id: c.name,
     kind: 'checkpoint',
@@ -128,7 +140,8 @@ function apiGate(c: ApiCheckpoint, config: HarnessConfig, url: string): Gate {
  * `.granted` sentinel is not what the operator reads), and said to be unconfirmed.
  */
 function unconfirmed(g: Gate): Gate {
-  const sentinel = g.state === 'granted' ? ' A .granted file is there, but the harness under its operator does not read it.' : '';
+  const sentinel =
+    g.state === 'granted' ? ' A .granted file is there, but the harness under its operator does not read it.' : '';
   return {
     ...g,
     state: 'pending',
@@ -139,7 +152,12 @@ function unconfirmed(g: Gate): Gate {
 }
 
 /** The run status from its gates and log (first match wins): blocked, waiting, complete, running, idle. */
-export function harnessStatus(gates: Gate[], decision: Decision | null, logMtime: number | null, now: number): RunStatus {
+export function harnessStatus(
+  gates: Gate[],
+  decision: Decision | null,
+  logMtime: number | null,
+  now: number,
+): RunStatus {
   if (gates.some((g) => g.kind === 'escalation' && g.state === 'pending')) return 'blocked';
   if (gates.some((g) => g.kind === 'checkpoint' && g.state === 'pending')) return 'waiting';
   if (decision?.verb === 'DONE') return 'complete';
@@ -186,7 +204,13 @@ function readCheckpoints(stateDir: string, config: HarnessConfig, problems: Prob
   return gates;
 }
 
-function checkpointGate(stateDir: string, name: string, files: CheckpointFiles, config: HarnessConfig, problems: Problem[]): Gate {
+function checkpointGate(
+  stateDir: string,
+  name: string,
+  files: CheckpointFiles,
+  config: HarnessConfig,
+  problems: Problem[],
+): Gate {
   const mdFile = path.join(stateDir, `checkpoint-${name}.md`);
   const grantedFile = `${mdFile}.granted`;
   const declared = config.types.find((t) => t.name === name);
@@ -213,7 +237,9 @@ function checkpointGate(stateDir: string, name: string, files: CheckpointFiles, 
     }
   }
   if (files.fired) parts.push(`Fired this mission (.checkpoint-${name}.fired).`);
-  const what = declared?.description ?? (heading !== null ? describeHeading(heading, name) : files.md ? 'checkpoint requested' : 'checkpoint granted');
+  const what =
+    declared?.description ??
+    (heading !== null ? describeHeading(heading, name) : files.md ? 'checkpoint requested' : 'checkpoint granted');
   const granted = files.granted;
   return {
     id: name,
@@ -239,12 +265,20 @@ function headingOf(text: string): string | null {
   const line = text.split('\n').find((l) => /^#{1,6}\s+\S/.test(l.trim()));
   if (!line) return null;
   // "# Escalation: plan rejected" says "plan rejected"; a bare "# Escalation" says nothing more.
-  const said = sanitizeLine(line.trim().replace(/^#{1,6}\s+/, '')).trim().replace(/^escalation\b\s*[:—–-]?\s*/i, '');
+  const said = sanitizeLine(line.trim().replace(/^#{1,6}\s+/, ''))
+    .trim()
+    .replace(/^escalation\b\s*[:—–-]?\s*/i, '');
   return said === '' ? null : said;
 }
 
 /** The red gate: escalation.md in the state dir, or an escalating last decision; null when neither. */
-function escalationGate(decision: Decision | null, logFile: string, logMtime: number | null, stateDir: string, problems: Problem[]): Gate | null {
+function escalationGate(
+  decision: Decision | null,
+  logFile: string,
+  logMtime: number | null,
+  stateDir: string,
+  problems: Problem[],
+): Gate | null {
   const reportFile = path.join(stateDir, 'escalation.md');
   let report: string | null = null;
   if (exists(reportFile)) {
@@ -259,15 +293,21 @@ function escalationGate(decision: Decision | null, logFile: string, logMtime: nu
 
   const parts: string[] = [];
   if (byLog && decision) {
-    parts.push(`ORCH decision: ${decision.verb}${decision.rest ? ` ${decision.rest}` : ''}${decision.role ? ` (role=${decision.role})` : ''}`);
-    if (decision.verb === 'CHECKPOINT') parts.push('CHECKPOINT is a deprecated verb: the run loop handles it as ESCALATE and stops.');
+    parts.push(
+      `ORCH decision: ${decision.verb}${decision.rest ? ` ${decision.rest}` : ''}${decision.role ? ` (role=${decision.role})` : ''}`,
+    );
+    if (decision.verb === 'CHECKPOINT')
+      parts.push('CHECKPOINT is a deprecated verb: the run loop handles it as ESCALATE and stops.');
   }
   if (report !== null && report.trim() !== '') parts.push(sanitize(report).trimEnd());
   else if (byReport) parts.push(`${reportFile} exists: the harness reports this run as escalated.`);
 
   let title: string;
   if (byLog && decision) {
-    const what = decision.verb === 'CHECKPOINT' ? `CHECKPOINT${decision.rest ? ` ${decision.rest}` : ''} (deprecated verb, handled as ESCALATE)` : decision.rest;
+    const what =
+      decision.verb === 'CHECKPOINT'
+        ? `CHECKPOINT${decision.rest ? ` ${decision.rest}` : ''} (deprecated verb, handled as ESCALATE)`
+        : decision.rest;
     title = what ? `Escalated: ${what.slice(0, 200)}` : 'Escalated';
   } else {
     const heading = report !== null ? headingOf(report) : null;

@@ -28,7 +28,16 @@ import { CHECKPOINT_NAME } from './read.js';
 import { readText } from '../../files/read.js';
 import { httpEffect } from '../../kit/effects.js';
 import { harnessSlug, operatorFor } from './grant.js';
-import { answerError, boundedRequest, checkpointActionUrl, DEFAULT_OPERATOR_BASE, lastAnswer, operatorBaseFrom, OPERATOR_TIMEOUT_MS, refreshCheckpoints } from './operator.js';
+import {
+  answerError,
+  boundedRequest,
+  checkpointActionUrl,
+  DEFAULT_OPERATOR_BASE,
+  lastAnswer,
+  operatorBaseFrom,
+  OPERATOR_TIMEOUT_MS,
+  refreshCheckpoints,
+} from './operator.js';
 
 /** The harness hook run when a checkpoint is created (in `<stateDir>/hooks/`, where the harness keeps its hooks). */
 export const HOOK_NAME = 'on-checkpoint-fired.sh';
@@ -66,7 +75,8 @@ export function hookIfExecutable(stateDir: string): string | null {
 export function activeWorkspaceId(env: NodeJS.ProcessEnv): string {
   const fromEnv = (env.PAPERCUSP_WORKSPACE_ID ?? '').trim();
   if (fromEnv !== '') return fromEnv;
-  const root = (env.PAPERCUSP_WORKSPACES_ROOT ?? '').trim() || path.join(env.HOME || os.homedir(), '.papercusp-workspaces');
+  const root =
+    (env.PAPERCUSP_WORKSPACES_ROOT ?? '').trim() || path.join(env.HOME || os.homedir(), '.papercusp-workspaces');
   const raw = readText(path.join(root, 'registry.json'), 64 * 1024);
   if (raw.ok) {
     try {
@@ -105,7 +115,8 @@ export function hookLogFile(logDir: string, atMs: number): string {
 /** Plans a checkpoint request. */
 function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: string): PlanParts {
   const name = req.name ?? '';
-  if (!CHECKPOINT_NAME.test(name)) return refuse(`bad checkpoint name "${name}": use letters, digits, _ . - only`, title, name);
+  if (!CHECKPOINT_NAME.test(name))
+    return refuse(`bad checkpoint name "${name}": use letters, digits, _ . - only`, title, name);
   const badName = checkpointNameRefusal(name);
   if (badName) return refuse(badName, title, name);
   const w = writableStateDir(run);
@@ -117,11 +128,33 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
   if (base !== null) {
     const known = lastAnswer(base, slug);
     const listed = known?.kind === 'ok' ? known.checkpoints.find((c) => c.name === name) : undefined;
-    if (listed) return refuse(`checkpoint ${name} is already ${listed.granted ? 'granted and not consumed yet' : 'pending'} (the operator says so)`, title, name);
+    if (listed)
+      return refuse(
+        `checkpoint ${name} is already ${listed.granted ? 'granted and not consumed yet' : 'pending'} (the operator says so)`,
+        title,
+        name,
+      );
     const url = checkpointActionUrl(base, slug, name, 'request');
     const message = req.message ?? '';
-    const detail: RequestDetail = { kind: 'request', name, stateDir: w.dir, root: run.root, file, message, hook: null, hookLogDir: path.join(w.dir, 'logs', 'hooks'), url };
-    const effects = [httpEffect('POST', url, JSON.stringify({ message }), `(timeout ${OPERATOR_TIMEOUT_MS / 1000} s; then the checkpoints are read again from the operator)`)];
+    const detail: RequestDetail = {
+      kind: 'request',
+      name,
+      stateDir: w.dir,
+      root: run.root,
+      file,
+      message,
+      hook: null,
+      hookLogDir: path.join(w.dir, 'logs', 'hooks'),
+      url,
+    };
+    const effects = [
+      httpEffect(
+        'POST',
+        url,
+        JSON.stringify({ message }),
+        `(timeout ${OPERATOR_TIMEOUT_MS / 1000} s; then the checkpoints are read again from the operator)`,
+      ),
+    ];
     return { refusal: null, title, target: name, effects, detail, destructive: true };
   }
   const linked = linkRefusal(file) ?? linkRefusal(`${file}.granted`);
@@ -145,14 +178,22 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
     hook: hookIfExecutable(w.dir),
     hookLogDir: path.join(w.dir, 'logs', 'hooks'),
   };
-  const body = requestBody({ name, run: run.id, at: new Date(), by: `${currentUser(ctx.env)}@${os.hostname()}`, message: detail.message });
+  const body = requestBody({
+    name,
+    run: run.id,
+    at: new Date(),
+    by: `${currentUser(ctx.env)}@${os.hostname()}`,
+    message: detail.message,
+  });
   const effects = [createEffect(file, body)];
   if (detail.hook) {
     const env = Object.entries(hookEnv(detail, ctx.env))
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
     effects.push(
-      runEffect(`${detail.hook} in ${detail.root} with ${env} (timeout ${HOOK_TIMEOUT_MS / 1000} s), output to ${detail.hookLogDir}/<epoch-seconds>-${HOOK_NAME.replace(/\.sh$/, '')}.log`),
+      runEffect(
+        `${detail.hook} in ${detail.root} with ${env} (timeout ${HOOK_TIMEOUT_MS / 1000} s), output to ${detail.hookLogDir}/<epoch-seconds>-${HOOK_NAME.replace(/\.sh$/, '')}.log`,
+      ),
     );
   }
   return { refusal: null, title, target: name, effects, detail, destructive: true };
@@ -162,7 +203,13 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
 async function runRequest(x: Execution, d: RequestDetail): Promise<ActionOutcome> {
   if (d.url) return requestThroughOperator(x, d, d.url);
   const ctx = x.env.ctx;
-  const body = requestBody({ name: d.name, run: x.run.id, at: new Date(), by: `${currentUser(ctx.env)}@${os.hostname()}`, message: d.message });
+  const body = requestBody({
+    name: d.name,
+    run: x.run.id,
+    at: new Date(),
+    by: `${currentUser(ctx.env)}@${os.hostname()}`,
+    message: d.message,
+  });
   if (!(await createExclusive(d.stateDir, d.file, body))) {
     throw new ActionStop('refused', `checkpoint ${d.name} is already pending (${d.file})`);
   }
@@ -172,7 +219,11 @@ async function runRequest(x: Execution, d: RequestDetail): Promise<ActionOutcome
     details.push(await runHook(d, ctx.env));
   }
   const warned = details.some((l) => l.startsWith('warning'));
-  return { status: 'done', message: `requested checkpoint ${d.name} on ${x.run.id}${warned ? ' (the hook failed: see details)' : ''}`, details };
+  return {
+    status: 'done',
+    message: `requested checkpoint ${d.name} on ${x.run.id}${warned ? ' (the hook failed: see details)' : ''}`,
+    details,
+  };
 }
 
 /** Runs the hook and writes its output to `logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`; one line says how it went. */
@@ -193,7 +244,13 @@ async function runHook(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Promise<s
     reject: false,
     timeout: HOOK_TIMEOUT_MS,
   });
-  const how = r.timedOut ? `timed out after ${HOOK_TIMEOUT_MS / 1000} s` : r.exitCode === 0 ? 'exited 0' : r.exitCode !== undefined ? `exited ${r.exitCode}` : `failed: ${r.shortMessage}`;
+  const how = r.timedOut
+    ? `timed out after ${HOOK_TIMEOUT_MS / 1000} s`
+    : r.exitCode === 0
+      ? 'exited 0'
+      : r.exitCode !== undefined
+        ? `exited ${r.exitCode}`
+        : `failed: ${r.shortMessage}`;
   const log = hookLogFile(d.hookLogDir, startedAt);
   let where = `log ${log}`;
   let logged = true;
@@ -219,14 +276,33 @@ async function requestThroughOperator(x: Execution, d: RequestDetail, url: strin
   x.progress({ message: `POST ${url}`, elapsedMs: 0, timeoutMs: OPERATOR_TIMEOUT_MS, waitingFor: 'the operator' });
   const a = await boundedRequest(url, { method: 'POST', body: JSON.stringify({ message: d.message }) });
   if (!a.ok) throw new ActionStop('refused', `POST ${url} got no answer (${a.message}); no checkpoint was requested`);
-  if (a.status === 409) throw new ActionStop('refused', `checkpoint ${d.name} is already pending (the operator answered 409: ${answerError(a.text)})`);
-  if (a.status < 200 || a.status > 299) throw new ActionStop('refused', `POST ${url} answered HTTP ${a.status}: ${answerError(a.text)}; no checkpoint was requested`);
+  if (a.status === 409)
+    throw new ActionStop(
+      'refused',
+      `checkpoint ${d.name} is already pending (the operator answered 409: ${answerError(a.text)})`,
+    );
+  if (a.status < 200 || a.status > 299)
+    throw new ActionStop(
+      'refused',
+      `POST ${url} answered HTTP ${a.status}: ${answerError(a.text)}; no checkpoint was requested`,
+    );
   const i = url.indexOf('/api/harness/');
   const after = await refreshCheckpoints(url.slice(0, i), path.basename(d.root));
   const listed = after.kind === 'ok' && after.checkpoints.some((c) => c.name === d.name);
   if (!listed) {
-    const why = after.kind === 'error' ? `the checkpoints could not be read again (${after.message})` : `the operator does not list ${d.name}`;
-    return { status: 'failed', message: `POST ${url} answered HTTP ${a.status}, but ${why}: not confirmed`, details: [`POST ${url} -> HTTP ${a.status}`] };
+    const why =
+      after.kind === 'error'
+        ? `the checkpoints could not be read again (${after.message})`
+        : `the operator does not list ${d.name}`;
+    return {
+      status: 'failed',
+      message: `POST ${url} answered HTTP ${a.status}, but ${why}: not confirmed`,
+      details: [`POST ${url} -> HTTP ${a.status}`],
+    };
   }
-  return { status: 'done', message: `requested checkpoint ${d.name} on ${x.run.id} through the operator`, details: [`POST ${url} -> HTTP ${a.status}`, `the operator lists ${d.name}`] };
+  return {
+    status: 'done',
+    message: `requested checkpoint ${d.name} on ${x.run.id} through the operator`,
+    details: [`POST ${url} -> HTTP ${a.status}`, `the operator lists ${d.name}`],
+  };
 }

@@ -62,7 +62,8 @@ export type GateAnswer =
  * was written counts as answering it (the orchestrator reads an answer only after the signal).
  */
 export function gateAnswer(raisedAtMs: number, unread: UnreadAnswer | null, logged: LoggedAnswer | null): GateAnswer {
-  if (unread && unread.mtimeMs >= raisedAtMs) return { state: 'answered', how: 'unread', status: unread.status, atMs: unread.mtimeMs };
+  if (unread && unread.mtimeMs >= raisedAtMs)
+    return { state: 'answered', how: 'unread', status: unread.status, atMs: unread.mtimeMs };
   if (logged?.atMs != null && Math.floor(logged.atMs / 1000) >= Math.floor(raisedAtMs / 1000)) {
     return { state: 'answered', how: 'consumed', status: logged.status, atMs: logged.atMs, at: logged.at };
   }

@@ -58,7 +58,14 @@ function readSignalFile(file: string, problems: Problem[]): string | null {
 
 /** Reads the signal files and the end of the orchestrator's log; what cannot be read is a problem. */
 export function readSignals(stateDir: string, problems: Problem[]): Signals {
-  const signals: Signals = { last: null, context: null, pendingCheckpoint: null, resume: null, logged: null, logFile: orchestratorLogOf(stateDir) };
+  const signals: Signals = {
+    last: null,
+    context: null,
+    pendingCheckpoint: null,
+    resume: null,
+    logged: null,
+    logFile: orchestratorLogOf(stateDir),
+  };
   const lastFile = path.join(stateDir, '.last_signal');
   const last = readSignalFile(lastFile, problems);
   if (last !== null) {
@@ -72,14 +79,20 @@ export function readSignals(stateDir: string, problems: Problem[]): Signals {
     if (text !== '') signals.context = text;
   }
   const pending = readSignalFile(path.join(stateDir, '.pending_checkpoint'), problems);
-  if (pending !== null && pending.trim() !== '') signals.pendingCheckpoint = sanitizeLine(pending.trim().split('\n')[0] ?? '');
+  if (pending !== null && pending.trim() !== '')
+    signals.pendingCheckpoint = sanitizeLine(pending.trim().split('\n')[0] ?? '');
   const resumeFile = path.join(stateDir, '.resume-signal');
   const resume = readSignalFile(resumeFile, problems);
   if (resume !== null) {
     const parsed = parseResumeSignal(resume, resumeFile);
     problems.push(...parsed.problems);
     // What the orchestrator will do (an answer it cannot read goes on as APPROVED), not what the file says.
-    signals.resume = { status: parsed.value, known: parsed.written === null, written: parsed.written, mtimeMs: mtimeMs(resumeFile) ?? 0 };
+    signals.resume = {
+      status: parsed.value,
+      known: parsed.written === null,
+      written: parsed.written,
+      mtimeMs: mtimeMs(resumeFile) ?? 0,
+    };
   }
   if (exists(signals.logFile)) {
     const tail = readLogTail(signals.logFile);
@@ -100,23 +113,33 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /** What the gate's body says about its answer. */
 function answerNote(answer: GateAnswer, resume: ResumeFile | null): string | null {
   if (answer.state === 'answered' && answer.how === 'unread') {
-    const how = resume && !resume.known ? ` (the file says ${resume.written ?? 'nothing it reads'}; the orchestrator reads only a \`STATUS: WORD\` line, case-sensitively, and goes on as APPROVED)` : '';
+    const how =
+      resume && !resume.known
+        ? ` (the file says ${resume.written ?? 'nothing it reads'}; the orchestrator reads only a \`STATUS: WORD\` line, case-sensitively, and goes on as APPROVED)`
+        : '';
     return `Answered in .resume-signal: ${answer.status || '(empty)'}${how}, written ${iso(answer.atMs)}; the orchestrator has not read it yet.`;
   }
   if (answer.state === 'answered') {
     return `Answered: ${answer.status ?? '(status not logged)'} at ${answer.at}. The orchestrator read and removed .resume-signal (.sage/logs/orchestrator-v2.log); a new gate comes with the next HITL signal.`;
   }
-  if (answer.staleResume) return `Last answer in .resume-signal: STATUS: ${answer.staleResume.status} (older than this gate)`;
+  if (answer.staleResume)
+    return `Last answer in .resume-signal: STATUS: ${answer.staleResume.status} (older than this gate)`;
   return null;
 }
 
 /** The human gate, when the newest state or the last signal asks for one. */
-export function hitlGate(latest: { file: string; mtimeMs: number; state: SageState } | null, signals: Signals): Gate | null {
+export function hitlGate(
+  latest: { file: string; mtimeMs: number; state: SageState } | null,
+  signals: Signals,
+): Gate | null {
   const byState = latest?.state.nextAction?.type === 'hitl';
   const bySignal = signals.last?.signal.type === 'HITL_REQUIRED';
   if (!byState && !bySignal) return null;
   // What an answer must be newer than: the files that raised the gate.
-  const raisedAt = Math.max(byState && latest ? latest.mtimeMs : 0, bySignal && signals.last ? signals.last.mtimeMs : 0);
+  const raisedAt = Math.max(
+    byState && latest ? latest.mtimeMs : 0,
+    bySignal && signals.last ? signals.last.mtimeMs : 0,
+  );
   const answer = gateAnswer(raisedAt, signals.resume, signals.logged);
   const answered = answer.state === 'answered';
 

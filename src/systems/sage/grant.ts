@@ -23,7 +23,10 @@ export const sageGrant: GrantWay = {
     const lockFile = grantLockFile(dir);
     // As SAGE's reader sees it: the gate is raised by the state file and the last signal.
     const raisedBy = [...(gate.file ? [gate.file] : []), path.join(dir, '.last_signal')];
-    const effects = lockedEffects(lockFile, { kind: 'write', text: `write ${file} ${JSON.stringify(RESUME_APPROVED)}` });
+    const effects = lockedEffects(lockFile, {
+      kind: 'write',
+      text: `write ${file} ${JSON.stringify(RESUME_APPROVED)}`,
+    });
     return { detail: { file, pendingFile: null, lockFile, raisedBy }, effects };
   },
   run: (d, runId) =>
@@ -37,7 +40,10 @@ export const sageGrant: GrantWay = {
       const raisedAt = Math.max(0, ...d.raisedBy.map((f) => mtimeMs(f) ?? 0));
       const answer = gateAnswer(raisedAt, signals.resume, signals.logged);
       if (answer.state === 'answered' && answer.how === 'unread') {
-        throw new ActionStop('refused', `gate hitl is already answered: ${d.file} says ${answer.status || '(empty)'} and the orchestrator has not read it yet`);
+        throw new ActionStop(
+          'refused',
+          `gate hitl is already answered: ${d.file} says ${answer.status || '(empty)'} and the orchestrator has not read it yet`,
+        );
       }
       if (answer.state === 'answered') {
         throw new ActionStop(

@@ -35,7 +35,10 @@ export function readSageRun(root: string, stateDir: string, _settings: ReadSetti
   if (!present) problems.push({ file: stateDir, message: 'state directory is missing' });
   const files = present ? readStateFiles(stateDir, problems) : [];
   // The newest state wins: its own "updated" stamp when it has one, else the file's mtime.
-  const latest = files.reduce<StateFile | null>((best, f) => (best === null || stamp(f) > stamp(best) ? f : best), null);
+  const latest = files.reduce<StateFile | null>(
+    (best, f) => (best === null || stamp(f) > stamp(best) ? f : best),
+    null,
+  );
   const signals = readSignals(stateDir, problems);
 
   const name = latest?.state.epicId ?? (sanitizeLine(path.basename(root)) || 'sage');
@@ -43,7 +46,8 @@ export function readSageRun(root: string, stateDir: string, _settings: ReadSetti
   run.problems = problems;
   const gate = hitlGate(latest, signals);
   run.gates = gate ? [gate] : [];
-  if (signals.pendingCheckpoint !== null && !gate) run.warnings?.push(`checkpoint pending: ${signals.pendingCheckpoint}`);
+  if (signals.pendingCheckpoint !== null && !gate)
+    run.warnings?.push(`checkpoint pending: ${signals.pendingCheckpoint}`);
   if (latest) {
     const s = latest.state;
     run.phase = s.phase !== null ? { current: s.phase, total: null, status: s.status ?? 'unknown' } : null;
@@ -58,10 +62,16 @@ function stamp(f: StateFile): number {
 }
 
 /** The run status (first match wins): blocked, waiting, complete, running; idle/unknown without state. */
-export function sageStatus(state: SageState | null, gate: Gate | null, last: SageSignal | null, hasProblems: boolean): RunStatus {
+export function sageStatus(
+  state: SageState | null,
+  gate: Gate | null,
+  last: SageSignal | null,
+  hasProblems: boolean,
+): RunStatus {
   if (state?.status?.toLowerCase() === 'blocked' || last?.type === 'FATAL_ERROR') return 'blocked';
   if (gate?.state === 'pending') return 'waiting';
-  if (state?.nextAction?.type === 'complete' || state?.allStoriesDone || last?.type === 'EPIC_COMPLETE') return 'complete';
+  if (state?.nextAction?.type === 'complete' || state?.allStoriesDone || last?.type === 'EPIC_COMPLETE')
+    return 'complete';
   if (state) return 'running';
   return hasProblems ? 'unknown' : 'idle';
 }
@@ -102,12 +112,24 @@ function sageTasks(s: SageState, awaitingHuman: boolean): Task[] {
   for (const story of s.completed) {
     if (seen.has(story.storyId)) continue;
     seen.add(story.storyId);
-    tasks.push({ id: story.storyId, subject: `story ${story.storyId}`, status: story.status, owner: null, blockedBy: [] });
+    tasks.push({
+      id: story.storyId,
+      subject: `story ${story.storyId}`,
+      status: story.status,
+      owner: null,
+      blockedBy: [],
+    });
   }
   for (const story of s.stories) {
     if (seen.has(story.storyId)) continue;
     seen.add(story.storyId);
-    tasks.push({ id: story.storyId, subject: story.title ?? `story ${story.storyId}`, status: story.status, owner: null, blockedBy: story.dependsOn });
+    tasks.push({
+      id: story.storyId,
+      subject: story.title ?? `story ${story.storyId}`,
+      status: story.status,
+      owner: null,
+      blockedBy: story.dependsOn,
+    });
   }
   return tasks;
 }

@@ -38,7 +38,9 @@ function payloadOf(raw: string | undefined): string | null {
  */
 export function parseSageSignals(text: string): SageSignal[] {
   // Colour codes around a signal must not hide it: strip escapes before matching.
-  const lines = sanitize(text).split('\n').map((l) => l.trim());
+  const lines = sanitize(text)
+    .split('\n')
+    .map((l) => l.trim());
   const out: SageSignal[] = [];
   let prev = '';
   for (let i = 0; i < lines.length; i++) {
@@ -80,10 +82,14 @@ export function parseLastSignal(raw: string, file: string): { value: SageSignal 
   const printed = parseSageSignals(raw);
   const last = printed[printed.length - 1];
   if (last) return { value: last, problems: [] };
-  const first = sanitize(raw).split('\n').map((l) => l.trim()).find((l) => l !== '');
+  const first = sanitize(raw)
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
   if (first === undefined) return { value: null, problems: [] };
   const m = new RegExp(`^${TYPE}(?::(.*))?$`).exec(first);
-  if (!m) return { value: null, problems: [{ file, message: `unrecognised signal "${sanitizeLine(first).slice(0, 80)}"` }] };
+  if (!m)
+    return { value: null, problems: [{ file, message: `unrecognised signal "${sanitizeLine(first).slice(0, 80)}"` }] };
   return { value: { type: m[1] ?? '', payload: payloadOf(m[2]), fields: {} }, problems: [] };
 }
 
@@ -98,17 +104,31 @@ export type ResumeStatus = (typeof RESUME_STATUSES)[number];
  * at all, goes on as APPROVED. `value` is what the orchestrator will do; `written` what the file says
  * when that differs, with a problem saying so.
  */
-export function parseResumeSignal(raw: string, file: string): { value: ResumeStatus; written: string | null; problems: Problem[] } {
+export function parseResumeSignal(
+  raw: string,
+  file: string,
+): { value: ResumeStatus; written: string | null; problems: Problem[] } {
   const word = /STATUS:\s*(\w+)/.exec(raw)?.[1] ?? null;
   const status = RESUME_STATUSES.find((s) => s === word);
   if (status) return { value: status, written: null, problems: [] };
   const json = jsonStatus(raw);
-  const written = sanitizeLine(word !== null ? `STATUS: ${word}` : json !== null ? `{"status": ${JSON.stringify(json)}}` : raw.trim().split('\n')[0] ?? '').slice(0, 60);
+  const written = sanitizeLine(
+    word !== null
+      ? `STATUS: ${word}`
+      : json !== null
+        ? `{"status": ${JSON.stringify(json)}}`
+        : (raw.trim().split('\n')[0] ?? ''),
+  ).slice(0, 60);
   const what = raw.trim() === '' ? 'an empty file' : `"${written}"`;
   return {
     value: 'APPROVED',
     written: written === '' ? null : written,
-    problems: [{ file, message: `the orchestrator reads only a \`STATUS: WORD\` line, case-sensitively: ${what} goes on as APPROVED` }],
+    problems: [
+      {
+        file,
+        message: `the orchestrator reads only a \`STATUS: WORD\` line, case-sensitively: ${what} goes on as APPROVED`,
+      },
+    ],
   };
 }
 

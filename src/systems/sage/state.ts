@@ -151,7 +151,12 @@ function runEpic(v: Record<string, unknown>): SageState {
     nextAction: null,
     current:
       storyId !== null && !finished
-        ? { storyId, taskIndex: chunk !== null ? String(chunk + 1) : null, taskTotal: chunks !== null ? String(chunks) : null, step: phase }
+        ? {
+            storyId,
+            taskIndex: chunk !== null ? String(chunk + 1) : null,
+            taskTotal: chunks !== null ? String(chunks) : null,
+            step: phase,
+          }
         : null,
     completed,
     allStoriesDone: finished,
@@ -170,7 +175,12 @@ function createEpic(v: Record<string, unknown>): SageState {
     if (id === null) continue;
     const error = text(s.error);
     const deps = Array.isArray(s.dependencies) ? s.dependencies.map(text).filter((d): d is string => d !== null) : [];
-    stories.push({ storyId: id, title: text(s.story_title) ?? error, status: text(s.status) ?? 'pending', dependsOn: deps });
+    stories.push({
+      storyId: id,
+      title: text(s.story_title) ?? error,
+      status: text(s.status) ?? 'pending',
+      dependsOn: deps,
+    });
   }
   const done = phase === 'complete';
   return {
@@ -193,10 +203,19 @@ export function parseSageState(value: unknown, file: string): { value: SageState
   if (!isObject(value)) return { value: null, problems: [{ file, message: 'expected a JSON object' }] };
   const shape = sageShapeOf(value);
   if (shape === null) {
-    const keys = Object.keys(value).slice(0, 5).map((k) => sanitizeLine(k).slice(0, 30));
+    const keys = Object.keys(value)
+      .slice(0, 5)
+      .map((k) => sanitizeLine(k).slice(0, 30));
     return { value: null, problems: [{ file, message: `not a SAGE checkpoint (keys: ${keys.join(', ') || 'none'})` }] };
   }
-  const state = shape === 'nested' ? nested(value) : shape === 'flat' ? flat(value) : shape === 'create-epic' ? createEpic(value) : runEpic(value);
+  const state =
+    shape === 'nested'
+      ? nested(value)
+      : shape === 'flat'
+        ? flat(value)
+        : shape === 'create-epic'
+          ? createEpic(value)
+          : runEpic(value);
   return { value: state, problems: [] };
 }
 

@@ -12,7 +12,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** The text of one stream-json event, or null when it carries none worth showing. */
 function eventText(v: Record<string, unknown>): string | null {
   if (v.type === 'assistant' && isObject(v.message) && Array.isArray(v.message.content)) {
-    const parts = v.message.content.filter(isObject).flatMap((c) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : []));
+    const parts = v.message.content
+      .filter(isObject)
+      .flatMap((c) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : []));
     return parts.length > 0 ? parts.join('\n') : null;
   }
   if (v.type === 'result' && typeof v.result === 'string') return v.result;

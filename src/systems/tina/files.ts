@@ -100,7 +100,11 @@ export function readTinaFiles(stateDir: string): TinaFiles {
 }
 
 /** The escalation tower writes when a checkpoint times out; a handoff written since resolves it. */
-function readTowerEscalation(stateDir: string, handoffMtime: number | null, problems: Problem[]): TinaFiles['towerEscalation'] {
+function readTowerEscalation(
+  stateDir: string,
+  handoffMtime: number | null,
+  problems: Problem[],
+): TinaFiles['towerEscalation'] {
   const file = path.join(stateDir, 'tower-escalation.json');
   const mtime = mtimeMs(file);
   if (mtime === null || (handoffMtime !== null && handoffMtime > mtime)) return null;
@@ -148,7 +152,10 @@ function readHandoff(
   const currentFile = current === null ? null : path.join(stateDir, `phase-${current}`, 'handoff.md');
   const chosen =
     candidates.find((c) => c.file === currentFile) ??
-    candidates.reduce<(typeof candidates)[number] | null>((best, c) => (best === null || c.mtime > best.mtime ? c : best), null);
+    candidates.reduce<(typeof candidates)[number] | null>(
+      (best, c) => (best === null || c.mtime > best.mtime ? c : best),
+      null,
+    );
   if (chosen === null) return null;
   const read = readText(chosen.file);
   if (!read.ok) {

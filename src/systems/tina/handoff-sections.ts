@@ -18,11 +18,7 @@ function items(nodes: RootContent[]): ListItem[] {
 
 /** Role labels of seed 003 ("Workers", "Spec reviewer") as role words ("worker", "spec-reviewer"). */
 function roleOfLabel(label: string): string {
-  return label
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, '-')
-    .replace(/s$/, '');
+  return label.toLowerCase().trim().replace(/\s+/g, '-').replace(/s$/, '');
 }
 
 /** Team Composition: `name: agent-type` items (January), `Role label: a, b` items (seed 003), or a table. */
@@ -72,7 +68,10 @@ function taskLine(line: string): { id: string; subject: string } | null {
 
 /** "In Progress" → "in_progress", "Done" → "completed". */
 function statusWord(raw: string): string {
-  const w = sanitizeLine(raw).trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const w = sanitizeLine(raw)
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   if (w === 'done' || w === 'complete') return 'completed';
   return w;
 }
@@ -90,7 +89,11 @@ function ids(raw: string): string[] {
 }
 
 /** Task State(s): a table, or `Task N: subject` items whose status is the `###` heading above them. */
-export function readTasks(nodes: RootContent[], file: string, problems: Problem[]): { tasks: Task[]; reviews: Review[] } {
+export function readTasks(
+  nodes: RootContent[],
+  file: string,
+  problems: Problem[],
+): { tasks: Task[]; reviews: Review[] } {
   const tasks: Task[] = [];
   const reviews: Review[] = [];
   let status: string | null = null;
@@ -135,7 +138,12 @@ export function readTasks(nodes: RootContent[], file: string, problems: Problem[
 
 function tableTasks(table: Table, file: string, problems: Problem[]): Task[] {
   const [header, ...rows] = tableRows(table);
-  const names = (header ?? []).map((h) => h.toLowerCase().replace(/[\s_-]+/g, ' ').trim());
+  const names = (header ?? []).map((h) =>
+    h
+      .toLowerCase()
+      .replace(/[\s_-]+/g, ' ')
+      .trim(),
+  );
   const col = (...want: string[]): number => names.findIndex((h) => want.includes(h));
   const idCol = col('id', '#', 'task id');
   const subjectCol = col('subject', 'title', 'description', 'name', ...(idCol >= 0 ? ['task'] : []));
@@ -191,7 +199,10 @@ export function readReviews(nodes: RootContent[], file: string, problems: Proble
         const parts = [head.subject, ...subItems(item).map((s) => sanitizeLine(itemOwnText(s)))];
         for (const part of parts.flatMap((p) => p.split(/[,;]/))) {
           // "spec-review passed" or "Spec review: passed"; "not yet reviewed" names no verdict.
-          const words = part.replace(/\.\s*$/, '').split(/[\s:=]+/).filter((w) => w !== '');
+          const words = part
+            .replace(/\.\s*$/, '')
+            .split(/[\s:=]+/)
+            .filter((w) => w !== '');
           let verdict = words.pop() ?? '';
           // Two-word verdicts: "changes requested", "not started".
           const last = words[words.length - 1];
@@ -199,7 +210,12 @@ export function readReviews(nodes: RootContent[], file: string, problems: Proble
             verdict = `${words.pop()} ${verdict}`;
           }
           if (words.length === 0 || !isVerdictWord(verdict)) continue;
-          reviews.push({ taskId, kind: normalizeKind(words.join(' ')), verdict: normalizeVerdict(verdict), reviewer: null });
+          reviews.push({
+            taskId,
+            kind: normalizeKind(words.join(' ')),
+            verdict: normalizeVerdict(verdict),
+            reviewer: null,
+          });
         }
       }
     } else if (node.type === 'table') {

@@ -49,7 +49,11 @@ export const MAX_HANDOFF_CHARS = 32 * 1024;
  * Parses a handoff; never throws. A handoff with none of the known sections is shape 'unknown' with a
  * problem. `parse` turns Markdown into mdast (markdown-reader.ts, loaded on demand by its caller).
  */
-export function parseHandoff(text: string, file: string, parse: (markdown: string) => Root): { handoff: ParsedHandoff; problems: Problem[] } {
+export function parseHandoff(
+  text: string,
+  file: string,
+  parse: (markdown: string) => Root,
+): { handoff: ParsedHandoff; problems: Problem[] } {
   const handoff: ParsedHandoff = {
     shape: 'unknown',
     timestamp: null,

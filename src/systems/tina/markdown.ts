@@ -57,7 +57,10 @@ export function normalizeHeading(text: string): string {
  * other headings of depth 1–2 start a section of their own; deeper ones stay inside the current section
  * (the `### Completed` lists of a `## Task State`). Nodes before the first section go to the preamble.
  */
-export function splitSections(root: Root, known: ReadonlySet<string>): { preamble: RootContent[]; sections: Section[] } {
+export function splitSections(
+  root: Root,
+  known: ReadonlySet<string>,
+): { preamble: RootContent[]; sections: Section[] } {
   const preamble: RootContent[] = [];
   const sections: Section[] = [];
   let current: Section | null = null;

@@ -36,7 +36,9 @@ export function currentPhaseOf(sup: SupervisorState): string | null {
   const n = sup.currentPhase;
   if (n === null || !PHASE_NAME.test(n)) return n;
   const open = [...sup.phases]
-    .filter(([key, entry]) => key.startsWith(`${n}.`) && PHASE_NAME.test(key) && !DONE_WORDS.includes(entry.status ?? ''))
+    .filter(
+      ([key, entry]) => key.startsWith(`${n}.`) && PHASE_NAME.test(key) && !DONE_WORDS.includes(entry.status ?? ''),
+    )
     .map(([key]) => key)
     .sort((a, b) => a.split('.').length - b.split('.').length || comparePhases(a, b));
   return open[open.length - 1] ?? n;

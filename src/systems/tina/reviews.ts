@@ -12,7 +12,10 @@ const FAILED_WORDS = ['failed', 'fail', 'rejected', 'reject', 'changes_requested
 const PENDING_WORDS = ['pending', 'waiting', 'requested', 'in_progress', 'running', 'todo', 'not_started', 'queued'];
 
 function word(raw: string): string {
-  return raw.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** approved/pass → passed; rejected/fail/changes_requested → failed; anything else → pending. */
@@ -36,7 +39,8 @@ export function normalizeKind(raw: string): string {
   const clean = sanitizeLine(raw).trim();
   const k = clean.toLowerCase().replace(/[\s_]+/g, '-');
   if (/^spec(-review(er)?)?$/.test(k)) return 'spec-review';
-  if (/^(code-)?quality(-review(er)?)?$/.test(k) || k === 'code-quality-review' || k === 'code-review') return 'code-quality';
+  if (/^(code-)?quality(-review(er)?)?$/.test(k) || k === 'code-quality-review' || k === 'code-review')
+    return 'code-quality';
   if (/^phase(-review)?$/.test(k)) return 'phase-review';
   return clean;
 }
@@ -67,7 +71,8 @@ function kindOfKey(key: string): string | null {
 }
 
 function reviewerOf(obj: Record<string, unknown>, kind: string): string | null {
-  const specific = kind === 'spec-review' ? obj.spec_reviewer : kind === 'code-quality' ? obj.quality_reviewer : undefined;
+  const specific =
+    kind === 'spec-review' ? obj.spec_reviewer : kind === 'code-quality' ? obj.quality_reviewer : undefined;
   const name = typeof specific === 'string' ? specific : typeof obj.reviewer === 'string' ? obj.reviewer : '';
   const clean = sanitizeLine(name).trim();
   return clean === '' ? null : clean;

@@ -48,7 +48,8 @@ export function assembleTinaRun(
   const n = files.currentPhase;
   const entry = n !== null ? sup?.phases.get(n) : undefined;
   const phaseWord = phaseWordOf(files);
-  if (n !== null) run.phase = { current: n, total: sup?.totalPhases ?? null, status: phaseWord ?? sup?.status ?? 'unknown' };
+  if (n !== null)
+    run.phase = { current: n, total: sup?.totalPhases ?? null, status: phaseWord ?? sup?.status ?? 'unknown' };
 
   // Teams: members and tasks come from the live team files; the handoff stands in when they are gone.
   const { teams: merged, problems: teamProblems } = tinaTeams(sup?.feature ?? null, root, teams, settings.paneSessions);
@@ -61,9 +62,14 @@ export function assembleTinaRun(
   }
   const handoff = files.handoff?.value ?? null;
   if (run.members.length === 0 && handoff) {
-    run.members = handoff.members.map(
-      (m): Member => ({ name: m.name, role: m.role, model: '', paneId: null, state: 'unknown', lead: m.role === 'team-lead' }),
-    );
+    run.members = handoff.members.map((m): Member => ({
+      name: m.name,
+      role: m.role,
+      model: '',
+      paneId: null,
+      state: 'unknown',
+      lead: m.role === 'team-lead',
+    }));
   }
   if (run.tasks.length === 0 && handoff) run.tasks = handoff.tasks.map((t) => ({ ...t, team: 'handoff' }));
 
@@ -131,7 +137,8 @@ export function assembleTinaRun(
   if (files.metrics) {
     const threshold = signal?.value.threshold ?? settings.contextThresholdPct;
     run.context = { usedPct: files.metrics.usedPct, threshold };
-    if (files.metrics.usedPct >= threshold) warnings.push(`context ${files.metrics.usedPct}% ≥ ${threshold}% threshold`);
+    if (files.metrics.usedPct >= threshold)
+      warnings.push(`context ${files.metrics.usedPct}% ≥ ${threshold}% threshold`);
   }
 
   // Handoff age and heartbeat.
@@ -211,7 +218,10 @@ function blockedGate(files: TinaFiles): Gate | null {
     since = ps.blockedAt;
     file = files.phaseStatusFile;
     context = ps.contextLines;
-  } else if (entry?.status === 'blocked' || (sup?.status === 'blocked' && phaseWordOf(files) !== 'planning' && phaseWordOf(files) !== 'planned')) {
+  } else if (
+    entry?.status === 'blocked' ||
+    (sup?.status === 'blocked' && phaseWordOf(files) !== 'planning' && phaseWordOf(files) !== 'planned')
+  ) {
     reason = entry?.blockedReason ?? sup?.blockedReason ?? null;
     since = entry?.blockedAt ?? null;
     file = files.supervisorFile;

@@ -103,9 +103,29 @@ function time(obj: Record<string, unknown>, keys: string[], file: string, proble
 /** Parses supervisor-state.json (current `.claude/tina/` and older `.tina/` shapes). */
 export function parseSupervisorState(json: unknown, file: string): Parsed<'state', SupervisorState | null> {
   if (!isObject(json)) return { state: null, problems: [{ file, message: 'supervisor state is not a JSON object' }] };
-  const known = ['feature', 'feature_name', 'featureName', 'current_phase', 'currentPhase', 'phase', 'phases', 'status', 'state', 'total_phases', 'totalPhases'];
+  const known = [
+    'feature',
+    'feature_name',
+    'featureName',
+    'current_phase',
+    'currentPhase',
+    'phase',
+    'phases',
+    'status',
+    'state',
+    'total_phases',
+    'totalPhases',
+  ];
   if (!known.some((k) => k in json)) {
-    return { state: null, problems: [{ file, message: 'unrecognised shape: none of feature, current_phase, phases, status (not a tina supervisor state?)' }] };
+    return {
+      state: null,
+      problems: [
+        {
+          file,
+          message: 'unrecognised shape: none of feature, current_phase, phases, status (not a tina supervisor state?)',
+        },
+      ],
+    };
   }
   const problems: Problem[] = [];
   const phases = new Map<string, SupervisorPhase>();
@@ -155,7 +175,7 @@ function contextLines(ctx: unknown): string[] {
   if (typeof ctx === 'string') return [sanitizeLine(ctx)];
   if (!isObject(ctx)) return [];
   return Object.entries(ctx).map(([k, v]) => {
-    const value = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+    const value = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
     return sanitizeLine(`${k}: ${value}`).slice(0, 300);
   });
 }
@@ -165,7 +185,10 @@ export function parsePhaseStatus(json: unknown, file: string): Parsed<'status', 
   if (!isObject(json)) return { status: null, problems: [{ file, message: 'phase status is not a JSON object' }] };
   const problems: Problem[] = [];
   if (!['status', 'started_at', 'completed_at', 'blocked_at', 'heartbeat_at', 'heartbeat'].some((k) => k in json)) {
-    problems.push({ file, message: 'unrecognised shape: no status, started_at or heartbeat_at (not a tina phase status?)' });
+    problems.push({
+      file,
+      message: 'unrecognised shape: no status, started_at or heartbeat_at (not a tina phase status?)',
+    });
   }
   return {
     status: {

@@ -129,10 +129,16 @@ export function tinaTeams(
 }
 
 /** Orders teams with the phase their name gives: the feature's own teams first, then by phase. */
-const byN = (a: { n: string }, b: { n: string }): number => (a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n));
+const byN = (a: { n: string }, b: { n: string }): number =>
+  a.n === b.n ? 0 : a.n === '' ? -1 : b.n === '' ? 1 : comparePhases(a.n, b.n);
 
 /** tinaTeams by testing every team of the list, cheapest test first. */
-function pickByWalk(feature: string | null, root: string, teams: readonly Team[], paneSessions: ReadonlyMap<string, string> | undefined): SessionTeamPick {
+function pickByWalk(
+  feature: string | null,
+  root: string,
+  teams: readonly Team[],
+  paneSessions: ReadonlyMap<string, string> | undefined,
+): SessionTeamPick {
   const orchestration: Team[] = [];
   const sessions: Team[] = [];
   const phases: PhaseTeam[] = [];
@@ -166,17 +172,38 @@ function pickByWalk(feature: string | null, root: string, teams: readonly Team[]
 }
 
 /** tinaTeams from the list's index: only the run's own teams are looked at. */
-function pickByIndex(index: TeamIndex, feature: string | null, root: string, paneSessions: ReadonlyMap<string, string> | undefined): SessionTeamPick {
+function pickByIndex(
+  index: TeamIndex,
+  feature: string | null,
+  root: string,
+  paneSessions: ReadonlyMap<string, string> | undefined,
+): SessionTeamPick {
   const orchestration = feature === null ? [] : (index.orchestration.get(feature) ?? []);
   const phases = feature === null ? [] : [...(index.phases.get(feature) ?? [])];
   const own = new Set<Team>(orchestration);
   for (const p of phases) own.add(p.team);
   // A name is the feature's own, an older phase's or the feature's itself, never two of them.
-  const olderNamed = feature === null ? index.olderPhase : [...index.olderPhase, ...(index.byName.get(feature) ?? []).map((team) => ({ n: '', team }))];
+  const olderNamed =
+    feature === null
+      ? index.olderPhase
+      : [...index.olderPhase, ...(index.byName.get(feature) ?? []).map((team) => ({ n: '', team }))];
   const older = olderNamed.filter((p) => p.team.cwd !== null && isInside(p.team.cwd, root));
   const byPosition = (a: PhaseTeam, b: PhaseTeam): number => index.position.get(a.team)! - index.position.get(b.team)!;
-  const named = [...orchestration, ...phases.sort(byN).map((p) => p.team), ...older.sort(byPosition).sort(byN).map((p) => p.team)];
-  const picked = pickSessionTeams(feature, root, sessionCandidates(index, feature, root, named, own, paneSessions), named, paneSessions);
+  const named = [
+    ...orchestration,
+    ...phases.sort(byN).map((p) => p.team),
+    ...older
+      .sort(byPosition)
+      .sort(byN)
+      .map((p) => p.team),
+  ];
+  const picked = pickSessionTeams(
+    feature,
+    root,
+    sessionCandidates(index, feature, root, named, own, paneSessions),
+    named,
+    paneSessions,
+  );
   return { teams: [...named, ...picked.teams], problems: picked.problems };
 }
 
@@ -197,8 +224,10 @@ function sessionCandidates(
   const add = (list: readonly Team[] | undefined): void => {
     if (list) for (const team of list) if (!own.has(team)) found.add(team);
   };
-  for (const team of named) for (const m of team.members) if (m.lead && m.paneId) add(index.sessionByPane.get(m.paneId));
-  if (feature !== null && paneSessions) for (const [pane, session] of paneSessions) if (inRunSession(session, feature)) add(index.sessionByPane.get(pane));
+  for (const team of named)
+    for (const m of team.members) if (m.lead && m.paneId) add(index.sessionByPane.get(m.paneId));
+  if (feature !== null && paneSessions)
+    for (const [pane, session] of paneSessions) if (inRunSession(session, feature)) add(index.sessionByPane.get(pane));
   add(index.sessionByCwd.get(path.resolve(root)));
   return [...found].sort((a, b) => index.position.get(a)! - index.position.get(b)!);
 }
@@ -272,7 +301,8 @@ export function pickSessionTeams(
     if (tied) byPane.push(team);
     else if (team.cwd !== null && path.isAbsolute(team.cwd) && path.resolve(team.cwd) === worktree) byCwd.push(team);
   }
-  const newestFirst = (a: Team, b: Team): number => startedAt(b) - startedAt(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const newestFirst = (a: Team, b: Team): number =>
+    startedAt(b) - startedAt(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   if (byPane.length > 0) return { teams: byPane.sort(newestFirst).reverse(), problems: [] };
   if (byCwd.length === 0) return { teams: [], problems: [] };
   const [newest, ...others] = byCwd.sort(newestFirst);

@@ -51,7 +51,9 @@ const no = (title: string, reason: string): Verdict => ({ ok: false, title, reas
 const always = (label: string) => () => ok(label);
 
 /** What Esc does outside dialogs and prompts: clear the filter, go back to the runs list, or cancel. */
-export function backMeaning(s: Pick<ScreenSelection, 'filter' | 'focus' | 'cancellable'>): 'clear filter' | 'back' | 'cancel checkpoint' | null {
+export function backMeaning(
+  s: Pick<ScreenSelection, 'filter' | 'focus' | 'cancellable'>,
+): 'clear filter' | 'back' | 'cancel checkpoint' | null {
   if (s.focus !== 'runs') return 'back';
   if (s.filter !== '') return 'clear filter';
   if (s.cancellable) return 'cancel checkpoint';
@@ -59,7 +61,10 @@ export function backMeaning(s: Pick<ScreenSelection, 'filter' | 'focus' | 'cance
 }
 
 /** An action that goes through planning and a confirm dialog. */
-function planned(kind: 'checkpoint' | 'grant' | 'terminate' | 'rehydrate', label: (s: ScreenSelection) => string): ScreenCommand {
+function planned(
+  kind: 'checkpoint' | 'grant' | 'terminate' | 'rehydrate',
+  label: (s: ScreenSelection) => string,
+): ScreenCommand {
   return {
     footer: 'act',
     when: (s) => {
@@ -89,7 +94,8 @@ function answer(choice: string): ScreenCommand {
   };
 }
 
-const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) => d.ui.dispatch({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
+const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) =>
+  d.ui.dispatch({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
 
 /** The spec of every command. */
 export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedCommand } = {
@@ -121,18 +127,27 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     },
     run: (s, d) => {
       const t = attachTarget(s);
-      if (t.ok && s.run) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'send', runId: s.run.id, member: t.label, text: '' } });
+      if (t.ok && s.run)
+        d.dialogs.dispatch({ type: 'open', dialog: { kind: 'send', runId: s.run.id, member: t.label, text: '' } });
     },
   },
   request: {
     footer: 'act',
     when: (s) => {
       if (!s.run) return no('request', 'no run is selected');
-      if (!systemOf(s.run.system).requests) return no(`request ${s.run.id}`, `named checkpoints are requested on ${runsOf((m) => m.requests !== null)}; ${s.run.id} is a ${s.run.system} run`);
+      if (!systemOf(s.run.system).requests)
+        return no(
+          `request ${s.run.id}`,
+          `named checkpoints are requested on ${runsOf((m) => m.requests !== null)}; ${s.run.id} is a ${s.run.system} run`,
+        );
       return ok('request');
     },
     run: (s, d) => {
-      if (s.run) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'request', runId: s.run.id, field: 'name', name: '', message: '' } });
+      if (s.run)
+        d.dialogs.dispatch({
+          type: 'open',
+          dialog: { kind: 'request', runId: s.run.id, field: 'name', name: '', message: '' },
+        });
     },
   },
   read: {
@@ -140,7 +155,16 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     when: (s) => (s.focus === 'gates' && s.gate ? ok('read gate') : no('read', '')),
     run: (s, d) => {
       const g = s.gate;
-      if (g) d.dialogs.dispatch({ type: 'open', dialog: { kind: 'read', title: `${g.kind} ${g.id}`, text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'), scroll: 0 } });
+      if (g)
+        d.dialogs.dispatch({
+          type: 'open',
+          dialog: {
+            kind: 'read',
+            title: `${g.kind} ${g.id}`,
+            text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'),
+            scroll: 0,
+          },
+        });
     },
   },
   attach: {

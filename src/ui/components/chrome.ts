@@ -12,7 +12,13 @@ import { RunTally } from '../state/tally.js';
 const runProblems = new RunTally((r) => r.problems.length);
 
 /** `tower · 6 runs · 2 need you · 1 problem` on the left, `[read-only]` on the right. */
-export function headerLine(snapshot: Snapshot, width: number, readonly: boolean, loading: boolean, muted = false): Segment[] {
+export function headerLine(
+  snapshot: Snapshot,
+  width: number,
+  readonly: boolean,
+  loading: boolean,
+  muted = false,
+): Segment[] {
   const needYou = countNeedingYou(snapshot);
   const problems = snapshot.problems.length + runProblems.sum(snapshot.runs);
   const left: Segment[] = [{ text: ' tower', tone: 'accent' }];
@@ -22,7 +28,10 @@ export function headerLine(snapshot: Snapshot, width: number, readonly: boolean,
     if (needYou > 0) left.push({ text: ` · ${needYou} need${needYou === 1 ? 's' : ''} you`, tone: 'amber' });
     if (problems > 0) left.push({ text: ` · ${problems} problem${problems === 1 ? '' : 's'}`, tone: 'red' });
   }
-  const right: Segment[] = [...(muted ? [{ text: '[muted] ', tone: 'dim' as const }] : []), ...(readonly ? [{ text: '[read-only] ', tone: 'amber' as const }] : [])];
+  const right: Segment[] = [
+    ...(muted ? [{ text: '[muted] ', tone: 'dim' as const }] : []),
+    ...(readonly ? [{ text: '[read-only] ', tone: 'amber' as const }] : []),
+  ];
   const gap = width - lineWidth(left) - lineWidth(right);
   return fitLine(gap > 0 ? [...left, { text: ' '.repeat(gap) }, ...right] : [...left, { text: ' ' }, ...right], width);
 }
@@ -30,7 +39,11 @@ export function headerLine(snapshot: Snapshot, width: number, readonly: boolean,
 /** The footer: the keys that apply now (first key of each), dropping the least important until they fit. */
 export function footerLine(hints: readonly Hint[], bindings: Bindings, width: number): Segment[] {
   const render = (hs: readonly Hint[]): Segment[] =>
-    hs.flatMap((h, i): Segment[] => [{ text: i === 0 ? ' ' : '  ' }, { text: keyLabel(bindings.keys[h.command][0] ?? '?'), tone: 'key' }, { text: ` ${h.label}` }]);
+    hs.flatMap((h, i): Segment[] => [
+      { text: i === 0 ? ' ' : '  ' },
+      { text: keyLabel(bindings.keys[h.command][0] ?? '?'), tone: 'key' },
+      { text: ` ${h.label}` },
+    ]);
   const shown = [...hints];
   // Drop from just before the last two (help and quit stay while anything does).
   while (shown.length > 2 && lineWidth(render(shown)) > width) shown.splice(shown.length - 3, 1);
@@ -38,11 +51,17 @@ export function footerLine(hints: readonly Hint[], bindings: Bindings, width: nu
 }
 
 /** The narrow layout's tab bar: every detail pane, the shown one in brackets. */
-export function tabBarLine(tabs: readonly { pane: DetailPane; label: string }[], shown: DetailPane, focused: boolean, width: number): Segment[] {
+export function tabBarLine(
+  tabs: readonly { pane: DetailPane; label: string }[],
+  shown: DetailPane,
+  focused: boolean,
+  width: number,
+): Segment[] {
   const parts: Segment[] = [{ text: ' ' }];
   tabs.forEach((t, i) => {
     if (i > 0) parts.push({ text: ' │ ', tone: 'dim' });
-    if (t.pane === shown) parts.push({ text: `[${focused ? '> ' : ''}${t.label}]`, tone: focused ? 'accent' : 'title' });
+    if (t.pane === shown)
+      parts.push({ text: `[${focused ? '> ' : ''}${t.label}]`, tone: focused ? 'accent' : 'title' });
     else parts.push({ text: t.label, tone: 'dim' });
   });
   return fitLine(parts, width);

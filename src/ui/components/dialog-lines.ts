@@ -18,10 +18,16 @@ export interface DialogText {
 }
 
 const wrapped = (text: string, width: number, tone?: Segment['tone'], indent = ''): Segment[][] =>
-  wrapText(sanitizeLine(text), Math.max(1, width - displayWidth(indent))).map((l, i) => [{ text: (i === 0 ? '' : indent) + l, tone }]);
+  wrapText(sanitizeLine(text), Math.max(1, width - displayWidth(indent))).map((l, i) => [
+    { text: (i === 0 ? '' : indent) + l, tone },
+  ]);
 
 function keysLine(bindings: Bindings, pairs: [Command, string][]): Segment[] {
-  return pairs.flatMap(([c, label], i): Segment[] => [...(i > 0 ? [{ text: '    ' }] : []), { text: keysLabel(bindings, c), tone: 'key' }, { text: ` ${label}` }]);
+  return pairs.flatMap(([c, label], i): Segment[] => [
+    ...(i > 0 ? [{ text: '    ' }] : []),
+    { text: keysLabel(bindings, c), tone: 'key' },
+    { text: ` ${label}` },
+  ]);
 }
 
 /** The dialog's lines for an inner width of `width` cells. */
@@ -31,12 +37,23 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
       const { plan } = dialog;
       if (plan.refusal) return refusalText(plan.title, plan.refusal, width, bindings);
       const body: Segment[][] = [...wrapped(plan.title, width, 'title'), []];
-      body.push([{ text: plan.effects.length > 0 ? (plan.destructive ? 'This will:' : 'Steps:') : 'This changes nothing.', tone: 'dim' }]);
+      body.push([
+        {
+          text: plan.effects.length > 0 ? (plan.destructive ? 'This will:' : 'Steps:') : 'This changes nothing.',
+          tone: 'dim',
+        },
+      ]);
       for (const e of plan.effects) {
         const lines = wrapText(sanitizeLine(e.text), Math.max(1, width - 4));
         lines.forEach((l, i) => body.push([{ text: i === 0 ? '  • ' : '    ', tone: 'accent' }, { text: l }]));
       }
-      body.push([], keysLine(bindings, [['confirm', 'run it'], ['cancel', 'cancel']]));
+      body.push(
+        [],
+        keysLine(bindings, [
+          ['confirm', 'run it'],
+          ['cancel', 'cancel'],
+        ]),
+      );
       return { title: readonly ? 'Confirm (read-only)' : 'Confirm', body, tone: 'question' };
     }
     case 'refusal':
@@ -47,7 +64,18 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
         .split('\n')
         .flatMap((l) => wrapText(l, width))
         .map((l): Segment[] => [{ text: l }]);
-      return { title: sanitizeLine(dialog.title), body: [...body, [], keysLine(bindings, [['cancel', 'close'], ['down', 'scroll']])], tone: 'question' };
+      return {
+        title: sanitizeLine(dialog.title),
+        body: [
+          ...body,
+          [],
+          keysLine(bindings, [
+            ['cancel', 'close'],
+            ['down', 'scroll'],
+          ]),
+        ],
+        tone: 'question',
+      };
     }
     case 'offer-terminate': {
       const body: Segment[][] = [
@@ -56,7 +84,10 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
         [],
         ...wrapped('Force-terminate them (SIGTERM, then SIGKILL, then kill-pane)?', width),
         [],
-        keysLine(bindings, [['confirm', 'terminate them'], ['cancel', 'leave them']]),
+        keysLine(bindings, [
+          ['confirm', 'terminate them'],
+          ['cancel', 'leave them'],
+        ]),
       ];
       return { title: 'Stragglers', body, tone: 'question' };
     }
@@ -64,18 +95,32 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
       const body: Segment[][] = [
         ...wrapped(`Type a line to ${dialog.member} of ${dialog.runId}`, width, 'title'),
         [],
-        [{ text: '> ', tone: 'accent' }, { text: sanitizeLine(dialog.text) + '▏', tone: 'title' }],
+        [
+          { text: '> ', tone: 'accent' },
+          { text: sanitizeLine(dialog.text) + '▏', tone: 'title' },
+        ],
         [],
-        ...wrapped('Enter plans it: the confirm dialog shows the exact keys; tower refuses while the pane shows a prompt.', width, 'dim'),
+        ...wrapped(
+          'Enter plans it: the confirm dialog shows the exact keys; tower refuses while the pane shows a prompt.',
+          width,
+          'dim',
+        ),
         [],
-        keysLine(bindings, [['accept', 'plan it'], ['dismiss', 'cancel']]),
+        keysLine(bindings, [
+          ['accept', 'plan it'],
+          ['dismiss', 'cancel'],
+        ]),
       ];
       return { title: 'Send', body, tone: 'question' };
     }
     case 'request': {
       const field = (name: 'name' | 'message', label: string): Segment[] => {
         const active = dialog.field === name;
-        return [{ text: active ? '> ' : '  ', tone: 'accent' }, { text: label, tone: 'dim' }, { text: sanitizeLine(dialog[name]) + (active ? '▏' : ''), tone: active ? 'title' : 'plain' }];
+        return [
+          { text: active ? '> ' : '  ', tone: 'accent' },
+          { text: label, tone: 'dim' },
+          { text: sanitizeLine(dialog[name]) + (active ? '▏' : ''), tone: active ? 'title' : 'plain' },
+        ];
       };
       const body: Segment[][] = [
         ...wrapped(`Open a named checkpoint on ${dialog.runId}`, width, 'title'),
@@ -83,7 +128,11 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
         field('name', 'name:    '),
         field('message', 'message: '),
         [],
-        keysLine(bindings, [['accept', dialog.field === 'name' ? 'next' : 'plan it'], ['next-field', 'switch field'], ['dismiss', 'cancel']]),
+        keysLine(bindings, [
+          ['accept', dialog.field === 'name' ? 'next' : 'plan it'],
+          ['next-field', 'switch field'],
+          ['dismiss', 'cancel'],
+        ]),
       ];
       return { title: 'Request', body, tone: 'question' };
     }
@@ -91,6 +140,12 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
 }
 
 function refusalText(title: string, reason: string, width: number, bindings: Bindings): DialogText {
-  const body: Segment[][] = [...wrapped(title, width, 'title'), [], ...wrapped(reason, width, 'amber', '  '), [], keysLine(bindings, [['cancel', 'close']])];
+  const body: Segment[][] = [
+    ...wrapped(title, width, 'title'),
+    [],
+    ...wrapped(reason, width, 'amber', '  '),
+    [],
+    keysLine(bindings, [['cancel', 'close']]),
+  ];
   return { title: 'Refused', body, tone: 'refusal' };
 }

@@ -11,14 +11,22 @@ const LIGHT = { tl: '╭', tr: '╮', bl: '╰', br: '╯', h: '─', v: '│' }
 const HEAVY = { tl: '┏', tr: '┓', bl: '┗', br: '┛', h: '━', v: '┃' };
 
 /** The pane as lines: border, title, and `content` fitted inside (cut or padded to the rect). */
-export function frameLines(title: string, focused: boolean, rect: Rect, content: readonly (readonly Segment[])[]): Segment[][] {
+export function frameLines(
+  title: string,
+  focused: boolean,
+  rect: Rect,
+  content: readonly (readonly Segment[])[],
+): Segment[][] {
   const { width, height } = rect;
   if (width < 4 || height < 2) return Array.from({ length: Math.max(0, height) }, () => blank(width));
   const b = focused ? HEAVY : LIGHT;
   const tone = focused ? 'accent' : 'dim';
   const inner = width - 2;
   const label = truncate(focused ? `[> ${title}]` : ` ${title} `, Math.max(0, inner - 2));
-  const top: Segment[] = [{ text: b.tl + b.h, tone }, { text: label, tone: focused ? 'title' : 'plain' }];
+  const top: Segment[] = [
+    { text: b.tl + b.h, tone },
+    { text: label, tone: focused ? 'title' : 'plain' },
+  ];
   top.push({ text: b.h.repeat(Math.max(0, width - 1 - lineWidth(top))) + b.tr, tone });
   const lines: Segment[][] = [top];
   for (let i = 0; i < height - 2; i++) {

@@ -14,7 +14,8 @@ export function helpLines(bindings: Bindings, width: number): Segment[][] {
     if (lines.length > 0) lines.push([]);
     lines.push([{ text: group, tone: 'title' }]);
     for (const spec of KEYMAP.filter((s) => s.group === group)) {
-      const where = spec.contexts.length === KEY_CONTEXTS.length ? 'everywhere' : spec.contexts.map(contextWords).join(', ');
+      const where =
+        spec.contexts.length === KEY_CONTEXTS.length ? 'everywhere' : spec.contexts.map(contextWords).join(', ');
       lines.push([
         { text: '  ' },
         { text: fit(keysLabel(bindings, spec.command), keyWidth), tone: 'key' },

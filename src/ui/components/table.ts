@@ -19,10 +19,15 @@ export interface ColumnSpec<K extends string> {
 }
 
 /** The columns that fit in `total` cells, with their widths. */
-export function fitColumns<K extends string>(specs: readonly ColumnSpec<K>[], total: number, gap = 1): { spec: ColumnSpec<K>; width: number }[] {
+export function fitColumns<K extends string>(
+  specs: readonly ColumnSpec<K>[],
+  total: number,
+  gap = 1,
+): { spec: ColumnSpec<K>; width: number }[] {
   let kept = [...specs];
   const flexMin = specs.find((s) => s.width === 'flex')?.min ?? 8;
-  const fixedWidth = (cols: ColumnSpec<K>[]) => cols.reduce((n, s) => n + (s.width === 'flex' ? 0 : s.width), 0) + gap * Math.max(0, cols.length - 1);
+  const fixedWidth = (cols: ColumnSpec<K>[]) =>
+    cols.reduce((n, s) => n + (s.width === 'flex' ? 0 : s.width), 0) + gap * Math.max(0, cols.length - 1);
   const droppable = specs.filter((s) => s.drop !== undefined).sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0));
   for (const d of droppable) {
     if (total - fixedWidth(kept) >= flexMin) break;
@@ -39,7 +44,11 @@ export interface Cell {
 }
 
 /** One table row as segments: each cell fitted to its column, separated by `gap` spaces. */
-export function tableRow<K extends string>(cols: readonly { spec: ColumnSpec<K>; width: number }[], cells: Partial<Record<K, Cell>>, gap = 1): Segment[] {
+export function tableRow<K extends string>(
+  cols: readonly { spec: ColumnSpec<K>; width: number }[],
+  cells: Partial<Record<K, Cell>>,
+  gap = 1,
+): Segment[] {
   const out: Segment[] = [];
   cols.forEach((c, i) => {
     if (i > 0 && gap > 0) out.push({ text: ' '.repeat(gap) });
@@ -50,10 +59,15 @@ export function tableRow<K extends string>(cols: readonly { spec: ColumnSpec<K>;
 }
 
 /** The header row (dim). */
-export function headerRow<K extends string>(cols: readonly { spec: ColumnSpec<K>; width: number }[], gap = 1): Segment[] {
+export function headerRow<K extends string>(
+  cols: readonly { spec: ColumnSpec<K>; width: number }[],
+  gap = 1,
+): Segment[] {
   return tableRow(
     cols,
-    Object.fromEntries(cols.map((c) => [c.spec.key, { text: c.spec.header, tone: 'dim' as const }])) as Partial<Record<K, Cell>>,
+    Object.fromEntries(cols.map((c) => [c.spec.key, { text: c.spec.header, tone: 'dim' as const }])) as Partial<
+      Record<K, Cell>
+    >,
     gap,
   );
 }

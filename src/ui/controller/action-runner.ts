@@ -47,7 +47,13 @@ export class ActionRunner {
 
   /** Plans a request and opens its confirm dialog (which shows the refusal when refused). */
   ask(request: ActionRequest): void {
-    const key = JSON.stringify([request.kind, request.run, request.gate ?? null, request.name ?? null, request.members ?? null]);
+    const key = JSON.stringify([
+      request.kind,
+      request.run,
+      request.gate ?? null,
+      request.name ?? null,
+      request.members ?? null,
+    ]);
     if (this.asking.has(key)) return;
     let planned: ActionPlan | Promise<ActionPlan>;
     try {
@@ -60,15 +66,27 @@ export class ActionRunner {
     // then the activity pane says so, and pressing the key again asks nothing more.
     if (planned instanceof Promise) {
       this.asking.add(key);
-      const id = this.deps.activity.push({ action: request.kind, runId: request.run, target: null, status: 'running', message: `asking the run's box for the plan of ${request.kind}…` });
+      const id = this.deps.activity.push({
+        action: request.kind,
+        runId: request.run,
+        target: null,
+        status: 'running',
+        message: `asking the run's box for the plan of ${request.kind}…`,
+      });
       planned
         .then(
           (plan) => {
-            this.deps.activity.update(id, { status: 'done', message: `plan of ${request.kind} received from the run's box` });
+            this.deps.activity.update(id, {
+              status: 'done',
+              message: `plan of ${request.kind} received from the run's box`,
+            });
             if (!this.disposed) this.open(plan);
           },
           (err: unknown) => {
-            this.deps.activity.update(id, { status: 'failed', message: `no plan of ${request.kind}: ${errorText(err)}` });
+            this.deps.activity.update(id, {
+              status: 'failed',
+              message: `no plan of ${request.kind}: ${errorText(err)}`,
+            });
             this.refuse(request, `${request.kind} ${request.run}`, `could not plan it: ${errorText(err)}`);
           },
         )
@@ -81,7 +99,10 @@ export class ActionRunner {
   private open(plan: ActionPlan): void {
     // Read-only is enforced here too, whatever the planner says: nothing that changes things runs.
     if (this.deps.readonly && plan.destructive && !plan.refusal) {
-      plan = { ...plan, refusal: `read-only mode: tower was started with --readonly (or readonly in the config), so "${plan.title}" is not run` };
+      plan = {
+        ...plan,
+        refusal: `read-only mode: tower was started with --readonly (or readonly in the config), so "${plan.title}" is not run`,
+      };
     }
     this.deps.dialogs.dispatch({ type: 'open', dialog: { kind: 'confirm', plan, scroll: 0 } });
     // A refused plan is still handed to run(), which only records it (activity pane, audit log).
@@ -94,7 +115,15 @@ export class ActionRunner {
    */
   refuse(request: Pick<ActionRequest, 'kind' | 'run'>, title: string, reason: string): void {
     this.deps.dialogs.dispatch({ type: 'open', dialog: { kind: 'refusal', title, reason } });
-    this.start({ request, run: null, title, effects: [], refusal: reason, destructive: request.kind !== 'attach', target: null });
+    this.start({
+      request,
+      run: null,
+      title,
+      effects: [],
+      refusal: reason,
+      destructive: request.kind !== 'attach',
+      target: null,
+    });
   }
 
   /** y/Enter in a dialog. */
@@ -130,7 +159,13 @@ export class ActionRunner {
 
   /** Hands the terminal to a pane; the outcome lands in the activity pane. */
   attach(paneId: string, label: string, runId: string | null): void {
-    const id = this.deps.activity.push({ action: 'attach', runId, target: `${label} ${paneId}`, status: 'running', message: `attaching to ${paneId}` });
+    const id = this.deps.activity.push({
+      action: 'attach',
+      runId,
+      target: `${label} ${paneId}`,
+      status: 'running',
+      message: `attaching to ${paneId}`,
+    });
     this.settle(id, this.deps.actions.attach(paneId, runId));
   }
 
@@ -146,14 +181,23 @@ export class ActionRunner {
 
   private start(plan: ActionPlan): void {
     const { activity } = this.deps;
-    const id = activity.push({ action: plan.request.kind, runId: plan.run?.id ?? plan.request.run, target: plan.target ?? null, status: 'running', message: plan.title });
+    const id = activity.push({
+      action: plan.request.kind,
+      runId: plan.run?.id ?? plan.request.run,
+      target: plan.target ?? null,
+      status: 'running',
+      message: plan.title,
+    });
     const running: Running = { kind: plan.request.kind, abort: new AbortController(), offers: new Set() };
     this.running.set(id, running);
     this.changed();
     const hooks: RunHooks = {
       signal: running.abort.signal,
       onProgress: (p) => {
-        const progress = p.elapsedMs !== undefined && p.timeoutMs !== undefined ? { elapsedMs: p.elapsedMs, timeoutMs: p.timeoutMs, waitingFor: p.waitingFor ?? p.message } : undefined;
+        const progress =
+          p.elapsedMs !== undefined && p.timeoutMs !== undefined
+            ? { elapsedMs: p.elapsedMs, timeoutMs: p.timeoutMs, waitingFor: p.waitingFor ?? p.message }
+            : undefined;
         activity.update(id, { message: p.message, progress });
       },
       offerTerminate: (alive) => this.offer(id, running, plan.run?.id ?? plan.request.run, alive),
@@ -170,8 +214,15 @@ export class ActionRunner {
   private settle(id: number, result: Promise<ActionOutcome>): void {
     result
       .then(
-        (o) => this.deps.activity.update(id, { status: o.status, message: o.message, details: o.details, progress: undefined }),
-        (err: unknown) => this.deps.activity.update(id, { status: 'failed', message: errorText(err), progress: undefined }),
+        (o) =>
+          this.deps.activity.update(id, {
+            status: o.status,
+            message: o.message,
+            details: o.details,
+            progress: undefined,
+          }),
+        (err: unknown) =>
+          this.deps.activity.update(id, { status: 'failed', message: errorText(err), progress: undefined }),
       )
       .finally(() => {
         const r = this.running.get(id);
@@ -186,7 +237,9 @@ export class ActionRunner {
     if (this.disposed || running.abort.signal.aborted || alive.length === 0) return Promise.resolve([]);
     const offerId = this.nextOffer++;
     running.offers.add(offerId);
-    this.deps.activity.update(id, { message: `${alive.length} teammate${alive.length === 1 ? '' : 's'} still alive: asking whether to force-terminate` });
+    this.deps.activity.update(id, {
+      message: `${alive.length} teammate${alive.length === 1 ? '' : 's'} still alive: asking whether to force-terminate`,
+    });
     return new Promise<string[]>((resolve) => {
       this.offers.set(offerId, resolve);
       running.abort.signal.addEventListener('abort', () => this.answerOffer(offerId, []), { once: true });
@@ -203,7 +256,9 @@ export class ActionRunner {
   }
 
   private changed(): void {
-    const newest = [...this.running.values()].reverse().find((r) => CANCELLABLE.includes(r.kind) && !r.abort.signal.aborted);
+    const newest = [...this.running.values()]
+      .reverse()
+      .find((r) => CANCELLABLE.includes(r.kind) && !r.abort.signal.aborted);
     const next = newest?.kind ?? null;
     if (next === this.cancellable) return;
     this.cancellable = next;

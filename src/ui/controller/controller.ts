@@ -8,7 +8,15 @@ import type { ActionKind } from '../../kit/types.js';
 import type { Snapshot } from '../../model/model.js';
 import type { ActivityEntry } from '../../store/types.js';
 import type { Bindings, Command } from '../../keys/keymap.js';
-import { isForceQuit, isMove, moveIndex, translateGlobalKey, translateModalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
+import {
+  isForceQuit,
+  isMove,
+  moveIndex,
+  translateGlobalKey,
+  translateModalKey,
+  translatePaneKey,
+  translatePromptKey,
+} from '../input/translate.js';
 import { screenCommand } from '../commands/screen-commands.js';
 import type { ScreenSelection } from '../commands/screen-commands.js';
 import { scrollBack } from '../state/moves.js';
@@ -63,12 +71,23 @@ export class Controller {
     if (paneCommand && isMove(paneCommand) && state.focus === 'preview') {
       const page = this.d.metrics().page.preview;
       const max = Math.max(0, (this.d.previewLines?.(view, state.focus) ?? 0) - page);
-      ui.dispatch({ type: 'cursor', pane: 'preview', index: scrollBack(paneCommand, Math.min(state.cursors.preview, max), max, page) });
+      ui.dispatch({
+        type: 'cursor',
+        pane: 'preview',
+        index: scrollBack(paneCommand, Math.min(state.cursors.preview, max), max, page),
+      });
       return;
     }
     if (paneCommand && isMove(paneCommand)) {
       const page = this.d.metrics().page[state.focus];
-      ui.dispatch({ type: 'move', pane: state.focus, move: paneCommand, count: view.rows[state.focus], page, runIds: view.runs.map((r) => r.id) });
+      ui.dispatch({
+        type: 'move',
+        pane: state.focus,
+        move: paneCommand,
+        count: view.rows[state.focus],
+        page,
+        runIds: view.runs.map((r) => r.id),
+      });
       return;
     }
     if (paneCommand === 'read') return this.command('read', state, view);
@@ -102,7 +121,8 @@ export class Controller {
       // An action refused here is recorded like the CLI's refusals (activity pane, audit log).
       const kind = actionOf(command);
       if (kind) runner.refuse({ kind, run: view.run?.id ?? '' }, verdict.title, verdict.reason);
-      else dialogs.dispatch({ type: 'open', dialog: { kind: 'refusal', title: verdict.title, reason: verdict.reason } });
+      else
+        dialogs.dispatch({ type: 'open', dialog: { kind: 'refusal', title: verdict.title, reason: verdict.reason } });
       return;
     }
     spec.run(selection, { ui, dialogs, runner, quit: () => this.d.quit(), toggleMute: () => this.d.toggleMute?.() });
@@ -114,7 +134,13 @@ export class Controller {
     const command = translateModalKey(this.d.bindings, key);
     if (command === 'help' || command === 'cancel') return ui.dispatch({ type: 'help', open: false });
     const max = this.d.metrics().helpMax;
-    const to = command ? moveIndex(command, { index: Math.min(ui.getState().helpScroll, max), count: max + 1, page: this.d.metrics().page.runs }) : null;
+    const to = command
+      ? moveIndex(command, {
+          index: Math.min(ui.getState().helpScroll, max),
+          count: max + 1,
+          page: this.d.metrics().page.runs,
+        })
+      : null;
     if (to !== null) ui.dispatch({ type: 'help-scroll', to });
   }
 

@@ -34,7 +34,16 @@ export function openingScreen(s: OpeningScreen): { blocks: Placed[]; height: num
   const ui = initialUiState();
   const view = deriveView(s.snapshot, 0, ui);
   const layout = computeLayout(s.columns, s.rows, wantsOf(view), view.rows.problems > 0);
-  const hints = availableHints({ view, focus: ui.focus, help: false, dialog: null, filtering: false, filter: '', cancellable: false, dialogScrolls: false });
+  const hints = availableHints({
+    view,
+    focus: ui.focus,
+    help: false,
+    dialog: null,
+    filtering: false,
+    filter: '',
+    cancellable: false,
+    dialogScrolls: false,
+  });
   // The clocks as the session's hooks round them.
   const coarse = Math.floor(s.now / 60_000) * 60_000;
   const resolution = gatesResolution(view.run, coarse);

@@ -42,7 +42,9 @@ export function translatePromptKey(bindings: Bindings, key: string | null, raw: 
   }
   // Printable text only: no control characters or escape sequences reach a prompt.
   const text = [...raw].filter((ch) => /^[\p{L}\p{N}\p{P}\p{S}\p{Zs}\p{M}]$/u.test(ch)).join('');
-  return text.length > 0 && !(key?.startsWith('ctrl+') ?? false) && !(key?.startsWith('alt+') ?? false) ? { text } : null;
+  return text.length > 0 && !(key?.startsWith('ctrl+') ?? false) && !(key?.startsWith('alt+') ?? false)
+    ? { text }
+    : null;
 }
 
 /** Whether a key forces quitting wherever input is. */

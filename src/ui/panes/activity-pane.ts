@@ -22,26 +22,42 @@ export function entryLines(e: ActivityEntry): Segment[][] {
     { text: status.text, tone: status.tone },
     { text: ' ' },
     { text: sanitizeLine(e.action), tone: 'title' },
-    { text: ' · ' , tone: 'dim' },
+    { text: ' · ', tone: 'dim' },
     { text: sanitizeLine(e.message) },
     ...(e.runId ? [{ text: ` · ${sanitizeLine(e.runId)}`, tone: 'dim' as const }] : []),
     ...(e.target ? [{ text: ` → ${sanitizeLine(e.target)}`, tone: 'dim' as const }] : []),
   ];
   // Live progress gets a line of its own so a narrow pane never cuts it off.
-  const progress: Segment[][] = e.progress ? [[{ text: '         ' }, { text: progressText(e.progress), tone: 'amber' }]] : [];
-  return [head, ...progress, ...(e.details ?? []).map((d): Segment[] => [{ text: `         · ${sanitizeLine(d)}`, tone: 'dim' }])];
+  const progress: Segment[][] = e.progress
+    ? [[{ text: '         ' }, { text: progressText(e.progress), tone: 'amber' }]]
+    : [];
+  return [
+    head,
+    ...progress,
+    ...(e.details ?? []).map((d): Segment[] => [{ text: `         · ${sanitizeLine(d)}`, tone: 'dim' }]),
+  ];
 }
 
 /** The activity pane's content lines; `cursor` counts entries from the newest. */
-export function activityLines(entries: readonly ActivityEntry[], cursor: number, focused: boolean, height: number): Segment[][] {
-  if (entries.length === 0) return [[{ text: '  no actions yet: keys like c, g, X act on the selected run', tone: 'dim' }]];
+export function activityLines(
+  entries: readonly ActivityEntry[],
+  cursor: number,
+  focused: boolean,
+  height: number,
+): Segment[][] {
+  if (entries.length === 0)
+    return [[{ text: '  no actions yet: keys like c, g, X act on the selected run', tone: 'dim' }]];
   const newestFirst = [...entries].reverse();
   const lines: Segment[][] = [];
   let cursorLine = 0;
   newestFirst.forEach((e, i) => {
     const block = entryLines(e);
     if (i === cursor) cursorLine = lines.length;
-    block.forEach((l, k) => lines.push(focused && i === cursor && k === 0 ? highlight([{ text: '>', tone: 'accent' }, ...l]) : [{ text: ' ' }, ...l]));
+    block.forEach((l, k) =>
+      lines.push(
+        focused && i === cursor && k === 0 ? highlight([{ text: '>', tone: 'accent' }, ...l]) : [{ text: ' ' }, ...l],
+      ),
+    );
   });
   const start = windowStart(lines.length, cursorLine, height);
   return lines.slice(start, start + height);

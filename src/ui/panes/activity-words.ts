@@ -21,7 +21,9 @@ export function activityCell(m: Member, now: number): Cell {
     case 'working':
       return { text: `▶ working${since}`, tone: 'green' };
     case 'waiting':
-      return m.activityCue === 'question' ? { text: `? question${since}`, tone: 'amber' } : { text: `… waiting${since}`, tone: m.lead ? 'amber' : 'plain' };
+      return m.activityCue === 'question'
+        ? { text: `? question${since}`, tone: 'amber' }
+        : { text: `… waiting${since}`, tone: m.lead ? 'amber' : 'plain' };
     case 'idle':
       return { text: `· idle${since}`, tone: 'dim' };
     default:

@@ -24,7 +24,14 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
 ];
 
 /** The gates pane's content lines. */
-export function gatesLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number, now: number): Segment[][] {
+export function gatesLines(
+  run: Run | null,
+  cursor: number,
+  focused: boolean,
+  width: number,
+  height: number,
+  now: number,
+): Segment[][] {
   const gates = run?.gates ?? [];
   const cols = fitColumns(COLUMNS, width);
   const selected = gates[cursor];

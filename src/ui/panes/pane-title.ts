@@ -5,7 +5,12 @@ import type { DetailPane } from '../state/ui-state.js';
 import { notes } from './problems-pane.js';
 
 /** The pane's title: its name and a count. */
-export function paneTitle(pane: DetailPane, run: Run | null, snapshot: Snapshot, activity: readonly ActivityEntry[]): string {
+export function paneTitle(
+  pane: DetailPane,
+  run: Run | null,
+  snapshot: Snapshot,
+  activity: readonly ActivityEntry[],
+): string {
   switch (pane) {
     case 'team':
       return `Team · ${run?.members.length ?? 0}`;

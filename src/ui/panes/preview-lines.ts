@@ -8,7 +8,11 @@ import type { Segment } from '../text/segments.js';
 import { activityWord } from './activity-words.js';
 
 /** The visible window of a capture: `height` lines ending `scroll` lines above the bottom (clamped). */
-export function previewWindow(lines: readonly Segment[][], height: number, scroll: number): { shown: Segment[][]; scroll: number } {
+export function previewWindow(
+  lines: readonly Segment[][],
+  height: number,
+  scroll: number,
+): { shown: Segment[][]; scroll: number } {
   const max = Math.max(0, lines.length - height);
   const back = Math.min(Math.max(0, scroll), max);
   const end = lines.length - back;
@@ -30,8 +34,14 @@ export function compactCount(n: number): string {
 /** The member's context and tokens for the preview's title: ` · context 72% of 200k · 1.2M in 40k out`. */
 export function contextNote(m: Member): string {
   const parts: string[] = [];
-  if (m.context && Number.isFinite(m.context.usedPct)) parts.push(`context ${Math.max(0, Math.min(100, Math.round(m.context.usedPct)))}% of ${compactCount(m.context.window)}`);
-  if (m.tokens) parts.push(`${compactCount(m.tokens.input + m.tokens.cacheRead + m.tokens.cacheWrite)} in ${compactCount(m.tokens.output)} out`);
+  if (m.context && Number.isFinite(m.context.usedPct))
+    parts.push(
+      `context ${Math.max(0, Math.min(100, Math.round(m.context.usedPct)))}% of ${compactCount(m.context.window)}`,
+    );
+  if (m.tokens)
+    parts.push(
+      `${compactCount(m.tokens.input + m.tokens.cacheRead + m.tokens.cacheWrite)} in ${compactCount(m.tokens.output)} out`,
+    );
   return parts.map((t) => ` · ${t}`).join('');
 }
 
@@ -57,14 +67,17 @@ export function previewFrame(p: PreviewState): Segment[][] {
   if (!p.hasRun) content = note('no run selected');
   else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
   else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
-  else if (p.host) content = note(`a pane on ${sanitizeLine(p.host)} is not previewed here; Enter attaches to it over ssh`);
+  else if (p.host)
+    content = note(`a pane on ${sanitizeLine(p.host)} is not previewed here; Enter attaches to it over ssh`);
   else if (!p.look || !p.lines) content = note('waiting for the first capture of its pane…');
   else {
     const win = previewWindow(p.lines, height, p.scroll);
     content = win.shown;
     where = win.scroll > 0 ? ` · ${win.scroll} lines back` : ' · live';
   }
-  const who = m ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : ''}` : '';
+  const who = m
+    ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : ''}`
+    : '';
   const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
   return frameLines(`Preview${who}${doing}${m ? contextNote(m) : ''}${where}`, p.focused, p.rect, content);
 }

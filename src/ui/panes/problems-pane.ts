@@ -21,13 +21,22 @@ function where(problem: Problem, root: string | null): string {
 export function notes(run: Run | null, snapshot: Snapshot): Note[] {
   const out: Note[] = [];
   for (const w of run?.warnings ?? []) out.push({ kind: 'warning', text: sanitizeLine(w) });
-  for (const p of run?.problems ?? []) out.push({ kind: 'problem', text: `${where(p, run?.root ?? null)}${sanitizeLine(p.message)}` });
-  for (const p of snapshot.problems) out.push({ kind: 'problem', text: `tower: ${where(p, null)}${sanitizeLine(p.message)}` });
+  for (const p of run?.problems ?? [])
+    out.push({ kind: 'problem', text: `${where(p, run?.root ?? null)}${sanitizeLine(p.message)}` });
+  for (const p of snapshot.problems)
+    out.push({ kind: 'problem', text: `tower: ${where(p, null)}${sanitizeLine(p.message)}` });
   return out;
 }
 
 /** The problems pane's content lines. */
-export function problemsLines(run: Run | null, snapshot: Snapshot, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+export function problemsLines(
+  run: Run | null,
+  snapshot: Snapshot,
+  cursor: number,
+  focused: boolean,
+  width: number,
+  height: number,
+): Segment[][] {
   const all = notes(run, snapshot);
   return listLines({
     top: [],
@@ -39,7 +48,10 @@ export function problemsLines(run: Run | null, snapshot: Snapshot, cursor: numbe
     row: (i, selected) => {
       const n = all[i];
       if (!n) return [];
-      const tag = n.kind === 'warning' ? { text: '! warning ', tone: 'amber' as const } : { text: '✗ problem ', tone: 'red' as const };
+      const tag =
+        n.kind === 'warning'
+          ? { text: '! warning ', tone: 'amber' as const }
+          : { text: '✗ problem ', tone: 'red' as const };
       return [mark(selected), { text: ' ' }, tag, { text: n.text }];
     },
   });

@@ -18,7 +18,13 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
 ];
 
 /** The reviews pane's content lines. */
-export function reviewsLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+export function reviewsLines(
+  run: Run | null,
+  cursor: number,
+  focused: boolean,
+  width: number,
+  height: number,
+): Segment[][] {
   const cols = fitColumns(COLUMNS, width);
   const reviews = run?.reviews ?? [];
   return listLines({

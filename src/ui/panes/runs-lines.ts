@@ -58,7 +58,11 @@ function runColumns(inner: number, hosts: boolean): { spec: ColumnSpec<Col>; wid
   const name = cols[at];
   if (!name || name.width < NAME_WIDE + 16) return cols;
   const note = { spec: NOTE, width: name.width - NAME_WIDE - 1 };
-  return [...cols.slice(0, at + 1).map((c) => (c === name ? { ...c, width: NAME_WIDE } : c)), ...cols.slice(at + 1), note];
+  return [
+    ...cols.slice(0, at + 1).map((c) => (c === name ? { ...c, width: NAME_WIDE } : c)),
+    ...cols.slice(at + 1),
+    note,
+  ];
 }
 
 /** What the run waits for, in one line: an escalation, a gate, a warning or a problem. */
@@ -68,7 +72,8 @@ export function runNote(run: Run): Cell {
   const esc = pending.find((g) => g.kind === 'escalation');
   if (esc) return { text: sanitizeLine(esc.title), tone: 'red' };
   // A question blocks its agent outright: it comes before a lead waiting at its prompt.
-  const waiting = run.members.find((m) => waitsForHuman(m) && m.activityCue === 'question') ?? run.members.find(waitsForHuman);
+  const waiting =
+    run.members.find((m) => waitsForHuman(m) && m.activityCue === 'question') ?? run.members.find(waitsForHuman);
   if (waiting) return { text: `${sanitizeLine(waiting.name)} ${activityWord(waiting)}`, tone: 'amber' };
   const first = pending[0];
   if (first) return { text: sanitizeLine(first.title), tone: 'amber' };
@@ -108,12 +113,19 @@ function waitCell(run: Run): Cell {
 /** The rows of the list, without the frame. */
 export function runsLines(p: RunsPaneProps): Segment[][] {
   const inner = Math.max(0, p.rect.width - 2);
-  const cols = runColumns(inner, p.runs.some((r) => r.host));
+  const cols = runColumns(
+    inner,
+    p.runs.some((r) => r.host),
+  );
   const lines: Segment[][] = [];
   if (p.filtering || p.filter !== '') {
     const cursor = p.filtering ? '▏' : '';
     const help = p.filtering ? '  (Enter keeps it, Esc clears it)' : '  (Esc clears it)';
-    lines.push([{ text: 'filter: ', tone: 'accent' }, { text: sanitizeLine(p.filter) + cursor, tone: 'title' }, { text: help, tone: 'dim' }]);
+    lines.push([
+      { text: 'filter: ', tone: 'accent' },
+      { text: sanitizeLine(p.filter) + cursor, tone: 'title' },
+      { text: help, tone: 'dim' },
+    ]);
   } else {
     lines.push(headerRow(cols));
   }
@@ -123,9 +135,24 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     return lines;
   }
   const folded = p.folded ?? 0;
-  const foldLine: Segment[] = [{ text: `  ⋯ ${folded.toLocaleString('en-US')} ${folded === 1 ? 'team' : 'teams'} ended (files unchanged for two days, no pane alive); ${p.foldKey ?? 'E'} lists them`, tone: 'dim' }];
+  const foldLine: Segment[] = [
+    {
+      text: `  ⋯ ${folded.toLocaleString('en-US')} ${folded === 1 ? 'team' : 'teams'} ended (files unchanged for two days, no pane alive); ${p.foldKey ?? 'E'} lists them`,
+      tone: 'dim',
+    },
+  ];
   if (p.runs.length === 0) {
-    lines.push(folded > 0 ? foldLine : [{ text: p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)', tone: 'dim' }]);
+    lines.push(
+      folded > 0
+        ? foldLine
+        : [
+            {
+              text:
+                p.filter !== '' ? '  no run matches the filter' : '  no runs found (use --root DIR, or run tower demo)',
+              tone: 'dim',
+            },
+          ],
+    );
     return lines;
   }
   // The fold line takes the last row when the list fills the pane.
@@ -153,7 +180,13 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     if (gatesAt >= 0 && gates.length > 0) {
       let parts: Segment[] = gates.flatMap((c, k) => (k > 0 ? [{ text: ' ' }, c] : [c]));
       const used = parts.reduce((n, s) => n + s.text.length, 0);
-      if (used > gatesWidth) parts = [{ text: fit(parts.map((s) => s.text).join(''), gatesWidth), tone: gates.some((c) => c.tone === 'red') ? 'red' : 'amber' }];
+      if (used > gatesWidth)
+        parts = [
+          {
+            text: fit(parts.map((s) => s.text).join(''), gatesWidth),
+            tone: gates.some((c) => c.tone === 'red') ? 'red' : 'amber',
+          },
+        ];
       else parts.push({ text: ' '.repeat(gatesWidth - used) });
       row.splice(gatesAt, 1, ...parts);
     }

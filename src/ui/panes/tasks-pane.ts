@@ -24,7 +24,10 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
 export function taskSummary(counts: readonly [string, number][], total: number, width: number): Segment[] {
   const parts: Segment[] = [{ text: `  ${total} task${total === 1 ? '' : 's'}`, tone: 'title' }];
   counts.forEach(([status, n], i) => {
-    parts.push({ text: i === 0 ? '  ' : ' · ', tone: 'dim' }, { text: `${n} ${sanitizeLine(status)}`, tone: taskStatusTone(status) });
+    parts.push(
+      { text: i === 0 ? '  ' : ' · ', tone: 'dim' },
+      { text: `${n} ${sanitizeLine(status)}`, tone: taskStatusTone(status) },
+    );
   });
   return fitLine(parts, width);
 }
@@ -43,7 +46,14 @@ export function taskStats(run: Run | null): TaskStats {
 }
 
 /** The tasks pane's content lines; `stats` comes memoized from the run. */
-export function tasksLines(run: Run | null, stats: TaskStats, cursor: number, focused: boolean, width: number, height: number): Segment[][] {
+export function tasksLines(
+  run: Run | null,
+  stats: TaskStats,
+  cursor: number,
+  focused: boolean,
+  width: number,
+  height: number,
+): Segment[][] {
   const cols = fitColumns(
     COLUMNS.map((c) => (c.key === 'id' ? { ...c, width: stats.idWidth } : c)),
     width,

@@ -41,12 +41,22 @@ export function contextCell(m: Member, threshold: number | null): Cell {
  * The team pane's content lines. `threshold` is the context threshold of runs that name none
  * (config contextThresholdPct); a run's own threshold wins.
  */
-export function teamLines(run: Run | null, cursor: number, focused: boolean, width: number, height: number, now: number = Date.now(), threshold: number | null = null): Segment[][] {
+export function teamLines(
+  run: Run | null,
+  cursor: number,
+  focused: boolean,
+  width: number,
+  height: number,
+  now: number = Date.now(),
+  threshold: number | null = null,
+): Segment[][] {
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
   // A tina run merges several teams: show which one when there is more than one. The context column
   // only when some member's context is known.
-  const shown = COLUMNS.filter((c) => (c.key !== 'team' || teams.size > 1) && (c.key !== 'context' || members.some((m) => m.context)));
+  const shown = COLUMNS.filter(
+    (c) => (c.key !== 'team' || teams.size > 1) && (c.key !== 'context' || members.some((m) => m.context)),
+  );
   const cols = fitColumns(shown, width);
   const limit = run?.context?.threshold ?? threshold;
   return listLines({

@@ -9,7 +9,10 @@ import type { Cell } from '../components/table.js';
 import type { Tone } from '../theme.js';
 
 /** The system badge in the runs list. */
-export const SYSTEM_BADGE = Object.fromEntries(SYSTEM_MODULES.map((m) => [m.system, m.badge])) as Record<System, string>;
+export const SYSTEM_BADGE = Object.fromEntries(SYSTEM_MODULES.map((m) => [m.system, m.badge])) as Record<
+  System,
+  string
+>;
 
 const STATUS_TONE: Record<RunStatus, Tone> = {
   running: 'green',

@@ -39,7 +39,9 @@ export function availableHints(s: Situation): Hint[] {
   if (d) {
     switch (d.kind) {
       case 'confirm':
-        return d.plan.refusal ? [h('cancel', 'close')] : [h('confirm', 'run it'), h('cancel', 'cancel'), ...(s.dialogScrolls ? [h('down', 'scroll')] : [])];
+        return d.plan.refusal
+          ? [h('cancel', 'close')]
+          : [h('confirm', 'run it'), h('cancel', 'cancel'), ...(s.dialogScrolls ? [h('down', 'scroll')] : [])];
       case 'refusal':
         return [h('cancel', 'close')];
       case 'read':
@@ -47,7 +49,11 @@ export function availableHints(s: Situation): Hint[] {
       case 'offer-terminate':
         return [h('confirm', 'terminate them'), h('cancel', 'leave them')];
       case 'request':
-        return [h('accept', d.field === 'name' ? 'next' : 'request'), h('next-field', 'switch field'), h('dismiss', 'cancel')];
+        return [
+          h('accept', d.field === 'name' ? 'next' : 'request'),
+          h('next-field', 'switch field'),
+          h('dismiss', 'cancel'),
+        ];
       case 'send':
         return [h('accept', 'plan it'), h('dismiss', 'cancel')];
     }

@@ -51,7 +51,9 @@ export function dialogReducer(state: DialogState, action: DialogAction): DialogS
       return queue.length === state.queue.length ? state : { ...state, queue };
     }
     case 'scroll':
-      return d?.kind === 'confirm' || d?.kind === 'read' ? { ...state, current: { ...d, scroll: Math.max(0, action.to) } } : state;
+      return d?.kind === 'confirm' || d?.kind === 'read'
+        ? { ...state, current: { ...d, scroll: Math.max(0, action.to) } }
+        : state;
     case 'type':
       if (d?.kind === 'send') return { ...state, current: { ...d, text: d.text + action.text } };
       if (d?.kind !== 'request') return state;

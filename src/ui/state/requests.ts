@@ -22,7 +22,10 @@ export type Built = { ok: true; request: ActionRequest } | { ok: false; title: s
 const nothing = (title: string, reason: string): Built => ({ ok: false, title, reason });
 
 /** The request a key asks for, given the selection. `request` (harness) needs its prompt first. */
-export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request' | 'answer' | 'send'>, sel: Selection): Built {
+export function buildRequest(
+  kind: Exclude<ActionKind, 'attach' | 'request' | 'answer' | 'send'>,
+  sel: Selection,
+): Built {
   const run = sel.run;
   if (!run) return nothing(kind, 'no run is selected');
   switch (kind) {
@@ -36,9 +39,17 @@ export function buildRequest(kind: Exclude<ActionKind, 'attach' | 'request' | 'a
       return { ok: true, request: { kind, run: run.id, gate: gate.id } };
     }
     case 'terminate':
-      if (sel.member && (!sel.member.paneId || sel.member.state === 'in-process')) return nothing(`terminate ${sel.member.name}`, `${sel.member.name} has no tmux pane of its own (${sel.member.state})`);
+      if (sel.member && (!sel.member.paneId || sel.member.state === 'in-process'))
+        return nothing(
+          `terminate ${sel.member.name}`,
+          `${sel.member.name} has no tmux pane of its own (${sel.member.state})`,
+        );
       if (sel.member) return { ok: true, request: { kind, run: run.id, members: [sel.member.name] } };
-      if (liveTeammates(run).length === 0) return nothing(`terminate ${run.id}`, `${run.id} has no live teammates (a lead is terminated only when selected in the team pane)`);
+      if (liveTeammates(run).length === 0)
+        return nothing(
+          `terminate ${run.id}`,
+          `${run.id} has no live teammates (a lead is terminated only when selected in the team pane)`,
+        );
       return { ok: true, request: { kind, run: run.id, members: [] } };
   }
 }
@@ -55,19 +66,31 @@ export function answerRequest(sel: Selection, choice: string): Built {
   if (!m) return nothing(`answer ${run.id}`, '');
   if (!m.prompt) return nothing(`answer ${m.name}`, `${m.name}'s pane shows no permission prompt or question`);
   if (!m.prompt.options.some((o) => o.key === choice)) {
-    return nothing(`answer ${m.name}`, `the prompt has no option ${choice}: ${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`);
+    return nothing(
+      `answer ${m.name}`,
+      `the prompt has no option ${choice}: ${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
+    );
   }
   return { ok: true, request: { kind: 'answer', run: run.id, members: [m.name], choice, expect: m.prompt.signature } };
 }
 
 /** The pane attach goes to: the selected member's, else the lead's. */
-export function attachTarget(sel: Selection): { ok: true; paneId: string; label: string } | { ok: false; title: string; reason: string } {
+export function attachTarget(
+  sel: Selection,
+): { ok: true; paneId: string; label: string } | { ok: false; title: string; reason: string } {
   const run = sel.run;
   if (!run) return { ok: false, title: 'attach', reason: 'no run is selected' };
   const m = sel.member ?? leadWithPane(run);
-  if (!m) return { ok: false, title: `attach ${run.id}`, reason: `${run.id} has no lead with a tmux pane; select a member in the team pane` };
-  if (!m.paneId || m.state === 'in-process') return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
-  if (m.state === 'dead') return { ok: false, title: `attach ${m.name}`, reason: `${m.name}'s pane ${m.paneId} is dead` };
+  if (!m)
+    return {
+      ok: false,
+      title: `attach ${run.id}`,
+      reason: `${run.id} has no lead with a tmux pane; select a member in the team pane`,
+    };
+  if (!m.paneId || m.state === 'in-process')
+    return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
+  if (m.state === 'dead')
+    return { ok: false, title: `attach ${m.name}`, reason: `${m.name}'s pane ${m.paneId} is dead` };
   if (m.tmuxServerUnknown !== undefined) return { ok: false, title: `attach ${m.name}`, reason: m.tmuxServerUnknown };
   // A pane on a Claude Code swarm server is addressed with its server: `claude-swarm-<pid>/%3`.
   return { ok: true, paneId: m.tmuxServer ? `${m.tmuxServer}/${m.paneId}` : m.paneId, label: m.name };

@@ -7,7 +7,9 @@ import { RunTally } from './tally.js';
 export function matchesFilter(run: Run, filter: string): boolean {
   const f = filter.trim().toLowerCase();
   if (f === '') return true;
-  return [run.id, run.name, run.system, run.status, run.phase?.status ?? '', run.host ?? ''].some((s) => s.toLowerCase().includes(f));
+  return [run.id, run.name, run.system, run.status, run.phase?.status ?? '', run.host ?? ''].some((s) =>
+    s.toLowerCase().includes(f),
+  );
 }
 
 /**
@@ -62,7 +64,9 @@ export function leadWithPane(run: Run): Member | null {
  * files (its lead is reached through its session even without a pane), or one with a live lead pane.
  */
 export function canCheckpoint(run: Run): boolean {
-  return Boolean(systemOf(run.system).cycle?.files) || run.members.some((m) => m.lead && m.paneId && m.state === 'alive');
+  return (
+    Boolean(systemOf(run.system).cycle?.files) || run.members.some((m) => m.lead && m.paneId && m.state === 'alive')
+  );
 }
 
 /** Teammates (not leads) whose panes are alive: what force-terminate takes by default. */
@@ -83,6 +87,8 @@ export function previewMember(run: Run | null, selected: Member | null, focus: s
   if ((focus === 'team' || focus === 'preview') && selected?.paneId) return selected;
   // The lead the checkpoint cycle types into: of the working team (tina: the current phase's) when the system names one.
   const teams = systemOf(run.system).cycle?.workingTeams(run) ?? [];
-  const working = run.members.find((m) => m.lead && m.paneId && m.state === 'alive' && m.team !== undefined && teams.includes(m.team));
+  const working = run.members.find(
+    (m) => m.lead && m.paneId && m.state === 'alive' && m.team !== undefined && teams.includes(m.team),
+  );
   return working ?? leadWithPane(run) ?? run.members.find((m) => m.paneId) ?? null;
 }

@@ -46,11 +46,29 @@ export type UiAction =
   | { type: 'help-scroll'; to: number };
 
 // The preview's cursor is how many lines it is scrolled back from the bottom: 0 follows new output.
-const ZERO: Record<DetailPane, number> = { team: 0, preview: 0, tasks: 0, reviews: 0, gates: 0, problems: 0, activity: 0 };
+const ZERO: Record<DetailPane, number> = {
+  team: 0,
+  preview: 0,
+  tasks: 0,
+  reviews: 0,
+  gates: 0,
+  problems: 0,
+  activity: 0,
+};
 
 /** The state a fresh screen starts in. */
 export function initialUiState(): UiState {
-  return { focus: 'runs', tab: 'gates', selectedRunId: null, cursors: ZERO, filter: '', filtering: false, showEnded: false, help: false, helpScroll: 0 };
+  return {
+    focus: 'runs',
+    tab: 'gates',
+    selectedRunId: null,
+    cursors: ZERO,
+    filter: '',
+    filtering: false,
+    showEnded: false,
+    help: false,
+    helpScroll: 0,
+  };
 }
 
 /** Applies one action. */
@@ -87,7 +105,13 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'filter-text':
       return { ...state, filter: action.text };
     case 'filter-accept':
-      return { ...state, filtering: false, focus: 'runs', selectedRunId: action.firstId ?? state.selectedRunId, cursors: action.firstId && action.firstId !== state.selectedRunId ? ZERO : state.cursors };
+      return {
+        ...state,
+        filtering: false,
+        focus: 'runs',
+        selectedRunId: action.firstId ?? state.selectedRunId,
+        cursors: action.firstId && action.firstId !== state.selectedRunId ? ZERO : state.cursors,
+      };
     case 'filter-clear':
       return { ...state, filtering: false, filter: '' };
     case 'toggle-ended':

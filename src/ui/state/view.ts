@@ -42,7 +42,10 @@ export function deriveView(snapshot: Snapshot, activityCount: number, ui: UiStat
     problems: noteCount(run, snapshot),
     activity: activityCount,
   };
-  const cursors = Object.fromEntries(DETAIL_PANES.map((p) => [p, clamp(ui.cursors[p], rows[p])])) as Record<DetailPane, number>;
+  const cursors = Object.fromEntries(DETAIL_PANES.map((p) => [p, clamp(ui.cursors[p], rows[p])])) as Record<
+    DetailPane,
+    number
+  >;
   const focusable = PANES.filter((p) => p !== 'problems' || rows.problems > 0);
   return {
     runs,

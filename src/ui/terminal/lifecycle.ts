@@ -37,7 +37,11 @@ export function holdConsole(): { release(write: (text: string) => void): void } 
   const saved = methods.map((m) => [m, console[m]] as const);
   for (const m of methods) {
     console[m] = (...args: unknown[]) => {
-      held.push(args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? (a.stack ?? a.message) : safeJson(a))).join(' '));
+      held.push(
+        args
+          .map((a) => (typeof a === 'string' ? a : a instanceof Error ? (a.stack ?? a.message) : safeJson(a)))
+          .join(' '),
+      );
     };
   }
   return {

@@ -23,7 +23,12 @@ const at = (row: number) => `\u001b[${row + 1};1H`;
  * The bytes that turn `prev` (null: unknown screen) into `next`, for a terminal of `columns` × `rows`.
  * Lines are written at absolute positions; nothing is written past the last row.
  */
-export function paintDiff(prev: readonly string[] | null, next: readonly string[], columns: number, rows: number): string {
+export function paintDiff(
+  prev: readonly string[] | null,
+  next: readonly string[],
+  columns: number,
+  rows: number,
+): string {
   let out = '';
   const height = Math.min(rows, Math.max(next.length, prev?.length ?? rows));
   for (let i = 0; i < height; i++) {

@@ -7,7 +7,8 @@ import { wrapText } from './width.js';
 export function gateBody(gate: Gate, width: number): string[] {
   const head = [`${gate.kind} ${sanitizeLine(gate.id)}: ${sanitizeLine(gate.title)}`];
   if (gate.file) head.push(`file: ${sanitizeLine(gate.file)}`);
-  if (!gate.grantable && gate.state === 'pending') head.push(gate.kind === 'context' ? 'not grantable: run the checkpoint cycle (c)' : 'not grantable from tower');
+  if (!gate.grantable && gate.state === 'pending')
+    head.push(gate.kind === 'context' ? 'not grantable: run the checkpoint cycle (c)' : 'not grantable from tower');
   const body = gate.body ? sanitize(gate.body).split('\n') : [];
   return [...head, ...body].flatMap((l) => wrapText(l, width - 1)).map((l) => ` ${l}`);
 }
