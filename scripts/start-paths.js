@@ -41,23 +41,26 @@ export const START_PATHS = {
  * operator answers); 242 KB with session teams and held permission requests; 252 KB with the
  * record of what each change did (src/store/delta.ts) and the fast paths for 10,000 ended teams;
  * 258 KB with the index a tina run finds its teams in, and the walk it makes before the index
- * pays (src/systems/tina/teams.ts).
+ * pays (src/systems/tina/teams.ts); 261 KB once the sources were formatted at 120 columns (esbuild keeps
+ * a literal on as many lines as its source has: whitespace only).
  */
-export const STATUS_FILE_BUDGET = 260 * 1024;
+export const STATUS_FILE_BUDGET = 264 * 1024;
 
 export const START_BUDGETS = {
   // 254 KB with the swarm servers, the kept run list, the operator API, session teams and held requests (Nov 2026).
   // 264 KB with the record of what each change did (src/store/delta.ts) and the fast paths for 10,000 teams.
   // 271 KB with the index a tina run finds its teams in, and its walk (src/systems/tina/teams.ts);
   // the first frame 352 KB and the live screen 1,340 KB with them.
-  'tower status': 272 * 1024,
+  // 274 KB, first frame 357 KB, live screen 1,348 KB once the sources were formatted at 120 columns:
+  // esbuild keeps an object or array literal on as many lines as its source has (whitespace only).
+  'tower status': 276 * 1024,
   // 334 KB with the kept run list, teams that ended, the swarm servers and the operator API (Nov 2026);
   // 341 KB (live screen 1,330 KB) with the fast paths that read and lay out a box of 10,000 ended
   // teams (test/bench/status.bench.ts).
   // 347 KB (live screen 1,335 KB) with the record of what each change did, the screen's own frame
   // composer and the tallies kept from snapshot to snapshot.
-  'tower (first frame)': 352 * 1024,
-  'tower (live screen)': 1340 * 1024,
+  'tower (first frame)': 360 * 1024,
+  'tower (live screen)': 1352 * 1024,
 };
 
 /** The Markdown library handoffs are read with, and its family: loaded only to read a handoff's content. */
