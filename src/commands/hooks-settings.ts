@@ -28,8 +28,16 @@ export const HOOK_EVENTS = [
 export const MARKER = '# tower-hook';
 /** The events file is started afresh past this size (the previous one kept as `.1`). */
 export const EVENTS_FILE_LIMIT = 1024 * 1024;
-/** At most this much of one event's JSON is kept (a tool's output can be huge). */
-export const EVENT_BYTES = 16 * 1024;
+/**
+ * At most this much of one event's JSON goes on its line (a tool's output can be huge). The whole
+ * line must leave the shell in ONE write(2) so hooks firing together never interleave: dash writes
+ * a printf in one write up to its 8 KiB buffer, bash's stdio up to 4 KiB (measured with strace:
+ * a 16 KiB line took dash 3 writes, 7 KiB took bash 2). 3.5 KiB of JSON, plus at most ~230 bytes
+ * of time, pane and socket path, stays under 4 KiB; the fields tower reads come first in the JSON.
+ */
+export const EVENT_BYTES = 3584;
+/** At most this much of a held request's JSON; a longer request is not held (the agent's dialog answers). */
+export const REQUEST_BYTES = 64 * 1024;
 
 /** The longest a PermissionRequest may be held open for tower to answer (`--hold-permissions`). */
 export const MAX_HOLD_SECONDS = 300;
@@ -43,44 +51,62 @@ export function permissionDecision(behavior: 'allow' | 'deny'): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
 }
 
-const EVENTS_DIR = 'd="${XDG_STATE_HOME:-$HOME/.local/state}/tower/hooks"; f="$d/events";';
-const ROTATE = `{ [ "$(wc -c <"$f" 2>/dev/null || echo 0)" -le ${EVENTS_FILE_LIMIT} ] || mv -f "$f" "$f.1"; } &&`;
+/**
+ * The start of every hook line: files made private (umask 077: the events hold prompts, commands
+ * and tool output), bytes counted as bytes (LC_ALL=C), the folder and file, the agent's pane
+ * (`$TMUX_PANE`) and its tmux server's socket (`$TMUX` up to the first comma), each emptied when
+ * it is not one plain short field.
+ */
+const PRELUDE = [
+  'umask 077; LC_ALL=C; d="${XDG_STATE_HOME:-$HOME/.local/state}/tower/hooks"; f="$d/events";',
+  'p="${TMUX_PANE:-}"; case "$p" in %*[!0-9]*|[!%]*) p=;; esac; [ ${#p} -le 12 ] || p=;',
+  's="${TMUX:-}"; s="${s%%,*}"; case "$s" in *[[:cntrl:]]*|[!/]*) s=;; esac; [ ${#s} -le 200 ] || s=;',
+].join(' ');
+// `2>/dev/null` before `<"$f"`: the shell reports a redirection that fails before the command's
+// own redirections apply, and a first event on a box has no file yet.
+const ROTATE = `{ [ "$(wc -c 2>/dev/null <"$f" || echo 0)" -le ${EVENTS_FILE_LIMIT} ] || mv -f "$f" "$f.1" 2>/dev/null; } &&`;
+/** One printf, one write: `<epoch>\t<pane>\t<server socket>\t<event JSON>`. */
+const APPEND = `printf '%s\\t%s\\t%s\\t%s\\n' "$(date +%s)" "$p" "$s" "$e" >>"$f" 2>/dev/null`;
 
 /**
  * The hook itself: one POSIX sh line, no Node start per event. It appends the time, the agent's
- * tmux pane ($TMUX_PANE) and the event's JSON (one line, cut at EVENT_BYTES) to
- * `$XDG_STATE_HOME/tower/hooks/events`, rotating the file past EVENTS_FILE_LIMIT.
+ * tmux pane and server socket and the event's JSON (one line, cut at EVENT_BYTES) to
+ * `$XDG_STATE_HOME/tower/hooks/events` in one write, rotating the file past EVENTS_FILE_LIMIT.
+ * It is silent and exits 0 whatever happens: a hook's trouble is never the agent's.
  *
  * With `holdSeconds` > 0 (PermissionRequest only) it then holds the request open for tower: it
- * writes `held/<epoch>-<pid>.req` (`<pane>\t<epoch>\t<seconds>`, then the event's JSON) and looks
- * every 0.2 s, at most holdSeconds, for `held/<id>.answer` (`allow` or `deny`, written atomically by
- * `tower answer`); it prints Claude Code's decision for that answer. With no answer in time it prints
- * nothing and exits 0: Claude Code then shows its own permission dialog, as without tower.
+ * makes its folders 0700 (and holds nothing when it cannot: another user's folder), writes
+ * `held/<epoch>-<pid>.req` (`<pane>\t<epoch>\t<seconds>\t<server socket>`, then the event's
+ * JSON, whole up to REQUEST_BYTES; a longer request is not held) and looks every 0.2 s, at most
+ * holdSeconds, for `held/<id>.answer` (`allow` or `deny`, written atomically by `tower answer`);
+ * it prints Claude Code's decision for that answer. With no answer in time (or any other answer) it
+ * prints nothing and exits 0: Claude Code then shows its own permission dialog, as without tower.
  */
 export function hookCommand(holdSeconds = 0): string {
   if (holdSeconds <= 0) {
     return [
-      EVENTS_DIR,
-      'mkdir -p "$d" &&',
+      PRELUDE,
+      'mkdir -p "$d" 2>/dev/null &&',
       ROTATE,
-      `{ printf '%s\\t%s\\t' "$(date +%s)" "\${TMUX_PANE:-}"; tr -d '\\n\\r' | head -c ${EVENT_BYTES}; echo; } >>"$f"`,
+      `e="$(tr -d '\\n\\r' | head -c ${EVENT_BYTES})" &&`,
+      `${APPEND}; true`,
       MARKER,
     ].join(' ');
   }
   const hold = Math.min(MAX_HOLD_SECONDS, Math.floor(holdSeconds));
   return [
-    EVENTS_DIR,
+    PRELUDE,
     `h="$d/${HELD_DIR}"; r="$(date +%s)-$$";`,
-    'mkdir -p "$h" &&',
+    'mkdir -p "$h" 2>/dev/null &&',
     ROTATE,
-    `j="$(tr -d '\\n\\r' | head -c ${EVENT_BYTES})" &&`,
-    `printf '%s\\t%s\\t%s\\n' "$(date +%s)" "\${TMUX_PANE:-}" "$j" >>"$f" &&`,
-    // An agent outside tmux has no pane tower could answer for: nothing is held.
-    '[ -n "${TMUX_PANE:-}" ] &&',
-    `printf '%s\\t%s\\t%s\\n%s\\n' "$TMUX_PANE" "$(date +%s)" ${hold} "$j" >"$h/$r.tmp" && mv -f "$h/$r.tmp" "$h/$r.req" &&`,
+    `j="$(tr -d '\\n\\r' | head -c ${REQUEST_BYTES})" && e="$(printf '%s' "$j" | head -c ${EVENT_BYTES})" && { ${APPEND}; true; } &&`,
+    // An agent outside tmux has no pane tower could answer for, a request cut short cannot be
+    // shown whole, and a folder others can write into could answer for the operator: nothing is held.
+    `[ -n "$p" ] && [ \${#j} -lt ${REQUEST_BYTES} ] && chmod 700 "\${d%/*}" "$d" "$h" 2>/dev/null && rm -f "$h/$r.answer" &&`,
+    `printf '%s\\t%s\\t%s\\t%s\\n%s\\n' "$p" "$(date +%s)" ${hold} "$s" "$j" >"$h/$r.tmp" && mv -f "$h/$r.tmp" "$h/$r.req" &&`,
     `{ i=0; while [ "$i" -lt ${hold * 5} ] && [ ! -f "$h/$r.answer" ]; do sleep 0.2; i=$((i+1)); done;`,
     'rm -f "$h/$r.req"; a="$(head -c 8 "$h/$r.answer" 2>/dev/null)"; rm -f "$h/$r.answer";',
-    `case "$a" in allow) printf '%s\\n' '${permissionDecision('allow')}';; deny) printf '%s\\n' '${permissionDecision('deny')}';; esac; }; true`,
+    `case "$a" in allow) printf '%s\\n' '${permissionDecision('allow')}';; deny) printf '%s\\n' '${permissionDecision('deny')}';; esac; } 2>/dev/null; true`,
     MARKER,
   ].join(' ');
 }
@@ -117,7 +143,8 @@ export function installedHold(settings: Json): number {
   if (!Array.isArray(list)) return 0;
   for (const g of list.filter(isOurs) as Json[]) {
     const cmd = String(((g.hooks as Json[])[0] ?? {}).command ?? '');
-    const n = /"\$TMUX_PANE" "\$\(date \+%s\)" (\d+) "\$j"/.exec(cmd)?.[1];
+    // This line's form (`"$p" … 30 "$s"`) and the one before it (`"$TMUX_PANE" … 30 "$j"`).
+    const n = /"\$(?:TMUX_PANE|p)" "\$\(date \+%s\)" (\d+) "\$[js]"/.exec(cmd)?.[1];
     if (n) return Number(n);
   }
   return 0;

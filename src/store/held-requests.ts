@@ -1,8 +1,9 @@
 /**
  * Permission requests tower's PermissionRequest hook holds open (`tower hooks install
  * --hold-permissions SECONDS`): the hook writes `held/<epoch>-<pid>.req` under tower's hooks folder
- * (`<pane>\t<epoch s>\t<hold s>`, then the event's JSON) and waits for `held/<id>.answer`. Read
- * here, bounded: so many files, so many bytes each, and only those still inside their hold.
+ * (`<pane>\t<epoch s>\t<hold s>\t<server socket>`, the last missing from older hooks; then the
+ * event's JSON) and waits for `held/<id>.answer`. Read here, bounded: so many files, so many bytes
+ * each, and only those still inside their hold.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,17 +13,21 @@ import { sanitizeLine } from '../text/sanitize.js';
 export const HELD_DIR = 'held';
 /** At most this many request files are looked at (a folder full of leftovers is not read whole). */
 const MAX_FILES = 200;
-/** A request file is its first line and the event's JSON, cut by the hook at 16 KiB. */
-const MAX_BYTES = 17 * 1024;
+/** A request file is its first line and the event's JSON, whole up to the hook's 64 KiB. */
+const MAX_BYTES = 65 * 1024;
 /** The answer must land this long before the hold ends, or the hook may be gone when it does. */
 export const ANSWER_MARGIN_MS = 1000;
 const ID = /^(\d{1,12})-(\d{1,10})$/;
+/** A socket path as the hook writes it: absolute, printable, short. */
+const SOCKET = /^\/[^\u0000-\u001f\u007f]{0,199}$/;
 
 /** One request held open for a pane. */
 export interface HeldRequest {
   /** `<epoch>-<pid>` of the hook that holds it. */
   id: string;
   paneId: string;
+  /** The socket of the tmux server of that pane, or null when the request does not say (an older hook). */
+  server: string | null;
   /** When the hook started holding it and until when (epoch ms). */
   since: number;
   until: number;
@@ -65,7 +70,7 @@ export function readHeldRequest(dir: string, name: string): HeldRequest | null {
     return null;
   }
   const nl = text.indexOf('\n');
-  const [pane, start, hold] = (nl < 0 ? text : text.slice(0, nl)).split('\t');
+  const [pane, start, hold, server] = (nl < 0 ? text : text.slice(0, nl)).split('\t');
   const since = Number(start) * 1000;
   const seconds = Number(hold);
   if (
@@ -74,13 +79,15 @@ export function readHeldRequest(dir: string, name: string): HeldRequest | null {
     !Number.isFinite(since) ||
     !Number.isInteger(seconds) ||
     seconds <= 0 ||
-    seconds > 3600
+    seconds > 3600 ||
+    (server !== undefined && server !== '' && !SOCKET.test(server))
   )
     return null;
   const json = nl < 0 ? '' : text.slice(nl + 1);
   return {
     id,
     paneId: pane,
+    server: server || null,
     since,
     until: since + seconds * 1000,
     tool: field(json, 'tool_name'),

@@ -1,7 +1,8 @@
 /**
  * What Claude Code's hooks said each agent is doing: the events tower's hook line appends to
- * `$XDG_STATE_HOME/tower/hooks/events` (`<epoch s>\t<$TMUX_PANE>\t<event JSON>` per line). They are
- * the first source of a member's activity; the screen is read where no hook has spoken lately.
+ * `$XDG_STATE_HOME/tower/hooks/events` (`<epoch s>\t<$TMUX_PANE>\t<server socket>\t<event JSON>` per
+ * line). They are the first source of a member's activity; the screen is read where no hook has
+ * spoken lately.
  *
  * Known holes, handled: an Esc interrupt fires no hook, so "working" from a hook is trusted for a
  * while only (WORKING_TTL_MS), then the pane is read again; `idle_prompt` comes ~60 s after Stop, so
@@ -29,6 +30,8 @@ export interface HookState {
   /** The event that said so, and when (epoch ms). */
   event: string;
   at: number;
+  /** The tmux server socket the event came from, or null when its line does not say. */
+  server: string | null;
 }
 
 /** Transcripts named by hook events, per pane: the pane ↔ session link the context gauge needs. */
@@ -69,30 +72,48 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
   }
 }
 
-/** One line of the events file: `<epoch s>\t<pane>\t<event JSON>`. */
+/**
+ * One line of the events file: `<epoch s>\t<pane>\t<server socket>\t<event JSON>`, or the older
+ * `<epoch s>\t<pane>\t<event JSON>` written before the hook named the server.
+ */
 export interface EventLine {
   at: number;
   /** The agent's tmux pane, or '' for an agent outside tmux. */
   pane: string;
+  /**
+   * The socket of the tmux server the pane belongs to (`$TMUX` up to its first comma), or null when
+   * the line does not say (outside tmux, or a line from before the hook named it).
+   */
+  server: string | null;
   event: string;
   notificationType: string | null;
   transcript: string | null;
 }
+
+/** A socket path as the hook writes it: absolute, printable, short (a unix socket's path is ≤ 108 bytes). */
+const SOCKET = /^\/[^\u0000-\u001f\u007f]{0,199}$/;
 
 /**
  * Reads one line of the events file, or null when it is not one. Only the few fields needed are
  * taken, by pattern: the JSON may be cut at the hook's bound, and the pane must be a pane id or empty.
  */
 export function parseEventLine(line: string): EventLine | null {
-  const [at, pane, json] = line.split('\t');
+  const [at, pane, third, ...rest] = line.split('\t');
+  if (third === undefined) return null;
+  // The older form's third field is the JSON itself; a socket path starts with `/`, or is empty.
+  const old = third.startsWith('{');
+  const server = old ? null : third;
+  const json = old ? [third, ...rest].join('\t') : rest.join('\t');
   const ms = Number(at) * 1000;
   if (pane === undefined || !/^(%\d+)?$/.test(pane) || !json || !Number.isFinite(ms)) return null;
+  if (server !== null && server !== '' && !SOCKET.test(server)) return null;
   const event = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(json)?.[1];
   if (!event) return null;
   const transcript = TRANSCRIPT.exec(json)?.[1] ?? null;
   return {
     at: ms,
     pane,
+    server: server || null,
     event,
     notificationType: /"notification_type"\s*:\s*"([a-z_]+)"/.exec(json)?.[1] ?? null,
     transcript: transcript && !transcript.split('/').includes('..') ? transcript : null,
@@ -123,7 +144,7 @@ export class HookEvents {
     if (e.transcript) remember(this.transcripts, e.pane, e.transcript);
     const s = stateOfEvent(e.event, e.notificationType);
     if (!s) return false;
-    remember(this.states, e.pane, { ...s, event: e.event, at: e.at });
+    remember(this.states, e.pane, { ...s, event: e.event, at: e.at, server: e.server });
     return true;
   }
 

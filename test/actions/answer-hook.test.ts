@@ -49,6 +49,7 @@ let tmux: TmuxFixture;
 let w: ActionWorld;
 let home: string;
 let pane: string;
+let socket: string;
 const children: ReturnType<typeof spawn>[] = [];
 
 beforeEach(async () => {
@@ -56,6 +57,7 @@ beforeEach(async () => {
   home = tempDir('tower-answer-hook-');
   w = actionWorld(tmux.name, home);
   pane = await tmux.newSession('agent', home, 'sh -c "echo agent; sleep 100000"');
+  socket = (await tmux.client.run(['display-message', '-p', '#{socket_path}'])).trim();
 });
 
 afterEach(async () => {
@@ -68,7 +70,7 @@ const state = () => w.ctx.env.XDG_STATE_HOME!;
 /** Runs the installed PermissionRequest line as Claude Code would; resolves with its stdout and exit code. */
 function holdingHook(hold: number) {
   const child = spawn('sh', ['-c', hookCommand(hold)], {
-    env: { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: state(), TMUX_PANE: pane },
+    env: { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: state(), TMUX_PANE: pane, TMUX: `${socket},1,0` },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -98,7 +100,7 @@ describe('answering through the PermissionRequest hook', () => {
     const hook = holdingHook(20);
     await held();
     const r = heldRequestFor(path.join(state(), 'tower'), pane)!;
-    expect(r).toMatchObject({ tool: 'Bash', subject: 'rm -rf node_modules' });
+    expect(r).toMatchObject({ tool: 'Bash', subject: 'rm -rf node_modules', server: socket });
     w.setSnapshot(snapshotOf(team()));
     const plan = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' });
     expect(plan.refusal).toBeNull();
@@ -125,7 +127,7 @@ describe('answering through the PermissionRequest hook', () => {
     // Nothing is left behind, and the event still reached the events file.
     expect(fs.readdirSync(heldDir(path.join(state(), 'tower')))).toEqual([]);
     expect(fs.readFileSync(path.join(state(), 'tower', 'hooks', 'events'), 'utf8')).toContain(
-      `\t${pane}\t{"session_id":"abc123"`,
+      `\t${pane}\t${socket}\t{"session_id":"abc123"`,
     );
   });
 

@@ -139,9 +139,10 @@ describe('the hook line', () => {
     );
     const events = path.join(state, 'tower', 'hooks', 'events');
     const [line] = fs.readFileSync(events, 'utf8').trimEnd().split('\n');
-    const [at, pane, json] = line!.split('\t');
+    const [at, pane, server, json] = line!.split('\t');
     expect(Math.abs(Number(at) - Date.now() / 1000)).toBeLessThan(60);
     expect(pane).toBe('%7');
+    expect(server).toBe('');
     expect(JSON.parse(json!)).toMatchObject({
       hook_event_name: 'Notification',
       notification_type: 'permission_prompt',
@@ -152,7 +153,7 @@ describe('the hook line', () => {
     expect(fs.readFileSync(events, 'utf8')).toContain('"Stop"');
   });
 
-  it('names the tmux pane the agent runs in', async () => {
+  it('names the tmux pane the agent runs in, and its server', async () => {
     const state = path.join(tempDir(), 'state');
     const payloadFile = path.join(tempDir(), 'payload.json');
     fs.writeFileSync(payloadFile, payload('UserPromptSubmit', { prompt: 'go' }));
@@ -169,6 +170,7 @@ describe('the hook line', () => {
     await waitFor(() => fs.existsSync(events) && fs.readFileSync(events, 'utf8').includes('UserPromptSubmit'), 5000, {
       what: 'the event from the pane',
     });
-    expect(fs.readFileSync(events, 'utf8').split('\t')[1]).toBe(pane);
+    const socket = (await tmux.client.run(['display-message', '-p', '#{socket_path}'])).trim();
+    expect(fs.readFileSync(events, 'utf8').split('\t').slice(1, 3)).toEqual([pane, socket]);
   });
 });
