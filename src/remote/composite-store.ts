@@ -150,7 +150,7 @@ export class CompositeStore implements SnapshotStore {
     this.links.forEach((l, i) => {
       hosts.push(l.state);
       const mapper = this.mappers[i];
-      if (mapper && l.snapshot) runs.push(...mapper.map(l.snapshot.runs, l.state.state !== 'ok'));
+      if (mapper && l.snapshot) runs.push(...mapper.map(l.snapshot.runs, l.state.state !== 'ok', !l.sendsActivity));
       const hp = hostProblem(l.state);
       if (hp) problems.push(hp);
       problems.push(...hostProblems(l.host.name, l.snapshot));

@@ -5,7 +5,9 @@
  * (shown on that host's row); a snapshot or a change with one bad run keeps the others.
  */
 import type { z } from 'zod';
-import type { Problem, Run } from '../model/model.js';
+import type { Member, Problem, Run } from '../model/model.js';
+import { MemberSchema } from '../model/schema.js';
+import { PROMPT_BOUNDS } from '../store/prompt-reading.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { ServerMessage } from './protocol.js';
 import {
@@ -35,7 +37,9 @@ export type Admitted = { message: ServerMessage; problems: string[] } | { messag
 /** Text from a box made safe to print and bounded: `body` keeps its lines, everything else is one line. */
 function clean(value: unknown, key: string | null): unknown {
   if (typeof value === 'string') {
-    return key === 'body' ? sanitize(value.slice(0, MAX_BODY_CHARS)) : sanitizeLine(value.slice(0, MAX_LINE_CHARS));
+    if (key === 'body') return sanitize(value.slice(0, MAX_BODY_CHARS));
+    // A prompt's signature is sent back as it came when it is answered: cut short, it would never match.
+    return sanitizeLine(value.slice(0, key === 'signature' ? MAX_BODY_CHARS : MAX_LINE_CHARS));
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = clean(value[i], key);
@@ -68,6 +72,52 @@ function tidyRun(run: Run): Run {
   return run;
 }
 
+const NEWER_WORD = /^[a-z][a-z-]{0,31}$/;
+
+/**
+ * A member of a newer tower may carry a state, an activity or a source this one does not know yet
+ * (additions only: a box's tower can be newer): read as unknown, not as a run that cannot be read.
+ */
+function tolerateNewer(raw: unknown): void {
+  const members = raw !== null && typeof raw === 'object' ? (raw as { members?: unknown }).members : undefined;
+  if (!Array.isArray(members)) return;
+  const shape = MemberSchema.shape;
+  // Only a plain word is a newer one: a known word with escapes in it stays a run that cannot be read.
+  const newer = (v: unknown, schema: z.ZodType): boolean =>
+    typeof v === 'string' && NEWER_WORD.test(v) && !schema.safeParse(v).success;
+  for (const m of members) {
+    if (m === null || typeof m !== 'object') continue;
+    const o = m as Record<string, unknown>;
+    if (newer(o.state, shape.state)) o.state = 'unknown';
+    if (newer(o.activity, shape.activity)) o.activity = 'unknown';
+    if (newer(o.activitySource, shape.activitySource)) o.activitySource = null;
+  }
+}
+
+/**
+ * A prompt holds no more than one read on this box can (its subject lines, its options, keys a digit
+ * or y/n): a member whose prompt goes past that keeps its activity, not the prompt, and it is said.
+ */
+function boundPrompts(run: Run, problems: string[]): void {
+  let members: Member[] | null = null;
+  run.members.forEach((m, i) => {
+    const p = m.prompt;
+    if (!p) return;
+    const fits =
+      p.subject.length <= PROMPT_BOUNDS.subject &&
+      p.options.length <= PROMPT_BOUNDS.options &&
+      p.options.every((o) => PROMPT_BOUNDS.key.test(o.key));
+    if (fits) return;
+    problems.push(
+      `sent a prompt for ${quote(m.name)} of ${quote(run.id)} larger than a pane shows (${p.subject.length} subject lines, ${p.options.length} options); it is not shown`,
+    );
+    members ??= [...run.members];
+    const { prompt: _tooLarge, ...rest } = m;
+    members[i] = rest;
+  });
+  if (members) run.members = members;
+}
+
 const quote = (v: unknown): string => JSON.stringify(sanitizeLine(String(v)).slice(0, QUOTE_CHARS));
 
 /** The first thing zod found wrong, as `path: message`. */
@@ -90,6 +140,7 @@ export function admitRuns(value: unknown, problems: string[]): Run[] {
   const runs: Run[] = [];
   const seen = new Set<string>();
   value.forEach((raw: unknown, i) => {
+    tolerateNewer(raw);
     const parsed = RunSchema.safeParse(raw);
     const id = raw !== null && typeof raw === 'object' && 'id' in raw ? ` ${quote((raw as { id: unknown }).id)}` : '';
     if (!parsed.success) {
@@ -99,6 +150,7 @@ export function admitRuns(value: unknown, problems: string[]): Run[] {
       return;
     }
     const run = tidyRun(clean(parsed.data, null) as Run);
+    boundPrompts(run, problems);
     if (seen.has(run.id)) {
       problems.push(`sent the run ${quote(run.id)} twice; the second is not shown`);
       return;

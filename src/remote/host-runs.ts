@@ -1,5 +1,5 @@
 /** Runs of another box as this tower shows them: ids `<host>/<id>`, `host` set, `stale` when the box is away. */
-import type { HostState, Problem, Run, Snapshot } from '../model/model.js';
+import type { HostState, Member, Problem, Run, Snapshot } from '../model/model.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
 /** The id a run of `host` has here. */
@@ -22,23 +22,32 @@ export function splitHostRunId(id: string, hosts: readonly string[]): { host: st
 export class HostRunMapper {
   private cache = new WeakMap<Run, Run>();
   private stale = false;
+  private unknown = false;
 
   constructor(readonly host: string) {}
 
-  map(runs: readonly Run[], stale: boolean): Run[] {
-    if (stale !== this.stale) {
+  /** `activityUnknown`: the box sends no activity (an older tower): its members read unknown. */
+  map(runs: readonly Run[], stale: boolean, activityUnknown = false): Run[] {
+    if (stale !== this.stale || activityUnknown !== this.unknown) {
       this.cache = new WeakMap();
       this.stale = stale;
+      this.unknown = activityUnknown;
     }
     return runs.map((r) => {
       let m = this.cache.get(r);
       if (!m) {
         m = { ...r, id: hostRunId(this.host, r.id), host: this.host, ...(stale ? { stale: true } : {}) };
+        if (activityUnknown) m.members = m.members.map(unknownActivity);
         this.cache.set(r, m);
       }
       return m;
     });
   }
+}
+
+/** A member of a box that sends no activity: unknown, from nothing. */
+function unknownActivity(m: Member): Member {
+  return m.activity === undefined ? { ...m, activity: 'unknown', activitySince: null, activitySource: null } : m;
 }
 
 /** A host that is not ok, as one line of the problems list. */

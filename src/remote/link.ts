@@ -12,7 +12,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { admitLine } from './door.js';
 import { MAX_LINE_BYTES, lineSplitter } from './lines.js';
 import type { ClientMessage, Hello } from './protocol.js';
-import { ORDER_WHEN_MOVED, PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
+import { ACTIVITY, ORDER_WHEN_MOVED, PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
 import { readReaderBundle, shipCommand, shipPayload, towerMissing } from './ship.js';
 import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
 
@@ -81,6 +81,11 @@ export class HostLink {
   ) {
     this.now = opts.now ?? Date.now;
     this.state = { name: host.name, state: 'connecting', since: this.iso(), error: null };
+  }
+
+  /** Whether the box sends its members' activity (a tower older than that sends none). */
+  get sendsActivity(): boolean {
+    return this.hello?.features?.includes(ACTIVITY) ?? false;
   }
 
   /** Called on every change of state or snapshot. */
@@ -274,6 +279,10 @@ export class HostLink {
         }
         this.hello = msg;
         this.problems = [];
+        if (!this.sendsActivity)
+          this.noteProblems([
+            `runs an older tower (${msg.tower}) that does not send what its agents are doing: their activity shows as unknown`,
+          ]);
         // Changes without the whole order, when the box offers them.
         if (msg.features?.includes(ORDER_WHEN_MOVED)) this.write({ type: 'use', features: [ORDER_WHEN_MOVED] });
         return;

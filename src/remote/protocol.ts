@@ -32,6 +32,13 @@ export interface Hello {
  */
 export const ORDER_WHEN_MOVED = 'order-when-moved';
 
+/**
+ * The serving side runs the store the control room runs: its members carry their activity, prompt
+ * and context. A box without it (an older tower) sends members with none; this side shows them as
+ * unknown and says why once.
+ */
+export const ACTIVITY = 'activity';
+
 /** Messages from the serving side. */
 export type ServerMessage =
   | Hello

@@ -1,5 +1,6 @@
 /**
- * `tower serve --stdio`: the far side of a remote host. Runs the live store of this box and writes
+ * `tower serve --stdio`: the far side of a remote host. Runs the store the control room runs (files,
+ * pane captures, hook events: each member's activity, prompt and context) and writes
  * the protocol to stdout (hello, one full snapshot, then changes); reads requests from stdin and
  * runs actions here, with this box's plan, audit log and tmux server. Ends when stdin closes (the
  * ssh connection went away).
@@ -9,12 +10,12 @@ import { planAction, runAction } from '../actions/index.js';
 import type { ActionEnv, ActionRequest } from '../kit/types.js';
 import type { AppContext } from '../context/context.js';
 import type { Snapshot } from '../model/model.js';
-import { createLiveStore } from '../store/live-store.js';
+import { createWatchedStore } from '../store/live-activity.js';
 import type { SnapshotStore } from '../store/types.js';
 import { socketArgs } from '../tmux/client.js';
 import type { ClientMessage, ServerMessage } from './protocol.js';
 import { lineSplitter } from './lines.js';
-import { ORDER_WHEN_MOVED, PROTOCOL_VERSION, decodeLine, diffSnapshots, encode } from './protocol.js';
+import { ACTIVITY, ORDER_WHEN_MOVED, PROTOCOL_VERSION, decodeLine, diffSnapshots, encode } from './protocol.js';
 
 /** The tower version this build reports in its hello. */
 export const TOWER_VERSION = '0.1.0';
@@ -28,7 +29,7 @@ export interface ServeIo {
 export async function serveStdio(
   ctx: AppContext,
   io: ServeIo = { input: process.stdin, output: process.stdout },
-  store: SnapshotStore = createLiveStore(ctx),
+  store: SnapshotStore = createWatchedStore(ctx).store,
 ): Promise<number> {
   let closed = false;
   const send = (msg: ServerMessage): void => {
@@ -43,7 +44,7 @@ export async function serveStdio(
     tower: TOWER_VERSION,
     hostname: os.hostname(),
     tmux: socketArgs(ctx.tmux.socket),
-    features: [ORDER_WHEN_MOVED],
+    features: [ORDER_WHEN_MOVED, ACTIVITY],
   });
 
   const requests = new RequestHandler(ctx, store, send);

@@ -24,6 +24,10 @@ export interface PanePrompt {
 
 /** Lines looked at, from the bottom of the screen: a prompt box is a dozen lines. */
 const LOOK = 24;
+/** Lines of a prompt's box above its question that are its subject, at most. */
+const SUBJECT_LINES = 10;
+/** The most a prompt read here can hold (a box's prompt is held to the same at the door). */
+export const PROMPT_BOUNDS = { subject: SUBJECT_LINES, options: LOOK, key: /^([0-9]|y|n)$/ } as const;
 const QUESTION = /(\bDo you want to\b[^?]*\?|\bWould you like to\b[^?]*\?|[^\n]*\?\s*(\[y\/n\]|\(y\/n\))\s*$)/i;
 const OPTION = /^[❯>]?\s*(\d)\.\s+(.+)$/;
 const YES_NO = /\[y\/n\]|\(y\/n\)/i;
@@ -75,7 +79,7 @@ function scan(plain: string): PanePrompt | 'answered' | null {
   // The box above the question: from its top border (or the start of what was looked at) down.
   const raw = screenTail(plain, LOOK);
   let top = q - 1;
-  while (top >= 0 && q - top <= 10 && !/^\s*[╭┌]/.test(raw[top] ?? '')) top--;
+  while (top >= 0 && q - top <= SUBJECT_LINES && !/^\s*[╭┌]/.test(raw[top] ?? '')) top--;
   const subject = lines.slice(Math.max(0, top + 1), q).filter((l) => l !== '' && !/^[─━]+$/.test(l));
   const signature = JSON.stringify([question, subject, options.map((o) => `${o.key}.${o.label}`)]);
   return { question, subject, options, signature };

@@ -188,3 +188,54 @@ describe('the line splitter', () => {
     expect(overlong).toHaveLength(1);
   });
 });
+
+describe('the door, for what a box says its agents do', () => {
+  const snapshotOf = (runs: unknown[]) =>
+    admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: 'now', runs, problems: [] } }));
+  const runsOf = (a: ReturnType<typeof admitLine>) => (a.message?.type === 'snapshot' ? a.message.snapshot.runs : []);
+
+  it('reads a state, activity or source of a newer tower as unknown, keeping the run; a word with escapes is still refused', () => {
+    const run = goodRun();
+    Object.assign(run.members[0]!, { state: 'not-its-pane', activity: 'pondering', activitySource: 'session-file' });
+    const a = snapshotOf([run]);
+    expect(a.problems).toEqual([]);
+    expect(runsOf(a)[0]?.members[0]).toMatchObject({ state: 'unknown', activity: 'unknown', activitySource: null });
+
+    const bad = goodRun('bad');
+    Object.assign(bad.members[0]!, { state: `alive${OSC0}` });
+    const b = snapshotOf([goodRun('other'), bad]);
+    expect(runsOf(b).map((r) => r.name)).toEqual(['other']);
+    expect(b.problems).toHaveLength(1);
+  });
+
+  it('keeps a prompt as large as one read here, and drops one larger (subject, options, keys), saying so', () => {
+    const prompt = (subject: number, options: number, key = '1') => ({
+      question: 'Do you want to proceed?',
+      subject: Array.from({ length: subject }, (_, i) => `line ${i}`),
+      options: Array.from({ length: options }, (_, i) => ({
+        key: i === 0 ? key : String(i % 10),
+        label: `option ${i}`,
+      })),
+      // A signature longer than a line is sent back whole when answering: kept whole.
+      signature: `sig-${'x'.repeat(6000)}`,
+    });
+    const run = goodRun();
+    run.members = [
+      member('fits', { paneId: '%1', state: 'alive', activity: 'waiting', prompt: prompt(10, 3) }),
+      member('tall', { paneId: '%2', state: 'alive', activity: 'waiting', prompt: prompt(11, 2) }),
+      member('wide', { paneId: '%3', state: 'alive', activity: 'waiting', prompt: prompt(2, 25) }),
+      member('odd', { paneId: '%4', state: 'alive', activity: 'waiting', prompt: prompt(2, 2, 'enter') }),
+    ];
+    const a = snapshotOf([run]);
+    const members = runsOf(a)[0]?.members ?? [];
+    expect(members.map((m) => [m.name, m.activity, Boolean(m.prompt)])).toEqual([
+      ['fits', 'waiting', true],
+      ['tall', 'waiting', false],
+      ['wide', 'waiting', false],
+      ['odd', 'waiting', false],
+    ]);
+    expect(members[0]?.prompt?.signature).toHaveLength(6004);
+    expect(a.problems).toHaveLength(3);
+    expect(a.problems[0]).toMatch(/"tall".*11 subject lines, 2 options/);
+  });
+});

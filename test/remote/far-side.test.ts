@@ -231,4 +231,18 @@ describe('a tampered far side', () => {
     expect(fs.readFileSync(log, 'utf8')).not.toContain('answer-offer');
     expect(s.link('far')!.problems.length).toBeLessThanOrEqual(20);
   });
+
+  it('a box whose tower sends no activity (an older one) shows its members as unknown and says so once', async () => {
+    const { host } = fakeHost('silent');
+    const s = store(host);
+    await s.start();
+    const snap = s.getSnapshot();
+    expect(snap.runs.find((r) => r.id === 'far/harness:good')?.members[0]).toMatchObject({
+      activity: 'unknown',
+      activitySource: null,
+    });
+    const said = snap.problems.filter((p) => p.message.includes('does not send what its agents are doing'));
+    expect(said).toHaveLength(1);
+    expect(said[0]?.message).toMatch(/^host far: runs an older tower \(0\.1\.0\) that does not send/);
+  });
 });
