@@ -35,13 +35,12 @@ function read(p: { root: string; stateDir: string }): Run {
 }
 
 describe('SAGE: the resume signal in either form', () => {
-  it('the webhook JSON answer, not yet read, answers the gate as the orchestrator will take it: APPROVED, said as such', () => {
+  it('the webhook JSON approval, not yet read, answers the gate as APPROVED with no problem: the orchestrator approves it too', () => {
     const p = project('resume-json');
     setMtime(path.join(p.stateDir, '.resume-signal'), T('2026-05-08T12:30:00Z'));
     const run = read(p);
-    expect(run.problems.map((x) => x.message)).toEqual([
-      'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "{"status": "APPROVED"}" goes on as APPROVED',
-    ]);
+    // orchestrate-v2.sh finds no `STATUS:` in it, reads `{"STATUS": "APPROVED", …}` and goes on as approved.
+    expect(run.problems).toEqual([]);
     expect(run.gates).toEqual([
       expect.objectContaining({
         id: 'hitl',
@@ -51,9 +50,45 @@ describe('SAGE: the resume signal in either form', () => {
       }),
     ]);
     expect(run.gates[0]?.body).toContain(
-      'Answered in .resume-signal: APPROVED (the file says {"status": "APPROVED"}; the orchestrator reads only',
+      'Answered in .resume-signal: APPROVED, written 2026-05-08T12:30:00.000Z; the orchestrator has not read it yet.',
     );
     expect(run.status).toBe('running');
+  });
+
+  it('a webhook JSON answer that says otherwise than approved is a problem: the orchestrator goes on as APPROVED', () => {
+    const p = project('resume-json');
+    const file = path.join(p.stateDir, '.resume-signal');
+    for (const status of ['REVISE', 'HALT', 'DISCUSS', 'UNCLEAR']) {
+      fs.writeFileSync(file, `{"status": "${status}", "timestamp": "2026-05-08T12:30:00+00:00"}\n`);
+      setMtime(file, T('2026-05-08T12:30:00Z'));
+      const run = read(p);
+      expect(run.problems).toEqual([
+        {
+          file,
+          message: `the orchestrator acts only on a \`STATUS: WORD\` line in capitals (or the word alone): "{"status": "${status}"}" goes on as APPROVED`,
+        },
+      ]);
+      expect(run.gates[0]?.body).toContain(
+        `Answered in .resume-signal: APPROVED (the file says {"status": "${status}"};`,
+      );
+    }
+  });
+
+  it('a lower-case STATUS: rejected is a problem; STATUS: APPROVED, a bare approved or halt are none', () => {
+    const p = project('resume-json');
+    const file = path.join(p.stateDir, '.resume-signal');
+    const problems = (text: string) => {
+      fs.writeFileSync(file, text);
+      setMtime(file, T('2026-05-08T12:30:00Z'));
+      return read(p).problems.map((x) => x.message);
+    };
+    expect(problems('STATUS: rejected\n')).toEqual([
+      'the orchestrator acts only on a `STATUS: WORD` line in capitals (or the word alone): "STATUS: rejected" goes on as APPROVED',
+    ]);
+    expect(problems('STATUS: APPROVED\n')).toEqual([]);
+    expect(problems('approved\n')).toEqual([]);
+    expect(problems('halt\n')).toEqual([]);
+    expect(read(p).gates[0]?.title).toBe('Approve the refund rules for story 2 (answered HALT)');
   });
 
   it('a JSON answer older than the signal leaves the gate pending', () => {
@@ -103,6 +138,29 @@ describe('SAGE: an answer the orchestrator consumed', () => {
     });
   });
 
+  it('a consumed webhook JSON approval reads as APPROVED, not as the line the orchestrator logged', () => {
+    const p = project('consumed');
+    const log = path.join(p.root, '.sage', 'logs', 'orchestrator-v2.log');
+    fs.appendFileSync(
+      log,
+      '[2026-05-08T12:40:00+00:00] [INFO] Resume signal detected!\n[2026-05-08T12:40:00+00:00] [INFO] Resume status: {"STATUS": "APPROVED", "TIMESTAMP": "2026-05-08T12:39:00+00:00"}\n[2026-05-08T12:40:00+00:00] [WARN] Unknown status: {"STATUS": "APPROVED", "TIMESTAMP": "2026-05-08T12:39:00+00:00"} - treating as approved\n',
+    );
+    setMtime(path.join(p.stateDir, '.last_signal'), T('2026-05-08T12:35:00Z'));
+    const run = read(p);
+    expect(run.problems).toEqual([]);
+    expect(run.gates[0]).toMatchObject({ state: 'granted', title: 'Approve the refund rules for story 2' });
+    expect(run.gates[0]?.body).toContain('Answered: APPROVED at 2026-05-08T12:40:00+00:00.');
+    // A HALT sent as JSON was approved all the same: the gate says what it read.
+    fs.appendFileSync(
+      log,
+      '[2026-05-08T12:50:00+00:00] [INFO] Resume signal detected!\n[2026-05-08T12:50:00+00:00] [INFO] Resume status: {"STATUS": "HALT"}\n',
+    );
+    setMtime(path.join(p.stateDir, '.last_signal'), T('2026-05-08T12:45:00Z'));
+    expect(read(p).gates[0]?.body).toContain(
+      'Answered: APPROVED (it read {"STATUS": "HALT"}) at 2026-05-08T12:50:00+00:00.',
+    );
+  });
+
   it('an orchestrator log that cannot be read is a problem naming it; the gate stays pending', () => {
     const p = project('consumed');
     const log = path.join(p.root, '.sage', 'logs', 'orchestrator-v2.log');
@@ -150,5 +208,62 @@ describe('SAGE: the create-epic state', () => {
       }),
     );
     expect(read(p).status).toBe('complete');
+  });
+});
+
+describe('SAGE: the phase-protocol scripts', () => {
+  // Written by kwg/sage-method's scripts/phase-protocols/init-phase.sh and planning-phase.sh, run
+  // as they are in a scratch repository (fixtures phase-protocol-init, phase-protocol-planning).
+  it('init-phase.sh: checkpoint.json gives the phase, session.json is no problem', () => {
+    const run = read(project('phase-protocol-init'));
+    expect(run.problems).toEqual([]);
+    expect(run.phase).toEqual({ current: 'init', total: null, status: 'in_progress' });
+    expect(run.tasks).toEqual([]);
+    expect(run.status).toBe('running');
+  });
+
+  it('planning-phase.sh: the phase, the epic and the story it filed, owned by the session', () => {
+    const run = read(project('phase-protocol-planning'));
+    expect(run.problems).toEqual([]);
+    expect(run.name).toBe('epic-1');
+    expect(run.phase).toEqual({ current: 'planning', total: null, status: 'in_progress' });
+    expect(run.tasks).toEqual([
+      {
+        id: '1-1-test-story',
+        subject: 'planning',
+        status: 'in_progress',
+        owner: 'session-1795703266-10349',
+        blockedBy: [],
+      },
+    ]);
+    expect(run.status).toBe('running');
+  });
+
+  it('complete-phase.sh: the story is done and the run complete once session.json is gone', () => {
+    const p = project('phase-protocol-planning');
+    const file = path.join(p.stateDir, 'checkpoint.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        ...JSON.parse(fs.readFileSync(file, 'utf8')),
+        phase: 'complete',
+        branch_merged: true,
+        story_status: 'done',
+        timestamp: '2026-11-26T15:00:00+00:00',
+      }),
+    );
+    fs.rmSync(path.join(p.stateDir, 'session.json'));
+    const run = read(p);
+    expect(run.problems).toEqual([]);
+    expect(run.tasks).toEqual([
+      { id: '1-1-test-story', subject: 'story 1-1-test-story', status: 'done', owner: null, blockedBy: [] },
+    ]);
+    expect(run.status).toBe('complete');
+  });
+
+  it('a session.json of another shape is still a problem', () => {
+    const p = project('phase-protocol-init');
+    fs.writeFileSync(path.join(p.stateDir, 'session.json'), '{"started": "2026-11-26T14:27:46+00:00"}');
+    expect(read(p).problems.map((x) => x.message)).toEqual(['not a SAGE checkpoint (keys: started)']);
   });
 });

@@ -305,13 +305,13 @@ describe('readSageRun: the human gate', () => {
     const run = read(p);
     expect(run.gates[0]).toMatchObject({ state: 'granted', grantable: false });
     expect(run.gates[0]?.body).toContain(
-      'APPROVED (the file says yes please; the orchestrator reads only a `STATUS: WORD` line, case-sensitively, and goes on as APPROVED)',
+      'APPROVED (the file says yes please; the orchestrator acts only on a `STATUS: WORD` line in capitals, or the word alone, and goes on as APPROVED)',
     );
     expect(run.problems.map((x) => [path.basename(x.file ?? ''), x.message])).toEqual([
       ['.last_signal', 'unrecognised signal "whatever happened"'],
       [
         '.resume-signal',
-        'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "yes please" goes on as APPROVED',
+        'the orchestrator acts only on a `STATUS: WORD` line in capitals (or the word alone): "yes please" goes on as APPROVED',
       ],
     ]);
   });
@@ -414,29 +414,40 @@ describe('SAGE signal parsers', () => {
     expect(parseLastSignal('\n\n', 'f')).toEqual({ value: null, problems: [] });
   });
 
-  it('parseResumeSignal says what the orchestrator will do: its four words as written, anything else APPROVED', () => {
-    // bin/orchestrate-v2.sh (kwg/sage-method 651c8fd): `STATUS:\s*\w+`, case-sensitive; REVISE, DISCUSS, HALT branch, the rest goes on.
-    for (const s of ['APPROVED', 'REVISE', 'DISCUSS', 'HALT'])
+  it('parseResumeSignal says what the orchestrator will do, and warns only where the file says otherwise', () => {
+    // bin/orchestrate-v2.sh (kwg/sage-method 651c8fd): `grep -oP 'STATUS:\s*\K\w+'`, else the first line
+    // upper-cased; REVISE, DISCUSS, HALT branch, anything else goes on as approved.
+    for (const s of ['APPROVED', 'REVISE', 'DISCUSS', 'HALT']) {
       expect(parseResumeSignal(`STATUS: ${s}\n`, 'f')).toEqual({ value: s, written: null, problems: [] });
+      expect(parseResumeSignal(`${s.toLowerCase()}\n`, 'f')).toEqual({ value: s, written: null, problems: [] });
+    }
+    expect(parseResumeSignal('note\nSTATUS: HALT\n', 'f')).toMatchObject({ value: 'HALT', problems: [] });
     expect(parseResumeSignal('status: halt', 'f')).toMatchObject({ value: 'APPROVED', written: 'status: halt' });
     expect(parseResumeSignal('STATUS: revise', 'f')).toMatchObject({ value: 'APPROVED', written: 'STATUS: revise' });
     expect(parseResumeSignal('STATUS: MAYBE', 'f').problems).toEqual([
       {
         file: 'f',
         message:
-          'the orchestrator reads only a `STATUS: WORD` line, case-sensitively: "STATUS: MAYBE" goes on as APPROVED',
+          'the orchestrator acts only on a `STATUS: WORD` line in capitals (or the word alone): "STATUS: MAYBE" goes on as APPROVED',
       },
     ]);
     expect(parseResumeSignal('', 'f')).toMatchObject({
       value: 'APPROVED',
       problems: [{ file: 'f', message: expect.stringContaining('an empty file goes on as APPROVED') }],
     });
-    // The webhook receiver's form (scripts/webhook-receiver.sh trigger_resume) is no broken file.
-    // The webhook's JSON is no STATUS line: even a HALT in it goes on as APPROVED.
+    // The webhook receiver's form (scripts/webhook-receiver.sh trigger_resume): no STATUS line, so it
+    // goes on as approved. Said so only when it asked for something else.
+    expect(parseResumeSignal('{"status": "APPROVED", "timestamp": "2026-05-08T12:30:00+00:00"}\n', 'f')).toEqual({
+      value: 'APPROVED',
+      written: null,
+      problems: [],
+    });
     expect(parseResumeSignal('{"status": "HALT", "timestamp": "2026-05-08T12:30:00+00:00"}\n', 'f')).toMatchObject({
       value: 'APPROVED',
       written: '{"status": "HALT"}',
     });
+    // Said approved in another case: approved it is, no warning.
+    expect(parseResumeSignal('STATUS: Approved\n', 'f').problems).toEqual([]);
   });
 
   it('parseSageState tells shapes apart by keys', () => {

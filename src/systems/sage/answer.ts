@@ -7,14 +7,20 @@
  * answer written and not yet read shows the gate answered too. Pure: no disk access.
  */
 import { sanitizeLine } from '../../text/sanitize.js';
+import { loggedResume } from './signals.js';
 
 /** The log the orchestrator keeps, relative to the project root. */
 export const ORCHESTRATOR_LOG = '.sage/logs/orchestrator-v2.log';
 
 /** An answer the orchestrator logged when it read (and deleted) `.resume-signal`. */
 export interface LoggedAnswer {
-  /** The status it read, upper-cased (APPROVED, REVISE, DISCUSS, HALT, or what the file said). */
+  /**
+   * What the orchestrator did with it: APPROVED, REVISE, DISCUSS or HALT (a word it does not know
+   * goes on as APPROVED); null when the log was cut before it said.
+   */
   status: string | null;
+  /** What it read, when that says otherwise (`{"STATUS": "HALT", …}` from the webhook's JSON). */
+  written?: string;
   /** The line's `date -Iseconds` time in epoch ms, when it parses. */
   atMs: number | null;
   /** The time as written. */
@@ -38,8 +44,12 @@ export function lastLoggedAnswer(text: string): LoggedAnswer | null {
     // "Resume signal detected!" comes first; a log cut right after it still means the file was read.
     if (!status && !DETECTED.test(msg)) continue;
     const ms = Date.parse(at);
-    const word = status ? (status[1] ?? '').trim().toUpperCase() : '';
-    return { status: word === '' ? null : word.slice(0, 40), atMs: Number.isNaN(ms) ? null : ms, at };
+    const atMs = Number.isNaN(ms) ? null : ms;
+    if (!status) return { status: null, atMs, at };
+    const read = loggedResume((status[1] ?? '').trim());
+    return read.written === null
+      ? { status: read.status, atMs, at }
+      : { status: read.status, written: read.written, atMs, at };
   }
   return null;
 }
@@ -54,7 +64,7 @@ export interface UnreadAnswer {
 export type GateAnswer =
   | { state: 'pending'; staleResume: UnreadAnswer | null }
   | { state: 'answered'; how: 'unread'; status: string; atMs: number }
-  | { state: 'answered'; how: 'consumed'; status: string | null; atMs: number; at: string };
+  | { state: 'answered'; how: 'consumed'; status: string | null; written?: string; atMs: number; at: string };
 
 /**
  * The gate raised at `raisedAtMs` (the signal's or state's mtime), given the unread answer file and
@@ -65,7 +75,10 @@ export function gateAnswer(raisedAtMs: number, unread: UnreadAnswer | null, logg
   if (unread && unread.mtimeMs >= raisedAtMs)
     return { state: 'answered', how: 'unread', status: unread.status, atMs: unread.mtimeMs };
   if (logged?.atMs != null && Math.floor(logged.atMs / 1000) >= Math.floor(raisedAtMs / 1000)) {
-    return { state: 'answered', how: 'consumed', status: logged.status, atMs: logged.atMs, at: logged.at };
+    const { status, written, atMs, at } = logged;
+    return written === undefined
+      ? { state: 'answered', how: 'consumed', status, atMs, at }
+      : { state: 'answered', how: 'consumed', status, written, atMs, at };
   }
   return { state: 'pending', staleResume: unread };
 }

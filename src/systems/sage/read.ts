@@ -9,17 +9,17 @@ import { emptyRun } from '../../model/model.js';
 import type { Gate, Problem, Run, RunStatus, Task } from '../../model/model.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { isDir, listDir, mtimeMs } from '../../files/look.js';
-import { readText } from '../../files/read.js';
+import { cleanProblem, parseJson, readText } from '../../files/read.js';
 import { hitlGate, readSignals } from './gate.js';
-import { parseSageStateText } from './state.js';
-import type { SageState } from './state.js';
+import { parseSageSession, parseSageState } from './state.js';
+import type { SageSession, SageState } from './state.js';
 import type { SageSignal } from './signals.js';
 import type { ReadSettings } from '../types.js';
 
 export { parseSageSignals, parseLastSignal, parseResumeSignal } from './signals.js';
 export type { SageSignal, ResumeStatus } from './signals.js';
-export { parseSageState, parseSageStateText, sageShapeOf } from './state.js';
-export type { SageState, SageShape } from './state.js';
+export { parseSageSession, parseSageState, parseSageStateText, sageShapeOf } from './state.js';
+export type { SageSession, SageState, SageShape } from './state.js';
 
 /** A state file that parsed, with where and when it was written. */
 interface StateFile {
@@ -33,7 +33,8 @@ export function readSageRun(root: string, stateDir: string, _settings: ReadSetti
   const problems: Problem[] = [];
   const present = isDir(stateDir);
   if (!present) problems.push({ file: stateDir, message: 'state directory is missing' });
-  const files = present ? readStateFiles(stateDir, problems) : [];
+  const sessions: SageSession[] = [];
+  const files = present ? readStateFiles(stateDir, problems, sessions) : [];
   // The newest state wins: its own "updated" stamp when it has one, else the file's mtime.
   const latest = files.reduce<StateFile | null>(
     (best, f) => (best === null || stamp(f) > stamp(best) ? f : best),
@@ -51,7 +52,7 @@ export function readSageRun(root: string, stateDir: string, _settings: ReadSetti
   if (latest) {
     const s = latest.state;
     run.phase = s.phase !== null ? { current: s.phase, total: null, status: s.status ?? 'unknown' } : null;
-    run.tasks = sageTasks(s, gate?.state === 'pending');
+    run.tasks = sageTasks(s, gate?.state === 'pending', s.shape === 'phase-protocol' ? (sessions[0] ?? null) : null);
   }
   run.status = sageStatus(latest?.state ?? null, gate, signals.last?.signal ?? null, problems.length > 0);
   return run;
@@ -76,7 +77,8 @@ export function sageStatus(
   return hasProblems ? 'unknown' : 'idle';
 }
 
-function readStateFiles(stateDir: string, problems: Problem[]): StateFile[] {
+/** The state files of a state dir; the phase-protocol scripts' `session.json` goes to `sessions`. */
+function readStateFiles(stateDir: string, problems: Problem[], sessions: SageSession[]): StateFile[] {
   const out: StateFile[] = [];
   for (const entry of listDir(stateDir)) {
     if (entry.startsWith('.') || !entry.endsWith('.json')) continue;
@@ -86,15 +88,28 @@ function readStateFiles(stateDir: string, problems: Problem[]): StateFile[] {
       problems.push({ file: sanitizeLine(file), message: sanitizeLine(raw.problem.message) });
       continue;
     }
-    const parsed = parseSageStateText(raw.value, file);
+    const json = parseJson(file, raw.value);
+    if (!json.ok) {
+      problems.push(cleanProblem(json.problem));
+      continue;
+    }
+    const session = parseSageSession(json.value);
+    if (session) {
+      sessions.push(session);
+      continue;
+    }
+    const parsed = parseSageState(json.value, file);
     problems.push(...parsed.problems);
     if (parsed.value) out.push({ file, mtimeMs: mtimeMs(file) ?? 0, state: parsed.value });
   }
   return out;
 }
 
-/** The current task and the finished stories, as much as the state says. */
-function sageTasks(s: SageState, awaitingHuman: boolean): Task[] {
+/**
+ * The current task and the finished stories, as much as the state says; a phase-protocol story is
+ * owned by the session `session.json` names.
+ */
+function sageTasks(s: SageState, awaitingHuman: boolean, session: SageSession | null): Task[] {
   const tasks: Task[] = [];
   if (s.current) {
     const c = s.current;
@@ -104,7 +119,7 @@ function sageTasks(s: SageState, awaitingHuman: boolean): Task[] {
       id: c.taskIndex !== null ? `${c.storyId}#${c.taskIndex}` : c.storyId,
       subject: `${what}${of}`,
       status: awaitingHuman ? 'awaiting approval' : (s.status ?? 'in_progress'),
-      owner: null,
+      owner: session?.sessionId ?? null,
       blockedBy: [],
     });
   }

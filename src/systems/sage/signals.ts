@@ -97,21 +97,52 @@ export function parseLastSignal(raw: string, file: string): { value: SageSignal 
 export const RESUME_STATUSES = ['APPROVED', 'REVISE', 'DISCUSS', 'HALT'] as const;
 export type ResumeStatus = (typeof RESUME_STATUSES)[number];
 
+/** What the orchestrator does with an answer it read (bin/orchestrate-v2.sh `case "$status"`). */
+function actedOn(read: string): ResumeStatus {
+  // Its four words exactly; anything else is "Unknown status: … - treating as approved".
+  return RESUME_STATUSES.find((s) => s === read) ?? 'APPROVED';
+}
+
 /**
- * `.resume-signal` as the orchestrator acts on it. bin/orchestrate-v2.sh (kwg/sage-method 651c8fd)
- * takes the word after `STATUS:` (`STATUS:\s*\w+`, case-sensitive) and branches on REVISE, DISCUSS
- * and HALT; anything else, a lower-case word, the webhook's JSON `{"status": ...}` or no STATUS line
- * at all, goes on as APPROVED. `value` is what the orchestrator will do; `written` what the file says
- * when that differs, with a problem saying so.
+ * What an answer says, whatever the orchestrator makes of it: the word after `status` in any case
+ * (`STATUS: rejected`, the webhook's `{"status": "REVISE"}`), else its first line; upper-cased.
+ */
+function saidBy(raw: string): string {
+  const word = /\bstatus"?\s*[:=]\s*"?(\w+)/i.exec(raw)?.[1];
+  return (word ?? raw.trim().split('\n')[0] ?? '').trim().toUpperCase();
+}
+
+/**
+ * The answer the orchestrator reads from `.resume-signal` (bin/orchestrate-v2.sh
+ * `wait_for_resume_signal`, kwg/sage-method 651c8fd): the first `STATUS:\s*\w+` match
+ * (`grep -oP`, case-sensitive), else the file's first line upper-cased (`tr | head -1`).
+ */
+export function resumeStatusRead(raw: string): string {
+  // `$(cat …)` drops trailing newlines; grep matches line by line, so `\s*` never crosses one.
+  const text = raw.replace(/\n+$/, '');
+  for (const line of text.split('\n')) {
+    const m = /STATUS:\s*(\w+)/.exec(line);
+    if (m) return m[1] ?? '';
+  }
+  return (text.split('\n')[0] ?? '').replace(/[a-z]+/g, (w) => w.toUpperCase());
+}
+
+/**
+ * `.resume-signal` as the orchestrator acts on it: REVISE, DISCUSS and HALT as read (see
+ * resumeStatusRead), anything else goes on as APPROVED. So `STATUS: APPROVED`, a bare `approved`
+ * and the webhook receiver's `{"status": "APPROVED", …}` all approve, as they say. `value` is what
+ * the orchestrator will do; `written` what the file says when that differs (a lower-case
+ * `STATUS: rejected`, the webhook's `{"status": "HALT"}`, an empty file), with a problem saying so.
  */
 export function parseResumeSignal(
   raw: string,
   file: string,
 ): { value: ResumeStatus; written: string | null; problems: Problem[] } {
-  const word = /STATUS:\s*(\w+)/.exec(raw)?.[1] ?? null;
-  const status = RESUME_STATUSES.find((s) => s === word);
-  if (status) return { value: status, written: null, problems: [] };
+  const value = actedOn(resumeStatusRead(raw));
+  const said = saidBy(raw);
+  if (said === value) return { value, written: null, problems: [] };
   const json = jsonStatus(raw);
+  const word = /STATUS:\s*(\w+)/.exec(raw)?.[1] ?? null;
   const written = sanitizeLine(
     word !== null
       ? `STATUS: ${word}`
@@ -121,15 +152,21 @@ export function parseResumeSignal(
   ).slice(0, 60);
   const what = raw.trim() === '' ? 'an empty file' : `"${written}"`;
   return {
-    value: 'APPROVED',
+    value,
     written: written === '' ? null : written,
     problems: [
       {
         file,
-        message: `the orchestrator reads only a \`STATUS: WORD\` line, case-sensitively: ${what} goes on as APPROVED`,
+        message: `the orchestrator acts only on a \`STATUS: WORD\` line in capitals (or the word alone): ${what} goes on as ${value}`,
       },
     ],
   };
+}
+
+/** What the orchestrator did with an answer its log says it read (`Resume status: <what it read>`). */
+export function loggedResume(read: string): { status: ResumeStatus; written: string | null } {
+  const status = actedOn(read);
+  return { status, written: saidBy(read) === status ? null : sanitizeLine(read).slice(0, 60) };
 }
 
 /** The `status` of a JSON resume signal, or null when the text is no such object. */

@@ -2,15 +2,17 @@
  * SAGE state files, all shapes the project writes, normalized to one view: the nested
  * `<epic_id>.json` checkpoint (seed 002), the flat `current-checkpoint.json` of checkpoint-write.sh,
  * the run-epic orchestrator state, and the create-epic workflow's `epic-<id>-state.json`
- * (workflows/core/epic/create-epic/state-schema.json). `checkpoint.json` may be either: shapes are
- * told apart by keys.
+ * (workflows/core/epic/create-epic/state-schema.json), and the `checkpoint.json` of the
+ * phase-protocol scripts (scripts/phase-protocols/*-phase.sh). `checkpoint.json` may be any of
+ * them: shapes are told apart by keys. Those scripts also write `session.json`, `{session_id,
+ * started}`, which is no state of its own (parseSageSession).
  */
 import type { Problem } from '../../model/model.js';
 import { asText, sanitizeLine } from '../../text/sanitize.js';
 import { cleanProblem, parseJson } from '../../files/read.js';
 import { isObject, toMs } from '../../files/values.js';
 
-export type SageShape = 'nested' | 'flat' | 'run-epic' | 'create-epic';
+export type SageShape = 'nested' | 'flat' | 'run-epic' | 'create-epic' | 'phase-protocol';
 
 /** A story or task as the control room lists it. */
 export interface SageStory {
@@ -71,8 +73,37 @@ export function sageShapeOf(v: Record<string, unknown>): SageShape | null {
   if (v.workflow_name === 'create-epic' || (Array.isArray(v.stories) && 'current_phase' in v)) return 'create-epic';
   if (Array.isArray(v.story_queue) || 'current_story_index' in v) return 'run-epic';
   if (isObject(v.next_action) || isObject(v.epic) || isObject(v.lifecycle) || isObject(v.current)) return 'nested';
+  if (typeof v.phase === 'string' && PHASE_PROTOCOL_KEYS.some((k) => k in v)) return 'phase-protocol';
   if ('epic_id' in v || 'story_id' in v || 'task_index' in v) return 'flat';
   return null;
+}
+
+/**
+ * What the phase-protocol scripts add to `checkpoint.json`, phase by phase (init-phase.sh:
+ * `{phase, initialized, timestamp}`, planning: `story_created, story_file`, implementation:
+ * `branch_created, code_committed`, validation: `tests_passed`, complete: `branch_merged,
+ * story_status`), over whatever state was piped in (`epic_num`, `story_key`, …).
+ */
+const PHASE_PROTOCOL_KEYS = [
+  'initialized',
+  'story_created',
+  'branch_created',
+  'code_committed',
+  'tests_passed',
+  'branch_merged',
+] as const;
+
+/** The session `init-phase.sh` opens in `session.json` (complete-phase.sh removes it). */
+export interface SageSession {
+  sessionId: string;
+  startedMs: number | null;
+}
+
+/** `session.json` of the phase-protocol scripts, `{session_id, started}`, or null for anything else. */
+export function parseSageSession(v: unknown): SageSession | null {
+  if (!isObject(v) || 'phase' in v) return null;
+  const id = text(v.session_id);
+  return id === null ? null : { sessionId: id, startedMs: stampMs(v.started) };
 }
 
 function nested(v: Record<string, unknown>): SageState {
@@ -198,6 +229,34 @@ function createEpic(v: Record<string, unknown>): SageState {
   };
 }
 
+/** The phase-protocol scripts' `checkpoint.json`: the phase (init … complete) and the story it works on. */
+function phaseProtocol(v: Record<string, unknown>): SageState {
+  const phase = text(v.phase);
+  const storyFile = text(v.story_file);
+  const storyId =
+    text(v.story_key) ??
+    text(v.story_id) ??
+    (storyFile !== null ? storyFile.replace(/^.*\//, '').replace(/\.md$/, '') : null);
+  const epicNum = text(v.epic_num);
+  const done = phase === 'complete' || text(v.story_status) === 'done';
+  return {
+    shape: 'phase-protocol',
+    // planning-phase.sh files the story under docs/sprint-artifacts/epic-<n>/sprint-<m>/.
+    epicId:
+      text(v.epic_id) ??
+      (epicNum !== null ? `epic-${epicNum}` : (/(?:^|\/)(epic-[^/]+)\//.exec(storyFile ?? '')?.[1] ?? null)),
+    updatedMs: stampMs(v.timestamp),
+    phase,
+    status: done ? 'complete' : 'in_progress',
+    nextAction: null,
+    current: storyId !== null && !done ? { storyId, taskIndex: null, taskTotal: null, step: phase } : null,
+    completed: storyId !== null && done ? [{ storyId, status: 'done' }] : [],
+    allStoriesDone: done,
+    error: null,
+    stories: [],
+  };
+}
+
 /** Normalizes the parsed JSON of a SAGE state file; an object of no known shape is a problem. */
 export function parseSageState(value: unknown, file: string): { value: SageState | null; problems: Problem[] } {
   if (!isObject(value)) return { value: null, problems: [{ file, message: 'expected a JSON object' }] };
@@ -215,7 +274,9 @@ export function parseSageState(value: unknown, file: string): { value: SageState
         ? flat(value)
         : shape === 'create-epic'
           ? createEpic(value)
-          : runEpic(value);
+          : shape === 'phase-protocol'
+            ? phaseProtocol(value)
+            : runEpic(value);
   return { value: state, problems: [] };
 }
 
