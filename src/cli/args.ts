@@ -22,6 +22,8 @@ export interface CommandSpec {
   options?: readonly OptionSpec[];
   /** Left out of the help (the far side of a host). */
   hidden?: boolean;
+  /** The global options it takes, by long name (default: every one). */
+  globals?: readonly string[];
 }
 
 export interface ProgramSpec {
@@ -41,7 +43,14 @@ export type Parsed =
 
 /** A command line that can't be run; `message` says why, in words. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  /**
+   * @param typo the word typed and the words it may have meant, so the message can say which is
+   *   closest (worked out only on this path: see cli.ts).
+   */
+  constructor(
+    message: string,
+    readonly typo?: { word: string; among: readonly string[] },
+  ) {
     super(message);
     this.name = 'UsageError';
   }
@@ -95,11 +104,26 @@ function configOf(options: readonly Option[]): Record<string, OptionConfig> {
 }
 
 /** parseArgs' error as tower says it, naming the option as the help shows it. */
-function usageError(err: unknown, options: readonly Option[]): UsageError {
+function usageError(
+  err: unknown,
+  options: readonly Option[],
+  command: CommandSpec | null,
+  globals: readonly Option[],
+): UsageError {
   const e = err as { code?: string; message?: string };
   const named = /'(-[^' ]+)/.exec(e.message ?? '')?.[1] ?? '';
   const o = options.find((x) => `--${x.long}` === named || `-${x.short}` === named);
-  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option '${named}'`);
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const other = globals.find((x) => `--${x.long}` === named || `-${x.short}` === named);
+    if (other && command)
+      return new UsageError(
+        `tower ${command.name} does not take '${named}' (tower ${command.name} --help lists what it takes)`,
+      );
+    return new UsageError(`unknown option '${named}'`, {
+      word: named,
+      among: options.flatMap((x) => [`--${x.long}`, ...(x.short ? [`-${x.short}`] : [])]),
+    });
+  }
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && o) {
     if (!o.takesValue) return new UsageError(`option '${o.spec.flags}' takes no value`);
     if (/ambiguous/.test(e.message ?? ''))
@@ -137,8 +161,10 @@ export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed
     };
   }
   const command = name === null ? null : findCommand(program, name);
-  if (name !== null && !command) throw new UsageError(`unknown command '${name}'`);
-  const options = command ? [...globals, ...(command.options ?? []).map(toOption), HELP] : [...globals, HELP, VERSION];
+  if (name !== null && !command) throw unknownCommand(program, name);
+  const options = command
+    ? [...globalsOf(command, globals), ...(command.options ?? []).map(toOption), HELP]
+    : [...globals, HELP, VERSION];
 
   let parsed;
   try {
@@ -150,7 +176,7 @@ export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed
       tokens: true,
     });
   } catch (err) {
-    throw usageError(err, options);
+    throw usageError(err, options, command, globals);
   }
   const values = parsed.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
   if (values.help) return { kind: 'help', text: helpText(program, command) };
@@ -169,7 +195,7 @@ export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed
   const positional = [...parsed.positionals];
   if (command) positional.splice(positional.indexOf(command.name), 1);
   const expected = command?.args ?? [];
-  if (command === null && positional.length > 0) throw new UsageError(`unknown command '${positional[0]}'`);
+  if (command === null && positional.length > 0) throw unknownCommand(program, positional[0] ?? '');
   const missing = expected[positional.length];
   if (missing) throw new UsageError(`missing required argument '${missing.name}'`);
   if (positional.length > expected.length) {
@@ -178,6 +204,17 @@ export function parseArgv(program: ProgramSpec, argv: readonly string[]): Parsed
     );
   }
   return { kind: 'run', command: command?.name ?? null, args: positional, opts };
+}
+
+function unknownCommand(program: ProgramSpec, name: string): UsageError {
+  const among = program.commands.filter((c) => !c.hidden).map((c) => c.name);
+  return new UsageError(`unknown command '${name}'`, { word: name, among });
+}
+
+/** The global options a command takes. */
+function globalsOf(command: CommandSpec, globals: readonly Option[]): Option[] {
+  const taken = command.globals;
+  return taken ? globals.filter((o) => taken.includes(o.long)) : [...globals];
 }
 
 function findCommand(program: ProgramSpec, name: string | null): CommandSpec | null {
@@ -208,7 +245,8 @@ export function helpText(program: ProgramSpec, command: CommandSpec | null, widt
     out.push(`Usage: ${program.name} ${usageOf(command)}`, '', command.description);
     if (command.args?.length)
       out.push('', 'Arguments:', ...rows(command.args.map((a) => ({ left: a.name, right: a.description }))));
-    out.push('', 'Options:', ...rows(optionRows([...(command.options ?? []), ...program.globalOptions, HELP.spec])));
+    const globals = globalsOf(command, program.globalOptions.map(toOption)).map((o) => o.spec);
+    out.push('', 'Options:', ...rows(optionRows([...(command.options ?? []), ...globals, HELP.spec])));
   }
   return `${out.join('\n')}\n`;
 }

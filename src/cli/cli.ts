@@ -42,7 +42,11 @@ const RUNNERS: Record<CommandName, Runner> = {
   watch: async (ctx, _args, o) =>
     (await import('../commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
   demo: async (ctx, _args, o) =>
-    (await import('../demo/command.js')).demoCommand(ctx, { ui: o.ui !== false, dir: o.dir as string | undefined }),
+    (await import('../demo/command.js')).demoCommand(ctx, {
+      ui: o.ui !== false,
+      dir: o.dir as string | undefined,
+      socketName: o.socketName as string | undefined,
+    }),
   // The far side of a host: streams this box's snapshot over stdin/stdout (see src/remote/serve.ts).
   serve: async (ctx) => (await import('../remote/serve.js')).serveStdio(ctx),
 };
@@ -57,7 +61,8 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseArgv(PROGRAM, argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`tower: ${err.message}\n(tower --help shows the commands)\n`);
+    const { withSuggestion } = await import('./did-you-mean.js');
+    process.stderr.write(`tower: ${await withSuggestion(err)}\n(tower --help shows the commands)\n`);
     return EXIT.usage;
   }
   if (parsed.kind !== 'run') {

@@ -16,4 +16,9 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     repeatable: true,
   },
   { flags: '--no-local', description: "leave this box's own runs out (only the hosts)" },
+  {
+    flags: '--demo',
+    description:
+      'point at the running demo: its runs, its tmux server, its own audit log (-L NAME picks one when more run)',
+  },
 ];

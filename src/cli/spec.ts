@@ -27,7 +27,12 @@ export const COMMANDS = [
   {
     name: 'status',
     description: 'print one snapshot of every run, then exit',
-    options: [{ flags: '--json', description: 'print the snapshot as JSON (the contract of DESIGN.md)' }],
+    options: [
+      {
+        flags: '--json',
+        description: 'print the snapshot as JSON (one line when piped; its shape is in the README)',
+      },
+    ],
   },
   {
     name: 'grant',
@@ -110,7 +115,10 @@ export const COMMANDS = [
   },
   {
     name: 'demo',
-    description: 'build a sandbox of every system with fake agents and open the control room on it',
+    description:
+      'build a sandbox of every system with fake agents on a tmux server of its own and open the control room on it',
+    // The demo makes its own roots, Claude dir and server: only a server name, the config's keys and look.
+    globals: ['socket-name', 'config', 'no-color', 'readonly'],
     options: [
       { flags: '--no-ui', description: 'build the sandbox, print how to point tower at it, and exit' },
       { flags: '--dir <dir>', description: 'where to build the sandbox (default a new temp dir)' },

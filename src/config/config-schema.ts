@@ -85,6 +85,65 @@ export const ConfigSchema = z
   })
   .strict();
 
+/** The schema's own fields, reached through defaults, optionals and nullables. */
+type Def = {
+  type: string;
+  innerType?: { _zod: { def: Def } };
+  shape?: Record<string, { _zod: { def: Def } }>;
+  element?: { _zod: { def: Def } };
+  valueType?: { _zod: { def: Def } };
+};
+
+/** The keys the config may have at `where` (an object of the schema), or null when it is no object. */
+function keysAt(where: readonly PropertyKey[]): string[] | null {
+  let def = (ConfigSchema as unknown as { _zod: { def: Def } })._zod.def;
+  const unwrap = () => {
+    while (def.innerType) def = def.innerType._zod.def;
+  };
+  for (const step of where) {
+    unwrap();
+    const next =
+      def.type === 'object'
+        ? def.shape?.[String(step)]
+        : def.type === 'array'
+          ? def.element
+          : def.type === 'record'
+            ? def.valueType
+            : undefined;
+    if (!next) return null;
+    def = next._zod.def;
+  }
+  unwrap();
+  return def.type === 'object' && def.shape ? Object.keys(def.shape) : null;
+}
+
+/** What one value may be, in words: the literals and types a union or enum takes. */
+function allowed(issue: z.core.$ZodIssue): string | null {
+  const words: string[] = [];
+  const visit = (i: z.core.$ZodIssue) => {
+    if (i.code === 'invalid_value') words.push(...i.values.map((v) => JSON.stringify(v)));
+    else if (i.code === 'invalid_type') words.push(`a ${i.expected}`);
+    else if (i.code === 'invalid_union') for (const list of i.errors) list.forEach(visit);
+  };
+  visit(issue);
+  return words.length > 0 ? [...new Set(words)].join(', ') : null;
+}
+
+/** One issue as the operator reads it: where, what is wrong, and what would be right. */
+function issueText(i: z.core.$ZodIssue): string {
+  const where = i.path.length ? i.path.join('.') : '(top level)';
+  if (i.code === 'unrecognized_keys') {
+    const known = keysAt(i.path);
+    const names = i.keys.map((k) => `"${k}"`).join(', ');
+    return `${where}: unknown key${i.keys.length === 1 ? '' : 's'} ${names}${known ? `; the keys are ${known.join(', ')}` : ''}`;
+  }
+  if (i.code === 'invalid_union' || i.code === 'invalid_value') {
+    const one = allowed(i);
+    if (one) return `${where}: must be one of ${one}`;
+  }
+  return `${where}: ${i.message}`;
+}
+
 /**
  * The config a file's JSON value means, or what is wrong with it, naming every wrong key. Plain data
  * either way (config.ts makes the error): this module may be loaded from a file of its own.
@@ -93,14 +152,7 @@ export function checkConfig(
   value: unknown,
 ): { ok: true; config: z.infer<typeof ConfigSchema> } | { ok: false; errors: string[] } {
   const parsed = ConfigSchema.safeParse(value);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => {
-      const where = i.path.length ? i.path.join('.') : '(top level)';
-      const keys = 'keys' in i && Array.isArray(i.keys) ? ` ${i.keys.join(', ')}` : '';
-      return `${where}:${keys} ${i.message}`;
-    });
-    return { ok: false, errors: issues };
-  }
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map(issueText) };
   // Checked here, not only by the screen: every command refuses a config it would misread.
   const keys = resolveBindings(parsed.data.keys);
   if (!keys.ok) return { ok: false, errors: keys.errors };

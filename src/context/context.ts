@@ -20,6 +20,8 @@ export interface GlobalOptions {
   host?: string[];
   /** false when --no-local was given. */
   local?: boolean;
+  /** --demo: point at the running demo (its roots, Claude dir, server and audit log). */
+  demo?: boolean;
 }
 
 export interface AppContext {
@@ -43,8 +45,26 @@ export interface AppContext {
   err: NodeJS.WritableStream;
 }
 
-/** Builds the context from options; throws ConfigError on a bad config file. */
+/**
+ * Builds the context from options; throws ConfigError on a bad config file, and DemoTargetError
+ * when `--demo` finds no single running demo.
+ */
 export async function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Promise<AppContext> {
+  if (opts.demo) {
+    // Loaded only here: a command line without --demo never needs it.
+    const { DemoTargetError, findRunningDemo } = await import('./demo-record.js');
+    if (opts.socketPath !== undefined)
+      throw new DemoTargetError("--demo finds the demo's tmux server itself: leave -S out (-L NAME picks one demo)");
+    const demo = await findRunningDemo(env, opts.socketName);
+    // The demo's own audit log and hook events: never the operator's. Only the sandbox is shown,
+    // as in the demo's own control room: no configured roots or hosts.
+    const ctx = await createContext(
+      { ...opts, demo: false, claudeDir: demo.claudeDir, socketName: demo.socketName },
+      { ...env, XDG_STATE_HOME: demo.stateHome },
+    );
+    const roots = [...demo.roots, ...(opts.root ?? []).map((r) => path.resolve(r))];
+    return { ...ctx, roots: [...new Set(roots)], hosts: [], local: true };
+  }
   const { config, file } = await loadConfig(opts.config, env);
   const roots = [...(opts.root ?? []), ...config.roots].map((r) => path.resolve(r));
   const socketName = opts.socketName ?? config.socketName;

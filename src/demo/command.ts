@@ -1,19 +1,20 @@
 /**
- * `tower demo [--no-ui] [--dir DIR]`: builds the sandbox on the private `tower-demo` tmux server
- * and opens the control room on it; leaving the control room kills only that server.
+ * `tower demo [--no-ui] [--dir DIR] [-L NAME]`: builds the sandbox on a tmux server of its own
+ * (`tower-demo-XXXXXX`, or the free name given) and opens the control room on it; leaving the
+ * control room kills only that server. Two demos never share a server, so one never stops another.
  */
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { AppContext } from '../context/context.js';
+import { DEMO_SOCKET_PREFIX } from '../context/demo-record.js';
 import { TmuxClient } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
+import { removeOldSandboxes } from './old-sandboxes.js';
 import { shellQuote } from './panes.js';
 import type { DemoSandbox } from './sandbox.js';
-import { buildSandbox } from './sandbox.js';
+import { DemoServerBusyError, buildSandbox } from './sandbox.js';
 import { SandboxDirError, makeTempSandboxDir } from './sandbox-dir.js';
-
-/** The demo's tmux socket name: never the default server. */
-export const DEMO_SOCKET = 'tower-demo';
 
 export const NO_TMUX_MESSAGE =
   'tower demo needs tmux: apt-get install tmux (Debian/Ubuntu) or brew install tmux (macOS)';
@@ -28,9 +29,22 @@ export interface DemoOptions {
   agentScript?: string;
 }
 
-/** `tower demo [--no-ui] [--dir DIR]`. */
-export async function demoCommand(ctx: AppContext, opts: { ui: boolean; dir?: string | undefined }): Promise<number> {
-  return runDemo(ctx, { ...opts, socketName: DEMO_SOCKET });
+/** `tower demo [--no-ui] [--dir DIR] [-L NAME]`. */
+export async function demoCommand(
+  ctx: AppContext,
+  opts: { ui: boolean; dir?: string | undefined; socketName?: string | undefined },
+): Promise<number> {
+  let dir = opts.dir;
+  let socketName = opts.socketName;
+  if (dir === undefined) {
+    // Sandboxes of earlier demos that nothing uses go first, then this one's is made.
+    await removeOldSandboxes();
+    dir = makeTempSandboxDir();
+    // The server is named as its sandbox is (`tower-demo-XXXXXX`): either names the other.
+    socketName ??= path.basename(dir);
+  }
+  socketName ??= `${DEMO_SOCKET_PREFIX}${crypto.randomBytes(3).toString('hex')}`;
+  return runDemo(ctx, { ui: opts.ui, dir, socketName });
 }
 
 async function hasTmux(): Promise<boolean> {
@@ -59,12 +73,14 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
   try {
     sandbox = await buildSandbox(opts.dir ?? makeTempSandboxDir(), {
       socketName: opts.socketName,
+      env: ctx.env,
       ...(opts.agentSpeed !== undefined ? { agentSpeed: opts.agentSpeed } : {}),
       ...(opts.agentScript !== undefined ? { agentScript: opts.agentScript } : {}),
     });
   } catch (err) {
-    if (!(err instanceof SandboxDirError || err instanceof DemoNotBuiltError || err instanceof TmuxError)) throw err;
-    ctx.err.write(`tower demo: ${err.message}\n`);
+    const known = [SandboxDirError, DemoNotBuiltError, DemoServerBusyError, TmuxError];
+    if (!known.some((kind) => err instanceof kind)) throw err;
+    ctx.err.write(`tower demo: ${(err as Error).message}\n`);
     return 1;
   }
 
@@ -81,6 +97,8 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
     discover: true,
     hosts: [],
     local: true,
+    // The demo's actions are audited in its sandbox, never in the operator's own log.
+    env: { ...ctx.env, XDG_STATE_HOME: sandbox.stateHome },
   };
   // A closed terminal or a kill must not leave the agents running behind the user's back.
   const onSignal = (signal: NodeJS.Signals) => {
@@ -108,18 +126,14 @@ function towerInvocation(): string {
 
 /** What `--no-ui` prints: what runs, and how to watch, inspect and stop it. */
 export function instructions(sandbox: DemoSandbox, tower = towerInvocation()): string {
-  const flags = [
-    ...sandbox.roots.flatMap((r) => ['--root', shellQuote(r)]),
-    '--claude-dir',
-    shellQuote(sandbox.claudeDir),
-    '-L',
-    sandbox.socketName,
-  ].join(' ');
+  // --demo finds the sandbox from its server; -L names this demo among others.
+  const flags = `--demo -L ${shellQuote(sandbox.socketName)}`;
   const sessions = [...new Set([...sandbox.panes.keys()].map((k) => k.split('/')[0]))];
   return [
     `tower demo: sandbox ready at ${sandbox.dir}`,
     ...sandbox.summaries.map((s) => `  - ${s}`),
     `  ${sandbox.panes.size} fake agents run on the private tmux server -L ${sandbox.socketName} (sessions: ${sessions.join(', ')})`,
+    `  actions on it are audited in ${path.join(sandbox.stateHome, 'tower', 'audit.jsonl')}`,
     '',
     'Open the control room on it:',
     `  ${tower} ${flags}`,

@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEMO_SOCKET_PREFIX, SANDBOX_MARKER } from '../context/demo-record.js';
 
-/** The file that marks a directory as a tower demo sandbox. */
-export const SANDBOX_MARKER = '.tower-demo';
+export { SANDBOX_MARKER } from '../context/demo-record.js';
 /** What a sandbox holds besides the marker; only these are removed when a sandbox is rebuilt. */
-const OWNED = ['projects', 'claude', '.locks'] as const;
+export const OWNED = ['projects', 'claude', 'state', '.locks'] as const;
 
 /** A directory that can't be used as a sandbox; the message says why. */
 export class SandboxDirError extends Error {
@@ -18,7 +18,7 @@ export class SandboxDirError extends Error {
 
 /** A new sandbox under the system temp dir (`tower-demo-XXXXXX`). */
 export function makeTempSandboxDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'tower-demo-'));
+  return fs.mkdtempSync(path.join(os.tmpdir(), DEMO_SOCKET_PREFIX));
 }
 
 /** Makes `dir` ready for a fresh sandbox and returns its real path; throws SandboxDirError. */
@@ -45,9 +45,10 @@ export function prepareSandboxDir(dir: string): string {
       fs.rmSync(path.join(abs, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   }
   const real = fs.realpathSync(abs);
+  // The pid says the sandbox is in use while it is being built (see old-sandboxes.ts).
   fs.writeFileSync(
     path.join(real, SANDBOX_MARKER),
-    `${JSON.stringify({ createdAt: new Date().toISOString(), by: 'tower demo' })}\n`,
+    `${JSON.stringify({ by: 'tower demo', createdAt: new Date().toISOString(), pid: process.pid })}\n`,
   );
   return real;
 }

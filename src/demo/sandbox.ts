@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SANDBOX_OPTION, readDemoRecord, serverRuns, servedSandbox, writeDemoRecord } from '../context/demo-record.js';
 import { TmuxClient } from '../tmux/client.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
 import { startSessions } from './panes.js';
@@ -12,7 +13,7 @@ import { waitGone } from './processes.js';
 import type { SandboxLayout } from './plan.js';
 import { writeTeamConfig } from './runs/claude-teams.js';
 import { demoRuns } from './runs/index.js';
-import { prepareSandboxDir } from './sandbox-dir.js';
+import { SandboxDirError, prepareSandboxDir } from './sandbox-dir.js';
 
 /** Options of buildSandbox. */
 export interface SandboxOptions {
@@ -24,6 +25,13 @@ export interface SandboxOptions {
   agentScript?: string;
   /** The node binary agents run with (default: this process's). */
   nodePath?: string;
+  /** Where tmux keeps its sockets (`TMUX_TMPDIR`); default this process's environment. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The demo's tmux server name is taken: a demo never stops a server it did not start. */
+export class DemoServerBusyError extends Error {
+  override readonly name = 'DemoServerBusyError';
 }
 
 /** A running sandbox. */
@@ -35,6 +43,8 @@ export interface DemoSandbox {
   /** The project roots that hold state dirs. */
   roots: string[];
   socketName: string;
+  /** `XDG_STATE_HOME` of the demo's actions: the audit log and hook events stay in the sandbox. */
+  stateHome: string;
   /** `<session>/<member>` → tmux pane id. */
   panes: ReadonlyMap<string, string>;
   /** One line per run, saying what it shows. */
@@ -60,10 +70,28 @@ async function killServerAndWait(tmux: TmuxClient): Promise<void> {
   }
 }
 
-/** Builds the sandbox in `dir` (created if missing; refused if it holds anything but an old sandbox). */
+/** Refuses a server name in use, and a folder whose demo still runs; throws the error that says which. */
+async function refuseBusy(dir: string, socketName: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (await serverRuns(env, socketName))
+    throw new DemoServerBusyError(
+      `tmux server -L ${socketName} is already running; a demo starts a server of its own and never stops another: name a free one with -L, or leave -L out`,
+    );
+  const abs = path.resolve(dir);
+  const old = fs.existsSync(abs) ? readDemoRecord(fs.realpathSync(abs)) : null;
+  if (old && (await servedSandbox(new TmuxClient({ name: old.socketName }))) === old.dir)
+    throw new SandboxDirError(
+      `a demo is running in ${old.dir} (tmux server -L ${old.socketName}); quit it (q) or stop it with tmux -L ${old.socketName} kill-server, or pick another --dir`,
+    );
+}
+
+/**
+ * Builds the sandbox in `dir` (created if missing; refused if it holds anything but an old sandbox,
+ * or a demo that still runs) on a new tmux server named `socketName` (refused if one runs there).
+ */
 export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<DemoSandbox> {
   const script = opts.agentScript ?? demoAgentScript();
   if (!fs.existsSync(script)) throw new DemoNotBuiltError(script);
+  await refuseBusy(dir, opts.socketName, opts.env ?? process.env);
   const root = prepareSandboxDir(dir);
   const layout: SandboxLayout = {
     dir: root,
@@ -76,8 +104,8 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
   for (const run of runs) run.write();
 
   const tmux = new TmuxClient({ name: opts.socketName });
-  // A server left by an earlier sandbox on this socket would hold stale agents.
-  await killServerAndWait(tmux);
+  const roots = runs.flatMap((r) => (r.root ? [r.root] : []));
+  const stateHome = path.join(root, 'state');
   let panes: Map<string, string>;
   try {
     panes = await startSessions(
@@ -87,6 +115,16 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
     );
     // Written last, as Claude Code does: a member's pane exists before the config names it.
     for (const run of runs) for (const team of run.teams) writeTeamConfig(layout.claudeDir, team, panes);
+    // The server names its sandbox, and the sandbox what runs there: `--demo` finds both.
+    await tmux.run(['set-option', '-g', SANDBOX_OPTION, root]);
+    writeDemoRecord({
+      dir: root,
+      socketName: opts.socketName,
+      roots,
+      claudeDir: layout.claudeDir,
+      stateHome,
+      pid: process.pid,
+    });
   } catch (err) {
     await tmux.killServer().catch(() => undefined);
     throw err;
@@ -95,8 +133,9 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
   return {
     dir: root,
     claudeDir: layout.claudeDir,
-    roots: runs.flatMap((r) => (r.root ? [r.root] : [])),
+    roots,
     socketName: opts.socketName,
+    stateHome,
     panes,
     summaries: runs.map((r) => r.summary),
     stop: async () => {

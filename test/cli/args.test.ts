@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { UsageError, helpText, parseArgv } from '../../src/cli/args.js';
 import type { ProgramSpec } from '../../src/cli/args.js';
 import { main } from '../../src/cli/cli.js';
+import { withSuggestion } from '../../src/cli/did-you-mean.js';
 import { GLOBAL_OPTIONS } from '../../src/cli/options.js';
+import { PROGRAM as TOWER } from '../../src/cli/spec.js';
 
 const PROGRAM: ProgramSpec = {
   name: 'tower',
@@ -122,6 +124,38 @@ describe('helpText', () => {
     ])
       expect(text).toContain(flags);
     expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('typos and what a command takes', () => {
+  const said = async (argv: string[]): Promise<string> => {
+    try {
+      parseArgv(TOWER, argv);
+    } catch (err) {
+      if (err instanceof UsageError) return withSuggestion(err);
+      throw err;
+    }
+    throw new Error(`${argv.join(' ')} was accepted`);
+  };
+
+  it('says the option or command that was most likely meant, and nothing when none is near', async () => {
+    expect(await said(['status', '--jsn'])).toBe("unknown option '--jsn'; did you mean '--json'?");
+    expect(await said(['grant', 'r', 'g', '--dryrun'])).toBe("unknown option '--dryrun'; did you mean '--dry-run'?");
+    expect(await said(['stauts'])).toBe("unknown command 'stauts'; did you mean 'status'?");
+    expect(await said(['status', '--zzzzzz'])).toBe("unknown option '--zzzzzz'");
+  });
+
+  it('refuses a global option a command does not take, and its help lists only what it takes', async () => {
+    expect(await said(['demo', '--claude-dir', 'x'])).toBe(
+      "tower demo does not take '--claude-dir' (tower demo --help lists what it takes)",
+    );
+    const demo = helpText(TOWER, TOWER.commands.find((c) => c.name === 'demo') ?? null);
+    expect(demo).toContain('--socket-name');
+    expect(demo).not.toMatch(/--root|--host|--socket-path|--demo\b/);
+  });
+
+  it('points no help at a file the package does not have', () => {
+    for (const command of TOWER.commands) expect(helpText(TOWER, command)).not.toContain('DESIGN.md');
   });
 });
 

@@ -29,6 +29,23 @@ async function problemOf(config: object): Promise<string> {
   return '';
 }
 
+describe('a config error says what would be right', () => {
+  it('names the known keys beside an unknown one, and the allowed values of a choice', async () => {
+    expect(await problemOf({ polIntervalMs: 500 })).toMatch(
+      /unknown key "polIntervalMs"; the keys are .*\bpollIntervalMs\b/,
+    );
+    expect(await problemOf({ notify: { desktop: 'yes' } })).toContain(
+      'notify.desktop: must be one of "osc9", "osc777", false',
+    );
+    expect(await problemOf({ notify: { events: ['gate-open'] } })).toContain(
+      'notify.events.0: must be one of "gate-opened", "checkpoint-timeout", "member-died", "member-waiting"',
+    );
+    expect(await problemOf({ hosts: [{ name: 'b', destination: 'b', shhArgs: [] }] })).toContain(
+      'hosts.0: unknown key "shhArgs"; the keys are name, destination, sshArgs, tower',
+    );
+  });
+});
+
 const DURATIONS = [
   'checkpointTimeoutSec',
   'stragglerAfterSec',

@@ -84,12 +84,13 @@ describe('tower demo --no-ui', () => {
     const out = ctx.stdout();
     expect(out).toContain(`sandbox ready at ${dir}`);
     expect(out).toContain(`tmux -L ${socket} kill-server`);
-    expect(out).toContain(`--claude-dir ${path.join(dir, 'claude')}`);
-    // The printed status line, run as printed (with the bundled CLI in place of bin/tower.js).
+    expect(out).toContain(`audited in ${path.join(dir, 'state', 'tower', 'audit.jsonl')}`);
+    // The printed status line, run as printed (with the bundled CLI in place of bin/tower.js):
+    // `--demo -L NAME` finds the sandbox from its server alone.
     const lines = out.split('\n');
     const statusLine = lines[lines.findIndex((l) => l.startsWith('One snapshot')) + 1] ?? '';
     const words = shellWords(statusLine.trim());
-    expect(words.slice(2, 4)).toEqual(['status', '--json']);
+    expect(words.slice(2)).toEqual(['status', '--json', '--demo', '-L', socket]);
     const status = await tower(words.slice(2), { ...process.env, XDG_CONFIG_HOME: tempDir() });
     expect(status.stderr).toBe('');
     const snap = JSON.parse(status.stdout) as Snapshot;
@@ -100,23 +101,57 @@ describe('tower demo --no-ui', () => {
       snap.runs.find((r) => r.id === 'tina:checkout-flow')?.members.filter((m) => m.state === 'alive').length,
     ).toBe(6);
 
+    // An action through --demo is audited in the sandbox, not in the operator's state dir.
+    const operatorState = tempDir();
+    const env = { ...process.env, XDG_CONFIG_HOME: tempDir(), XDG_STATE_HOME: operatorState };
+    const dotagent = snap.runs.find((r) => r.system === 'dotagent')?.id ?? '';
+    const grant = await tower(['grant', '--demo', '-L', socket, dotagent, 'ARCHITECTURE'], env);
+    expect(grant.code, grant.stderr).toBe(0);
+    const audit = fs.readFileSync(path.join(dir, 'state', 'tower', 'audit.jsonl'), 'utf8');
+    expect(audit).toContain('"target":"ARCHITECTURE"');
+    expect(fs.readdirSync(operatorState)).toEqual([]);
+
     // Stopping as printed leaves nothing running.
     await server.run(['kill-server']);
     await waitFor(() => server.listPanesOrNull().then((p) => p === null), 3000, { what: 'the server to go' });
   });
 
-  it('rebuilds a previous sandbox in the same --dir', async () => {
+  it('rebuilds a previous sandbox in the same --dir once its demo has stopped, never while it runs', async () => {
     const socket = uniqueSocketName();
     const { ctx, server } = demoContext(socket);
     const dir = path.join(tempDir(), 'sandbox');
     const opts = { ui: false, dir, socketName: socket, agentScript: path.join(cliDir, 'demo-agent.js') };
     expect(await runDemo(ctx, opts), ctx.stderr()).toBe(0);
+    const pids = (await server.listPanes()).map((p) => p.pid);
     fs.writeFileSync(path.join(dir, 'projects', 'sheets-clone', '.papercusp', 'checkpoint-pre-done.md'), 'left over');
+
+    // A second demo in the same folder, on another server: refused, the first untouched.
+    const other = uniqueSocketName();
+    const second = demoContext(other);
+    expect(await runDemo(second.ctx, { ...opts, socketName: other })).toBe(1);
+    expect(second.ctx.stderr()).toContain(`a demo is running in ${fs.realpathSync(dir)} (tmux server -L ${socket})`);
+    expect(await second.server.listPanesOrNull()).toBeNull();
+    // The same server asked for again: refused too.
+    expect(await runDemo(second.ctx, opts)).toBe(1);
+    expect(second.ctx.stderr()).toContain(`tmux server -L ${socket} is already running`);
+    expect((await server.listPanes()).map((p) => p.pid)).toEqual(pids);
+
+    await server.killServer();
     expect(await runDemo(ctx, opts), ctx.stderr()).toBe(0);
     expect(fs.existsSync(path.join(dir, 'projects', 'sheets-clone', '.papercusp', 'checkpoint-pre-done.md'))).toBe(
       false,
     );
     expect((await server.listPanes()).length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('takes only the options it uses: --root is refused, -L is honoured', async () => {
+    const r = await tower(['demo', '--no-ui', '--root', tempDir()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("tower demo does not take '--root'");
+    const help = await tower(['demo', '--help']);
+    expect(help.stdout).toContain('-L, --socket-name');
+    for (const flag of ['--root', '--claude-dir', '--socket-path', '--host', '--no-local', '--demo'])
+      expect(help.stdout).not.toContain(flag);
   });
 
   it('refuses a non-empty --dir that is not a sandbox, starting nothing', async () => {

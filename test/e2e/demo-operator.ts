@@ -24,7 +24,9 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export async function buildTowerFromSource(dir: string): Promise<string> {
   await bundle(path.join(dir, 'dist'), undefined, { logLevel: 'error' });
   fs.mkdirSync(path.join(dir, 'bin'));
-  fs.copyFileSync(path.join(REPO, 'bin', 'tower.js'), path.join(dir, 'bin', 'tower.js'));
+  // The whole launcher: `tower status` looks for its one file beside it (absent here: the full CLI answers).
+  for (const file of fs.readdirSync(path.join(REPO, 'bin')))
+    fs.copyFileSync(path.join(REPO, 'bin', file), path.join(dir, 'bin', file));
   return path.join(dir, 'bin', 'tower.js');
 }
 
