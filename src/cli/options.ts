@@ -19,6 +19,6 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   {
     flags: '--demo',
     description:
-      'point at the running demo: its runs, its tmux server, its own audit log (-L NAME picks one when more run)',
+      'point at the running demo: its runs, its tmux socket, its own audit log (-L NAME picks one when more run)',
   },
 ];
