@@ -234,7 +234,10 @@ export function withPaneActivity(store: SnapshotStore, watch: PaneWatch): Snapsh
     },
     getSnapshot: () => overlay.apply(store.getSnapshot()),
     start: () => store.start(),
-    stop: () => store.stop(),
+    stop: () => {
+      watch.stopPreview();
+      return store.stop();
+    },
     refresh: (runId) => store.refresh(runId),
   };
 }

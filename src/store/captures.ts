@@ -14,12 +14,14 @@ import { TmuxError } from '../tmux/errors.js';
 import { swarmClient } from '../tmux/swarm.js';
 import type { SwarmServer } from '../tmux/swarm.js';
 import { sanitize } from '../text/sanitize.js';
-import type { PaneReading } from './pane-reading.js';
 import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
-import type { PanePrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
+import type { PaneLook, PaneLooks } from './pane-looks.js';
+
+export type { PaneLook, PaneLooks } from './pane-looks.js';
+import { PreviewStream } from './preview-stream.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
@@ -30,19 +32,6 @@ export const OTHERS_EVERY = 5;
 export const MOVING_MS = 12_000;
 /** Lines of scrollback kept per capture (what the preview can scroll back through). */
 export const CAPTURE_HISTORY = 200;
-
-/** What tower last saw in one pane. */
-export interface PaneLook {
-  /** The capture with its SGR escapes (the preview sanitizes it as it draws). */
-  text: string;
-  reading: PaneReading;
-  /** The prompt the pane shows when it asks a question (its options, for answering from tower). */
-  prompt?: PanePrompt | null;
-  /** When the reading's activity began, epoch ms. */
-  since: number;
-  /** When the text last changed (0: not seen changing yet), epoch ms. */
-  movedAt: number;
-}
 
 /**
  * A pane's key among captures: its id on tower's own server (`%3`), `<server>/%3` on a Claude Code
@@ -92,8 +81,10 @@ export function memberPanes(
 }
 
 /** Pane captures and their readings, outside React; `version` moves when anything shown changed. */
-export class PaneWatch {
+export class PaneWatch implements PaneLooks {
   private looks = new Map<string, PaneLook>();
+  /** The previewed pane, captured each time it prints. */
+  private readonly stream: PreviewStream;
   private focused: string | null = null;
   private ticks = 0;
   private listeners = new Set<() => void>();
@@ -108,7 +99,13 @@ export class PaneWatch {
     readonly hooks: HookEvents | null = null,
     /** The environment that says where swarm servers' sockets are; null: their panes are not captured. */
     private readonly swarmEnv: NodeJS.ProcessEnv | null = null,
-  ) {}
+  ) {
+    this.stream = new PreviewStream({
+      clientFor: (key) => this.clientOf(splitPaneKey(key).server),
+      paneIdOf: (key) => splitPaneKey(key).paneId,
+      capture: (key) => this.round([key], null),
+    });
+  }
 
   // Hook events name a pane by its id alone (TMUX_PANE): they speak for tower's own server's panes only.
 
@@ -144,10 +141,32 @@ export class PaneWatch {
     return this.looks.get(paneKey(paneId, server));
   }
 
-  /** What tower last saw in a member's pane, or undefined. */
-  lookOf(m: Member): PaneLook | undefined {
-    const key = memberPaneKey(m);
+  /** What tower last saw in a member's pane (none for a run of another box), or undefined. */
+  lookOf(m: Member, run?: Run | null): PaneLook | undefined {
+    const key = run?.host ? null : memberPaneKey(m);
     return key === null ? undefined : this.looks.get(key);
+  }
+
+  /** Streams the previewed member's pane (none: a run of another box, a pane not alive). */
+  preview(run: Run | null, member: Member | null): void {
+    const key = member && member.state === 'alive' && !run?.host ? memberPaneKey(member) : null;
+    this.stream.follow(key);
+  }
+
+  /** The pane streamed now (by paneKey), or null. */
+  get previewed(): string | null {
+    return this.stream.following;
+  }
+
+  /** Stops streaming the previewed pane. */
+  stopPreview(): void {
+    this.stream.stop();
+  }
+
+  /** The client of tower's own server (null) or of a swarm server by name; null when out of reach. */
+  private clientOf(server: string | null): TmuxClient | null {
+    if (server === null) return this.tmux;
+    return this.swarmEnv ? swarmClient(this.swarmEnv, server, this.tmux.timeoutMs) : null;
   }
 
   /** One poll tick: captures the selected run's panes, and every few ticks all of them. */
@@ -229,8 +248,7 @@ export class PaneWatch {
     }
     const out = new Map<string, PaneCapture>();
     for (const [server, ids] of byServer) {
-      const client =
-        server === null ? this.tmux : this.swarmEnv ? swarmClient(this.swarmEnv, server, this.tmux.timeoutMs) : null;
+      const client = this.clientOf(server);
       if (!client) continue;
       const captures = await capturePanes(client, ids, { history: CAPTURE_HISTORY, signal });
       for (const [id, cap] of captures) out.set(paneKey(id, server), cap);

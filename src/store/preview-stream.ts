@@ -1,0 +1,131 @@
+/**
+ * The previewed pane streams: while one pane is previewed, each time it prints (tmux's control-mode
+ * notification, src/tmux/pane-output.ts) it is captured again, at most once per PREVIEW_MS; every
+ * other pane stays on the poll tick. One pane at a time: following another stops the first, and
+ * following none stops it. A follower that ends (the pane gone) is started again after a pause, a
+ * bounded number of times, while its pane is still the one previewed.
+ */
+import type { TmuxClient } from '../tmux/client.js';
+import { followPaneOutput } from '../tmux/pane-output.js';
+import type { PaneOutputFollower } from '../tmux/pane-output.js';
+
+/**
+ * The least time between two captures of the previewed pane: ten a second at most while it prints.
+ * A line printed alone is captured at once (~20 ms to the screen); in a burst it waits ≤ 100 ms.
+ */
+export const PREVIEW_MS = 100;
+/** Pauses before following a pane again after its follower ended; then the poll tick alone. */
+const RETRY_MS = [500, 2000, 5000] as const;
+
+export interface PreviewStreamDeps {
+  /** The client of the server a pane key is on (null: not reachable from here). */
+  clientFor(key: string): TmuxClient | null;
+  /** The pane id of a key on its server. */
+  paneIdOf(key: string): string;
+  /** Captures that one pane (and tells the watch's listeners when it changed). */
+  capture(key: string): Promise<void>;
+  /** Follows a pane (tests swap one in). */
+  follow?: typeof followPaneOutput;
+}
+
+export class PreviewStream {
+  private key: string | null = null;
+  private follower: PaneOutputFollower | null = null;
+  private retries = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private captureTimer: NodeJS.Timeout | null = null;
+  private capturing = false;
+  /** The pane printed while a capture ran or waited: one more capture after it. */
+  private again = false;
+  private lastCaptureAt = -Infinity;
+
+  constructor(private readonly d: PreviewStreamDeps) {}
+
+  /** The pane (by paneKey) previewed now; null: none. */
+  get following(): string | null {
+    return this.key;
+  }
+
+  /** Streams this pane from now on (null: none); the same key again changes nothing. */
+  follow(key: string | null): void {
+    if (key === this.key) return;
+    this.stopFollowing();
+    this.key = key;
+    this.retries = 0;
+    if (key !== null) this.start(key);
+  }
+
+  stop(): void {
+    this.follow(null);
+  }
+
+  private start(key: string): void {
+    const client = this.d.clientFor(key);
+    if (!client) return;
+    const follow = this.d.follow ?? followPaneOutput;
+    this.follower = follow(
+      client,
+      this.d.paneIdOf(key),
+      () => this.printed(key),
+      () => this.ended(key),
+    );
+    // What the pane shows now, without waiting for it to print.
+    this.printed(key);
+  }
+
+  private ended(key: string): void {
+    if (this.key !== key) return;
+    this.follower = null;
+    const wait = RETRY_MS[this.retries];
+    if (wait === undefined) return;
+    this.retries++;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.key === key) this.start(key);
+    }, wait);
+    this.retryTimer.unref?.();
+  }
+
+  /** The pane printed: a capture now, or when the last one is PREVIEW_MS old, or after the running one. */
+  private printed(key: string): void {
+    if (this.key !== key) return;
+    if (this.capturing || this.captureTimer) {
+      this.again = true;
+      return;
+    }
+    const wait = this.lastCaptureAt + PREVIEW_MS - performance.now();
+    if (wait > 0) {
+      this.again = false;
+      this.captureTimer = setTimeout(() => {
+        this.captureTimer = null;
+        void this.capture(key);
+      }, wait);
+      return;
+    }
+    void this.capture(key);
+  }
+
+  private async capture(key: string): Promise<void> {
+    if (this.key !== key) return;
+    this.capturing = true;
+    this.again = false;
+    this.lastCaptureAt = performance.now();
+    try {
+      await this.d.capture(key);
+    } catch {
+      // A failed capture is the poll tick's to report; the next print tries again.
+    } finally {
+      this.capturing = false;
+    }
+    if (this.again) this.printed(key);
+  }
+
+  private stopFollowing(): void {
+    this.follower?.stop();
+    this.follower = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.captureTimer) clearTimeout(this.captureTimer);
+    this.retryTimer = this.captureTimer = null;
+    this.again = false;
+  }
+}

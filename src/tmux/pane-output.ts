@@ -1,0 +1,74 @@
+/**
+ * Hearing one pane print, as it prints: a tmux control-mode client (`tmux -C attach-session`) gets a
+ * `%output %N …` notification for every write to a pane of the session it is attached to. Only that
+ * these arrive for the followed pane is used (the screen is captured again, as any other capture:
+ * the notifications' bytes are never drawn), so a line an agent prints reaches the preview in one
+ * capture's time instead of a poll tick's (~1.7 s median on the 2 s tick).
+ *
+ * The client is attached read-only and ignoring its size (`-r -f ignore-size`): it can type nothing
+ * and never resizes the agent's window. pipe-pane would hear the pane too, but a pane has one pipe,
+ * which an operator's own logging may hold; a control client takes nothing from anyone.
+ * One child process per followed pane; what it writes is scanned as it comes and never kept (a
+ * window of a few bytes across chunks), so a pane printing without end costs a scan and no memory.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { TmuxClient } from './client.js';
+
+export interface PaneOutputFollower {
+  /** Ends the control client (its stdin closes, then a kill if it lingers). */
+  stop(): void;
+}
+
+/**
+ * Follows `paneId`'s output on the client's server: `onOutput` on each chunk that says the pane
+ * wrote, `onEnd` once when the control client ends (the pane or its session gone, tmux gone).
+ */
+export function followPaneOutput(
+  tmux: TmuxClient,
+  paneId: string,
+  onOutput: () => void,
+  onEnd: (why: string) => void,
+): PaneOutputFollower {
+  const marker = `\n%output ${paneId} `;
+  let child: ChildProcess | null = null;
+  let ended = false;
+  const end = (why: string) => {
+    if (ended) return;
+    ended = true;
+    onEnd(why);
+  };
+  try {
+    child = spawn('tmux', tmux.argv(['-C', 'attach-session', '-r', '-f', 'ignore-size', '-t', paneId]), {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+  } catch (err) {
+    queueMicrotask(() => end(err instanceof Error ? err.message : String(err)));
+    return { stop: () => {} };
+  }
+  // The last bytes of the previous chunk, so a marker split across two chunks is still seen.
+  let tail = '\n';
+  child.stdout?.setEncoding('latin1');
+  child.stdout?.on('data', (chunk: string) => {
+    const text = tail + chunk;
+    if (text.includes(marker)) onOutput();
+    tail = text.slice(-marker.length);
+  });
+  child.stdin?.on('error', () => {});
+  child.on('error', (err) => end(err.message));
+  child.on('close', (code) => end(`the control client ended (${code ?? 'signal'})`));
+  let killer: NodeJS.Timeout | null = null;
+  return {
+    stop() {
+      ended = true;
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      c.stdin?.end();
+      killer = setTimeout(() => c.kill('SIGKILL'), 1000);
+      killer.unref();
+      c.once('close', () => {
+        if (killer) clearTimeout(killer);
+      });
+    },
+  };
+}
