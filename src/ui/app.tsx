@@ -5,7 +5,7 @@
 import { useApp } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ActivityStore } from '../kit/activity.js';
-import type { PaneWatch } from '../store/captures.js';
+import type { PaneLooks } from '../store/captures.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { ControlRoomActions } from './actions-port.js';
 import type { Clock } from './clock.js';
@@ -52,7 +52,7 @@ export interface ControlRoomProps {
   /** Loading and attach state, written by the terminal session. */
   session?: SessionStore | undefined;
   /** Pane captures: the preview's text; told which run is selected so its panes are captured every tick. */
-  watch?: PaneWatch | null | undefined;
+  watch?: PaneLooks | null | undefined;
   /** Called when the operator quits (after that the app unmounts). */
   onQuit?: (() => void) | undefined;
 }
@@ -97,7 +97,7 @@ export function ControlRoom(props: ControlRoomProps) {
       toggleMute: () => session.set({ muted: !session.getSnapshot().muted }),
       previewLines: (view, focus) => {
         const m = previewMember(view.run, view.member, focus);
-        const look = m ? props.watch?.lookOf(m) : undefined;
+        const look = m ? props.watch?.lookOf(m, view.run) : undefined;
         return look ? paneTextLines(look.text, false).length : 0;
       },
     });
@@ -116,6 +116,13 @@ export function ControlRoom(props: ControlRoomProps) {
   const view = useMemo(() => deriveView(snapshot, activity.length, ui), [snapshot, activity.length, ui]);
   const runId = view.run?.id ?? null;
   useEffect(() => props.watch?.focus(runId), [props.watch, runId]);
+  // Only the previewed pane streams; none while the terminal is handed to an attached pane.
+  const previewed = suspended ? null : previewMember(view.run, view.member, ui.focus);
+  const previewedRun = previewed ? view.run : null;
+  useEffect(() => {
+    props.watch?.preview(previewedRun, previewed);
+  }, [props.watch, previewedRun, previewed]);
+  useEffect(() => () => props.watch?.preview(null, null), [props.watch]);
   const layout = computeLayout(size.columns, size.rows, wantsOf(view), view.rows.problems > 0);
   const dialog = dialogState.current;
   const help = ui.help ? helpOverlay(bindings, size.columns, size.rows) : null;

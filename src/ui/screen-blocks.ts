@@ -71,7 +71,9 @@ export interface ScreenInput {
   gatesNow: number;
   teamNow: number;
   /** What was last captured of a member's pane (none: the preview waits for the first capture). */
-  look?: ((m: Member) => PaneLook | undefined) | undefined;
+  look?: ((m: Member, run: Run | null) => PaneLook | undefined) | undefined;
+  /** Why a run's box cannot stream its panes here (an older tower there), or null. */
+  previewNote?: ((run: Run) => string | null) | undefined;
   /** Whether the preview keeps the pane's own colours. */
   color: boolean;
   /** The help's and the dialog's boxes and lines when they are open (worked out once, with the keys' metrics). */
@@ -139,15 +141,17 @@ function detailBlock(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, rect: R
   const key = pane;
   if (pane === 'preview') {
     const member = previewMember(run, p.view.member, p.ui.focus);
-    // Pane ids of another box name panes of its tmux server, not of this one: never preview them from here.
-    const look = member && !run?.host ? p.look?.(member) : undefined;
+    // A pane of another box is what that box streams of it, never a pane of this one's server.
+    const look = member ? p.look?.(member, run) : undefined;
+    const hostNote = run?.host ? (p.previewNote?.(run) ?? null) : null;
     const text = look?.text ?? null;
     const lines = memo.get(`${key}:text`, [text, p.color], () => (text === null ? null : paneTextLines(text, p.color)));
-    return memo.get(key, [member, run !== null, run?.host ?? null, look, lines, focused, cursor, w, h], () =>
+    return memo.get(key, [member, run !== null, run?.host ?? null, hostNote, look, lines, focused, cursor, w, h], () =>
       previewFrame({
         member,
         hasRun: run !== null,
         host: run?.host ?? null,
+        hostNote,
         look,
         lines,
         focused,

@@ -7,7 +7,7 @@
  */
 import { useStdout } from 'ink';
 import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
-import type { PaneWatch } from '../store/captures.js';
+import type { PaneLooks } from '../store/captures.js';
 import { FrameComposer } from './frame-compose.js';
 import { useClock } from './hooks/use-clock.js';
 import type { ScreenInput } from './screen-blocks.js';
@@ -20,7 +20,7 @@ export { dialogOverlay, helpOverlay } from './screen-blocks.js';
 /** Everything the screen draws: what its blocks are drawn from, less what it reads itself (the clocks, the captures). */
 export type ScreenProps = Omit<ScreenInput, 'gatesNow' | 'teamNow' | 'look' | 'color'> & {
   /** Pane captures for the preview (null: none). */
-  watch?: PaneWatch | null | undefined;
+  watch?: PaneLooks | null | undefined;
 };
 
 const noSubscribe = () => () => {};
@@ -42,7 +42,14 @@ export function Screen(p: ScreenProps) {
     kept.current = { theme, memo: new ScreenMemo(), composer: new FrameComposer(theme), written: null };
   const { memo, composer } = kept.current;
   const { blocks, height } = screenBlocks(
-    { ...p, gatesNow, teamNow, look: watch ? (m) => watch.lookOf(m) : undefined, color: theme.color },
+    {
+      ...p,
+      gatesNow,
+      teamNow,
+      look: watch ? (m, run) => watch.lookOf(m, run) : undefined,
+      previewNote: watch?.previewNote ? (run) => watch.previewNote?.(run) ?? null : undefined,
+      color: theme.color,
+    },
     memo,
   );
   const frame = composer.compose(blocks, p.layout.width, height).join('\n');

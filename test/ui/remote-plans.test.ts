@@ -1,6 +1,6 @@
 /**
  * A run of another box is planned on that box. While its plan is on the way the activity pane says
- * so, and pressing the key again asks nothing more; a box's pane is not previewed from here.
+ * so, and pressing the key again asks nothing more; a box's pane is previewed as that box sends it.
  */
 import { describe, expect, it } from 'vitest';
 import { ActivityStore } from '../../src/kit/activity.js';
@@ -60,20 +60,25 @@ describe('plans from another box', () => {
     expect(box.asked).toHaveLength(2);
   });
 
-  it('the preview of a member on another box says it is not previewed here, not that a capture is coming', () => {
+  it('the preview of a member on another box waits for that box, or says why the box cannot stream it', () => {
     const m = member('lead', { paneId: '%1', state: 'alive', lead: true });
-    const frame = previewFrame({
-      member: m,
-      hasRun: true,
-      host: 'far',
-      look: undefined,
-      lines: null,
-      focused: false,
-      scroll: 0,
-      rect: { width: 90, height: 6 },
-    });
-    const text = frame.map((l) => l.map((s) => s.text).join('')).join('\n');
-    expect(text).toContain('a pane on far is not previewed here');
-    expect(text).not.toContain('waiting for the first capture');
+    const frame = (hostNote: string | null) =>
+      previewFrame({
+        member: m,
+        hasRun: true,
+        host: 'far',
+        hostNote,
+        look: undefined,
+        lines: null,
+        focused: false,
+        scroll: 0,
+        rect: { width: 90, height: 6 },
+      })
+        .map((l) => l.map((s) => s.text).join(''))
+        .join('\n');
+    expect(frame(null)).toContain('waiting for far to send its pane');
+    expect(frame(null)).toContain('lead %1 on far');
+    expect(frame(null)).not.toContain('waiting for the first capture');
+    expect(frame('far runs an older tower')).toContain('far runs an older tower');
   });
 });

@@ -49,8 +49,10 @@ export function contextNote(m: Member): string {
 export interface PreviewState {
   member: Member | null;
   hasRun: boolean;
-  /** The box the run lives on when it is another one (its panes are not captured from here). */
+  /** The box the run lives on when it is another one (its pane is what that box streams). */
   host?: string | null | undefined;
+  /** Why that box cannot stream its panes here (an older tower there), or null. */
+  hostNote?: string | null | undefined;
   look: PaneLook | undefined;
   lines: readonly Segment[][] | null;
   focused: boolean;
@@ -67,16 +69,17 @@ export function previewFrame(p: PreviewState): Segment[][] {
   if (!p.hasRun) content = note('no run selected');
   else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
   else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
-  else if (p.host)
-    content = note(`a pane on ${sanitizeLine(p.host)} is not previewed here; Enter attaches to it over ssh`);
+  else if (p.host && p.hostNote) content = note(sanitizeLine(p.hostNote));
+  else if (p.host && (!p.look || !p.lines)) content = note(`waiting for ${sanitizeLine(p.host)} to send its pane…`);
   else if (!p.look || !p.lines) content = note('waiting for the first capture of its pane…');
   else {
     const win = previewWindow(p.lines, height, p.scroll);
     content = win.shown;
     where = win.scroll > 0 ? ` · ${win.scroll} lines back` : ' · live';
   }
+  const on = [m?.tmuxServer, p.host].filter((x): x is string => Boolean(x)).map(sanitizeLine);
   const who = m
-    ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}${m.tmuxServer ? ` on ${sanitizeLine(m.tmuxServer)}` : ''}` : ''}`
+    ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}${on.length ? ` on ${on.join(' on ')}` : ''}` : ''}`
     : '';
   const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
   return frameLines(`Preview${who}${doing}${m ? contextNote(m) : ''}${where}`, p.focused, p.rect, content);
