@@ -21,7 +21,7 @@ import type { HeldRequest } from './held-requests.js';
 import type { PaneLook, PaneLooks } from './pane-looks.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
-import { PreviewStream } from './preview-stream.js';
+import type { PreviewStreamDeps } from './preview-stream.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
@@ -83,8 +83,8 @@ export function memberPanes(
 /** Pane captures and their readings, outside React; `version` moves when anything shown changed. */
 export class PaneWatch implements PaneLooks {
   private looks = new Map<string, PaneLook>();
-  /** The previewed pane, captured each time it prints. */
-  private readonly stream: PreviewStream;
+  /** The previewed pane, captured each time it prints (the live screen's; a one-shot read has none). */
+  private stream: { follow(key: string | null): void; readonly following: string | null } | null = null;
   private focused: string | null = null;
   private ticks = 0;
   private listeners = new Set<() => void>();
@@ -99,8 +99,16 @@ export class PaneWatch implements PaneLooks {
     readonly hooks: HookEvents | null = null,
     /** The environment that says where swarm servers' sockets are; null: their panes are not captured. */
     private readonly swarmEnv: NodeJS.ProcessEnv | null = null,
-  ) {
-    this.stream = new PreviewStream({
+  ) {}
+
+  /**
+   * Streams the previewed pane through what `make` returns (src/store/preview-stream.ts), handed
+   * in by the live store's maker so that `tower status`, which previews nothing, never loads it.
+   */
+  streamPreviewWith(
+    make: (deps: PreviewStreamDeps) => { follow(key: string | null): void; readonly following: string | null },
+  ): void {
+    this.stream = make({
       clientFor: (key) => this.clientOf(splitPaneKey(key).server),
       paneIdOf: (key) => splitPaneKey(key).paneId,
       capture: (key) => this.round([key], null),
@@ -150,17 +158,17 @@ export class PaneWatch implements PaneLooks {
   /** Streams the previewed member's pane (none: a run of another box, a pane not alive). */
   preview(run: Run | null, member: Member | null): void {
     const key = member && member.state === 'alive' && !run?.host ? memberPaneKey(member) : null;
-    this.stream.follow(key);
+    this.stream?.follow(key);
   }
 
   /** The pane streamed now (by paneKey), or null. */
   get previewed(): string | null {
-    return this.stream.following;
+    return this.stream?.following ?? null;
   }
 
   /** Stops streaming the previewed pane. */
   stopPreview(): void {
-    this.stream.stop();
+    this.stream?.follow(null);
   }
 
   /** The client of tower's own server (null) or of a swarm server by name; null when out of reach. */

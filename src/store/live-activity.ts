@@ -5,6 +5,7 @@ import { PaneWatch } from './captures.js';
 import { withPaneActivity } from './activity-overlay.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';
 import { createLiveStore } from './live-store.js';
+import { PreviewStream } from './preview-stream.js';
 import type { LiveStoreOptions } from './live-store.js';
 import type { SnapshotStore } from './types.js';
 
@@ -14,6 +15,7 @@ export function createWatchedStore(
   opts: LiveStoreOptions = {},
 ): { store: SnapshotStore; watch: PaneWatch } {
   const watch = new PaneWatch(ctx.tmux, Date.now, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env);
+  watch.streamPreviewWith((deps) => new PreviewStream(deps));
   const inner: SnapshotStore = createLiveStore(ctx, {
     ...opts,
     onPoll: (panes, signal, swarms) => watch.tick(inner.getSnapshot(), panes, signal, swarms),

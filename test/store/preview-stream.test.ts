@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Member, Run } from '../../src/model/model.js';
 import { emptyRun } from '../../src/model/model.js';
 import { PaneWatch } from '../../src/store/captures.js';
+import { PreviewStream } from '../../src/store/preview-stream.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -18,6 +19,7 @@ let watch: PaneWatch;
 beforeEach(async () => {
   tmux = await startTmux();
   watch = new PaneWatch(tmux.client);
+  watch.streamPreviewWith((deps) => new PreviewStream(deps));
 });
 
 afterEach(async () => {
