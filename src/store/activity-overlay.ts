@@ -234,10 +234,7 @@ export function withPaneActivity(store: SnapshotStore, watch: PaneWatch): Snapsh
     },
     getSnapshot: () => overlay.apply(store.getSnapshot()),
     start: () => store.start(),
-    stop: () => {
-      watch.stopPreview();
-      return store.stop();
-    },
+    stop: () => store.stop(),
     refresh: (runId) => store.refresh(runId),
   };
 }

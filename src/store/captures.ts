@@ -18,10 +18,9 @@ import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
-import type { PaneLook, PaneLooks } from './pane-looks.js';
+import type { PaneLook } from './pane-looks.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
-import type { PreviewStreamDeps } from './preview-stream.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
@@ -81,10 +80,8 @@ export function memberPanes(
 }
 
 /** Pane captures and their readings, outside React; `version` moves when anything shown changed. */
-export class PaneWatch implements PaneLooks {
+export class PaneWatch {
   private looks = new Map<string, PaneLook>();
-  /** The previewed pane, captured each time it prints (the live screen's; a one-shot read has none). */
-  private stream: { follow(key: string | null): void; readonly following: string | null } | null = null;
   private focused: string | null = null;
   private ticks = 0;
   private listeners = new Set<() => void>();
@@ -100,20 +97,6 @@ export class PaneWatch implements PaneLooks {
     /** The environment that says where swarm servers' sockets are; null: their panes are not captured. */
     private readonly swarmEnv: NodeJS.ProcessEnv | null = null,
   ) {}
-
-  /**
-   * Streams the previewed pane through what `make` returns (src/store/preview-stream.ts), handed
-   * in by the live store's maker so that `tower status`, which previews nothing, never loads it.
-   */
-  streamPreviewWith(
-    make: (deps: PreviewStreamDeps) => { follow(key: string | null): void; readonly following: string | null },
-  ): void {
-    this.stream = make({
-      clientFor: (key) => this.clientOf(splitPaneKey(key).server),
-      paneIdOf: (key) => splitPaneKey(key).paneId,
-      capture: (key) => this.round([key], null),
-    });
-  }
 
   // Hook events name a pane by its id alone (TMUX_PANE): they speak for tower's own server's panes only.
 
@@ -155,24 +138,8 @@ export class PaneWatch implements PaneLooks {
     return key === null ? undefined : this.looks.get(key);
   }
 
-  /** Streams the previewed member's pane (none: a run of another box, a pane not alive). */
-  preview(run: Run | null, member: Member | null): void {
-    const key = member && member.state === 'alive' && !run?.host ? memberPaneKey(member) : null;
-    this.stream?.follow(key);
-  }
-
-  /** The pane streamed now (by paneKey), or null. */
-  get previewed(): string | null {
-    return this.stream?.following ?? null;
-  }
-
-  /** Stops streaming the previewed pane. */
-  stopPreview(): void {
-    this.stream?.follow(null);
-  }
-
   /** The client of tower's own server (null) or of a swarm server by name; null when out of reach. */
-  private clientOf(server: string | null): TmuxClient | null {
+  clientOf(server: string | null): TmuxClient | null {
     if (server === null) return this.tmux;
     return this.swarmEnv ? swarmClient(this.swarmEnv, server, this.tmux.timeoutMs) : null;
   }

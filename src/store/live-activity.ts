@@ -5,20 +5,27 @@ import { PaneWatch } from './captures.js';
 import { withPaneActivity } from './activity-overlay.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';
 import { createLiveStore } from './live-store.js';
-import { PreviewStream } from './preview-stream.js';
+import { LocalPaneLooks } from './preview-stream.js';
 import type { LiveStoreOptions } from './live-store.js';
 import type { SnapshotStore } from './types.js';
 
-/** The store (snapshots with each member's activity) and the captures behind it (the preview). */
+/** The store (snapshots with each member's activity) and the captures behind it (the preview, streaming the previewed pane). */
 export function createWatchedStore(
   ctx: AppContext,
   opts: LiveStoreOptions = {},
-): { store: SnapshotStore; watch: PaneWatch } {
+): { store: SnapshotStore; watch: LocalPaneLooks } {
   const watch = new PaneWatch(ctx.tmux, Date.now, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env);
-  watch.streamPreviewWith((deps) => new PreviewStream(deps));
+  const looks = new LocalPaneLooks(watch);
   const inner: SnapshotStore = createLiveStore(ctx, {
     ...opts,
     onPoll: (panes, signal, swarms) => watch.tick(inner.getSnapshot(), panes, signal, swarms),
   });
-  return { store: withPaneActivity(inner, watch), watch };
+  const store = withPaneActivity(inner, watch);
+  const stop = store.stop;
+  // The previewed pane stops streaming with the store.
+  store.stop = () => {
+    looks.stream.stop();
+    return stop();
+  };
+  return { store, watch: looks };
 }

@@ -22,8 +22,8 @@ export interface PaneLooks {
   getVersion(): number;
   /** The run whose panes are captured on every tick (the selected one). */
   focus(runId: string | null): void;
-  /** The member whose pane the preview shows now (null: none): only that pane streams. */
-  preview(run: Run | null, member: Member | null): void;
+  /** The member whose pane the preview shows now (null: none): only that pane streams (none without this). */
+  preview?(run: Run | null, member: Member | null): void;
   /** What was last seen of a member's pane (of `run`'s box), or undefined. */
   lookOf(m: Member, run?: Run | null): PaneLook | undefined;
   /** Why a member's pane cannot be previewed at all (an older box), or null. */

@@ -5,9 +5,13 @@
  * following none stops it. A follower that ends (the pane gone) is started again after a pause, a
  * bounded number of times, while its pane is still the one previewed.
  */
+import type { Member, Run } from '../model/model.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { followPaneOutput } from '../tmux/pane-output.js';
 import type { PaneOutputFollower } from '../tmux/pane-output.js';
+import { memberPaneKey, splitPaneKey } from './captures.js';
+import type { PaneWatch } from './captures.js';
+import type { PaneLook, PaneLooks } from './pane-looks.js';
 
 /**
  * The least time between two captures of the previewed pane: ten a second at most while it prints.
@@ -127,5 +131,39 @@ export class PreviewStream {
     if (this.captureTimer) clearTimeout(this.captureTimer);
     this.retryTimer = this.captureTimer = null;
     this.again = false;
+  }
+}
+
+/** This box's captures as the preview reads them, with the previewed pane streaming. */
+export class LocalPaneLooks implements PaneLooks {
+  readonly stream: PreviewStream;
+
+  constructor(readonly watch: PaneWatch) {
+    this.stream = new PreviewStream({
+      clientFor: (key) => watch.clientOf(splitPaneKey(key).server),
+      paneIdOf: (key) => splitPaneKey(key).paneId,
+      capture: (key) => watch.round([key], null),
+    });
+  }
+
+  subscribe = (listener: () => void): (() => void) => this.watch.subscribe(listener);
+  getVersion = (): number => this.watch.getVersion();
+
+  focus(runId: string | null): void {
+    this.watch.focus(runId);
+  }
+
+  lookOf(m: Member, run?: Run | null): PaneLook | undefined {
+    return this.watch.lookOf(m, run);
+  }
+
+  /** Streams the previewed member's pane (none: a run of another box, a pane not alive). */
+  preview(run: Run | null, member: Member | null): void {
+    this.stream.follow(member && member.state === 'alive' && !run?.host ? memberPaneKey(member) : null);
+  }
+
+  /** The pane streamed now (by paneKey), or null. */
+  get previewed(): string | null {
+    return this.stream.following;
   }
 }

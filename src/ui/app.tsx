@@ -120,9 +120,9 @@ export function ControlRoom(props: ControlRoomProps) {
   const previewed = suspended ? null : previewMember(view.run, view.member, ui.focus);
   const previewedRun = previewed ? view.run : null;
   useEffect(() => {
-    props.watch?.preview(previewedRun, previewed);
+    props.watch?.preview?.(previewedRun, previewed);
   }, [props.watch, previewedRun, previewed]);
-  useEffect(() => () => props.watch?.preview(null, null), [props.watch]);
+  useEffect(() => () => props.watch?.preview?.(null, null), [props.watch]);
   const layout = computeLayout(size.columns, size.rows, wantsOf(view), view.rows.problems > 0);
   const dialog = dialogState.current;
   const help = ui.help ? helpOverlay(bindings, size.columns, size.rows) : null;

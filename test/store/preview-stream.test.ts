@@ -8,22 +8,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Member, Run } from '../../src/model/model.js';
 import { emptyRun } from '../../src/model/model.js';
 import { PaneWatch } from '../../src/store/captures.js';
-import { PreviewStream } from '../../src/store/preview-stream.js';
+import { LocalPaneLooks } from '../../src/store/preview-stream.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let tmux: TmuxFixture;
-let watch: PaneWatch;
+let watch: LocalPaneLooks;
 
 beforeEach(async () => {
   tmux = await startTmux();
-  watch = new PaneWatch(tmux.client);
-  watch.streamPreviewWith((deps) => new PreviewStream(deps));
+  watch = new LocalPaneLooks(new PaneWatch(tmux.client));
 });
 
 afterEach(async () => {
-  watch.stopPreview();
+  watch.stream.stop();
   await tmux.kill();
 });
 
