@@ -1,0 +1,49 @@
+/**
+ * The harness that runs the real Claude Code CLI: it starts with no screen in the way, talks only to
+ * the stand-in, draws a real permission dialog, and leaves nothing behind when stopped.
+ */
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_VERSION } from '../helpers/claude-cli/binary.js';
+import { isRunning, startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
+import { lastUserText } from '../helpers/claude-cli/messages-api.js';
+
+let run: ClaudeRun | null = null;
+afterEach(async () => {
+  await run?.stop();
+  run = null;
+});
+
+describe('the real Claude Code CLI in tmux', () => {
+  it('starts at its input box, asks the stand-in, draws a Bash dialog, and stops leaving nothing', async () => {
+    run = await startClaude({
+      script: [
+        {
+          when: (req) => lastUserText(req).includes('run step 1'),
+          content: [
+            { type: 'text', text: 'Step 1: Bash.' },
+            {
+              type: 'tool_use',
+              name: 'Bash',
+              input: { command: 'echo hi > out-a.txt', description: 'Writing out-a.txt' },
+            },
+          ],
+        },
+      ],
+    });
+    const first = await run.ready();
+    expect(first).toContain(`Claude Code v${CLAUDE_CODE_VERSION}`);
+    expect(first).toContain('manual mode on');
+    await run.submit('run step 1');
+    const dialog = await run.waitForScreen('Do you want to proceed?');
+    expect(dialog).toMatch(/❯ 1\. Yes\n/);
+    expect(dialog).toMatch(/4\. No$/m);
+    expect(run.api.pending()).toBe(0);
+    expect(run.api.requests.filter((r) => r.path === '/v1/messages').length).toBeGreaterThan(0);
+    const { dir, pid } = run;
+    await run.stop();
+    run = null;
+    expect(fs.existsSync(dir)).toBe(false);
+    expect(isRunning(pid)).toBe(false);
+  });
+});
