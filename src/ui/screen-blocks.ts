@@ -14,7 +14,7 @@ import type { Bindings } from '../keys/keymap.js';
 import { keyLabel } from '../keys/key-name.js';
 import { footerLine, headerLine, tabBarLine } from './components/chrome.js';
 import { dialogText } from './components/dialog-lines.js';
-import { frameLines } from './components/frame.js';
+import { frameLines, framedPane } from './components/frame.js';
 import { helpLines } from './components/help-lines.js';
 import type { OverlayBox } from './components/overlay.js';
 import { overlayBox } from './components/overlay.js';
@@ -23,7 +23,7 @@ import { MIN_SIZE } from './layout.js';
 import { activityLines } from './panes/activity-pane.js';
 import { gatesLines } from './panes/gates-pane.js';
 import { paneTitle } from './panes/pane-title.js';
-import { previewFrame } from './panes/preview-lines.js';
+import { captureLines, previewFrame } from './panes/preview-lines.js';
 import { problemsLines } from './panes/problems-pane.js';
 import { reviewsLines } from './panes/reviews-pane.js';
 import { runsPaneLines } from './panes/runs-lines.js';
@@ -35,7 +35,6 @@ import { previewMember } from './state/selectors.js';
 import type { DetailPane, UiState } from './state/ui-state.js';
 import { DETAIL_PANES } from './state/ui-state.js';
 import type { ScreenView } from './state/view.js';
-import { paneTextLines } from './text/pane-text.js';
 import type { Segment } from './text/segments.js';
 import { fitLine } from './text/segments.js';
 import { wrapText } from './text/width.js';
@@ -115,78 +114,92 @@ function overlayLines(box: OverlayBox, title: string, body: readonly Segment[][]
 }
 
 /**
- * Keeps what each part of the screen was last drawn from and the lines it gave: a part is drawn
- * again only when one of its inputs is another value (compared with Object.is).
+ * Keeps what each part of the screen was last drawn from and the lines it gave. A part is a pane
+ * function of one props object: it is drawn again only when some field of that object is another
+ * value (Object.is), so what a pane reads is what it is kept on, and nothing it reads goes stale.
  */
 export class ScreenMemo {
-  private slots = new Map<string, { deps: readonly unknown[]; value: unknown }>();
+  private slots = new Map<string, { pane: unknown; props: object; value: unknown }>();
 
-  get<T>(key: string, deps: readonly unknown[], draw: () => T): T {
+  /** `pane(props)`, or what it gave last time under `key` when `props` has the same fields. */
+  draw<P extends object, T>(key: string, pane: (props: P) => T, props: P): T {
     const slot = this.slots.get(key);
-    if (slot && slot.deps.length === deps.length && slot.deps.every((d, i) => Object.is(d, deps[i])))
-      return slot.value as T;
-    const value = draw();
-    this.slots.set(key, { deps, value });
+    if (slot && slot.pane === pane && sameFields(slot.props, props)) return slot.value as T;
+    const value = pane(props);
+    this.slots.set(key, { pane, props, value });
     return value;
   }
+}
+
+/** Whether two props objects have the same fields holding the same values. */
+function sameFields(a: object, b: object): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const k of keys) if (!Object.is(x[k], y[k]) || !Object.hasOwn(y, k)) return false;
+  return true;
+}
+
+/** A pane's title, kept on what it counts. */
+function titleOf(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, run: Run | null): string {
+  return memo.draw(`${pane}:title`, paneTitle, { pane, run, problems: p.snapshot.problems, activity: p.activity });
 }
 
 function detailBlock(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, rect: Rect): readonly (readonly Segment[])[] {
   const run = p.view.run;
   const focused = p.ui.focus === pane && !p.ui.filtering;
   const cursor = p.view.cursors[pane];
-  const w = rect.width - 2;
-  const h = rect.height - 2;
+  const width = rect.width - 2;
+  const height = rect.height - 2;
   // One slot per pane, whatever its size: a resize replaces it rather than adding one.
-  const key = pane;
   if (pane === 'preview') {
     const member = previewMember(run, p.view.member, p.ui.focus);
     // A pane of another box is what that box streams of it, never a pane of this one's server.
     const look = member ? p.look?.(member, run) : undefined;
     const hostNote = run?.host ? (p.previewNote?.(run) ?? null) : null;
-    const text = look?.text ?? null;
-    const lines = memo.get(`${key}:text`, [text, p.color], () => (text === null ? null : paneTextLines(text, p.color)));
-    return memo.get(key, [member, run !== null, run?.host ?? null, hostNote, look, lines, focused, cursor, w, h], () =>
-      previewFrame({
-        member,
-        hasRun: run !== null,
-        host: run?.host ?? null,
-        hostNote,
-        look,
-        lines,
-        focused,
-        scroll: cursor,
-        rect,
-      }),
-    );
+    const lines = memo.draw('preview:text', captureLines, { text: look?.text ?? null, color: p.color });
+    return memo.draw('preview', previewFrame, {
+      member,
+      hasRun: run !== null,
+      host: run?.host ?? null,
+      hostNote,
+      look,
+      lines,
+      focused,
+      scroll: cursor,
+      width: rect.width,
+      height: rect.height,
+    });
   }
   let content: Segment[][];
   if (pane === 'gates')
-    content = memo.get(`${key}:content`, [run, cursor, focused, p.gatesNow, w, h], () =>
-      gatesLines(run, cursor, focused, w, h, p.gatesNow),
-    );
+    content = memo.draw('gates', gatesLines, { run, cursor, focused, width, height, now: p.gatesNow });
   else if (pane === 'tasks') {
-    // Counting 10,000 tasks on every keypress would be wasted: the run object only changes when its files do.
-    const stats = memo.get('tasks:stats', [run], () => taskStats(run));
-    content = memo.get(`${key}:content`, [run, stats, cursor, focused, w, h], () =>
-      tasksLines(run, stats, cursor, focused, w, h),
-    );
+    const stats = memo.draw('tasks:stats', taskStats, { run });
+    content = memo.draw('tasks', tasksLines, { run, stats, cursor, focused, width, height });
   } else if (pane === 'team')
-    content = memo.get(`${key}:content`, [run, cursor, focused, p.teamNow, p.contextThreshold, w, h], () =>
-      teamLines(run, cursor, focused, w, h, p.teamNow, p.contextThreshold),
-    );
-  else if (pane === 'reviews')
-    content = memo.get(`${key}:content`, [run, cursor, focused, w, h], () => reviewsLines(run, cursor, focused, w, h));
+    content = memo.draw('team', teamLines, {
+      run,
+      cursor,
+      focused,
+      width,
+      height,
+      now: p.teamNow,
+      threshold: p.contextThreshold,
+    });
+  else if (pane === 'reviews') content = memo.draw('reviews', reviewsLines, { run, cursor, focused, width, height });
   else if (pane === 'problems')
-    content = memo.get(`${key}:content`, [run, p.snapshot.problems, cursor, focused, w, h], () =>
-      problemsLines(run, p.snapshot, cursor, focused, w, h),
-    );
-  else
-    content = memo.get(`${key}:content`, [p.activity, cursor, focused, w, h], () =>
-      activityLines(p.activity, cursor, focused, h),
-    );
-  const title = paneTitle(pane, run, p.snapshot, p.activity);
-  return memo.get(key, [title, focused, content, w, h], () => frameLines(title, focused, rect, content));
+    content = memo.draw('problems', problemsLines, { run, problems: p.snapshot.problems, cursor, focused, height });
+  else content = memo.draw('activity', activityLines, { entries: p.activity, cursor, focused, height });
+  const title = titleOf(p, memo, pane, run);
+  return memo.draw(`${pane}:frame`, framedPane, {
+    title,
+    focused,
+    width: rect.width,
+    height: rect.height,
+    content,
+  });
 }
 
 /** The screen as blocks on a grid `layout.height` rows tall. */
@@ -204,45 +217,32 @@ export function screenBlocks(
     return { blocks: [{ x: 0, y: 0, width, lines }], height: Math.max(lines.length, layout.height) };
   }
   const { snapshot, ui, view } = p;
-  const header = memo.get('header', [snapshot, width, p.readonly, p.loading, p.muted ?? false], () =>
-    headerLine(snapshot, width, p.readonly, p.loading, p.muted ?? false),
-  );
+  const header = memo.draw('header', headerLine, {
+    snapshot,
+    width,
+    readonly: p.readonly,
+    loading: p.loading,
+    muted: p.muted ?? false,
+  });
   const rect = layout.runs;
   const reading = p.loading ? (p.reading ?? '') : null;
   const folded = ui.filter === '' && !ui.showEnded ? snapshot.runs.length - view.runs.length : 0;
   const foldKey = keyLabel(p.bindings.keys.ended[0] ?? 'E');
   const focused = ui.focus === 'runs' || ui.filtering;
-  const runs = memo.get(
-    'runs',
-    [
-      view.runs,
-      snapshot.runs.length,
-      view.runIndex,
-      focused,
-      ui.filter,
-      ui.filtering,
-      p.contextThreshold,
-      rect.width,
-      rect.height,
-      reading,
-      folded,
-      foldKey,
-    ],
-    () =>
-      runsPaneLines({
-        runs: view.runs,
-        total: snapshot.runs.length,
-        selectedIndex: view.runIndex,
-        focused,
-        filter: ui.filter,
-        filtering: ui.filtering,
-        contextThreshold: p.contextThreshold,
-        rect,
-        reading,
-        folded,
-        foldKey,
-      }),
-  );
+  const runs = memo.draw('runs', runsPaneLines, {
+    runs: view.runs,
+    total: snapshot.runs.length,
+    selectedIndex: view.runIndex,
+    focused,
+    filter: ui.filter,
+    filtering: ui.filtering,
+    contextThreshold: p.contextThreshold,
+    width: rect.width,
+    height: rect.height,
+    reading,
+    folded,
+    foldKey,
+  });
   const blocks: Placed[] = [
     { x: 0, y: 0, width, lines: [header] },
     { x: 0, y: 1, width: rect.width, lines: runs },
@@ -251,7 +251,7 @@ export function screenBlocks(
   if (layout.kind === 'narrow') {
     const tabs = DETAIL_PANES.filter((d) => view.focusable.includes(d)).map((d) => ({
       pane: d,
-      label: paneTitle(d, view.run, snapshot, p.activity).replace(' · ', ' '),
+      label: titleOf(p, memo, d, view.run).replace(' · ', ' '),
     }));
     const shown = ui.focus === 'runs' ? ui.tab : ui.focus;
     blocks.push({ x: 0, y, width, lines: [tabBarLine(tabs, shown, ui.focus !== 'runs', width)] });

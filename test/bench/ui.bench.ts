@@ -67,8 +67,14 @@ function keysInProcess(): void {
         cwd: repo,
       },
     );
-    const r = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { react: string; move: string; pageDown: string };
+    const r = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
+      react: string;
+      move: string;
+      pageDown: string;
+      task: string;
+    };
     console.log(`  React ${r.react.padEnd(11)} j/k: ${r.move}; PgDn: ${r.pageDown}`);
+    console.log(`  ${''.padEnd(17)} one task of the run rewritten: ${r.task}`);
   }
 }
 

@@ -66,7 +66,7 @@ describe('needs you', () => {
 
   it('the header and status text say the same number', () => {
     const s = snapshot();
-    const header = headerLine(s, 120, false, false)
+    const header = headerLine({ snapshot: s, width: 120, readonly: false, loading: false, muted: false })
       .map((seg) => seg.text)
       .join('');
     expect(header).toContain('6 need you');

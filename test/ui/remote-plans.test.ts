@@ -72,7 +72,8 @@ describe('plans from another box', () => {
         lines: null,
         focused: false,
         scroll: 0,
-        rect: { width: 90, height: 6 },
+        width: 90,
+        height: 6,
       })
         .map((l) => l.map((s) => s.text).join(''))
         .join('\n');

@@ -57,13 +57,29 @@ describe('context per member', () => {
     await waitForText(screen, '[> Team');
     expect(screen.frame()).toMatch(/team-lead.*78%!/);
     for (const width of [58, 78, 118]) {
-      for (const line of teamLines(runWithContext(), 0, true, width, 10, 0, 70))
+      for (const line of teamLines({
+        run: runWithContext(),
+        cursor: 0,
+        focused: true,
+        width,
+        height: 10,
+        now: 0,
+        threshold: 70,
+      }))
         expect(text(line).length).toBeLessThanOrEqual(width);
     }
   });
 
   it('has no column when no member context is known', () => {
-    const lines = teamLines(tinaRun(), 0, true, 100, 10, 0, 70).map(text);
+    const lines = teamLines({
+      run: tinaRun(),
+      cursor: 0,
+      focused: true,
+      width: 100,
+      height: 10,
+      now: 0,
+      threshold: 70,
+    }).map(text);
     expect(lines[0]).not.toContain('CTX');
     expect(lines.join('\n')).not.toMatch(/\d%/);
   });
@@ -74,7 +90,7 @@ describe('context per member', () => {
     expect(contextCell(m, 71)).toEqual({ text: '70%', tone: 'plain' });
     expect(contextCell(member('b'), 70)).toEqual({ text: '' });
     const run = { ...runWithContext(), context: { usedPct: 50, threshold: 90 } };
-    const lead = teamLines(run, 0, true, 100, 10, 0, 70)
+    const lead = teamLines({ run, cursor: 0, focused: true, width: 100, height: 10, now: 0, threshold: 70 })
       .map(text)
       .find((l) => l.includes('team-lead'));
     expect(lead).toMatch(/78%(?!!)/);

@@ -11,14 +11,19 @@ import { RunTally } from '../state/tally.js';
 
 const runProblems = new RunTally((r) => r.problems.length);
 
+/** What the header draws. */
+export interface HeaderProps {
+  snapshot: Snapshot;
+  width: number;
+  readonly: boolean;
+  /** The first snapshot is still being read. */
+  loading: boolean;
+  /** Notifications are muted. */
+  muted: boolean;
+}
+
 /** `tower · 6 runs · 2 need you · 1 problem` on the left, `[read-only]` on the right. */
-export function headerLine(
-  snapshot: Snapshot,
-  width: number,
-  readonly: boolean,
-  loading: boolean,
-  muted = false,
-): Segment[] {
+export function headerLine({ snapshot, width, readonly, loading, muted }: HeaderProps): Segment[] {
   const needYou = countNeedingYou(snapshot);
   const problems = snapshot.problems.length + runProblems.sum(snapshot.runs);
   const left: Segment[] = [{ text: ' tower', tone: 'accent' }];

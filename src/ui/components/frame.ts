@@ -36,6 +36,20 @@ export function frameLines(
   return lines;
 }
 
+/** What a framed pane draws: its title and content lines in a border `width` × `height` cells. */
+export interface FramedProps {
+  title: string;
+  focused: boolean;
+  width: number;
+  height: number;
+  content: readonly (readonly Segment[])[];
+}
+
+/** A pane's content in its frame (frameLines with one props object, for the screen's memo). */
+export function framedPane(p: FramedProps): Segment[][] {
+  return frameLines(p.title, p.focused, p, p.content);
+}
+
 /** Rows of a list window: the first row index so that `cursor` is visible in `height` rows. */
 export function windowStart(count: number, cursor: number, height: number): number {
   if (count <= height || height <= 0) return 0;

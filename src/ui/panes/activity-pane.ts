@@ -38,13 +38,18 @@ export function entryLines(e: ActivityEntry): Segment[][] {
   ];
 }
 
-/** The activity pane's content lines; `cursor` counts entries from the newest. */
-export function activityLines(
-  entries: readonly ActivityEntry[],
-  cursor: number,
-  focused: boolean,
-  height: number,
-): Segment[][] {
+/** What the activity pane draws. */
+export interface ActivityProps {
+  entries: readonly ActivityEntry[];
+  /** The selected entry, counted from the newest. */
+  cursor: number;
+  focused: boolean;
+  /** The content's rows, inside the frame (rows are cut to the width where they are placed). */
+  height: number;
+}
+
+/** The activity pane's content lines. */
+export function activityLines({ entries, cursor, focused, height }: ActivityProps): Segment[][] {
   if (entries.length === 0)
     return [[{ text: '  no actions yet: keys like c, g, X act on the selected run', tone: 'dim' }]];
   const newestFirst = [...entries].reverse();

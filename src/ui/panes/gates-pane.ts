@@ -23,15 +23,21 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'age', header: 'WAITING', width: 4, align: 'right' },
 ];
 
+/** What the gates pane draws. */
+export interface GatesProps {
+  run: Run | null;
+  /** The selected gate's index. */
+  cursor: number;
+  focused: boolean;
+  /** The content's cells, inside the frame. */
+  width: number;
+  height: number;
+  /** Now, as the gates' ages are counted (see gatesResolution). */
+  now: number;
+}
+
 /** The gates pane's content lines. */
-export function gatesLines(
-  run: Run | null,
-  cursor: number,
-  focused: boolean,
-  width: number,
-  height: number,
-  now: number,
-): Segment[][] {
+export function gatesLines({ run, cursor, focused, width, height, now }: GatesProps): Segment[][] {
   const gates = run?.gates ?? [];
   const cols = fitColumns(COLUMNS, width);
   const selected = gates[cursor];

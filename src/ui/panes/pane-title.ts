@@ -1,16 +1,20 @@
 /** A detail pane's title: its name and a count. Pure. */
-import type { Run, Snapshot } from '../../model/model.js';
+import type { Problem, Run } from '../../model/model.js';
 import type { ActivityEntry } from '../../store/types.js';
 import type { DetailPane } from '../state/ui-state.js';
 import { notes } from './problems-pane.js';
 
+/** What a pane's title counts. */
+export interface PaneTitleProps {
+  pane: DetailPane;
+  run: Run | null;
+  /** The snapshot's own problems. */
+  problems: readonly Problem[];
+  activity: readonly ActivityEntry[];
+}
+
 /** The pane's title: its name and a count. */
-export function paneTitle(
-  pane: DetailPane,
-  run: Run | null,
-  snapshot: Snapshot,
-  activity: readonly ActivityEntry[],
-): string {
+export function paneTitle({ pane, run, problems, activity }: PaneTitleProps): string {
   switch (pane) {
     case 'team':
       return `Team · ${run?.members.length ?? 0}`;
@@ -25,7 +29,7 @@ export function paneTitle(
       return `Gates · ${pending} pending`;
     }
     case 'problems':
-      return `Problems · ${notes(run, snapshot).length}`;
+      return `Problems · ${notes(run, problems).length}`;
     case 'activity':
       return `Activity · ${activity.length}`;
   }

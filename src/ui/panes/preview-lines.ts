@@ -3,7 +3,7 @@ import type { Member } from '../../model/model.js';
 import type { PaneLook } from '../../store/captures.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { frameLines } from '../components/frame.js';
-import type { Rect } from '../layout.js';
+import { paneTextLines } from '../text/pane-text.js';
 import type { Segment } from '../text/segments.js';
 import { activityWord } from './activity-words.js';
 
@@ -46,7 +46,7 @@ export function contextNote(m: Member): string {
 }
 
 /** What the preview shows. `lines` are the capture's lines (already made safe), null before the first capture. */
-export interface PreviewState {
+export interface PreviewProps {
   member: Member | null;
   hasRun: boolean;
   /** The box the run lives on when it is another one (its pane is what that box streams). */
@@ -57,12 +57,19 @@ export interface PreviewState {
   lines: readonly Segment[][] | null;
   focused: boolean;
   scroll: number;
-  rect: Rect;
+  /** The pane's cells, its frame included. */
+  width: number;
+  height: number;
+}
+
+/** A capture's text as the preview's lines (null before the first capture). */
+export function captureLines({ text, color }: { text: string | null; color: boolean }): Segment[][] | null {
+  return text === null ? null : paneTextLines(text, color);
 }
 
 /** The preview pane in its frame. */
-export function previewFrame(p: PreviewState): Segment[][] {
-  const height = Math.max(0, p.rect.height - 2);
+export function previewFrame(p: PreviewProps): Segment[][] {
+  const height = Math.max(0, p.height - 2);
   let content: Segment[][];
   let where = '';
   const m = p.member;
@@ -82,5 +89,10 @@ export function previewFrame(p: PreviewState): Segment[][] {
     ? ` · ${sanitizeLine(m.name)}${m.paneId ? ` ${sanitizeLine(m.paneId)}${on.length ? ` on ${on.join(' on ')}` : ''}` : ''}`
     : '';
   const doing = m?.activity && m.activity !== 'unknown' ? ` · ${activityWord(m)}` : '';
-  return frameLines(`Preview${who}${doing}${m ? contextNote(m) : ''}${where}`, p.focused, p.rect, content);
+  return frameLines(
+    `Preview${who}${doing}${m ? contextNote(m) : ''}${where}`,
+    p.focused,
+    { width: p.width, height: p.height },
+    content,
+  );
 }

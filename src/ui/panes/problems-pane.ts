@@ -1,6 +1,6 @@
 /** Warnings (stale handoff, stuck heartbeat, context over threshold) and problems with files. */
 import path from 'node:path';
-import type { Problem, Run, Snapshot } from '../../model/model.js';
+import type { Problem, Run } from '../../model/model.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { listLines, mark } from '../components/list.js';
 import type { Segment } from '../text/segments.js';
@@ -17,27 +17,31 @@ function where(problem: Problem, root: string | null): string {
   return `${sanitizeLine(rel)}: `;
 }
 
-/** The notes of a run and of the snapshot itself, warnings first. */
-export function notes(run: Run | null, snapshot: Snapshot): Note[] {
+/** The notes of a run and of the snapshot itself (`problems`: the snapshot's own), warnings first. */
+export function notes(run: Run | null, problems: readonly Problem[]): Note[] {
   const out: Note[] = [];
   for (const w of run?.warnings ?? []) out.push({ kind: 'warning', text: sanitizeLine(w) });
   for (const p of run?.problems ?? [])
     out.push({ kind: 'problem', text: `${where(p, run?.root ?? null)}${sanitizeLine(p.message)}` });
-  for (const p of snapshot.problems)
-    out.push({ kind: 'problem', text: `tower: ${where(p, null)}${sanitizeLine(p.message)}` });
+  for (const p of problems) out.push({ kind: 'problem', text: `tower: ${where(p, null)}${sanitizeLine(p.message)}` });
   return out;
 }
 
+/** What the problems pane draws. */
+export interface ProblemsProps {
+  run: Run | null;
+  /** The snapshot's own problems (not of a run). */
+  problems: readonly Problem[];
+  /** The selected note's index. */
+  cursor: number;
+  focused: boolean;
+  /** The content's rows, inside the frame (rows are cut to the width where they are placed). */
+  height: number;
+}
+
 /** The problems pane's content lines. */
-export function problemsLines(
-  run: Run | null,
-  snapshot: Snapshot,
-  cursor: number,
-  focused: boolean,
-  width: number,
-  height: number,
-): Segment[][] {
-  const all = notes(run, snapshot);
+export function problemsLines({ run, problems, cursor, focused, height }: ProblemsProps): Segment[][] {
+  const all = notes(run, problems);
   return listLines({
     top: [],
     count: all.length,

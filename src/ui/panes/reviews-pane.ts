@@ -17,14 +17,19 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'reviewer', header: 'REVIEWER', width: 14, drop: 1 },
 ];
 
+/** What the reviews pane draws. */
+export interface ReviewsProps {
+  run: Run | null;
+  /** The selected review's index. */
+  cursor: number;
+  focused: boolean;
+  /** The content's cells, inside the frame. */
+  width: number;
+  height: number;
+}
+
 /** The reviews pane's content lines. */
-export function reviewsLines(
-  run: Run | null,
-  cursor: number,
-  focused: boolean,
-  width: number,
-  height: number,
-): Segment[][] {
+export function reviewsLines({ run, cursor, focused, width, height }: ReviewsProps): Segment[][] {
   const cols = fitColumns(COLUMNS, width);
   const reviews = run?.reviews ?? [];
   return listLines({

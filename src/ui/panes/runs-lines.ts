@@ -4,7 +4,6 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import { frameLines, windowStart } from '../components/frame.js';
 import type { Cell, ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';
-import type { Rect } from '../layout.js';
 import { gateCounts } from '../state/selectors.js';
 import { GAUGE_WIDTH, gauge } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
@@ -24,7 +23,9 @@ export interface RunsPaneProps {
   filtering: boolean;
   /** Context threshold for runs that name none. */
   contextThreshold: number;
-  rect: Rect;
+  /** The pane's cells, its frame included. */
+  width: number;
+  height: number;
   /** Not null while the first snapshot is being read: what is read, with its size ('' when unknown). */
   reading?: string | null | undefined;
   /** Teams that ended, left out of the list (0: none, or they are listed), and the key that lists them. */
@@ -112,7 +113,7 @@ function waitCell(run: Run): Cell {
 
 /** The rows of the list, without the frame. */
 export function runsLines(p: RunsPaneProps): Segment[][] {
-  const inner = Math.max(0, p.rect.width - 2);
+  const inner = Math.max(0, p.width - 2);
   const cols = runColumns(
     inner,
     p.runs.some((r) => r.host),
@@ -129,7 +130,7 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
   } else {
     lines.push(headerRow(cols));
   }
-  const height = Math.max(0, p.rect.height - 2 - lines.length);
+  const height = Math.max(0, p.height - 2 - lines.length);
   if (p.runs.length === 0 && p.reading != null && p.filter === '') {
     lines.push([{ text: `  reading state…${p.reading ? ` (${p.reading})` : ''}`, tone: 'dim' }]);
     return lines;
@@ -199,5 +200,5 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
 /** The runs list pane as lines: its frame, titled with the count, around the rows. */
 export function runsPaneLines(p: RunsPaneProps): Segment[][] {
   const count = p.filter !== '' || (p.folded ?? 0) > 0 ? `${p.runs.length} of ${p.total}` : `${p.total}`;
-  return frameLines(`Runs · ${count}`, p.focused, p.rect, runsLines(p));
+  return frameLines(`Runs · ${count}`, p.focused, { width: p.width, height: p.height }, runsLines(p));
 }

@@ -39,21 +39,27 @@ export interface TaskStats {
 }
 
 /** Counts per status and the id column's width (ids are short numbers, or names like `task-12`). */
-export function taskStats(run: Run | null): TaskStats {
+export function taskStats({ run }: { run: Run | null }): TaskStats {
   let idWidth = 2;
   for (const t of run?.tasks ?? []) idWidth = Math.max(idWidth, t.id.length);
   return { counts: run ? taskCounts(run) : [], idWidth: Math.min(12, idWidth) };
 }
 
-/** The tasks pane's content lines; `stats` comes memoized from the run. */
-export function tasksLines(
-  run: Run | null,
-  stats: TaskStats,
-  cursor: number,
-  focused: boolean,
-  width: number,
-  height: number,
-): Segment[][] {
+/** What the tasks pane draws. */
+export interface TasksProps {
+  run: Run | null;
+  /** The run's task stats, worked out once per run object (counting 10,000 tasks on every keypress would be wasted). */
+  stats: TaskStats;
+  /** The selected task's index. */
+  cursor: number;
+  focused: boolean;
+  /** The content's cells, inside the frame. */
+  width: number;
+  height: number;
+}
+
+/** The tasks pane's content lines. */
+export function tasksLines({ run, stats, cursor, focused, width, height }: TasksProps): Segment[][] {
   const cols = fitColumns(
     COLUMNS.map((c) => (c.key === 'id' ? { ...c, width: stats.idWidth } : c)),
     width,

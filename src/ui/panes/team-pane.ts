@@ -37,19 +37,23 @@ export function contextCell(m: Member, threshold: number | null): Cell {
   return { text: `${pct}%${over ? '!' : ''}`, tone: over ? 'amber' : 'plain' };
 }
 
-/**
- * The team pane's content lines. `threshold` is the context threshold of runs that name none
- * (config contextThresholdPct); a run's own threshold wins.
- */
-export function teamLines(
-  run: Run | null,
-  cursor: number,
-  focused: boolean,
-  width: number,
-  height: number,
-  now: number = Date.now(),
-  threshold: number | null = null,
-): Segment[][] {
+/** What the team pane draws. */
+export interface TeamProps {
+  run: Run | null;
+  /** The selected member's index. */
+  cursor: number;
+  focused: boolean;
+  /** The content's cells, inside the frame. */
+  width: number;
+  height: number;
+  /** Now, as the members' times in their state are counted. */
+  now: number;
+  /** The context threshold of runs that name none (config contextThresholdPct); a run's own threshold wins. */
+  threshold: number | null;
+}
+
+/** The team pane's content lines. */
+export function teamLines({ run, cursor, focused, width, height, now, threshold }: TeamProps): Segment[][] {
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
   // A tina run merges several teams: show which one when there is more than one. The context column
