@@ -83,6 +83,8 @@ export function cutLine(line: readonly Segment[], from: number, to: number): Seg
 /** Turns blocks into rows of text, styling each line object once. */
 export class FrameComposer {
   private styled = new WeakMap<readonly Segment[], { width: number; text: string }>();
+  /** How many lines were styled (not found styled already): the recompose test counts them. */
+  linesStyled = 0;
 
   constructor(private readonly theme: Theme) {}
 
@@ -93,6 +95,7 @@ export class FrameComposer {
     const fitted = lineWidth(line) === width ? line : fitLine(line, width);
     let text = '';
     for (const s of fitted) text += styleSegment(s, this.theme);
+    this.linesStyled++;
     this.styled.set(line, { width, text });
     return text;
   }
