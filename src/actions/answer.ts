@@ -11,6 +11,7 @@ import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { createExclusive, deleteFile } from '../kit/files.js';
 import { ANSWER_MARGIN_MS, heldDir, heldRequestFor, readHeldRequest } from '../store/held-requests.js';
+import { heldFolderProblem, hookAlive } from '../store/held-folder.js';
 import type { HeldRequest } from '../store/held-requests.js';
 import type { Member, Run } from '../model/model.js';
 import { readPrompt } from '../store/prompt-reading.js';
@@ -88,6 +89,12 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   // A request tower's hook holds open for this pane is answered through the hook. Pane ids name
   // panes of one tmux server and the hook cannot say which: only panes of tower's own server.
   const held = server === null ? heldRequestFor(stateHome(ctx.env), m.paneId!) : null;
+  if (held?.unreadable)
+    return refuse(
+      `${m.name}'s permission request is held by tower's hook, but its input cannot be shown whole (${held.unreadable}): answer it in the agent's own dialog, which shows when the hold ends (${new Date(held.until).toISOString()})`,
+      title,
+      m.paneId,
+    );
   if (held) {
     const way = hookDecision(detail.choice, seen?.options.find((o) => o.key === detail.choice)?.label ?? null);
     if ('behavior' in way) {
@@ -98,6 +105,8 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
         answerFile: held.answerFile,
         until: held.until,
         behavior: way.behavior,
+        input: held.whole,
+        cut: held.cut,
       };
       const effects = [
         waitEffect(`read ${held.file} first: refused unless the request is still held for ${m.paneId}`),
@@ -292,11 +301,18 @@ async function answerThroughHook(
 ): Promise<ActionOutcome | null> {
   const now = Date.now();
   const still = readHeldRequest(h.dir, path.basename(h.file));
-  if (!still || still.paneId !== d.paneId || now > still.until - ANSWER_MARGIN_MS) {
+  if (
+    !still ||
+    still.paneId !== d.paneId ||
+    now > still.until - ANSWER_MARGIN_MS ||
+    !hookAlive(still.pid, still.since / 1000)
+  ) {
     d.keysBecause = `the request ${h.id} was no longer held when the answer came`;
     return null;
   }
   const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
+  const unsafe = heldFolderProblem(stateHome(x.env.ctx.env), h.dir);
+  if (unsafe) return { status: 'refused', message: `no answer written: ${unsafe}` };
   if (!(await createExclusive(h.dir, h.answerFile, `${h.behavior}\n`))) {
     return {
       status: 'refused',

@@ -4,6 +4,9 @@
  * with the reason); a write is atomic and keeps a backup of the file as it was
  * (`FILE.tower-backup`); uninstall gives back exactly the bytes that were there when nothing else
  * changed since the install, else takes out tower's entries alone. `--dry-run` prints the change.
+ * A settings file that is a symlink is refused before anything is written; install makes tower's
+ * state folder the user's alone (0700, the events files 0600), and the backup keeps the settings
+ * file's mode.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +14,7 @@ import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { readLogTail } from '../files/tail.js';
 import { writeAtomic } from '../kit/files.js';
+import { HELD_DIR } from '../store/held-requests.js';
 import { hookEventsFile, parseEventLine } from '../store/hook-events.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { MAX_HOLD_SECONDS, installedEvents, installedHold, withHooks, withoutHooks } from './hooks-settings.js';
@@ -48,6 +52,44 @@ function readSettings(file: string): { text: string | null; value: Json } | { re
 
 const render = (value: Json): string => `${JSON.stringify(value, null, 2)}\n`;
 const backupOf = (file: string): string => `${file}.tower-backup`;
+
+/** Why the settings file or its backup is a symlink (tower never writes through one), or null. */
+function linkIn(file: string): string | null {
+  for (const f of [file, backupOf(file)]) {
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(f);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink())
+      return `${f} is a symlink (to ${sanitizeLine(fs.readlinkSync(f))}); tower never writes through a link: name the file itself`;
+    if (!st.isFile()) return `${f} is not a regular file`;
+  }
+  return null;
+}
+
+/**
+ * Makes tower's state folder and its hooks folders the user's alone (0700), and the events files
+ * 0600: they hold prompts, commands and tool output, and an answer file in a folder others can
+ * write into could allow a request for the operator. Says why when a folder is another user's.
+ */
+function privateStateFolder(towerState: string): string | null {
+  const held = path.join(towerState, 'hooks', HELD_DIR);
+  fs.mkdirSync(held, { recursive: true, mode: 0o700 });
+  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+  for (const d of [towerState, path.dirname(held), held]) {
+    const st = fs.lstatSync(d);
+    if (st.isSymbolicLink() || !st.isDirectory()) return `${d} is not a folder of its own (a symlink?)`;
+    if (uid !== null && st.uid !== uid) return `${d} belongs to uid ${st.uid}, not to you`;
+    fs.chmodSync(d, 0o700);
+  }
+  for (const f of [hookEventsFile(towerState), `${hookEventsFile(towerState)}.1`]) {
+    const st = fs.lstatSync(f, { throwIfNoEntry: false });
+    if (st?.isFile() && (uid === null || st.uid === uid)) fs.chmodSync(f, st.mode & 0o700);
+  }
+  return null;
+}
 
 /** The last event the hook wrote: when, and which. */
 function lastEvent(env: NodeJS.ProcessEnv): string {
@@ -90,6 +132,11 @@ export async function hooksCommand(
     return EXIT_USAGE;
   }
   const file = path.resolve(opts.settings ?? path.join(ctx.claudeDir, 'settings.json'));
+  const linked = verb === 'status' ? null : linkIn(file);
+  if (linked) {
+    ctx.err.write(`tower: refused: ${linked}; nothing was written\n`);
+    return EXIT_FAILURE;
+  }
   const read = readSettings(file);
   if ('refusal' in read) {
     ctx.err.write(`tower: refused: ${read.refusal}\n`);
@@ -139,7 +186,7 @@ export async function hooksCommand(
     // Nothing else changed since the install: the file as it was, byte for byte.
     const backup = readSettings(backupOf(file));
     if (!('refusal' in backup) && backup.text !== null) {
-      const reinstalled = withHooks(backup.value);
+      const reinstalled = withHooks(backup.value, installedHold(read.value));
       if (!('refusal' in reinstalled) && render(reinstalled.settings) === read.text) next = backup.text;
     }
     said = `removed tower's hook from ${changed.removed.join(', ')} in ${file}`;
@@ -150,8 +197,22 @@ export async function hooksCommand(
   }
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true });
-  if (verb === 'install' && read.text !== null) await writeAtomic(dir, backupOf(file), read.text);
-  await writeAtomic(dir, file, next);
+  if (verb === 'install') {
+    const unsafe = privateStateFolder(stateHome(ctx.env));
+    if (unsafe) {
+      ctx.err.write(`tower: refused: ${unsafe}; nothing was written\n`);
+      return EXIT_FAILURE;
+    }
+  }
+  try {
+    // The backup keeps the mode of the file it copies (a settings file may hold an API key).
+    if (verb === 'install' && read.text !== null)
+      await writeAtomic(dir, backupOf(file), read.text, fs.statSync(file).mode & 0o777);
+    await writeAtomic(dir, file, next);
+  } catch (err) {
+    ctx.err.write(`tower: refused: ${sanitizeLine((err as Error).message)}\n`);
+    return EXIT_FAILURE;
+  }
   ctx.out.write(
     `${said}${verb === 'install' && read.text !== null ? ` (the file as it was: ${backupOf(file)})` : ''}\n`,
   );

@@ -150,8 +150,9 @@ export const KEYMAP: readonly CommandSpec[] = [
     command: 'read',
     keys: ['v'],
     hint: 'read gate',
-    description: 'Read the selected gate in full (gates pane)',
-    contexts: ['pane'],
+    description:
+      "Read the selected gate in full (gates pane), or a held permission request's whole input (its answer dialog)",
+    contexts: ['pane', 'modal'],
     group: 'Navigate',
   },
   {

@@ -128,6 +128,9 @@ export interface AnswerDetail {
     answerFile: string;
     until: number;
     behavior: 'allow' | 'deny';
+    /** The request's whole input as tower read it (what is approved), and whether the plan's line cut it. */
+    input?: string | null;
+    cut?: boolean;
   } | null;
   /** Why the hook way was not taken although a request was held (said in the outcome). */
   keysBecause?: string | null;

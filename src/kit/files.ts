@@ -106,13 +106,15 @@ async function writeTemp(file: string, content: string, mode: number): Promise<s
 
 /**
  * Replaces `file` atomically: a temp file in the same dir, fsynced, then renamed over it, keeping
- * the old file's mode. A target that is a symlink is refused; rename would replace only the link.
+ * the old file's mode (or taking `mode`, exactly). A target that is a symlink is refused; rename would replace only the link.
  */
-export async function writeAtomic(stateDir: string, file: string, content: string): Promise<void> {
+export async function writeAtomic(stateDir: string, file: string, content: string, mode?: number): Promise<void> {
   assertInsideStateDir(stateDir, file);
   const st = await refuseLink(file);
   await removeDeadTemps(file);
-  const temp = await writeTemp(file, content, st ? st.mode & 0o7777 : 0o666);
+  const temp = await writeTemp(file, content, mode ?? (st ? st.mode & 0o7777 : 0o666));
+  // A mode asked for is the file's exactly (the umask would take bits away: a copy keeps its original's).
+  if (mode !== undefined) await fs.promises.chmod(temp, mode);
   try {
     await fs.promises.rename(temp, file);
   } catch (err) {

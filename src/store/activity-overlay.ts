@@ -31,8 +31,18 @@ function withContext(m: Member, watch: PaneWatch): Member {
     : m;
 }
 
-/** A held request as the prompt tower answers: 1 allows, 2 denies, through the hook. */
+/**
+ * A held request as the prompt tower answers: 1 allows, 2 denies, through the hook. One whose input
+ * cannot be shown whole offers nothing: the agent's own dialog answers it when the hold ends.
+ */
 export function heldPrompt(r: HeldRequest): PanePrompt {
+  if (r.unreadable)
+    return {
+      question: `Held by the hook, but its input cannot be shown whole (${r.unreadable}): answer in the agent's dialog when the hold ends`,
+      subject: r.tool ? [r.tool] : [],
+      options: [],
+      signature: `held:${r.id}`,
+    };
   const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
   return {
     question: 'Allow this? (held by the hook for tower)',
@@ -194,6 +204,18 @@ export class ActivityOverlay {
     return out;
   }
 
+  /**
+   * Why a member asking through a permission hook shows no held request although one may be held
+   * (the folder is not safe to read or answer in, or too full), or null.
+   */
+  private heldProblem(members: readonly Member[]): string | null {
+    const hooks = this.watch.hooks;
+    if (!hooks) return null;
+    for (const m of members)
+      if (m.activitySource === 'hooks' && m.activityCue === 'question') return hooks.heldProblem(Date.now());
+    return null;
+  }
+
   /** One run laid over; a run with a member alive is noted in `cache` (by id). */
   private layOver(run: Run, cache: Map<string, { inner: Run; key: string; out: Run }>): Run {
     if (noneAlive(run)) {
@@ -206,15 +228,20 @@ export class ActivityOverlay {
     }
     const members = run.members.map((m) => withActivity(m, this.watch));
     const stuck = longTurns(members, Date.now());
-    const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}`;
+    const held = this.heldProblem(members);
+    const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}\n${held ?? ''}`;
     const prev = this.cache.get(run.id);
     const status = statusWithActivity(run, members);
     const out =
       prev && prev.inner === run && prev.key === key
         ? prev.out
-        : stuck.length
-          ? { ...run, status, members, warnings: [...(run.warnings ?? []), ...stuck] }
-          : { ...run, status, members };
+        : {
+            ...run,
+            status,
+            members,
+            ...(stuck.length ? { warnings: [...(run.warnings ?? []), ...stuck] } : {}),
+            ...(held ? { problems: [...run.problems, { file: null, message: held }] } : {}),
+          };
     cache.set(run.id, { inner: run, key, out });
     return out;
   }

@@ -2,17 +2,26 @@
  * Permission requests tower's PermissionRequest hook holds open (`tower hooks install
  * --hold-permissions SECONDS`): the hook writes `held/<epoch>-<pid>.req` under tower's hooks folder
  * (`<pane>\t<epoch s>\t<hold s>\t<server socket>`, the last missing from older hooks; then the
- * event's JSON) and waits for `held/<id>.answer`. Read here, bounded: so many files, so many bytes
- * each, and only those still inside their hold.
+ * event's JSON) and waits for `held/<id>.answer`. Read here, bounded: so many names listed, so many
+ * files read, so many bytes each, and only those still inside their hold, from a folder no one else
+ * can write into (held-folder.ts), whose hook still runs. The listing is read again only when the
+ * folder changed; leftovers of hooks that are gone are removed as they are met.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { sanitizeLine } from '../text/sanitize.js';
+import { heldFolderProblem, hookAlive } from './held-folder.js';
+import { readHeldInput } from './held-input.js';
 
 /** The folder of held requests under tower's hooks folder. */
 export const HELD_DIR = 'held';
-/** At most this many request files are looked at (a folder full of leftovers is not read whole). */
+/** At most this many names of the folder are listed (a folder of 100,000 leftovers is not read whole). */
+const MAX_NAMES = 2000;
+/** At most this many request files are read, newest first. */
 const MAX_FILES = 200;
+/** How long a listing of a folder too full to list at once is used before the next names are listed. */
+const RELIST_MS = 1000;
+/** At most this many leftovers are removed per listing (the rest at the next). */
+const MAX_REMOVALS = 500;
 /** A request file is its first line and the event's JSON, whole up to the hook's 64 KiB. */
 const MAX_BYTES = 65 * 1024;
 /** The answer must land this long before the hold ends, or the hook may be gone when it does. */
@@ -25,15 +34,22 @@ const SOCKET = /^\/[^\u0000-\u001f\u007f]{0,199}$/;
 export interface HeldRequest {
   /** `<epoch>-<pid>` of the hook that holds it. */
   id: string;
+  /** The hook's shell, which holds the request while it runs. */
+  pid: number;
   paneId: string;
   /** The socket of the tmux server of that pane, or null when the request does not say (an older hook). */
   server: string | null;
   /** When the hook started holding it and until when (epoch ms). */
   since: number;
   until: number;
-  /** The tool asked about, and what it would run or touch, when the JSON names them (made safe). */
+  /** The tool asked about, and the line that says what it would run or touch (cut and marked). */
   tool: string | null;
   subject: string | null;
+  /** Whether `subject` was cut; the whole input, to read before answering. */
+  cut: boolean;
+  whole: string | null;
+  /** Why the input cannot be shown whole (tower then does not answer through the hook), or null. */
+  unreadable: string | null;
   /** The request file and where tower's answer goes. */
   file: string;
   answerFile: string;
@@ -44,22 +60,11 @@ export function heldDir(towerState: string): string {
   return path.join(towerState, 'hooks', HELD_DIR);
 }
 
-function field(json: string, name: string): string | null {
-  const m = new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.){0,400})"`).exec(json);
-  if (!m?.[1]) return null;
-  let v: string;
-  try {
-    v = JSON.parse(`"${m[1]}"`) as string;
-  } catch {
-    v = m[1];
-  }
-  return sanitizeLine(v).slice(0, 200) || null;
-}
-
 /** Reads one request file, or null when it is not one (or too big, or a link). */
 export function readHeldRequest(dir: string, name: string): HeldRequest | null {
   const id = name.endsWith('.req') ? name.slice(0, -4) : '';
-  if (!ID.test(id)) return null;
+  const m = ID.exec(id);
+  if (!m) return null;
   const file = path.join(dir, name);
   let text: string;
   try {
@@ -83,36 +88,138 @@ export function readHeldRequest(dir: string, name: string): HeldRequest | null {
     (server !== undefined && server !== '' && !SOCKET.test(server))
   )
     return null;
-  const json = nl < 0 ? '' : text.slice(nl + 1);
+  const input = readHeldInput(nl < 0 ? '' : text.slice(nl + 1).trimEnd());
+  const readable = 'tool' in input ? input : null;
   return {
     id,
+    pid: Number(m[2]),
     paneId: pane,
     server: server || null,
     since,
     until: since + seconds * 1000,
-    tool: field(json, 'tool_name'),
-    subject: field(json, 'command') ?? field(json, 'file_path') ?? field(json, 'url') ?? field(json, 'description'),
+    tool: readable?.tool ?? null,
+    subject: readable?.subject ?? null,
+    cut: readable?.cut ?? false,
+    whole: readable?.whole ?? null,
+    unreadable: 'unreadable' in input ? input.unreadable : null,
     file,
     answerFile: path.join(dir, `${id}.answer`),
   };
 }
 
-/** The request held open for a pane now that can still be answered (the newest), or null. */
-export function heldRequestFor(towerState: string, paneId: string, now: number = Date.now()): HeldRequest | null {
-  const dir = heldDir(towerState);
-  let names: string[];
+/** A folder's listing as last read, with the requests read from it. */
+interface Listing {
+  /** When it was read (epoch ms). */
+  at: number;
+  mtimeMs: number;
+  ino: number;
+  requests: HeldRequest[];
+  problem: string | null;
+}
+const listings = new Map<string, Listing>();
+
+/** Up to `max` names of a folder, in the order the folder gives them; and whether there were more. */
+function someNames(dir: string, max: number): { names: string[]; more: boolean } {
+  const names: string[] = [];
+  const d = fs.opendirSync(dir);
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.req'));
+    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+      if (names.length >= max) return { names, more: true };
+      names.push(e.name);
+    }
+  } finally {
+    d.closeSync();
+  }
+  return { names, more: false };
+}
+
+function unlink(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // Gone already (the hook took its own away).
+  }
+}
+
+/**
+ * The folder's requests. Its safety is looked at every time (three lstats); its names are listed
+ * again only when it changed, or while it holds more than are listed at once. Leftovers met (their
+ * hook gone) are removed, so a folder of them shrinks with every look.
+ */
+function listing(towerState: string, now: number): Listing | null {
+  const dir = heldDir(towerState);
+  const unsafe = heldFolderProblem(towerState, dir);
+  if (unsafe) return { at: now, mtimeMs: 0, ino: 0, requests: [], problem: unsafe };
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch {
+    listings.delete(dir);
+    return null;
+  }
+  const last = listings.get(dir);
+  if (last && last.ino === st.ino && (last.mtimeMs === st.mtimeMs || (last.problem && now - last.at < RELIST_MS)))
+    return last;
+  let found: { names: string[]; more: boolean };
+  try {
+    found = someNames(dir, MAX_NAMES);
   } catch {
     return null;
   }
+  const ids: { name: string; epoch: number; pid: number }[] = [];
+  for (const name of found.names) {
+    const m = name.endsWith('.req') ? ID.exec(name.slice(0, -4)) : null;
+    if (m) ids.push({ name, epoch: Number(m[1]), pid: Number(m[2]) });
+  }
   // Newest first (the id starts with the epoch); the oldest leftovers are not read past the bound.
-  names.sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
+  // Numbers, not localeCompare: on 2,000 names that took ~1 s a look.
+  ids.sort((a, b) => b.epoch - a.epoch || b.pid - a.pid);
+  const requests: HeldRequest[] = [];
+  let removed = 0;
+  for (const { name, epoch, pid } of ids) {
+    const gone = !hookAlive(pid, epoch);
+    if (gone && removed < MAX_REMOVALS) {
+      // The hook that held it is gone: nothing will ever read an answer to it.
+      unlink(path.join(dir, name));
+      unlink(path.join(dir, `${name.slice(0, -4)}.answer`));
+      removed++;
+    }
+    const r = !gone && requests.length < MAX_FILES ? readHeldRequest(dir, name) : null;
+    if (r && now <= r.until) requests.push(r);
+    if (requests.length >= MAX_FILES && removed >= MAX_REMOVALS) break;
+  }
+  const problem = found.more
+    ? `${dir} holds more than ${MAX_NAMES} names: ${MAX_NAMES} are read at a time, and leftovers of hooks that are gone are removed as they are met`
+    : null;
+  const after = removed > 0 ? fs.statSync(dir) : st;
+  // A folder holding more than one listing is listed again (the next names) a while later, not at
+  // every member's look: each listing of 2,000 names with 500 leftovers removed costs ~70 ms.
+  const out = { at: now, mtimeMs: found.more ? -1 : after.mtimeMs, ino: after.ino, requests, problem };
+  listings.set(dir, out);
+  return out;
+}
+
+/** Why held requests are not read, or not all of them (an unsafe folder, one too full), or null. */
+export function heldRequestsProblem(towerState: string, now: number = Date.now()): string | null {
+  return listing(towerState, now)?.problem ?? null;
+}
+
+/**
+ * The request held open for a pane now that can still be answered (the newest), or null. A request
+ * whose hook is gone is never one (and is removed); nor is any in a folder others can write into.
+ */
+export function heldRequestFor(towerState: string, paneId: string, now: number = Date.now()): HeldRequest | null {
+  const l = listing(towerState, now);
+  if (!l) return null;
   let best: HeldRequest | null = null;
-  for (const name of names.slice(0, MAX_FILES)) {
-    const r = readHeldRequest(dir, name);
-    if (!r || r.paneId !== paneId || now > r.until - ANSWER_MARGIN_MS) continue;
-    if (!best || r.since > best.since) best = r;
+  for (const r of l.requests) {
+    if (r.paneId !== paneId || now > r.until - ANSWER_MARGIN_MS) continue;
+    if (best && r.since <= best.since) continue;
+    if (!hookAlive(r.pid, r.since / 1000)) {
+      fs.rmSync(r.file, { force: true });
+      continue;
+    }
+    best = r;
   }
   return best;
 }

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { LineFollower } from '../files/follow.js';
 import type { Activity } from '../model/model.js';
-import { heldRequestFor } from './held-requests.js';
+import { heldRequestFor, heldRequestsProblem } from './held-requests.js';
 import type { HeldRequest } from './held-requests.js';
 import type { Cue } from './pane-reading.js';
 
@@ -155,6 +155,11 @@ export class HookEvents {
   heldFor(paneId: string, now: number): HeldRequest | null {
     if (this.states.get(paneId)?.event !== 'PermissionRequest') return null;
     return heldRequestFor(path.dirname(path.dirname(this.file)), paneId, now);
+  }
+
+  /** Why held requests are not read, or not all (a folder others can write into, one too full), or null. */
+  heldProblem(now: number): string | null {
+    return heldRequestsProblem(path.dirname(path.dirname(this.file)), now);
   }
 
   /** The transcript of the agent last seen in a pane, as its hooks named it, or null. */

@@ -102,6 +102,49 @@ describe('tower hooks', () => {
   });
 });
 
+describe('tower hooks on a shared box', () => {
+  it('makes the state folder 0700 and the events files 0600, and the backup keeps the settings file’s mode', async () => {
+    fs.writeFileSync(settings, ORIGINAL, { mode: 0o600 });
+    fs.chmodSync(settings, 0o600);
+    const hooksDir = path.join(s.home, 'state', 'tower', 'hooks');
+    fs.mkdirSync(hooksDir, { recursive: true, mode: 0o775 });
+    fs.chmodSync(hooksDir, 0o775);
+    fs.writeFileSync(path.join(hooksDir, 'events'), '', { mode: 0o644 });
+    fs.chmodSync(path.join(hooksDir, 'events'), 0o644);
+    const r = await tower(s, ['hooks', 'install', '--settings', settings]);
+    expect(r.exitCode).toBe(0);
+    const mode = (f: string) => fs.statSync(f).mode & 0o777;
+    expect(mode(path.join(s.home, 'state', 'tower'))).toBe(0o700);
+    expect(mode(hooksDir)).toBe(0o700);
+    expect(mode(path.join(hooksDir, 'held'))).toBe(0o700);
+    expect(mode(path.join(hooksDir, 'events'))).toBe(0o600);
+    expect(mode(`${settings}.tower-backup`)).toBe(0o600);
+  });
+
+  it('refuses a symlinked settings file before writing anything, in one line', async () => {
+    const real = path.join(s.home, 'real-settings.json');
+    fs.writeFileSync(real, ORIGINAL);
+    fs.symlinkSync(real, settings);
+    const r = await tower(s, ['hooks', 'install', '--settings', settings]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /^tower: refused: .*settings\.json is a symlink \(to .*real-settings\.json\).*nothing was written$/,
+    );
+    expect(r.stderr).not.toMatch(/Error|\n\s+at /);
+    expect(fs.existsSync(`${settings}.tower-backup`)).toBe(false);
+    expect(fs.readFileSync(real, 'utf8')).toBe(ORIGINAL);
+    expect(fs.existsSync(path.join(s.home, 'state', 'tower'))).toBe(false);
+  });
+
+  it('uninstall after --hold-permissions gives back the very bytes of before', async () => {
+    fs.writeFileSync(settings, ORIGINAL);
+    expect((await tower(s, ['hooks', 'install', '--settings', settings, '--hold-permissions', '30'])).exitCode).toBe(0);
+    expect(fs.readFileSync(settings, 'utf8')).toContain('"timeout": 60');
+    expect((await tower(s, ['hooks', 'uninstall', '--settings', settings])).exitCode).toBe(0);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(ORIGINAL);
+  });
+});
+
 describe('the hook line', () => {
   let tmux: TmuxFixture;
   beforeAll(async () => {

@@ -21,6 +21,7 @@ import { screenCommand } from '../commands/screen-commands.js';
 import type { ScreenSelection } from '../commands/screen-commands.js';
 import { scrollBack } from '../state/moves.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
+import { heldInput } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
 import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
 import type { ScreenView } from '../state/view.js';
@@ -151,6 +152,13 @@ export class Controller {
     if (command === 'confirm') return runner.confirm();
     if (command === 'cancel') return runner.cancel();
     const d = dialogs.getState().current;
+    const input = d?.kind === 'confirm' && command === 'read' ? heldInput(d.plan) : null;
+    // The request's whole input, read in front of the dialog that answers it (which comes back on close).
+    if (input !== null)
+      return dialogs.dispatch({
+        type: 'peek',
+        dialog: { kind: 'read', title: 'The whole input of the held request', text: input, scroll: 0 },
+      });
     if ((d?.kind !== 'confirm' && d?.kind !== 'read') || !command) return;
     const max = this.d.metrics().dialogMax;
     const to = moveIndex(command, { index: Math.min(d.scroll, max), count: max + 1, page: 5 });

@@ -4,6 +4,7 @@
  */
 import type { Command } from '../../keys/keymap.js';
 import type { Dialog } from './dialog-state.js';
+import { heldInput } from './dialog-state.js';
 import { screenHints } from '../commands/screen-commands.js';
 import type { ScreenView } from './view.js';
 import type { PaneId } from './ui-state.js';
@@ -41,7 +42,12 @@ export function availableHints(s: Situation): Hint[] {
       case 'confirm':
         return d.plan.refusal
           ? [h('cancel', 'close')]
-          : [h('confirm', 'run it'), h('cancel', 'cancel'), ...(s.dialogScrolls ? [h('down', 'scroll')] : [])];
+          : [
+              h('confirm', 'run it'),
+              h('cancel', 'cancel'),
+              ...(heldInput(d.plan) !== null ? [h('read', 'whole input')] : []),
+              ...(s.dialogScrolls ? [h('down', 'scroll')] : []),
+            ];
       case 'refusal':
         return [h('cancel', 'close')];
       case 'read':

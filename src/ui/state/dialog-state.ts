@@ -26,6 +26,8 @@ export interface DialogState {
 
 export type DialogAction =
   | { type: 'open'; dialog: Dialog }
+  /** Shows a dialog in front of the current one, which comes back when it closes. */
+  | { type: 'peek'; dialog: Dialog }
   | { type: 'close' }
   /** Closes the straggler offer with this id wherever it is (its action ended). */
   | { type: 'drop-offer'; offerId: number }
@@ -36,12 +38,19 @@ export type DialogAction =
 
 export const NO_DIALOG: DialogState = { current: null, queue: [] };
 
+/** The whole input of the held permission request a plan answers through the hook, or null. */
+export function heldInput(plan: ActionPlan): string | null {
+  return plan.detail?.kind === 'answer' ? (plan.detail.hook?.input ?? null) : null;
+}
+
 /** Applies one action. */
 export function dialogReducer(state: DialogState, action: DialogAction): DialogState {
   const d = state.current;
   switch (action.type) {
     case 'open':
       return d ? { ...state, queue: [...state.queue, action.dialog] } : { current: action.dialog, queue: state.queue };
+    case 'peek':
+      return { current: action.dialog, queue: d ? [d, ...state.queue] : state.queue };
     case 'close':
       return { current: state.queue[0] ?? null, queue: state.queue.slice(1) };
     case 'drop-offer': {
