@@ -230,7 +230,11 @@ describe('the agents', { timeout: 60_000 }, () => {
     await waitForPane(tmux, pane('sage-billing/sage'), '▶ resume signal: STATUS: APPROVED');
     // Read, logged, deleted (kwg/sage-method bin/orchestrate-v2.sh wait_for_resume_signal).
     expect(fs.existsSync(path.join(state, '.resume-signal'))).toBe(false);
-    const added = fs.readFileSync(log, 'utf8').slice(logBefore.length);
+    // The pane's line comes before the log's last lines: wait for the log, not for the pane.
+    const added = await waitFor(() => {
+      const text = fs.readFileSync(log, 'utf8').slice(logBefore.length);
+      return text.includes('[SUCCESS] Approval received') ? text : null;
+    }, 5000);
     expect(added).toMatch(/^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00\] \[INFO\] Resume signal detected!\n/);
     expect(added).toContain('[INFO] Resume status: APPROVED\n');
     expect(added).toContain('[SUCCESS] Approval received - resuming orchestration\n');

@@ -239,5 +239,7 @@ describe('assembling a tina run from any parsed files', () => {
       }),
       RUNS,
     );
-  });
+    // Each case assembles a whole run and checks it against the schema: on a busy two-core machine
+    // the runs together have taken more than the default 30 s.
+  }, 120_000);
 });
