@@ -24,6 +24,7 @@ import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil, showsPrompt } from '../kit/wait.js';
 import { hasPane } from './targets.js';
+import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient } from './pane-client.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
@@ -32,21 +33,22 @@ export const CONFIRM_MS = 3000;
 const MAX_TEXT = 4000;
 
 function memberOf(run: Run, name: string | undefined, fallbackToLead: boolean): Member | { refusal: string } {
-  const m = name
-    ? run.members.find((x) => x.name === name)
-    : fallbackToLead
-      ? run.members.find((x) => x.lead)
-      : undefined;
-  if (!m)
-    return {
-      refusal: name
-        ? `${run.id} has no member "${sanitizeLine(name)}"`
-        : `name the member (--member NAME)${fallbackToLead ? `: ${run.id} has no lead` : ''}`,
-    };
+  const named = name ? memberNamed(run, name) : undefined;
+  if (named && 'refusal' in named) return named;
+  const m = named ?? (fallbackToLead ? runLead(run) : undefined);
+  if (!m) return { refusal: fallbackToLead ? `${run.id} has no lead` : whoAsks(run) };
   if (!hasPane(m)) return { refusal: `${m.name} of ${run.id} has no tmux pane to type into` };
   if (m.tmuxServerUnknown !== undefined) return { refusal: `${m.name} of ${run.id}: ${m.tmuxServerUnknown}` };
   if (m.state === 'dead') return { refusal: `${m.name}'s pane ${m.paneId} is dead` };
   return m;
+}
+
+/** Why an answer needs a member named, and who is asking now (the members whose panes show a prompt). */
+function whoAsks(run: Run): string {
+  const asking = run.members.filter((m) => m.prompt);
+  if (asking.length === 0) return `name the member (--member NAME): no member of ${run.id} shows a prompt now`;
+  const list = asking.map((m) => `${qualifiedName(run, m)} asks "${sanitizeLine(m.prompt!.question)}"`).join('; ');
+  return `name the member (--member NAME): ${list}`;
 }
 
 /** The two tmux calls that type `text` and submit it, on the pane's own server. */

@@ -10,6 +10,7 @@ import { tmuxEffect } from '../kit/effects.js';
 import type { PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import { hasPane } from './targets.js';
+import { memberNamed, runLead } from './member-name.js';
 import { onServer, paneClient } from './pane-client.js';
 import type { TmuxClient } from '../tmux/client.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
@@ -23,12 +24,13 @@ export interface TerminalHandOver {
 /** Plans attaching to a member's pane (the first member named, else the run's lead). */
 export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const name = req.members?.[0];
-  const member = name
-    ? run.members.find((m) => m.name === name && hasPane(m))
-    : run.members.find((m) => m.lead && hasPane(m));
+  const named = name ? memberNamed(run, name) : undefined;
+  if (named && 'refusal' in named) return refuse(named.refusal, `Attach to ${run.id}`);
+  const lead = runLead(run);
+  const member = named ?? (lead && hasPane(lead) ? lead : run.members.find((m) => m.lead && hasPane(m)));
   if (!member || !member.paneId)
     return refuse(
-      name ? `${run.id} has no member "${name}" with a pane` : `${run.id} has no lead with a pane`,
+      name ? `${member?.name ?? name} of ${run.id} has no tmux pane` : `${run.id} has no lead with a pane`,
       `Attach to ${run.id}`,
     );
   if (member.tmuxServerUnknown !== undefined)

@@ -7,6 +7,7 @@ import type { CycleWay } from '../systems/module.js';
 import { runsOf, systemOf } from '../systems/registry.js';
 import type { LeadTarget, TerminateTarget } from '../kit/detail.js';
 import { onServer } from './pane-client.js';
+import { membersFitting } from './member-name.js';
 
 /** The team names of the run's working team; [] when the run has none named (or its system no cycle). */
 export function workingTeamNames(run: Run): string[] {
@@ -136,7 +137,7 @@ export function namedMembers(
   const skipped: string[] = [];
   const seen = new Set<string>();
   for (const name of names) {
-    const all = run.members.filter((m) => m.name === name);
+    const all = membersFitting(run, name);
     if (all.length === 0) {
       const known = [...new Set(run.members.map((m) => m.name))].join(', ') || 'none';
       return { refusal: `${run.id} has no member named "${name}" (members: ${known})` };

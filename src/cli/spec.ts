@@ -67,21 +67,37 @@ export const COMMANDS = [
     args: [RUN_ARG],
     options: [
       DRY_RUN,
-      { flags: '--member <name>', description: 'a member to terminate (repeatable)', repeatable: true },
+      {
+        flags: '--member <name>',
+        description: 'a member to terminate: its name, TEAM/NAME or pane id (%3) (repeatable)',
+        repeatable: true,
+      },
     ],
   },
   {
     name: 'answer',
     description: "answer the permission prompt or question a member's pane shows now (its option number, or y / n)",
     args: [RUN_ARG, { name: 'choice', description: 'the option to type: 1-9, or y / n' }],
-    options: [DRY_RUN, { flags: '--member <name>', description: 'the member whose pane shows the prompt' }],
+    options: [
+      DRY_RUN,
+      {
+        flags: '--member <name>',
+        description: 'the member whose pane shows the prompt: its name, TEAM/NAME or pane id (%3)',
+      },
+    ],
   },
   {
     name: 'send',
     description:
       "type a line into a member's pane (the lead's by default) and submit it; refused while the pane shows a prompt",
     args: [RUN_ARG, { name: 'text', description: 'the line to type' }],
-    options: [DRY_RUN, { flags: '--member <name>', description: 'the member to type to (default: the lead)' }],
+    options: [
+      DRY_RUN,
+      {
+        flags: '--member <name>',
+        description: "the member to type to: its name, TEAM/NAME or pane id (%3); default the working team's lead",
+      },
+    ],
   },
   {
     name: 'hooks',
