@@ -18,7 +18,7 @@ import { readPrompt } from '../store/prompt-reading.js';
 import type { PanePrompt } from '../store/prompt-reading.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
-import { createEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
+import { checkEffect, createEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
@@ -111,7 +111,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
         cut: held.cut,
       };
       const effects = [
-        waitEffect(`read ${held.file} first: refused unless the request is still held for ${m.paneId}`),
+        checkEffect(`${held.file} first: the answer is written only while the request is still held for ${m.paneId}`),
         createEffect(held.answerFile, `${way.behavior}\n`),
         waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
       ];
@@ -127,8 +127,8 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     detail.keysBecause = way.because;
   }
   const effects = [
-    waitEffect(
-      `capture ${m.paneId}${onServer(server)} first: refused unless it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`,
+    checkEffect(
+      `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`,
     ),
     ...typeEffects(ctx, m.paneId!, server, detail.choice),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the prompt to clear`),
@@ -180,7 +180,9 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   const server = m.tmuxServer ?? null;
   const detail: SendDetail = { kind: 'send', member: m.name, paneId: m.paneId!, server, text, confirmMs: CONFIRM_MS };
   const effects = [
-    waitEffect(`capture ${m.paneId}${onServer(server)} first: refused while it shows a permission prompt or question`),
+    checkEffect(
+      `what ${m.paneId}${onServer(server)} shows first: nothing is typed while it shows a permission prompt or question`,
+    ),
     ...typeEffects(ctx, m.paneId!, server, text),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the line to leave the input box`),
   ];

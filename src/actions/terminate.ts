@@ -7,7 +7,7 @@ import type { AppContext } from '../context/context.js';
 import type { Run } from '../model/model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { TerminateDetail, TerminateTarget } from '../kit/detail.js';
-import { seconds, signalEffect, tmuxEffect, waitEffect } from '../kit/effects.js';
+import { checkEffect, seconds, signalEffect, tmuxEffect, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { isPaneGone, refuse } from '../kit/execution.js';
 import type { ProcInfo } from '../kit/process-tree.js';
@@ -57,7 +57,7 @@ export function planTerminateTargets(
     waitEffect(`up to ${seconds(graceMs)} for those processes to exit`),
     signalEffect(`SIGKILL what is left of that tree`),
     tmuxEffect(paneClient(ctx, t.server), ['kill-pane', '-t', t.paneId]),
-    waitEffect(`verify ${t.paneId}${onServer(t.server)} and its processes are gone`),
+    checkEffect(`that ${t.paneId}${onServer(t.server)} and its processes are gone`),
   ]);
   const detail: TerminateDetail = { kind: 'terminate', targets, skipped, graceMs };
   return { refusal: null, title, target: targets.map((t) => t.name).join(','), effects, detail, destructive: true };

@@ -41,6 +41,14 @@ export function waitEffect(text: string): Effect {
   return { kind: 'wait', text: `wait ${text}` };
 }
 
+/**
+ * A look before (or after) the effects, said in words: what is checked and what follows from it.
+ * Its kind stays `wait` (what a plan does meanwhile), which every tower of another box reads.
+ */
+export function checkEffect(text: string): Effect {
+  return { kind: 'wait', text: `check ${text}` };
+}
+
 /** Signals sent to processes. */
 export function signalEffect(text: string): Effect {
   return { kind: 'signal', text: `signal ${text}` };

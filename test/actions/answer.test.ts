@@ -65,7 +65,7 @@ describe('answer', () => {
     const plan = planAction(w.env, { kind: 'answer', run: 'claude-team:docs', members: ['writer-2'], choice: '1' });
     expect(plan.refusal).toBeNull();
     expect(plan.effects.map((e) => e.text)).toEqual([
-      expect.stringContaining('capture'),
+      expect.stringContaining('check what'),
       `tmux -L ${tmux.name} send-keys -t ${pane} -l -- 1`,
       `tmux -L ${tmux.name} send-keys -t ${pane} -H 0D`,
       expect.stringContaining('for the prompt to clear'),

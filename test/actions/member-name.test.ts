@@ -100,6 +100,19 @@ describe('naming a member', () => {
     );
   });
 
+  it('plans say in words what is looked at before and after the effects', () => {
+    const send = planAction(w.env, { kind: 'send', run: 'tina:auth', members: ['%2'], text: 'hello' });
+    expect(send.effects[0]?.text).toBe(
+      'check what %2 shows first: nothing is typed while it shows a permission prompt or question',
+    );
+    const kill = planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['%2'] });
+    expect(kill.effects.at(-1)?.text).toBe('check that %2 and its processes are gone');
+    const answer = planAction(w.env, { kind: 'answer', run: 'tina:auth', members: ['%2'], choice: '1' });
+    expect(answer.effects[0]?.text).toBe(
+      'check what %2 shows first: the answer is typed only while it shows a prompt with option 1',
+    );
+  });
+
   it('send without a member types to the phase lead, as the checkpoint cycle does', () => {
     const send = planAction(w.env, { kind: 'send', run: 'tina:auth', text: 'hello' });
     expect(send.refusal).toBeNull();
