@@ -50,6 +50,16 @@ function readSettings(file: string): { text: string | null; value: Json } | { re
   return { text, value: value as Json };
 }
 
+/** The folders of `dir`'s path that do not exist yet, outermost first: what mkdir -p would create. */
+function missingFolders(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) {
+    out.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  return out;
+}
+
 const render = (value: Json): string => `${JSON.stringify(value, null, 2)}\n`;
 const backupOf = (file: string): string => `${file}.tower-backup`;
 
@@ -196,6 +206,7 @@ export async function hooksCommand(
     return EXIT_OK;
   }
   const dir = path.dirname(file);
+  const made = missingFolders(dir);
   fs.mkdirSync(dir, { recursive: true });
   if (verb === 'install') {
     const unsafe = privateStateFolder(stateHome(ctx.env));
@@ -216,5 +227,6 @@ export async function hooksCommand(
   ctx.out.write(
     `${said}${verb === 'install' && read.text !== null ? ` (the file as it was: ${backupOf(file)})` : ''}\n`,
   );
+  if (made.length > 0) ctx.out.write(`created the missing folder${made.length === 1 ? '' : 's'} ${made.join(', ')}\n`);
   return EXIT_OK;
 }

@@ -74,6 +74,17 @@ describe('tower hooks', () => {
     expect(fs.readFileSync(settings, 'utf8')).toBe(ORIGINAL);
   });
 
+  it('install says which missing folders it creates, and says nothing of folders that were there', async () => {
+    const project = path.join(s.home, 'project');
+    const file = path.join(project, '.claude', 'settings.json');
+    const r = await tower(s, ['hooks', 'install', '--settings', file]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`created the missing folders ${project}, ${path.join(project, '.claude')}`);
+    expect(fs.existsSync(file)).toBe(true);
+    const again = await tower(s, ['hooks', 'install', '--settings', settings]);
+    expect(again.stdout).not.toContain('created the missing');
+  });
+
   it('uninstall after other edits takes out its entries alone', async () => {
     fs.writeFileSync(settings, ORIGINAL);
     await tower(s, ['hooks', 'install', '--settings', settings]);
