@@ -3,7 +3,7 @@
  * tests, installs into a fresh prefix without downloading anything, and the installed `tower` runs
  * (--version, status --json, and the control room in a private tmux server).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,8 @@ let dir: string;
 let tgz: string;
 let towerBin: string;
 let env: NodeJS.ProcessEnv;
+/** What npm said on stderr while installing the tarball. */
+let installWarnings = '';
 const socket = uniqueSocketName();
 
 beforeAll(async () => {
@@ -48,9 +50,11 @@ beforeAll(async () => {
   tgz = path.join(dir, (JSON.parse(out) as { filename: string }[])[0]?.filename ?? '');
   const prefix = path.join(dir, 'prefix');
   // --offline: the installed package must need nothing from a registry.
-  execFileSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tgz], {
-    stdio: 'ignore',
+  const install = spawnSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tgz], {
+    encoding: 'utf8',
   });
+  expect(install.status, install.stderr).toBe(0);
+  installWarnings = install.stderr;
   towerBin = path.join(prefix, 'bin', 'tower');
   const home = path.join(dir, 'home');
   fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
@@ -90,6 +94,18 @@ describe('the packed tower', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies?: object };
     // Everything is in the bundle: installing downloads nothing.
     expect(manifest.dependencies ?? {}).toEqual({});
+  });
+
+  it('installs with no install script to approve, and the tarball npm pack writes is ignored by git', () => {
+    // npm 11 warns of every install script not approved: the package has none (it builds on pack).
+    expect(installWarnings).not.toMatch(/install-scripts|prepare/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts[hook]).toBeUndefined();
+    const ignored = spawnSync('git', ['check-ignore', '-q', 'tower-0.1.0.tgz'], { cwd: REPO });
+    expect(ignored.status).toBe(0);
   });
 
   it('installs into a fresh prefix and runs --version and status --json', async () => {
