@@ -19,6 +19,7 @@ import type { PanePrompt } from '../store/prompt-reading.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
 import { checkEffect, createEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
+import { literalArg } from '../tmux/client.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
@@ -55,7 +56,7 @@ function whoAsks(run: Run): string {
 function typeEffects(ctx: AppContext, paneId: string, server: string | null, text: string) {
   const tmux = paneClient(ctx, server);
   return [
-    tmuxEffect(tmux, ['send-keys', '-t', paneId, '-l', '--', text]),
+    tmuxEffect(tmux, ['send-keys', '-t', paneId, '-l', '--', literalArg(text)]),
     tmuxEffect(tmux, ['send-keys', '-t', paneId, '-H', '0D']),
   ];
 }

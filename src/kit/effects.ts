@@ -1,5 +1,6 @@
 /** Builders of the exact effect lines a plan shows in the confirm dialog and prints under --dry-run. */
 import type { TmuxClient } from '../tmux/client.js';
+import { literalArg } from '../tmux/client.js';
 import type { Effect } from './types.js';
 
 /** Quotes one word for a POSIX shell, only when it needs it, so the line can be pasted as is. */
@@ -16,7 +17,7 @@ export function tmuxEffect(tmux: TmuxClient, args: readonly string[]): Effect {
 /** The two tmux calls of TmuxClient.sendLine: the text literally, then Enter apart. */
 export function sendLineEffects(tmux: TmuxClient, target: string, text: string): Effect[] {
   return [
-    tmuxEffect(tmux, ['send-keys', '-t', target, '-l', '--', text]),
+    tmuxEffect(tmux, ['send-keys', '-t', target, '-l', '--', literalArg(text)]),
     tmuxEffect(tmux, ['send-keys', '-t', target, 'Enter']),
   ];
 }

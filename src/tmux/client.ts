@@ -269,7 +269,7 @@ export class TmuxClient {
 
   /** Types text literally into a pane (no key names interpreted). */
   async sendText(paneId: string, text: string): Promise<void> {
-    await this.run(['send-keys', '-t', paneId, '-l', '--', text]);
+    await this.run(['send-keys', '-t', paneId, '-l', '--', literalArg(text)]);
   }
 
   /** Presses one named key (`Enter`, `Escape`, `C-c`) in a pane. */
@@ -365,4 +365,15 @@ export class TmuxClient {
       throw err;
     }
   }
+}
+
+/**
+ * `text` as one argument tmux passes on as it is. tmux reads an argument that ends in `;` as the end
+ * of a command (the `;` dropped: `send-keys -l -- "run tests;"` typed `run tests`), and one ending in
+ * `\;` as a literal `;`. So a final `;` is written `\;`, which keeps a backslash before it too: `a\;`
+ * goes as `a\\;` and arrives `a\;`. Nothing else of an argument is read (tmux 3.3a: `{`, `}`, a `;`
+ * inside, key names under -l all arrive as typed).
+ */
+export function literalArg(text: string): string {
+  return text.endsWith(';') ? `${text.slice(0, -1)}\\;` : text;
 }
