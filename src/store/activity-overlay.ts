@@ -140,10 +140,15 @@ export class ActivityOverlay {
    */
   private still = new WeakMap<Run, Run>();
   private last: { inner: Snapshot; version: number; out: Snapshot } | null = null;
+  private wrapped: { base: Snapshot; key: string; out: Snapshot } | null = null;
 
   constructor(private readonly watch: PaneWatch) {}
 
   apply(inner: Snapshot): Snapshot {
+    return this.withHookProblems(this.overlaid(inner));
+  }
+
+  private overlaid(inner: Snapshot): Snapshot {
     const version = this.watch.getVersion();
     const last = this.last;
     if (last && last.inner === inner && last.version === version) return last.out;
@@ -152,6 +157,18 @@ export class ActivityOverlay {
     const out = (last && delta && this.applyDelta(last.out, inner, delta)) || this.applyAll(inner);
     this.last = { inner, version, out };
     return out;
+  }
+
+  /** The snapshot with a row for hook events tower could not read (the same object while they stay). */
+  private withHookProblems(out: Snapshot): Snapshot {
+    const messages = [this.watch.hooksProblem, this.watch.hooks?.problem ?? null].filter((m) => m !== null);
+    if (messages.length === 0) return out;
+    const key = messages.join('\n');
+    const w = this.wrapped;
+    if (w && w.base === out && w.key === key) return w.out;
+    const wrapped = { ...out, problems: [...out.problems, ...messages.map((message) => ({ file: null, message }))] };
+    this.wrapped = { base: out, key, out: wrapped };
+    return wrapped;
   }
 
   /** Every run laid over again. */

@@ -88,6 +88,8 @@ export class PaneWatch {
   private version = 0;
   /** The last capture round's failure (a server that hangs), or null. */
   problem: string | null = null;
+  /** Why the hook events could not be read, or null. */
+  hooksProblem: string | null = null;
 
   constructor(
     private readonly tmux: TmuxClient,
@@ -167,7 +169,13 @@ export class PaneWatch {
     signal?: AbortSignal,
     swarms: readonly SwarmServer[] = [],
   ): Promise<void> {
-    let changed = this.hooks?.refresh() ?? false;
+    // The hook events are one source among the captures: their failure never stops the panes' reading.
+    let changed = false;
+    try {
+      changed = this.hooks?.refresh() ?? false;
+    } catch (err) {
+      this.hooksProblem = `hook events: ${err instanceof Error ? err.message : String(err)}`;
+    }
     if (panes) {
       const present = new Set([
         ...panes.map((p) => p.paneId),

@@ -10,7 +10,7 @@
  * what was appended, and from the start again when it was started afresh.
  */
 import path from 'node:path';
-import { LineFollower } from '../files/follow.js';
+import { LineFollower, MAX_LINE_BYTES } from '../files/follow.js';
 import type { Activity } from '../model/model.js';
 import { heldRequestFor, heldRequestsProblem } from './held-requests.js';
 import type { HeldRequest } from './held-requests.js';
@@ -130,10 +130,25 @@ export class HookEvents {
     this.lines = new LineFollower(file, TAIL_BYTES, STEP_BYTES);
   }
 
+  /** Lines of the events file skipped for their length, since tower started following it. */
+  private skipped = 0;
+
+  /** Why some events were not read (a line past the follower's bound), or null. */
+  get problem(): string | null {
+    return this.skipped > 0
+      ? `${this.file}: ${this.skipped} line(s) longer than ${MAX_LINE_BYTES / (1024 * 1024)} MB skipped (no hook of tower's writes one)`
+      : null;
+  }
+
   /** Reads what was appended since the last call; true when any pane's state changed. Never throws. */
   refresh(): boolean {
     let changed = false;
-    for (const line of this.lines.read()?.lines ?? []) changed = this.take(line) || changed;
+    const read = this.lines.read();
+    if (read?.skipped) {
+      this.skipped += read.skipped;
+      changed = true;
+    }
+    for (const line of read?.lines ?? []) changed = this.take(line) || changed;
     return changed;
   }
 

@@ -1,0 +1,87 @@
+/**
+ * The line follower on a real file that never ends its line: it keeps at most MAX_LINE_BYTES of an
+ * unfinished line, skips the rest to the next newline, counts it once, and reads on after it. The
+ * hook events that follow it say so in one problem row, and an error in their source never stops
+ * the panes' capture round.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LineFollower, MAX_LINE_BYTES } from '../../src/files/follow.js';
+import { PaneWatch } from '../../src/store/captures.js';
+import { ActivityOverlay } from '../../src/store/activity-overlay.js';
+import { HookEvents } from '../../src/store/hook-events.js';
+import { tempDirsPerTest } from '../helpers/fixtures.js';
+import type { TmuxFixture } from '../helpers/tmux.js';
+import { startTmux } from '../helpers/tmux.js';
+
+const tempDir = tempDirsPerTest('tower-follow-');
+let tmux: TmuxFixture;
+beforeAll(async () => {
+  tmux = await startTmux();
+});
+afterAll(async () => {
+  await tmux.kill();
+});
+
+const event = (pane: string, name: string) =>
+  `${Math.floor(Date.now() / 1000)}\t${pane}\t\t{"hook_event_name":"${name}"}\n`;
+
+describe('a line that never ends', () => {
+  it('is kept to the bound, skipped to its newline and counted once; the lines after it are read', () => {
+    const file = path.join(tempDir(), 'events');
+    fs.writeFileSync(file, event('%1', 'Stop'));
+    const f = new LineFollower(file, 256 * 1024, 1024 * 1024);
+    expect(f.read()?.lines).toHaveLength(1);
+    // 6 MB without a newline, appended in steps as a runaway writer would.
+    const chunk = 'x'.repeat(1024 * 1024);
+    let skipped = 0;
+    for (let i = 0; i < 6; i++) {
+      fs.appendFileSync(file, chunk);
+      const r = f.read()!;
+      expect(r.lines).toEqual([]);
+      skipped += r.skipped;
+    }
+    const next = event('%2', 'UserPromptSubmit');
+    fs.appendFileSync(file, `tail of the long line\n${next}`);
+    const after = f.read()!;
+    skipped += after.skipped;
+    expect(skipped).toBe(1);
+    expect(after.lines).toEqual([next.trimEnd()]);
+    expect(MAX_LINE_BYTES).toBe(1024 * 1024);
+  });
+
+  it('makes one problem row for the hook events, and the member on a real pane is still read', async () => {
+    const state = path.join(tempDir(), 'tower');
+    const file = path.join(state, 'hooks', 'events');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '');
+    const hooks = new HookEvents(file);
+    hooks.refresh();
+    fs.appendFileSync(file, `${'y'.repeat(2 * 1024 * 1024)}\n${event('%2', 'Stop')}`);
+    const watch = new PaneWatch(tmux.client, Date.now, hooks);
+    const pane = await tmux.newSession('agent', tempDir(), 'sh -c "echo hello; sleep 100000"');
+    await watch.round([pane], null);
+    expect(hooks.stateOf('%2', Date.now())).toMatchObject({ event: 'Stop' });
+    const snap = new ActivityOverlay(watch).apply({ version: 1, generatedAt: '', runs: [], problems: [] });
+    expect(snap.problems).toEqual([
+      { file: null, message: expect.stringMatching(/1 line\(s\) longer than 1 MB skipped/) },
+    ]);
+    expect(watch.look(pane)?.text).toContain('hello');
+  });
+
+  it('never stops the capture round when the hook events throw', async () => {
+    // A source that fails the way a read past V8's longest string did before the bound.
+    class Failing extends HookEvents {
+      override refresh(): boolean {
+        throw new RangeError('Invalid string length');
+      }
+    }
+    const watch = new PaneWatch(tmux.client, Date.now, new Failing(path.join(tempDir(), 'events')));
+    const pane = await tmux.newSession('other', tempDir(), 'sh -c "echo still-read; sleep 100000"');
+    await watch.round([pane], null);
+    expect(watch.look(pane)?.text).toContain('still-read');
+    const snap = new ActivityOverlay(watch).apply({ version: 1, generatedAt: '', runs: [], problems: [] });
+    expect(snap.problems.map((p) => p.message)).toEqual(['hook events: Invalid string length']);
+  });
+});
