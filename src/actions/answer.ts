@@ -14,8 +14,8 @@ import { ANSWER_MARGIN_MS, heldDir, heldRequestFor, readHeldRequest } from '../s
 import { heldFolderProblem, hookAlive } from '../store/held-folder.js';
 import type { HeldRequest } from '../store/held-requests.js';
 import type { Member, Run } from '../model/model.js';
-import { readPrompt } from '../store/prompt-reading.js';
-import type { PanePrompt } from '../store/prompt-reading.js';
+import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../store/prompt-reading.js';
+import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
 import { checkEffect, createEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
@@ -23,7 +23,7 @@ import { literalArg } from '../tmux/client.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
-import { pollUntil, showsPrompt } from '../kit/wait.js';
+import { pollUntil, showsPrompt, sleep } from '../kit/wait.js';
 import { hasPane } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient } from './pane-client.js';
@@ -61,34 +61,61 @@ function typeEffects(ctx: AppContext, paneId: string, server: string | null, tex
   ];
 }
 
-/** Plans answering the prompt a member's pane shows. */
+/**
+ * The member named, and the member whose pane draws its prompt: itself, or (a teammate's request
+ * forwarded to its lead) the member its prompt says, `drawnIn`.
+ */
+function askingAndDrawer(
+  run: Run,
+  name: string | undefined,
+): { asking: Member; drawer: Member } | { refusal: string; paneId?: string | null } {
+  const named = name ? memberNamed(run, name) : undefined;
+  if (named && 'refusal' in named) return named;
+  const asking = named;
+  const drawnIn = asking?.prompt?.drawnIn;
+  if (!asking || drawnIn === undefined) {
+    const m = memberOf(run, name, false);
+    return 'refusal' in m ? m : { asking: m, drawer: m };
+  }
+  const drawer = memberOf(run, drawnIn, false);
+  if ('refusal' in drawer)
+    return { refusal: `${asking.name}'s request is drawn in ${drawnIn}'s pane: ${drawer.refusal}` };
+  return { asking, drawer };
+}
+
+/** Plans answering the prompt a member's pane shows (or its lead's pane, for a teammate's request). */
 export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const title = `Answer ${run.id}`;
-  const m = memberOf(run, req.members?.[0], false);
-  if ('refusal' in m) return refuse(m.refusal, title);
-  const choice = (req.choice ?? '').trim();
-  if (!/^([1-9]|y|n)$/i.test(choice))
+  const found = askingAndDrawer(run, req.members?.[0]);
+  if ('refusal' in found) return refuse(found.refusal, title);
+  const { asking, drawer: m } = found;
+  const choice = (req.choice ?? '').trim().toLowerCase();
+  if (!/^([1-9]|y|n)$/.test(choice))
     return refuse(`the answer is an option's number (1-9), or y / n: not "${sanitizeLine(choice)}"`, title, m.paneId);
   // The prompt the snapshot saw in the pane (the screen's preview, or the CLI's capture) is the one answered.
-  const seen = m.prompt ?? null;
-  const option = seen?.options.find((o) => o.key === choice.toLowerCase());
+  const seen = asking.prompt ?? null;
+  const option = seen ? optionFor(seen, choice) : null;
   if (seen && !option)
     return refuse(
-      `the prompt ${m.name} shows has no option ${sanitizeLine(choice)}: ${seen.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
+      `the prompt ${asking.name} shows has no option ${sanitizeLine(choice)}${choice === 'n' ? ' that says No' : ''}: ${seen.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
       title,
       m.paneId,
     );
   const server = m.tmuxServer ?? null;
+  const seenAt = seen?.since !== undefined ? Date.parse(seen.since) : NaN;
   const detail: AnswerDetail = {
     kind: 'answer',
     member: m.name,
     paneId: m.paneId!,
     server,
-    choice: choice.toLowerCase(),
+    choice,
     expect: req.expect ?? seen?.signature ?? null,
+    seenAt: Number.isFinite(seenAt) ? seenAt : null,
+    asking: asking === m ? null : asking.name,
     confirmMs: CONFIRM_MS,
   };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
+  const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
   // A request tower's hook holds open for this pane is answered through the hook. Pane ids name
   // panes of one tmux server and the hook cannot say which: only panes of tower's own server.
   const held = server === null ? heldRequestFor(stateHome(ctx.env), m.paneId!) : null;
@@ -99,7 +126,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
       m.paneId,
     );
   if (held) {
-    const way = hookDecision(detail.choice, seen?.options.find((o) => o.key === detail.choice)?.label ?? null);
+    const way = hookDecision(choice, option?.label ?? null);
     if ('behavior' in way) {
       detail.hook = {
         id: held.id,
@@ -112,13 +139,15 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
         cut: held.cut,
       };
       const effects = [
-        checkEffect(`${held.file} first: the answer is written only while the request is still held for ${m.paneId}`),
+        checkEffect(
+          `${held.file} and what ${m.paneId} shows first: the answer is written only while the request is still held and its dialog (Claude Code draws one too) was not answered in the pane already: the first answer wins`,
+        ),
         createEffect(held.answerFile, `${way.behavior}\n`),
         waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
       ];
       return {
         refusal: null,
-        title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${m.name} of ${run.id} (${m.paneId})`,
+        title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${who} of ${run.id} (${m.paneId})`,
         target: m.paneId,
         effects,
         detail,
@@ -129,15 +158,15 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   }
   const effects = [
     checkEffect(
-      `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${detail.choice}`,
+      `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${option?.key ?? choice}, drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
     ),
-    ...typeEffects(ctx, m.paneId!, server, detail.choice),
-    waitEffect(`up to ${seconds(CONFIRM_MS)} for the prompt to clear`),
+    ...typeEffects(ctx, m.paneId!, server, option?.key ?? choice),
+    waitEffect(`up to ${seconds(CONFIRM_MS)} for the question and its options to go`),
   ];
   const because = detail.keysBecause ? ` (typed, not through the hook: ${detail.keysBecause})` : '';
   return {
     refusal: null,
-    title: `Answer ${detail.choice} to ${m.name} of ${run.id} (${m.paneId}${onServer(server)})${about}${because}`,
+    title: `Answer ${option?.key ?? choice} to ${who} of ${run.id} (${m.paneId}${onServer(server)})${about}${because}`,
     target: m.paneId,
     effects,
     detail,
@@ -158,7 +187,7 @@ export function hookDecision(
   choice: string,
   label: string | null,
 ): { behavior: 'allow' | 'deny' } | { because: string } {
-  if (choice === '1' || choice === 'y') return { behavior: 'allow' };
+  if (choice === 'y' || (choice === '1' && (label === null || /^yes$/i.test(label)))) return { behavior: 'allow' };
   if (choice === 'n' || (label !== null && /^no\b/i.test(label))) return { behavior: 'deny' };
   return {
     because: `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the hook answers only allow or deny`,
@@ -222,48 +251,69 @@ async function typeAndSubmit(
   await tmux.run(['send-keys', '-t', paneId, '-H', '0D']);
 }
 
-/** Answers the prompt, after checking it is still the one asked about. */
+/** Answers the prompt, after checking it is still the one asked about and old enough to take keys. */
 export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOutcome> {
   if (d.hook) {
     const through = await answerThroughHook(x, d, d.hook);
     if (through) return through;
   }
   const ctx = x.env.ctx;
-  const before = readPrompt(await screen(ctx, d.paneId, d.server));
-  if (!before)
-    return {
-      status: 'refused',
-      message: `${d.member}'s pane ${d.paneId} shows no prompt now (the agent moved on, or another answer came first)`,
-    };
-  if (d.expect !== null && before.signature !== d.expect)
-    return {
-      status: 'refused',
-      message: `${d.member}'s pane shows another prompt than the one you saw: ${describe(before)}`,
-    };
-  const option = before.options.find((o) => o.key === d.choice);
-  if (!option) return { status: 'refused', message: `the prompt has no option ${d.choice}: ${describe(before)}` };
-  await typeAndSubmit(ctx, d.paneId, d.server, d.choice);
+  const where = d.asking ? `${d.asking}'s request in ${d.member}'s pane ${d.paneId}` : `${d.member}'s pane ${d.paneId}`;
+  const check = async (): Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome> => {
+    const now = readPrompt(await screen(ctx, d.paneId, d.server));
+    if (!now)
+      return {
+        status: 'refused',
+        message: `${where} shows no prompt now (the agent moved on, or another answer came first)`,
+      };
+    if (d.expect !== null && now.signature !== d.expect)
+      return { status: 'refused', message: `${where} shows another prompt than the one you saw: ${describe(now)}` };
+    const option = optionFor(now, d.choice);
+    if (!option) return { status: 'refused', message: `the prompt has no option ${d.choice}: ${describe(now)}` };
+    return { prompt: now, option };
+  };
+  let seen = await check();
+  if ('status' in seen) return seen;
+  // Claude Code drops keys typed into a dialog it has just drawn: wait until this one is old enough,
+  // counted from when it was first seen (the snapshot's capture, else this one), and look again.
+  const firstSeen = Math.min(d.seenAt ?? Date.now(), Date.now());
+  const young = firstSeen + MIN_DIALOG_AGE_MS - Date.now();
+  if (young > 0) {
+    if (!(await sleep(young, x.hooks.signal))) return { status: 'cancelled', message: 'cancelled before typing' };
+    seen = await check();
+    if ('status' in seen) return seen;
+  }
+  const { prompt: before, option } = seen;
+  await typeAndSubmit(ctx, d.paneId, d.server, option.key);
   const details = [
     `${before.subject.join(' · ')}`.trim(),
     `${before.question} → ${option.key}. ${option.label}`,
   ].filter((l) => l !== '');
+  // Taken only once the question and its options are gone, on two captures in a row (a frame caught
+  // half drawn reads as no dialog once), or another dialog stands in its place.
+  let goneBefore = false;
   const cleared = await pollUntil({
     timeoutMs: d.confirmMs,
     intervalMs: 150,
     signal: x.hooks.signal,
-    check: async () =>
-      readPrompt(await screen(ctx, d.paneId, d.server))?.signature === before.signature ? null : true,
+    check: async () => {
+      const gone = dialogGone(await screen(ctx, d.paneId, d.server), before);
+      const twice = gone && goneBefore;
+      goneBefore = gone;
+      return twice ? true : null;
+    },
   });
   if (d.keysBecause) details.push(`typed into the pane, not through the hook: ${d.keysBecause}`);
+  const to = d.asking ? `${d.asking} (in ${d.member}'s pane)` : d.member;
   if (cleared.status === 'ok')
     return {
       status: 'done',
-      message: `answered ${option.key} (${option.label}) to ${d.member}: the prompt cleared`,
+      message: `answered ${option.key} (${option.label}) to ${to}: the question and its options are gone`,
       details,
     };
   return {
     status: 'failed',
-    message: `typed ${option.key} into ${d.paneId} but the prompt is still shown after ${seconds(d.confirmMs)}; look at the pane`,
+    message: `typed ${option.key} into ${d.paneId} but the dialog is still shown after ${seconds(d.confirmMs)}; look at the pane`,
     details,
   };
 }
@@ -318,6 +368,16 @@ async function answerThroughHook(
   const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
   const unsafe = heldFolderProblem(stateHome(x.env.ctx.env), h.dir);
   if (unsafe) return { status: 'refused', message: `no answer written: ${unsafe}` };
+  // Claude Code draws its own dialog while the hook holds the request: both ways are open and the
+  // first answer wins. A dialog the operator saw that is gone now was answered there: nothing is written.
+  if (d.expect !== null && !d.expect.startsWith('held:')) {
+    const shown = readPrompt(await screen(x.env.ctx, d.paneId, d.server));
+    if (shown?.signature !== d.expect)
+      return {
+        status: 'refused',
+        message: `${d.member}'s dialog for request ${h.id} is no longer shown: it was answered in the pane first (the first answer wins); nothing written`,
+      };
+  }
   if (!(await createExclusive(h.dir, h.answerFile, `${h.behavior}\n`))) {
     return {
       status: 'refused',

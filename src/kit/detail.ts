@@ -116,6 +116,10 @@ export interface AnswerDetail {
   choice: string;
   /** The prompt's signature the operator saw, or null (the CLI: any prompt that has the option). */
   expect: string | null;
+  /** When that prompt was first seen (epoch ms), or null: keys wait until the dialog is old enough to take them. */
+  seenAt?: number | null;
+  /** The member whose request it is, when its dialog is drawn in another member's pane (a teammate's, in its lead's). */
+  asking?: string | null;
   confirmMs: number;
   /**
    * Answered through tower's PermissionRequest hook rather than typed: the request held open for

@@ -66,6 +66,13 @@ export const MemberSchema = z.object({
       subject: z.array(z.string()),
       options: z.array(z.object({ key: z.string(), label: z.string() })),
       signature: z.string(),
+      /**
+       * The member whose pane draws it, when that is another one: a teammate's request shows in its
+       * lead's pane (`Bash command · from the worker agent`), where answering it types.
+       */
+      drawnIn: z.string().optional(),
+      /** When tower first saw this dialog (ISO): Claude Code ignores keys typed into a dialog just drawn. */
+      since: z.string().optional(),
     })
     .optional(),
   /** How full its context is, from its Claude Code transcript (the lead of a Claude team). */

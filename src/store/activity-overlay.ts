@@ -10,6 +10,7 @@ import { memberPaneKey } from './captures.js';
 import type { PaneLook, PaneWatch } from './captures.js';
 import type { PanePrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
+import { withForwardedRequests } from './forwarded-requests.js';
 import { applyEdit, deltaFrom, recordDelta } from './delta.js';
 import type { SnapshotDelta } from './delta.js';
 import type { SnapshotStore } from './types.js';
@@ -72,7 +73,9 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   // While the hook holds a request the agent draws no dialog: the request stands in for it.
   const held = pane && hooked?.event === 'PermissionRequest' && !look?.prompt ? watch.heldRequest(pane) : null;
   const prompt = look?.prompt ? { prompt: look.prompt } : held ? { prompt: heldPrompt(held) } : {};
-  if (hooked)
+  // A hook's "working" (PreToolUse) is older than a question the screen shows now: a teammate's
+  // request forwarded to its lead fires no PermissionRequest in the teammate.
+  if (hooked && !(hooked.activity === 'working' && look?.reading.cue === 'question'))
     return Object.assign({}, rest, prompt, {
       activity: hooked.activity,
       activitySince: new Date(hooked.at).toISOString(),
@@ -243,7 +246,7 @@ export class ActivityOverlay {
       }
       return out;
     }
-    const members = run.members.map((m) => withActivity(m, this.watch));
+    const members = withForwardedRequests(run.members.map((m) => withActivity(m, this.watch)));
     const stuck = longTurns(members, Date.now());
     const held = this.heldProblem(members);
     const key = `${members.map((m) => `${m.activity}|${m.activitySince}|${m.activityCue ?? ''}|${m.activitySource ?? ''}|${m.prompt?.signature ?? ''}|${m.context?.tokens ?? ''}`).join('\n')}\n${stuck.join('\n')}\n${held ?? ''}`;

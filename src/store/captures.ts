@@ -204,7 +204,11 @@ export class PaneWatch {
           const plain = sanitize(cap.text);
           const reading = readPane(plain, moving, cap.command);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
-          const prompt = reading.cue === 'question' ? readPrompt(plain) : null;
+          const read = reading.cue === 'question' ? readPrompt(plain) : null;
+          // The same dialog read again keeps the time it was first seen: how old it is decides when keys may go in.
+          const first =
+            prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
+          const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
           this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt });
           changed = true;
         }

@@ -9,7 +9,7 @@
  * that moved since the last capture; then an agent prompt at the bottom; then a bare shell.
  */
 import type { Activity } from '../model/model.js';
-import { promptAnswered } from './prompt-reading.js';
+import { promptAnswered, readPrompt } from './prompt-reading.js';
 import { screenTail } from './screen-tail.js';
 
 export { screenTail } from './screen-tail.js';
@@ -35,6 +35,12 @@ const QUESTION = [
   /\[y\/n\]|\(y\/n\)/i,
   /^\s*│?\s*Would you like to\b[^?]*\?/i,
 ];
+/**
+ * A teammate's pane while its lead's pane shows the teammate's permission request (Claude Code
+ * 2.1.332: a box `✻ Waiting for team lead approval`, the tool, the action, `Permission request sent
+ * to team "…" leader`); no PermissionRequest hook fires in the teammate.
+ */
+const LEAD_APPROVAL = /^\s*(│\s*)?\S?\s*Waiting for team lead approval\b/;
 // An agent's own input prompt at the bottom (Claude Code's box holds `> ` or `❯ `).
 const PROMPT = /^\s*(│\s*)?[❯>]\s?/;
 
@@ -44,9 +50,13 @@ const PROMPT = /^\s*(│\s*)?[❯>]\s?/;
  */
 export function readPane(plain: string, moved: boolean, command: string): PaneReading {
   const tail = screenTail(plain);
+  // A teammate whose permission request waits in its lead's dialog keeps its spinner and interrupt hint.
+  if (screenTail(plain, 24).some((l) => LEAD_APPROVAL.test(l))) return { activity: 'waiting', cue: 'question' };
   if (tail.some((l) => INTERRUPT.test(l) || SPINNER.test(l))) return { activity: 'working', cue: 'interrupt-hint' };
+  // A dialog read whole (its options joined however they wrapped), else a question near the bottom;
+  // a prompt with output below it was answered (the agent went on): not a question any more.
+  if (readPrompt(plain)) return { activity: 'waiting', cue: 'question' };
   const bottom = tail.slice(-8);
-  // A prompt with output below it was answered (the agent went on): not a question any more.
   if (bottom.some((l) => QUESTION.some((q) => q.test(l))) && !promptAnswered(plain))
     return { activity: 'waiting', cue: 'question' };
   if (moved) return { activity: 'working', cue: 'output-moving' };

@@ -1,10 +1,14 @@
 /**
- * The question or permission prompt a pane shows, read the way Claude Code draws it: a box with what
- * is asked (`Bash command`, the command), the question (`Do you want to proceed?`) and numbered
- * choices (`❯ 1. Yes`, `  2. No, and tell Claude what to do differently`); or a `[y/n]` question.
- * Pure: the same screen always reads the same, so a prompt seen before can be recognised again.
+ * The question or permission prompt a pane shows, read the way Claude Code draws it. Claude Code
+ * 2.1.332 draws a permission dialog in place of its input box: a full-width `─` rule, the tool's
+ * title (`Bash command`, `Bash command · from the worker agent` for a teammate's request), an
+ * optional tip, the description, the command between two `╌` rules, the question (`Do you want to
+ * proceed?`) and numbered choices (`❯ 1. Yes` … `4. No`), whose labels wrap in a narrow pane. Older
+ * versions drew a `╭…╮` box; a `[y/n]` question is read too. Pure: the same dialog always reads
+ * the same, whatever the transcript above it does, so a prompt seen before is recognised again.
  */
 import { screenTail } from './screen-tail.js';
+import { dialogSubject } from './prompt-subject.js';
 
 export interface PromptOption {
   /** What is typed to choose it: the digit, or `y` / `n`. */
@@ -15,31 +19,31 @@ export interface PromptOption {
 export interface PanePrompt {
   /** The question line (`Do you want to proceed?`). */
   question: string;
-  /** What the prompt is about: the lines of its box above the question (the tool and the command). */
+  /** What the prompt is about: the dialog's own lines above the question (the tool, the description, the command). */
   subject: string[];
   options: PromptOption[];
   /** The prompt as a whole, for telling it from another one: question, subject and options. */
   signature: string;
+  /** The member whose pane draws it, when that is another one (a teammate's request, in its lead's pane). */
+  drawnIn?: string;
+  /** When tower first saw this dialog (ISO), set by the captures; the same dialog keeps its first time. */
+  since?: string;
 }
 
-/** Lines looked at, from the bottom of the screen: a prompt box is a dozen lines. */
-const LOOK = 24;
-/** Lines of a prompt's box above its question that are its subject, at most. */
-const SUBJECT_LINES = 10;
+/** Non-blank lines looked at, from the bottom of the screen: a dialog with a long command is tall. */
+const LOOK = 40;
 /** The most a prompt read here can hold (a box's prompt is held to the same at the door). */
-export const PROMPT_BOUNDS = { subject: SUBJECT_LINES, options: LOOK, key: /^([0-9]|y|n)$/ } as const;
+export const PROMPT_BOUNDS = { subject: LOOK, options: LOOK, key: /^([0-9]|y|n)$/ } as const;
 const QUESTION = /(\bDo you want to\b[^?]*\?|\bWould you like to\b[^?]*\?|[^\n]*\?\s*(\[y\/n\]|\(y\/n\))\s*$)/i;
-const OPTION = /^[❯>]?\s*(\d)\.\s+(.+)$/;
+/** An option line: the cursor (`❯`) or its room, the number, the label; group 1 is all before the label. */
+const OPTION = /^(\s*[❯>]?\s*(\d)\.\s+)(\S.*)$/;
 const YES_NO = /\[y\/n\]|\(y\/n\)/i;
 /** What may follow a prompt's options and still leave it waiting: its box's border, a key hint, an empty input. */
 const TRAILER = /^([╰└─━]+.*|.*\b[Ee]sc to (cancel|interrupt)\b.*|[❯>]\s*)$/;
 
-/** A box line without its border: `│ text │` → `text`. */
-function unboxed(line: string): string {
-  return line
-    .replace(/^\s*[│┃|]\s?/, '')
-    .replace(/\s*[│┃|]\s*$/, '')
-    .trim();
+/** A line without a box's side borders (`│ text │` → ` text`), its indent kept. */
+export function unboxed(line: string): string {
+  return line.replace(/^\s*[│┃|]\s?/, '').replace(/\s*[│┃|]\s*$/, '');
 }
 
 /** Whether the screen shows a prompt with options that output below it says was answered. */
@@ -53,8 +57,33 @@ export function readPrompt(plain: string): PanePrompt | null {
   return typeof found === 'object' ? found : null;
 }
 
+/** The options below the question; a label wrapped onto the next lines (indented under it) is joined. */
+function readOptions(lines: readonly string[]): { options: PromptOption[]; after: number } {
+  const options: PromptOption[] = [];
+  let after = 0;
+  let labelAt = -1;
+  for (const line of lines) {
+    const m = OPTION.exec(line);
+    if (m && after === 0) {
+      options.push({ key: m[2]!, label: m[3]!.trim() });
+      labelAt = m[1]!.length;
+      continue;
+    }
+    const indent = line.length - line.trimStart().length;
+    const last = options[options.length - 1];
+    if (last && labelAt > 0 && after === 0 && indent >= labelAt && !TRAILER.test(line.trim())) {
+      last.label = `${last.label} ${line.trim()}`;
+      continue;
+    }
+    labelAt = -1;
+    if (!TRAILER.test(line.trim())) after++;
+  }
+  return { options, after };
+}
+
 function scan(plain: string): PanePrompt | 'answered' | null {
-  const lines = screenTail(plain, LOOK).map(unboxed);
+  const raw = screenTail(plain, LOOK);
+  const lines = raw.map(unboxed);
   let q = -1;
   for (let i = lines.length - 1; i >= 0; i--) {
     if (QUESTION.test(lines[i] ?? '')) {
@@ -63,24 +92,60 @@ function scan(plain: string): PanePrompt | 'answered' | null {
     }
   }
   if (q < 0) return null;
-  const question = lines[q]!;
-  const options: PromptOption[] = [];
-  let after = 0;
-  for (const line of lines.slice(q + 1)) {
-    const m = OPTION.exec(line);
-    if (m && after === 0) options.push({ key: m[1]!, label: m[2]!.trim() });
-    else if (!TRAILER.test(line)) after++;
-  }
+  const question = lines[q]!.trim();
+  const { options, after } = readOptions(lines.slice(q + 1));
   // Output below the prompt means it was answered and the agent went on: no prompt now.
   if (after > 0) return options.length > 0 ? 'answered' : null;
   if (options.length === 0 && YES_NO.test(question))
     options.push({ key: 'y', label: 'yes' }, { key: 'n', label: 'no' });
   if (options.length === 0) return null;
-  // The box above the question: from its top border (or the start of what was looked at) down.
-  const raw = screenTail(plain, LOOK);
-  let top = q - 1;
-  while (top >= 0 && q - top <= SUBJECT_LINES && !/^\s*[╭┌]/.test(raw[top] ?? '')) top--;
-  const subject = lines.slice(Math.max(0, top + 1), q).filter((l) => l !== '' && !/^[─━]+$/.test(l));
+  const subject = dialogSubject(raw, lines, q);
   const signature = JSON.stringify([question, subject, options.map((o) => `${o.key}.${o.label}`)]);
   return { question, subject, options, signature };
+}
+
+/** The option that says No (`4. No`, `2. No, and tell Claude …`), whatever its number; null when none does. */
+export function noOption(p: PanePrompt): PromptOption | null {
+  return p.options.find((o) => o.key === 'n' || /^no\b/i.test(o.label)) ?? null;
+}
+
+/**
+ * The option a choice means: its number (or `y` / `n` of a `[y/n]` question); `n` the option that
+ * says No and `y` the plain Yes, whatever their numbers (2.1.332's Bash dialog: `4. No`; a
+ * teammate's forwarded one: `3. No`). Null when the prompt has none.
+ */
+export function optionFor(p: PanePrompt, choice: string): PromptOption | null {
+  const c = choice.toLowerCase();
+  const exact = p.options.find((o) => o.key === c);
+  if (exact) return exact;
+  if (c === 'n') return noOption(p);
+  if (c === 'y') return p.options.find((o) => /^yes$/i.test(o.label)) ?? null;
+  return null;
+}
+
+/**
+ * How old a dialog must be before tower types into it. Claude Code 2.1.332 drops a key that comes
+ * right after it draws a dialog: typed as tower types (the digit, then a carriage return) within
+ * ~100 ms of the dialog first showing in a capture, the key was lost (8 of 13 tries at 0-100 ms),
+ * from 150 ms on it was taken (every one of 42 tries); others saw ~0.3 s. Kept well past both.
+ */
+export const MIN_DIALOG_AGE_MS = 600;
+
+/**
+ * Whether the dialog `before` is gone from a screen: neither it nor its question with its options
+ * is shown (or only above output the agent printed since), or another dialog (another subject)
+ * stands in its place.
+ */
+export function dialogGone(plain: string, before: PanePrompt): boolean {
+  const found = scan(plain);
+  // Output below its options: the agent took an answer and went on (a dialog left in the scrollback).
+  if (found === 'answered') return true;
+  const now = typeof found === 'object' ? found : null;
+  if (now) return now.signature !== before.signature && JSON.stringify(now.subject) !== JSON.stringify(before.subject);
+  const tail = screenTail(plain, LOOK).map((l) => unboxed(l).trim());
+  const asks = tail.some((l) => l.includes(before.question));
+  const offers = before.options.some((o) =>
+    tail.some((l) => OPTION.exec(l)?.[2] === o.key && l.includes(o.label.slice(0, 20))),
+  );
+  return !(asks && offers);
 }

@@ -8,6 +8,7 @@ import type { Run } from '../../src/model/model.js';
 import { admitLine } from '../../src/remote/door.js';
 import { lineSplitter } from '../../src/remote/lines.js';
 import { applyChanges } from '../../src/remote/protocol.js';
+import { PROMPT_BOUNDS } from '../../src/store/prompt-reading.js';
 import { gate, member } from '../ui/fixtures.js';
 
 const OSC52 = '\u001b]52;c;cm0gLXJmIH4K\u0007';
@@ -221,9 +222,19 @@ describe('the door, for what a box says its agents do', () => {
     });
     const run = goodRun();
     run.members = [
-      member('fits', { paneId: '%1', state: 'alive', activity: 'waiting', prompt: prompt(10, 3) }),
-      member('tall', { paneId: '%2', state: 'alive', activity: 'waiting', prompt: prompt(11, 2) }),
-      member('wide', { paneId: '%3', state: 'alive', activity: 'waiting', prompt: prompt(2, 25) }),
+      member('fits', { paneId: '%1', state: 'alive', activity: 'waiting', prompt: prompt(PROMPT_BOUNDS.subject, 3) }),
+      member('tall', {
+        paneId: '%2',
+        state: 'alive',
+        activity: 'waiting',
+        prompt: prompt(PROMPT_BOUNDS.subject + 1, 2),
+      }),
+      member('wide', {
+        paneId: '%3',
+        state: 'alive',
+        activity: 'waiting',
+        prompt: prompt(2, PROMPT_BOUNDS.options + 1),
+      }),
       member('odd', { paneId: '%4', state: 'alive', activity: 'waiting', prompt: prompt(2, 2, 'enter') }),
     ];
     const a = snapshotOf([run]);
@@ -236,6 +247,6 @@ describe('the door, for what a box says its agents do', () => {
     ]);
     expect(members[0]?.prompt?.signature).toHaveLength(6004);
     expect(a.problems).toHaveLength(3);
-    expect(a.problems[0]).toMatch(/"tall".*11 subject lines, 2 options/);
+    expect(a.problems[0]).toMatch(new RegExp(`"tall".*${PROMPT_BOUNDS.subject + 1} subject lines, 2 options`));
   });
 });
