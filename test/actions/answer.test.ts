@@ -71,7 +71,10 @@ describe('answer', () => {
       expect.stringContaining('for the question and its options to go'),
     ]);
     const outcome = await runAction(w.env, plan);
-    expect(outcome).toMatchObject({ status: 'done', message: 'answered 1 (Yes) to writer-2: the question and its options are gone' });
+    expect(outcome).toMatchObject({
+      status: 'done',
+      message: 'answered 1 (Yes) to writer-2: the question and its options are gone',
+    });
     expect(outcome.details).toContain('Do you want to proceed? → 1. Yes');
     await waitFor(async () => (await screen()).includes('allowed: deploying'), 5000, { what: 'the agent to go on' });
     expect(w.audit().at(-1)).toMatchObject({
