@@ -12,10 +12,12 @@
 //   interleaved runs), and `tower status` loads no ES module at all. Kept.
 // - the hand-painted first frame (src/ui/first-frame/): the first frame in 597 ms against 1,185 (50 %);
 //   nothing on `tower status`. Kept.
-// - bundle patches (scripts/bundle-patches.js): ink's bounded text caches and yoga's fetch probe fix
-//   defects and are kept (neither is on the first frame's nor `tower status`'s path); string-width's
-//   lazy tables and narrow fast path save 21-28 % of the first frame, ansi-tokenize's lazy segmenter
-//   and code-unit walk a median 6 % (1-16 % in five runs) and its same-style shortcut 6-22 %: kept.
+// - bundle patches (scripts/bundle-patches.js): yoga's fetch probe fixes a defect and is kept (on the
+//   live screen's path, not the first frame's nor `tower status`'s); string-width's lazy tables and
+//   narrow fast path save 21-28 % of the first frame; ansi-tokenize's segmenter made on first use
+//   spares the live screen's start the 27-42 ms of a first Intl.Segmenter for a tokenize it never
+//   calls: kept. Removed: ink's bounded measure-text and wrap-text caches and ansi-tokenize's walk by
+//   code unit (the screen hands ink no text: 0 calls of each in a minute of the demo with 30 keys).
 //   Removed: zod's English-only locales (zod is on neither path: 0; a config file, when there is one,
 //   now loads a 770 KB validator instead of 405 KB).
 import fs from 'node:fs';

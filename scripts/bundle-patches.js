@@ -1,9 +1,9 @@
 // Build-time rewrites of a few dependency modules, applied while bundling (node_modules stay as installed).
-// What each saves was measured by building without it (scripts/build.js lists the figures; Nov 2026).
-// - ink's measure-text and wrap-text keep a module-level cache of every text ever measured or wrapped,
-//   never cleared: a screen of text that keeps changing (live pane output, ages, progress) grows it
-//   without end. The rewrite starts the cache afresh once it holds TEXT_CACHE_LIMIT entries. A defect
-//   fix: ink is on neither the first frame's path nor `tower status`'s.
+// Each is on a path tower runs; what it saves is written beside it (scripts/build.js has the first-frame
+// figures; Nov 2026). The screen renders no ink <Text>, so ink's text measuring and wrapping, and
+// ansi-tokenize's walk of the text ink writes, never run: a demo session of a minute with 30 keys
+// calls measure-text 0 times, wrap-text 0, ansi-tokenize's tokenize 0, and string-width 7,952 times.
+// Nothing is patched there any more.
 // - yoga-layout's wasm loader asks `typeof fetch`, which makes Node load its whole fetch implementation
 //   (~25 ms of start-up) although the wasm is inlined as base64: the rewrite answers "undefined". A
 //   defect fix (a global the layout engine has no business touching), on the live screen's path only.
@@ -14,43 +14,19 @@
 //   quotes, the ellipsis and the middle dot) by its length, as its own ASCII fast path does.
 //   Saves 21-28 % of the first frame (without it 825 ms against 597, 1,512 against 1,200); nothing of
 //   `tower status`, which does not load it.
-// - @alcalzone/ansi-tokenize (loaded with ink) builds an Intl.Segmenter when it is imported (~25 ms,
-//   on the way to the live screen) and walks every line grapheme by grapheme through it. The rewrite
-//   builds it on first use and walks text made only of characters that are each a grapheme of their
-//   own (the narrow ranges above, and ESC) one code unit at a time. Nothing of `tower status`.
+// - @alcalzone/ansi-tokenize (loaded with ink) builds an Intl.Segmenter when it is imported, on the way
+//   to the live screen, for a tokenize the screen never calls. The first Intl.Segmenter of a process
+//   costs 27-42 ms (Node 20, ICU's break data loaded; five runs), any later one 0.02 ms. The rewrite
+//   builds it on first use. Nothing of `tower status`.
 // Each rewrite fails the build when its target code is not found, so a dependency update that moves
 // the code is noticed rather than silently unpatched.
 import fs from 'node:fs';
-
-/** Entries a text cache may hold before it starts afresh (a full screen is a few hundred texts). */
-export const TEXT_CACHE_LIMIT = 4000;
 
 function replaceOnce(source, from, to, what) {
   const at = source.indexOf(from);
   if (at < 0 || source.indexOf(from, at + from.length) >= 0)
     throw new Error(`${what}: expected exactly one ${JSON.stringify(from)}`);
   return source.slice(0, at) + to + source.slice(at + from.length);
-}
-
-/** ink/build/measure-text.js with its Map bounded. */
-export function boundMeasureText(source) {
-  return replaceOnce(
-    source,
-    'cache.set(text, dimensions);',
-    `if (cache.size >= ${TEXT_CACHE_LIMIT}) cache.clear(); cache.set(text, dimensions);`,
-    'ink measure-text',
-  );
-}
-
-/** ink/build/wrap-text.js with its cache object bounded. */
-export function boundWrapText(source) {
-  const declared = replaceOnce(source, 'const cache = {};', 'let cache = {}; let cacheSize = 0;', 'ink wrap-text');
-  return replaceOnce(
-    declared,
-    'cache[cacheKey] = wrappedText;',
-    `if (cacheSize >= ${TEXT_CACHE_LIMIT}) { cache = {}; cacheSize = 0; } cacheSize++; cache[cacheKey] = wrappedText;`,
-    'ink wrap-text',
-  );
 }
 
 /** yoga-layout's loader with `typeof fetch` answered without touching the global. */
@@ -91,43 +67,26 @@ export function fastStringWidth(source) {
   );
 }
 
-/**
- * Characters each of which is a grapheme cluster on its own (no combining mark, joiner, CR or
- * surrogate among them): what ansi-tokenize may walk one code unit at a time.
- */
-export const SINGLE_GRAPHEMES =
-  '^[\\u001B\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2200-\\u22FF\\u2500-\\u259F]*$';
-
-/** ansi-tokenize's tokenize with its segmenter made on first use and a walk by code unit where that is the same. */
-export function fastTokenize(source) {
+/** ansi-tokenize's tokenize with its segmenter made on first use. */
+export function lazyTokenizeSegmenter(source) {
   const lazy = replaceOnce(
     source,
     'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
     `let segmenterMade;
-const singleGraphemes = new RegExp(${JSON.stringify(SINGLE_GRAPHEMES)});
-function graphemesOf(str) {
-    if (!singleGraphemes.test(str)) return (segmenterMade ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(str);
-    const units = [];
-    for (let index = 0; index < str.length; index++) units.push({ segment: str[index], index });
-    return units;
-}`,
+const segmenter = { segment: (text) => (segmenterMade ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(text) };`,
     'ansi-tokenize tokenize',
   );
-  return replaceOnce(
-    lazy,
-    'for (const { segment, index } of segmenter.segment(str)) {',
-    'for (const { segment, index } of graphemesOf(str)) {',
-    'ansi-tokenize tokenize',
-  );
+  // The segmenter is used by its segment() alone (else the stand-in above would not do).
+  if (/segmenter\.(?!segment\()/.test(lazy.replace(/segmenterMade/g, '')))
+    throw new Error('ansi-tokenize tokenize: the segmenter is used by more than segment()');
+  return lazy;
 }
 
 const PATCHES = [
   // The hoisted copy only (ink and tower use it); an older copy nested under another package is left alone.
   { filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/, rewrite: fastStringWidth, hoistedOnly: true },
-  { filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/, rewrite: boundMeasureText },
-  { filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/, rewrite: boundWrapText },
   { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/][^\\/]+\.js$/, rewrite: noFetchProbe },
-  { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/, rewrite: fastTokenize },
+  { filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/, rewrite: lazyTokenizeSegmenter },
 ];
 
 /** The esbuild plugin applying the rewrites above. */
