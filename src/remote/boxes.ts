@@ -13,6 +13,8 @@ import type { SnapshotStore } from '../store/types.js';
 import { boxActions } from './actions.js';
 import type { BoxActions } from './actions.js';
 import { CompositeStore } from './composite-store.js';
+import { BoxPaneLooks } from './box-looks.js';
+import type { PaneLooks } from '../store/captures.js';
 import { usesHosts } from '../config/hosts.js';
 
 export { usesHosts };
@@ -51,6 +53,11 @@ export function createBoxesStore(ctx: AppContext, local: SnapshotStore = createL
     timeoutSec: ctx.config.hostTimeoutSec,
     reconnect: true,
   });
+}
+
+/** The preview's panes over a store made by createBoxesStore: another box's pane is what it streams. */
+export function looksFor(local: PaneLooks, store: SnapshotStore): PaneLooks {
+  return store instanceof CompositeStore ? new BoxPaneLooks(local, store) : local;
 }
 
 /** The actions over a store made by createBoxesStore. */

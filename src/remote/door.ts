@@ -8,14 +8,16 @@ import type { z } from 'zod';
 import type { Member, Problem, Run } from '../model/model.js';
 import { MemberSchema } from '../model/schema.js';
 import { PROMPT_BOUNDS } from '../store/prompt-reading.js';
-import { sanitize, sanitizeLine } from '../text/sanitize.js';
+import { sanitize, sanitizeLine, sgrOnlyLine } from '../text/sanitize.js';
 import type { ServerMessage } from './protocol.js';
 import {
   ChangesEnvelopeSchema,
   ErrorMessageSchema,
   HelloSchema,
   OfferMessageSchema,
+  MAX_PANE_LINE_CHARS,
   OutcomeMessageSchema,
+  PaneMessageSchema,
   PlanMessageSchema,
   ProblemSchema,
   ProgressMessageSchema,
@@ -242,6 +244,15 @@ export function admitLine(line: string): Admitted {
     if (c.order !== undefined) message.order = ids(c.order);
     if (c.problems !== undefined) message.problems = admitProblems(c.problems, problems);
     return { message, problems };
+  }
+  if (type === 'pane') {
+    const parsed = PaneMessageSchema.safeParse(value);
+    if (!parsed.success)
+      return { message: null, problems: [`sent pane lines this tower cannot read: ${firstIssue(parsed.error)}`] };
+    // Cleaned here as a capture of this box is: colour escapes kept for the screen to read, nothing else.
+    const lines = parsed.data.lines.map((l) => sgrOnlyLine(l.slice(0, MAX_PANE_LINE_CHARS)));
+    const { trimmed, ...rest } = parsed.data;
+    return { message: { ...rest, lines, ...(trimmed ? { trimmed } : {}) }, problems };
   }
   const schema = (SIMPLE as Record<string, z.ZodType | undefined>)[type];
   if (!schema)

@@ -12,7 +12,9 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { admitLine } from './door.js';
 import { MAX_LINE_BYTES, lineSplitter } from './lines.js';
 import type { ClientMessage, Hello } from './protocol.js';
-import { ACTIVITY, ORDER_WHEN_MOVED, PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
+import { PaneFeed } from './pane-feed.js';
+import type { PaneView } from './pane-feed.js';
+import { ACTIVITY, ORDER_WHEN_MOVED, PANE_PREVIEW, PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
 import { readReaderBundle, shipCommand, shipPayload, towerMissing } from './ship.js';
 import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
 
@@ -73,7 +75,16 @@ export class HostLink {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<() => void>();
+  private readonly paneListeners = new Set<() => void>();
   private readonly now: () => number;
+  /** The pane previewed here, as the box streams it. */
+  private readonly feed = new PaneFeed({
+    write: (msg) => this.write(msg),
+    problem: (text) => this.noteProblems([text]),
+    changed: () => {
+      for (const l of this.paneListeners) l();
+    },
+  });
 
   constructor(
     readonly host: HostConfig,
@@ -86,6 +97,27 @@ export class HostLink {
   /** Whether the box sends its members' activity (a tower older than that sends none). */
   get sendsActivity(): boolean {
     return this.hello?.features?.includes(ACTIVITY) ?? false;
+  }
+
+  /** Whether the box streams a pane it is asked for (a tower older than that does not). */
+  get streamsPanes(): boolean {
+    return this.hello?.features?.includes(PANE_PREVIEW) ?? false;
+  }
+
+  /** Previews a pane of the box here (null: none): the box streams it while it is asked to. */
+  preview(pane: string | null, server: string | null = null): void {
+    this.feed.want(pane, server, this.state.state === 'ok' && this.streamsPanes);
+  }
+
+  /** The previewed pane as the box last sent it, or null. */
+  get pane(): PaneView | null {
+    return this.feed.view;
+  }
+
+  /** Called when the previewed pane's lines change (not with the snapshot: a pane prints often). */
+  subscribePane(listener: () => void): () => void {
+    this.paneListeners.add(listener);
+    return () => this.paneListeners.delete(listener);
   }
 
   /** Called on every change of state or snapshot. */
@@ -118,6 +150,7 @@ export class HostLink {
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearTimers();
+    this.feed.dispose();
     const child = this.child;
     if (!child) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -267,6 +300,7 @@ export class HostLink {
   }
 
   private onLine(line: string): void {
+    if (this.feed.cuts(line)) return;
     const { message: msg, problems } = admitLine(line);
     if (problems.length) this.noteProblems(problems);
     if (!msg) return;
@@ -290,6 +324,10 @@ export class HostLink {
         if (!this.hello) return;
         this.snapshot = msg.snapshot;
         this.connected();
+        this.feed.connected(this.streamsPanes);
+        return;
+      case 'pane':
+        this.feed.received(msg, line.length);
         return;
       case 'changes':
         if (!this.snapshot) return;
@@ -353,6 +391,7 @@ export class HostLink {
   private onExit(child: ChildProcessWithoutNullStreams, code: number | null): void {
     if (this.child !== child) return;
     this.child = null;
+    this.feed.dropped();
     this.clearTimers();
     const why = this.failure ?? describeSshFailure(this.host, this.stderr, code);
     for (const [id, p] of [...this.pending]) {

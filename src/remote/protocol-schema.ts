@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ACTION_KINDS } from '../kit/types.js';
 import { GateSchema, RunSchema } from '../model/schema.js';
 import { SYSTEMS } from '../model/values.js';
+import { MAX_PANE_LINES } from './protocol.js';
 
 /** A tmux socket flag pair the far side reads with: none, `-L name` or `-S path` (used to attach there). */
 const TmuxFlagsSchema = z.union([
@@ -118,3 +119,18 @@ export const ChangesEnvelopeSchema = z.object({
 
 export { RunSchema };
 export { ProblemSchema } from '../model/schema.js';
+
+export { MAX_PANE_LINES, MAX_PANE_LINE_CHARS } from './protocol.js';
+
+export const PaneMessageSchema = z.object({
+  type: z.literal('pane'),
+  pane: z.string().regex(/^%\d{1,9}$/),
+  server: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/)
+    .nullable(),
+  drop: z.number().int().min(0).max(MAX_PANE_LINES),
+  keep: z.number().int().min(0).max(MAX_PANE_LINES),
+  lines: z.array(z.string()).max(MAX_PANE_LINES),
+  trimmed: z.number().int().min(0).optional(),
+});

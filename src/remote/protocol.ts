@@ -7,7 +7,12 @@
 import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../kit/types.js';
 import type { Problem, Run, Snapshot } from '../model/model.js';
 
-/** Bumped whenever a message changes shape; both sides must speak the same one. */
+/**
+ * Bumped only when a message changes shape in a way the other side cannot skip over. Everything
+ * since protocol 1 is an addition: a new message kind or field, offered in the hello's `features`
+ * and used once the other side says so (or simply ignored by it); so towers of different versions
+ * still talk (docs/remote.md).
+ */
 export const PROTOCOL_VERSION = 1;
 
 /** The first line the serving side writes. */
@@ -39,6 +44,40 @@ export const ORDER_WHEN_MOVED = 'order-when-moved';
  */
 export const ACTIVITY = 'activity';
 
+/**
+ * The serving side streams one pane while the other side previews it: asked with `preview` (one
+ * pane per box at a time; `pane: null` stops), it captures that pane each time it prints (at the
+ * local preview's rate) and sends `pane` messages with the lines that changed since the last one.
+ */
+export const PANE_PREVIEW = 'pane-preview';
+/** Lines of a pane sent and kept, at most: the capture's history and a tall screen. */
+export const MAX_PANE_LINES = 400;
+/** Characters of one pane line sent and kept, colour escapes included. */
+export const MAX_PANE_LINE_CHARS = 2048;
+/**
+ * Bytes of pane lines a box sends in one second, at most (a screen of 200 colourful lines at ten
+ * captures a second, every line new each time, is ~400 KB/s; a scrolling agent sends a line or a
+ * few per capture, ~2 KB/s). A box holds itself to it; this side cuts what comes past it.
+ */
+export const PREVIEW_BYTES_PER_SEC = 128 * 1024;
+
+/**
+ * One pane's lines as they are now, from the ones sent before: the old lines from `drop` on, `keep`
+ * of them (what scrolled off the top is dropped), then `lines`. `drop` and `keep` 0: all lines new.
+ * Each line is cleaned to its text and colour escapes (SGR) before it is sent, and again at the door.
+ */
+export interface PaneLines {
+  type: 'pane';
+  pane: string;
+  /** The Claude Code swarm server the pane is on, null for the box's own tmux server. */
+  server: string | null;
+  drop: number;
+  keep: number;
+  lines: string[];
+  /** Lines of the pane the box left out to stay within the cap on bytes per second (oldest first). */
+  trimmed?: number;
+}
+
 /** Messages from the serving side. */
 export type ServerMessage =
   | Hello
@@ -48,7 +87,8 @@ export type ServerMessage =
   | { type: 'progress'; id: number; progress: ActionProgress }
   | { type: 'offer'; id: number; alive: string[] }
   | { type: 'outcome'; id: number; outcome: ActionOutcome }
-  | { type: 'error'; id: number | null; message: string };
+  | { type: 'error'; id: number | null; message: string }
+  | PaneLines;
 
 /** Messages to the serving side. */
 export type ClientMessage =
@@ -57,7 +97,8 @@ export type ClientMessage =
   | { type: 'cancel'; id: number }
   | { type: 'answer-offer'; id: number; names: string[] }
   | { type: 'refresh'; runId?: string }
-  | { type: 'use'; features: string[] };
+  | { type: 'use'; features: string[] }
+  | { type: 'preview'; pane: string | null; server?: string | null };
 
 /** One line of JSON (no newline can hide inside: JSON.stringify escapes them). */
 export function encode(msg: ServerMessage | ClientMessage): string {

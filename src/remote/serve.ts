@@ -15,7 +15,17 @@ import type { SnapshotStore } from '../store/types.js';
 import { socketArgs } from '../tmux/client.js';
 import type { ClientMessage, ServerMessage } from './protocol.js';
 import { lineSplitter } from './lines.js';
-import { ACTIVITY, ORDER_WHEN_MOVED, PROTOCOL_VERSION, decodeLine, diffSnapshots, encode } from './protocol.js';
+import type { LocalPaneLooks } from '../store/preview-stream.js';
+import { PaneServer } from './pane-serve.js';
+import {
+  ACTIVITY,
+  ORDER_WHEN_MOVED,
+  PANE_PREVIEW,
+  PROTOCOL_VERSION,
+  decodeLine,
+  diffSnapshots,
+  encode,
+} from './protocol.js';
 
 /** The tower version this build reports in its hello. */
 export const TOWER_VERSION = '0.1.0';
@@ -29,8 +39,9 @@ export interface ServeIo {
 export async function serveStdio(
   ctx: AppContext,
   io: ServeIo = { input: process.stdin, output: process.stdout },
-  store: SnapshotStore = createWatchedStore(ctx).store,
+  watched: { store: SnapshotStore; watch?: LocalPaneLooks | undefined } = createWatchedStore(ctx),
 ): Promise<number> {
+  const store = watched.store;
   let closed = false;
   const send = (msg: ServerMessage): void => {
     if (!closed) io.output.write(encode(msg));
@@ -44,10 +55,11 @@ export async function serveStdio(
     tower: TOWER_VERSION,
     hostname: os.hostname(),
     tmux: socketArgs(ctx.tmux.socket),
-    features: [ORDER_WHEN_MOVED, ACTIVITY],
+    features: [ORDER_WHEN_MOVED, ACTIVITY, ...(watched.watch ? [PANE_PREVIEW] : [])],
   });
 
-  const requests = new RequestHandler(ctx, store, send);
+  const panes = watched.watch ? new PaneServer(watched.watch, send) : null;
+  const requests = new RequestHandler(ctx, store, send, panes);
   const using = requests.using;
   const ended = new Promise<void>((resolve) => {
     io.input.on(
@@ -82,6 +94,7 @@ export async function serveStdio(
   await ended;
   closed = true;
   unsubscribe();
+  panes?.dispose();
   requests.cancelAll();
   await store.stop().catch(() => {});
   return 0;
@@ -98,6 +111,7 @@ class RequestHandler {
     private readonly ctx: AppContext,
     private readonly store: SnapshotStore,
     private readonly send: (msg: ServerMessage) => void,
+    private readonly panes: PaneServer | null,
   ) {}
 
   handle(line: string): void {
@@ -120,6 +134,11 @@ class RequestHandler {
       case 'refresh':
         this.store.refresh(msg.runId);
         return;
+      case 'preview': {
+        const why = this.panes ? this.panes.request(msg.pane, msg.server) : 'this tower does not stream panes';
+        if (why) this.send({ type: 'error', id: null, message: why });
+        return;
+      }
       case 'use':
         if (Array.isArray(msg.features) && msg.features.includes(ORDER_WHEN_MOVED)) this.using.add(ORDER_WHEN_MOVED);
         return;

@@ -106,6 +106,8 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   // Other boxes' machinery (ssh links, the combined store) is loaded only when there are hosts.
   const remote = usesHosts(ctx) ? await import('../remote/boxes.js') : null;
   const live = remote ? remote.createBoxesStore(ctx, local) : local;
+  // Another box's pane in the preview is what that box streams of it.
+  const looks = remote ? remote.looksFor(watch, live) : watch;
   const store = start.first ? seededStore(live, start.first) : live;
   const activity = new ActivityStore();
   const session = createSessionStore({
@@ -159,7 +161,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         readonly={ctx.readonly}
         contextThreshold={ctx.config.contextThresholdPct}
         session={session}
-        watch={watch}
+        watch={looks}
       />,
       {
         stdout: sink as unknown as NodeJS.WriteStream,

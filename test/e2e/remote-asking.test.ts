@@ -1,7 +1,8 @@
 /**
  * An agent on a build box at a permission prompt, seen from this box over real ssh (a private sshd):
  * `status --json` says it waits at the prompt, the fleet screen shows it asking, the notify command
- * runs for it, and `1` on the screen answers it, the box's tower re-checking the prompt and typing.
+ * runs for it, and `1` on the screen answers it, the box's tower re-checking the prompt and typing;
+ * the preview shows the agent's pane as the box streams it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -160,6 +161,9 @@ describe('an agent asking on another box', () => {
       what: 'the agent on the box to take the answer',
     });
     await waitForScreen(/answered 1 \(Yes\) to lead/);
+    // The preview shows the lead's pane as box q streams it: what the agent printed on taking the answer.
+    const preview = await waitForScreen('allowed: deploying');
+    expect(preview).toMatch(/Preview · lead %\d+ on q/);
     const audit = fs
       .readFileSync(path.join(home, 'state', 'tower', 'audit.jsonl'), 'utf8')
       .trim()

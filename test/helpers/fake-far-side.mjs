@@ -33,7 +33,16 @@ function run(name, patch = {}) {
   };
 }
 
-send({ type: 'hello', protocol: 1, tower: `0.1.0${OSC0}`, hostname: `far${OSC52}`, tmux: [] });
+// A box that streams panes says so (a newer far side); the others are an older tower.
+const streams = scene === 'pane-flood';
+send({
+  type: 'hello',
+  protocol: 1,
+  tower: `0.1.0${OSC0}`,
+  hostname: `far${OSC52}`,
+  tmux: [],
+  ...(streams ? { features: ['activity', 'pane-preview'] } : {}),
+});
 const hostile = run('good', {
   status: 'running',
   phase: { current: `1${OSC52}`, total: 2, status: `exec${OSC0}` },
@@ -95,5 +104,19 @@ if (scene === 'hostile') {
   for (let i = 0; i < 2000; i++) send({ type: 'offer', id: 1000 + i, alive: ['lead'] });
   await sleep(1500);
   listen();
+  await sleep(60_000);
+} else if (scene === 'pane-flood') {
+  // Asked for a pane, it sends far more than a second's worth of lines, full of escape sequences.
+  let flooding = false;
+  process.stdin.on('data', async (d) => {
+    fs.appendFileSync(log, d);
+    if (flooding || !String(d).includes('"preview"') || String(d).includes('"pane":null')) return;
+    flooding = true;
+    const dirty = `\u001b[32mgreen\u001b[0m ${OSC52}${OSC0}\u001b[2J\u001b[H\u0007 ${'x'.repeat(900)}`;
+    for (let i = 0; i < 3000; i++) {
+      send({ type: 'pane', pane: '%1', server: null, drop: 0, keep: 0, lines: [`line ${i} ${dirty}`] });
+      if (i % 100 === 0) await sleep(1);
+    }
+  });
   await sleep(60_000);
 }
