@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import type { Member, Problem, Run } from '../model/model.js';
 import { MemberSchema } from '../model/schema.js';
 import { PROMPT_BOUNDS } from '../store/prompt-reading.js';
-import { sanitize, sanitizeLine, sgrOnlyLine } from '../text/sanitize.js';
+import { sanitize, sanitizeLine } from '../text/sanitize.js';
+import { sgrOnlyLine } from '../text/sgr-only.js';
 import type { ServerMessage } from './protocol.js';
 import {
   ChangesEnvelopeSchema,

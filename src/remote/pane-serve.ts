@@ -7,7 +7,7 @@
  */
 import { paneKey } from '../store/captures.js';
 import type { LocalPaneLooks } from '../store/preview-stream.js';
-import { sgrOnlyLine } from '../text/sanitize.js';
+import { sgrOnlyLine } from '../text/sgr-only.js';
 import type { PaneLines } from './protocol.js';
 import { MAX_PANE_LINE_CHARS, MAX_PANE_LINES, PREVIEW_BYTES_PER_SEC } from './protocol.js';
 

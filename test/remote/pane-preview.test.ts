@@ -9,7 +9,7 @@ import { PaneFeed } from '../../src/remote/pane-feed.js';
 import { overlap, paneLines } from '../../src/remote/pane-serve.js';
 import type { PaneLines } from '../../src/remote/protocol.js';
 import { MAX_PANE_LINES, PREVIEW_BYTES_PER_SEC } from '../../src/remote/protocol.js';
-import { sgrOnlyLine } from '../../src/text/sanitize.js';
+import { sgrOnlyLine } from '../../src/text/sgr-only.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const OSC52 = '\u001b]52;c;cm0gLXJmIH4K\u0007';
