@@ -3,7 +3,8 @@
  * own, socket `claude-swarm-<leadPid>` in tmux's socket directory (`${TMUX_TMPDIR:-/tmp}/tmux-<uid>/`);
  * the team file keeps only each member's `%N`, which another server may hold too. One scan lists
  * the panes of every such server, bounded: at most MAX_SWARM_SERVERS servers, a few tmux processes
- * at a time, a short timeout each, and sockets whose server is dead are remembered for a while.
+ * at a time, a short timeout each, sockets whose server is dead are remembered for a while, and a
+ * server that timed out is set aside, longer at each timeout in a row.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +28,12 @@ const MAX_DEAD_REMEMBERED = 256;
 const MAX_ENTRIES = 4096;
 /** One listing of a swarm server: a server that does not answer in this long is skipped this tick. */
 export const SWARM_TIMEOUT_MS = 1500;
+/**
+ * A server that timed out is set aside this long, doubled at each timeout after it up to
+ * SLOW_BACKOFF_MAX_MS: asked again every poll, 12 stopped servers took tower status to 6.1 s.
+ */
+export const SLOW_BACKOFF_MS = 10_000;
+export const SLOW_BACKOFF_MAX_MS = 5 * 60_000;
 
 /** One Claude Code swarm server and its panes. */
 export interface SwarmServer {
@@ -105,6 +112,8 @@ async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T)
 export class SwarmScanner {
   /** Socket path → until when it counts as dead, and the inode it had (a new server makes a new socket). */
   private dead = new Map<string, { until: number; ino: number }>();
+  /** Socket path → until when a server that timed out is set aside, its inode, and its timeouts in a row. */
+  private slow = new Map<string, { until: number; ino: number; misses: number }>();
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -146,6 +155,13 @@ export class SwarmScanner {
       const dead = this.dead.get(full);
       if (dead && dead.until > now && dead.ino === st.ino) continue;
       if (dead) this.dead.delete(full);
+      const slow = this.slow.get(full);
+      if (slow && slow.until > now && slow.ino === st.ino) {
+        problems.push(
+          `tmux ${name}: did not answer; set aside for ${Math.ceil((slow.until - now) / 1000)} s more; its teammates' liveness is unknown`,
+        );
+        continue;
+      }
       candidates.push({ name, path: full, ino: st.ino, mtime: st.mtimeMs });
     }
     // The newest sockets first: a lead that started lately is the one most likely still running.
@@ -167,6 +183,7 @@ export class SwarmScanner {
     for (const r of listed) {
       const leadPid = swarmLeadPid(r.c.name) as number;
       if (r.ok) {
+        this.slow.delete(r.c.path);
         const leadAlive = processAlive(leadPid);
         servers.push({
           name: r.c.name,
@@ -183,6 +200,7 @@ export class SwarmScanner {
         continue;
       }
       if (signal?.aborted) continue;
+      if (r.err instanceof TmuxError && r.err.kind === 'timeout') this.setAside(r.c.path, r.c.ino, now);
       const msg = r.err instanceof Error ? r.err.message : String(r.err);
       problems.push(`tmux ${r.c.name}: ${sanitizeLine(msg)}; its teammates' liveness is unknown`);
     }
@@ -193,6 +211,16 @@ export class SwarmScanner {
   isRememberedDead(file: string): boolean {
     const dead = this.dead.get(file);
     return dead !== undefined && dead.until > (this.opts.now ?? Date.now)();
+  }
+
+  /** Sets a server that timed out aside, twice as long as the last time it did (bounded). */
+  private setAside(file: string, ino: number, now: number): void {
+    const prev = this.slow.get(file);
+    const misses = prev && prev.ino === ino ? prev.misses + 1 : 1;
+    const wait = Math.min(SLOW_BACKOFF_MAX_MS, SLOW_BACKOFF_MS * 2 ** Math.min(misses - 1, 20));
+    this.slow.delete(file);
+    this.slow.set(file, { until: now + wait, ino, misses });
+    if (this.slow.size > MAX_DEAD_REMEMBERED) this.slow.delete(this.slow.keys().next().value!);
   }
 
   private rememberDead(file: string, ino: number, now: number): void {
