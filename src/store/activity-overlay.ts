@@ -121,9 +121,12 @@ export function longTurns(members: readonly Member[], now: number): string[] {
  * waits at its prompt. Any other status is the reader's.
  */
 export function statusWithActivity(run: Run, members: readonly Member[]): Run['status'] {
-  if (run.status !== 'idle' || run.tasks.length > 0) return run.status;
+  // A Claude team with no tasks whose config calls a member active is unknown until a member says.
+  const open = run.status === 'idle' || (run.status === 'unknown' && run.system === 'claude-team');
+  if (!open || run.tasks.length > 0) return run.status;
   if (members.some((m) => m.activity === 'working')) return 'running';
   if (members.some((m) => m.activity === 'waiting')) return 'waiting';
+  if (run.status === 'unknown' && members.length > 0 && members.every((m) => m.activity === 'idle')) return 'idle';
   return run.status;
 }
 

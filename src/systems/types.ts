@@ -46,6 +46,8 @@ export interface Team {
   leadSessionId?: string | null;
   /** When the team's files last changed (ms): the newest of its config and its task folder. */
   changedAt?: number | null;
+  /** A member's `isActive` is true: with no task and nothing else known, the team is not known to be idle. */
+  saysActive?: boolean;
   /** Members with `state` set to 'in-process' where the file says so, else 'unknown' (liveness is applied later). */
   members: Member[];
   tasks: Task[];

@@ -39,6 +39,7 @@ export function readTeams(
       problems.push({ file: sanitizeLine(teamDir), message: 'team folder name contains control characters; skipped' });
       continue;
     }
+    if (beingDeleted(dirName)) continue;
     // A listed name is one path segment: joined as it is, not normalized again.
     const team = reuse?.(dirName) ?? readTeamIn(claudeDir, dirName, teamDir, `${tasksRoot}${path.sep}${dirName}`);
     if (team) teams.push(team);
@@ -47,12 +48,22 @@ export function readTeams(
 }
 
 /**
+ * A team folder Claude Code is deleting: as a session ends it renames its team folder to
+ * `<team>.deleted-<uuid>` and then removes it (such a folder stays only when the removal failed or
+ * the process died between the two; the CLI's own cleanup removes it later). Not a team, not listed.
+ */
+export function beingDeleted(dirName: string): boolean {
+  return DELETED.test(dirName);
+}
+const DELETED = /\.deleted-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
+
+/**
  * Reads one team folder with its tasks (the live store re-reads only the team that changed).
  * Null when the folder is gone or its name is unsafe (readTeams reports that).
  */
 export function readTeam(claudeDir: string, dirName: string): Team | null {
   const teamDir = path.join(claudeDir, 'teams', dirName);
-  if (!isDir(teamDir) || unsafeName(dirName)) return null;
+  if (beingDeleted(dirName) || !isDir(teamDir) || unsafeName(dirName)) return null;
   return readTeamIn(claudeDir, dirName, teamDir, path.join(claudeDir, 'tasks', dirName));
 }
 
@@ -219,6 +230,7 @@ export function parseTeamConfig(
       createdAt: toIso(json.createdAt),
       cwd,
       leadSessionId: sessionIdOf(json.leadSessionId),
+      saysActive: rawMembers.some((raw) => isObject(raw) && raw.isActive === true),
       members,
       tasks: [],
       problems: [],
@@ -292,7 +304,7 @@ export function teamRun(team: Team, settings: ReadSettings): Run {
   // A task is never changed once read (members are: liveness), so the run shares its team's.
   run.tasks = [...team.tasks];
   run.problems = [...team.problems];
-  run.status = teamStatus(team.tasks);
+  run.status = teamStatus(team.tasks, team.saysActive === true);
   // Liveness clears this when a member's pane is alive.
   if (ended) run.ended = true;
   else leadContext(run, team, settings);
@@ -341,10 +353,14 @@ function leadContext(run: Run, team: Team, settings: ReadSettings): void {
   });
 }
 
-function teamStatus(tasks: Task[]): Run['status'] {
+/**
+ * A team's status by its tasks. With none, a member the config calls active (`isActive: true`) may
+ * be working or not: unknown, until its pane, hooks or session file say (statusWithActivity).
+ */
+function teamStatus(tasks: Task[], saysActive: boolean): Run['status'] {
   if (tasks.some((t) => t.status === 'in_progress')) return 'running';
   if (tasks.length > 0 && tasks.every((t) => t.status === 'completed')) return 'complete';
-  return 'idle';
+  return tasks.length === 0 && saysActive ? 'unknown' : 'idle';
 }
 
 /**
