@@ -9,11 +9,8 @@
  * side's watch show alone. BENCH_BIN: another build of tower to put on the screen and the far side
  * (the figures before a change, say).
  *
- * The screen is read through one tmux control-mode client (a command and its answer on a pipe):
- * a `tmux capture-pane` process per look cost 10-40 ms under load, as much as what is measured,
- * and the looks of the two runs competed for the CPU with the screens they timed.
+ * The screen is read through one tmux control-mode client (control-screen.ts).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +22,7 @@ import { startSshLab } from '../helpers/sshd.js';
 import { tmuxSocketDir } from '../helpers/leftovers.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { ControlScreen } from './control-screen.js';
 import { median } from './ui-tmux.js';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 15);
@@ -43,53 +41,6 @@ const farHome = path.join(dir, 'far');
 fs.mkdirSync(path.join(farHome, 'claude'), { recursive: true });
 const farTower = `HOME=${farHome} XDG_STATE_HOME=${farHome}/state XDG_CONFIG_HOME=${farHome}/config ${process.execPath} ${cli.bin} --claude-dir ${farHome}/claude --root ${root} -L ${socket}-far`;
 const host = { name: 'far', destination: 'far', sshArgs: ['-F', lab.sshConfig], tower: farTower };
-
-/** A tmux control-mode client on the `base` session: each capture is one line written and its answer read. */
-class ControlScreen {
-  private readonly child = spawn('tmux', ['-L', socket, '-C', 'attach', '-t', 'base', '-f', 'ignore-size,read-only'], {
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  private readonly waiting: ((text: string) => void)[] = [];
-  private block: string[] | null = null;
-  private rest = '';
-
-  constructor() {
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (chunk: string) => {
-      const lines = (this.rest + chunk).split('\n');
-      this.rest = lines.pop() ?? '';
-      for (const line of lines) this.line(line);
-    });
-  }
-
-  /** The text of `target`'s pane, as `capture-pane -p` prints it. */
-  capture(target: string): Promise<string> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.child.stdin.write(`capture-pane -p -t ${target}\n`);
-    });
-  }
-
-  close(): void {
-    this.child.stdin.end();
-    this.child.kill();
-  }
-
-  /** Answers to this client's commands come between `%begin … 1` and `%end … 1` (or `%error`), in order. */
-  private line(line: string): void {
-    if (this.block === null) {
-      if (/^%begin \d+ \d+ 1$/.test(line)) this.block = [];
-      return;
-    }
-    if (/^%(end|error) \d+ \d+ 1$/.test(line)) {
-      const text = this.block.join('\n');
-      this.block = null;
-      this.waiting.shift()?.(text);
-      return;
-    }
-    this.block.push(line);
-  }
-}
 
 /** Medians of change → `seen()` over the changes. */
 async function latencies(seen: () => Promise<boolean>, gone: () => Promise<boolean>): Promise<number[]> {
@@ -163,7 +114,7 @@ const fmt = (ms: number[]) =>
   `median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)})`;
 try {
   await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'base', 'sleep 100000');
-  looks = new ControlScreen();
+  looks = new ControlScreen(socket);
   const local = await onScreen(looks, 'here', { roots: [root], hosts: [], hostTimeoutSec: 60 });
   const remote = await onScreen(looks, 'there', { hosts: [host], local: false, hostTimeoutSec: 60 });
   const store = await inStore();

@@ -1,0 +1,218 @@
+/**
+ * The live preview, here and on another box, and what a fleet with a remote preview open costs
+ * (printed, never asserted). The built tower's control room runs in a private tmux server:
+ *  - here: a Claude team of this box whose lead's pane runs `tail -F` on a file; a marker line
+ *    appended to the file until the screen's preview shows it (BENCH_MARKS times, default 9);
+ *  - on another box: BENCH_HOSTS boxes (default 48) behind one private sshd (one ssh_config alias
+ *    each), each a `tower serve` with BENCH_RUNS harness runs (default 2); box 1 has the same team,
+ *    its lead's pane on that box's own tmux server; the screen previews it and the same is timed;
+ *  - then the screen process's CPU (% of one core) and RSS while idle for BENCH_IDLE_SEC (default
+ *    20) with that remote preview open.
+ * The screen is read every 5 ms through one control-mode client (control-screen.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
+import { tempDir, writeFile } from '../helpers/box.js';
+import { buildCli } from '../helpers/built-cli.js';
+import { tmuxSocketDir } from '../helpers/leftovers.js';
+import { startSshLab } from '../helpers/sshd.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { ControlScreen } from './control-screen.js';
+import { median } from './ui-tmux.js';
+
+const HOSTS = Number(process.env.BENCH_HOSTS ?? 48);
+const RUNS = Number(process.env.BENCH_RUNS ?? 2);
+const MARKS = Number(process.env.BENCH_MARKS ?? 9);
+const IDLE_SEC = Number(process.env.BENCH_IDLE_SEC ?? 20);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** utime+stime of a process in clock ticks, and its resident memory in bytes. */
+function procUsage(pid: number): { ticks: number; rss: number } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ticks: Number(f[11]) + Number(f[12]), rss: Number(f[21]) * 4096 };
+}
+
+const cli = await buildCli();
+const lab = await startSshLab(['sim']);
+const dir = tempDir('tower-bench-preview-');
+const socket = uniqueSocketName();
+const sockets = [socket];
+const tmuxOn = (sock: string, ...args: string[]) => execa('tmux', ['-L', sock, ...args], { timeout: 10_000 });
+const tmux = (...args: string[]) => tmuxOn(socket, ...args);
+
+/** A team in `claudeDir` whose lead is a new pane on `sock` following `marks` (returns the pane). */
+async function teamFollowing(sock: string, claudeDir: string, cwd: string, marks: string): Promise<void> {
+  fs.writeFileSync(marks, '');
+  const created = await tmuxOn(
+    sock,
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-P',
+    '-F',
+    '#{pane_id}',
+    '-s',
+    'agents',
+    '-c',
+    cwd,
+    '-x',
+    '100',
+    '-y',
+    '20',
+    `tail -n 0 -F ${marks}`,
+  );
+  writeFile(path.join(claudeDir, 'teams', 'crew', 'config.json'), {
+    name: 'crew',
+    leadAgentId: 'lead',
+    members: [
+      {
+        name: 'lead',
+        agentId: 'lead',
+        agentType: 'team-lead',
+        model: 'claude-opus-4',
+        tmuxPaneId: created.stdout.trim(),
+        cwd,
+      },
+    ],
+  });
+}
+
+/** Appends marker lines to `marks`; the time until each is in the screen's preview. */
+async function markLatencies(screen: () => Promise<string>, marks: string, tag: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < MARKS; i++) {
+    const mark = `MARK-${tag}-${i}-${Math.random().toString(16).slice(2, 8)}`;
+    const t0 = performance.now();
+    fs.appendFileSync(marks, `${mark}\n`);
+    await waitFor(async () => (await screen()).includes(mark), 10_000, { intervalMs: 5, what: mark });
+    out.push(performance.now() - t0);
+    await pause(400);
+  }
+  return out;
+}
+
+/** Starts the control room in session `label` with `config`; its pid. */
+async function startScreen(label: string, home: string, config: object, cwd: string): Promise<number> {
+  writeFile(path.join(home, 'config.json'), config);
+  fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
+  const vars = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/xdg`;
+  const created = await tmux(
+    'new-session',
+    '-d',
+    '-P',
+    '-F',
+    '#{pane_pid}',
+    '-s',
+    label,
+    '-c',
+    cwd,
+    '-x',
+    '160',
+    '-y',
+    '50',
+    `exec env -u TMUX -u CI ${vars} ${process.execPath} ${cli.bin} --config ${home}/config.json --claude-dir ${home}/claude -L ${socket}`,
+  );
+  return Number(created.stdout.trim());
+}
+
+const fmt = (ms: number[]) =>
+  `median ${median(ms).toFixed(0)} ms (min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)}, ${ms.length} lines)`;
+let looks: ControlScreen | null = null;
+try {
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'base', '-c', dir, 'sleep 100000');
+  looks = new ControlScreen(socket);
+
+  // Here: the team's lead pane on the control room's own tmux server.
+  const localHome = path.join(dir, 'local-here');
+  fs.mkdirSync(path.join(localHome, 'claude'), { recursive: true });
+  const localMarks = path.join(dir, 'marks-here.txt');
+  await teamFollowing(socket, path.join(localHome, 'claude'), dir, localMarks);
+  await startScreen('here', localHome, { hosts: [] }, dir);
+  const here = () => looks!.capture('here');
+  await waitFor(async () => /Preview · lead %\d+/.test(await here()), 60_000, { intervalMs: 50, what: 'the preview' });
+  await pause(1500);
+  const localMs = await markLatencies(here, localMarks, 'here');
+  await tmux('kill-session', '-t', 'here');
+  console.log(`a line printed → the preview, a pane of this box:        ${fmt(localMs)}`);
+
+  // There: HOSTS boxes, box 1 with the team.
+  const sshConfig = path.join(dir, 'ssh_config');
+  const base = fs.readFileSync(lab.sshConfig, 'utf8');
+  const hosts: object[] = [];
+  const aliases: string[] = [];
+  let remoteMarks = '';
+  for (let h = 1; h <= HOSTS; h++) {
+    const name = `box-${String(h).padStart(2, '0')}`;
+    const home = path.join(dir, name);
+    const roots: string[] = [];
+    for (let r = 1; r <= RUNS; r++) {
+      const root = path.join(home, 'projects', `run-${r}`);
+      writeFile(path.join(root, '.harness', 'config.json'), { checkpoints: { enabled: true, types: [] } });
+      roots.push(root);
+    }
+    writeFile(path.join(home, 'config', 'tower', 'config.json'), { roots });
+    fs.mkdirSync(path.join(home, 'claude'), { recursive: true });
+    const boxSocket = `${socket}-${name}`;
+    if (h === 1) {
+      sockets.push(boxSocket);
+      remoteMarks = path.join(dir, 'marks-there.txt');
+      await teamFollowing(boxSocket, path.join(home, 'claude'), path.join(home, 'projects'), remoteMarks);
+    }
+    const env = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/config`;
+    hosts.push({
+      name,
+      destination: name,
+      sshArgs: ['-F', sshConfig],
+      tower: `${env} ${process.execPath} ${cli.bin} --claude-dir ${home}/claude -L ${boxSocket}`,
+    });
+    aliases.push(base.replace('Host sim', `Host ${name}`));
+  }
+  fs.writeFileSync(sshConfig, aliases.join('\n'));
+  const started = performance.now();
+  const pid = await startScreen(
+    'there',
+    path.join(dir, 'local-there'),
+    { hosts, local: false, hostTimeoutSec: 120 },
+    dir,
+  );
+  const there = () => looks!.capture('there');
+  const total = HOSTS * RUNS + 1;
+  await waitFor(async () => (await there()).includes(`tower · ${total} runs`), 300_000, {
+    intervalMs: 100,
+    what: `${total} runs on screen`,
+  });
+  console.log(`${HOSTS} boxes: every run on screen ${((performance.now() - started) / 1000).toFixed(1)} s after start`);
+  for (const k of ['/', 'c', 'r', 'e', 'w', 'Enter']) await tmux('send-keys', '-t', 'there', k);
+  await waitFor(async () => /Preview · lead %\d+ on box-01/.test(await there()), 60_000, {
+    intervalMs: 50,
+    what: 'the remote preview',
+  });
+  await pause(1500);
+  const remoteMs = await markLatencies(there, remoteMarks, 'there');
+  console.log(`a line printed → the preview, a pane of another box:     ${fmt(remoteMs)}`);
+
+  await pause(3000);
+  const hz = Number((await execa('getconf', ['CLK_TCK'])).stdout.trim()) || 100;
+  const a = procUsage(pid);
+  const t0 = performance.now();
+  await pause(IDLE_SEC * 1000);
+  const b = procUsage(pid);
+  const cpu = ((b.ticks - a.ticks) / hz / ((performance.now() - t0) / 1000)) * 100;
+  console.log(
+    `the screen idle for ${IDLE_SEC} s, ${HOSTS} boxes, one remote preview open: CPU ${cpu.toFixed(2)}% of one core (goal ≤ 2%), RSS ${(b.rss / 1024 / 1024).toFixed(0)} MB (goal ≤ 250 MB)`,
+  );
+} finally {
+  looks?.close();
+  for (const s of sockets) {
+    await tmuxOn(s, 'kill-server').catch(() => {});
+    fs.rmSync(path.join(tmuxSocketDir(), s), { force: true });
+  }
+  lab.remove();
+  cli.remove();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
