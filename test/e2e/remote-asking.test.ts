@@ -155,7 +155,8 @@ describe('an agent asking on another box', () => {
     for (const k of ['/', 'c', 'r', 'e', 'w', 'Enter']) await tmux('send-keys', '-t', 'tower', k);
     await waitForScreen('filter: crew');
     await tmux('send-keys', '-t', 'tower', '1');
-    await waitForScreen(/answer/i);
+    // The box's plan, in the confirm dialog: its title names the box.
+    await waitForScreen(/on q \(box-q\)/);
     await tmux('send-keys', '-t', 'tower', 'y');
     await waitFor(async () => (await agentScreen()).includes('allowed: deploying'), 20_000, {
       what: 'the agent on the box to take the answer',
@@ -170,6 +171,18 @@ describe('an agent asking on another box', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(audit.at(-1)).toMatchObject({ action: 'answer', run: 'q/claude-team:crew', outcome: 'done', remote: 'q' });
+
+    // `s` types a line into the remote agent's pane, through the box's tower; the preview shows its reply.
+    await tmux('send-keys', '-t', 'tower', 's');
+    await waitForScreen(/send/i);
+    await tmux('send-keys', '-t', 'tower', '-l', 'hello box');
+    await tmux('send-keys', '-t', 'tower', 'Enter');
+    await waitForScreen(/Send a line[^\n]*on q \(box-q\)/);
+    await tmux('send-keys', '-t', 'tower', 'y');
+    await waitFor(async () => (await agentScreen()).includes('got: hello box'), 20_000, {
+      what: 'the line typed on the box',
+    });
+    await waitForScreen('got: hello box');
     await tmux('send-keys', '-t', 'tower', 'q');
     await waitForScreen('TOWER-EXIT=0');
   });
