@@ -24,9 +24,10 @@ import type { Execution, PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil, showsPrompt, sleep } from '../kit/wait.js';
-import { hasPane } from './targets.js';
+import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient } from './pane-client.js';
+import { recheckPane } from './pane-identity.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
 export const CONFIRM_MS = 3000;
@@ -39,7 +40,8 @@ function memberOf(run: Run, name: string | undefined, fallbackToLead: boolean): 
   const m = named ?? (fallbackToLead ? runLead(run) : undefined);
   if (!m) return { refusal: fallbackToLead ? `${run.id} has no lead` : whoAsks(run) };
   if (!hasPane(m)) return { refusal: `${m.name} of ${run.id} has no tmux pane to type into` };
-  if (m.tmuxServerUnknown !== undefined) return { refusal: `${m.name} of ${run.id}: ${m.tmuxServerUnknown}` };
+  const no = paneRefusal(m);
+  if (no !== null) return { refusal: `${m.name} of ${run.id}: ${no}` };
   if (m.state === 'dead') return { refusal: `${m.name}'s pane ${m.paneId} is dead` };
   return m;
 }
@@ -113,6 +115,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     seenAt: Number.isFinite(seenAt) ? seenAt : null,
     asking: asking === m ? null : asking.name,
     confirmMs: CONFIRM_MS,
+    ...(m.paneProcess ? { process: m.paneProcess } : {}),
   };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
   const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
@@ -208,7 +211,15 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   if (sanitizeLine(text) !== text)
     return refuse('the text holds control characters or line breaks; send one printable line', title, m.paneId);
   const server = m.tmuxServer ?? null;
-  const detail: SendDetail = { kind: 'send', member: m.name, paneId: m.paneId!, server, text, confirmMs: CONFIRM_MS };
+  const detail: SendDetail = {
+    kind: 'send',
+    member: m.name,
+    paneId: m.paneId!,
+    server,
+    text,
+    confirmMs: CONFIRM_MS,
+    ...(m.paneProcess ? { process: m.paneProcess } : {}),
+  };
   const effects = [
     checkEffect(
       `what ${m.paneId}${onServer(server)} shows first: nothing is typed while it shows a permission prompt or question`,
@@ -284,6 +295,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     if ('status' in seen) return seen;
   }
   const { prompt: before, option } = seen;
+  await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   await typeAndSubmit(ctx, d.paneId, d.server, option.key);
   const details = [
     `${before.subject.join(' · ')}`.trim(),
@@ -327,6 +339,7 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
       status: 'refused',
       message: `${d.member}'s pane shows a prompt (${describe(prompt)}): answer it first (tower answer)`,
     };
+  await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   await typeAndSubmit(ctx, d.paneId, d.server, d.text);
   const taken = await pollUntil({
     timeoutMs: d.confirmMs,
@@ -365,6 +378,8 @@ async function answerThroughHook(
     d.keysBecause = `the request ${h.id} was no longer held when the answer came`;
     return null;
   }
+  // The member's pane must still be the one the operator saw: a request is answered for that agent only.
+  await recheckPane(x.env.ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
   const unsafe = heldFolderProblem(stateHome(x.env.ctx.env), h.dir);
   if (unsafe) return { status: 'refused', message: `no answer written: ${unsafe}` };

@@ -5,12 +5,13 @@
 import fs from 'node:fs';
 import type { AppContext } from '../context/context.js';
 import type { Run } from '../model/model.js';
-import type { AttachDetail } from '../kit/detail.js';
+import type { AttachDetail, PaneProcess } from '../kit/detail.js';
 import { tmuxEffect } from '../kit/effects.js';
 import type { PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
-import { hasPane } from './targets.js';
+import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, runLead } from './member-name.js';
+import { recheckPane } from './pane-identity.js';
 import { onServer, paneClient } from './pane-client.js';
 import type { TmuxClient } from '../tmux/client.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
@@ -33,9 +34,15 @@ export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanP
       name ? `${member?.name ?? name} of ${run.id} has no tmux pane` : `${run.id} has no lead with a pane`,
       `Attach to ${run.id}`,
     );
-  if (member.tmuxServerUnknown !== undefined)
-    return refuse(`${member.name} of ${run.id}: ${member.tmuxServerUnknown}`, `Attach to ${run.id}`);
-  return planAttachPane(ctx, member.paneId, `${member.name} of ${run.id}`, member.tmuxServer ?? null);
+  const no = paneRefusal(member);
+  if (no !== null) return refuse(`${member.name} of ${run.id}: ${no}`, `Attach to ${run.id}`);
+  return planAttachPane(
+    ctx,
+    member.paneId,
+    `${member.name} of ${run.id}`,
+    member.tmuxServer ?? null,
+    member.paneProcess,
+  );
 }
 
 /** The plan parts of an attach, which is never refused once a pane is known. */
@@ -47,8 +54,9 @@ export function planAttachPane(
   paneId: string,
   who: string,
   server: string | null = null,
+  process?: PaneProcess,
 ): AttachParts {
-  const detail: AttachDetail = { kind: 'attach', paneId, server };
+  const detail: AttachDetail = { kind: 'attach', paneId, server, ...(process ? { process } : {}) };
   const tmux = paneClient(ctx, server);
   // A client of tower's server can switch only to that server's panes: a swarm server's pane is attached to.
   const effects =
@@ -104,6 +112,7 @@ export async function runAttach(ctx: AppContext, d: AttachDetail, io: TerminalHa
   // display-message prints nothing (and succeeds) for a pane id that does not exist.
   const [paneId, socket = ''] = found.split('\t');
   if (paneId !== d.paneId) throw new ActionStop('failed', `pane ${where} is gone`);
+  await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: 'the member' });
   const client = await ourClient(ctx, tmux, socket);
   if (client) {
     await tmux.switchClient(client, d.paneId);

@@ -20,6 +20,7 @@ import { liveTargets, planTerminateTargets } from './terminate.js';
 import type { ActionOutcome, ActionRequest, Effect } from '../kit/types.js';
 import { countMarker, pollUntil } from '../kit/wait.js';
 import { paneClient } from './pane-client.js';
+import { recheckLead } from './pane-identity.js';
 
 /** The line a lead prints when its handoff is written. */
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
@@ -132,6 +133,7 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   }
   const handoffBefore = d.handoffFile ? mtimeMs(d.handoffFile) : null;
   const baseline = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE);
+  await recheckLead(ctx, d.lead);
   await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.command);
   const sentAt = Date.now();
   details.push(`typed ${d.command} into ${d.lead.label}`);

@@ -18,6 +18,7 @@ import { planGrant, runGrant } from './grant.js';
 import { planRehydrate, runRehydrate } from './rehydrate.js';
 import { planRequest, runRequest } from './request.js';
 import { planTerminate, runTerminate } from './terminate.js';
+import { paneRefusal } from './targets.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from '../kit/types.js';
 
 export type { TerminalHandOver } from './attach.js';
@@ -176,7 +177,7 @@ export async function attachToPane(env: ActionEnv, pane: string, io: TerminalHan
   const rec = { action: 'attach', run: run?.id ?? '-', target: sanitizeLine(pane) };
   const who = member && run ? `${member.name} of ${run.id}` : sanitizeLine(paneId);
   const serverOk = server === null || swarmLeadPid(server) !== null;
-  const parts = planAttachPane(env.ctx, paneId, who, serverOk ? server : null);
+  const parts = planAttachPane(env.ctx, paneId, who, serverOk ? server : null, member?.paneProcess);
   return recorded(env, rec, parts.title, {}, async () => {
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
     if (!/^%\d+$/.test(paneId))
@@ -186,8 +187,8 @@ export async function attachToPane(env: ActionEnv, pane: string, io: TerminalHan
         status: 'refused',
         message: `"${sanitizeLine(server ?? '')}" is not a Claude Code swarm server's socket name (claude-swarm-<pid>)`,
       };
-    if (member?.tmuxServerUnknown !== undefined)
-      return { status: 'refused', message: `${member.name}: ${member.tmuxServerUnknown}` };
+    const no = member ? paneRefusal(member) : null;
+    if (no !== null) return { status: 'refused', message: `${member!.name}: ${no}` };
     if (env.ctx.dryRun)
       return {
         status: 'done',

@@ -17,6 +17,7 @@ import { findLead } from './targets.js';
 import type { ActionOutcome } from '../kit/types.js';
 import { countMarker, pollUntil, showsPrompt } from '../kit/wait.js';
 import { paneClient } from './pane-client.js';
+import { recheckLead } from './pane-identity.js';
 
 /** The line a lead prints when it has restored itself from the handoff. */
 export const REHYDRATE_COMPLETE = 'REHYDRATE COMPLETE';
@@ -80,6 +81,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
   const signal = x.hooks.signal;
   await ensureLeadPane(ctx, d.lead);
   const details: string[] = [];
+  await recheckLead(ctx, d.lead);
   await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.clear);
   details.push(`typed ${d.clear} into ${d.lead.label}`);
 
@@ -101,6 +103,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
     details.push(`no prompt after ${seconds(d.promptTimeoutMs)}; typed the rehydrate command anyway`);
 
   const baseline = countMarker(await captureLead(ctx, d.lead), REHYDRATE_COMPLETE);
+  await recheckLead(ctx, d.lead);
   await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.rehydrate);
   details.push(`typed ${d.rehydrate}`);
   if (d.signalFile && d.stateDir) {

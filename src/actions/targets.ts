@@ -29,6 +29,16 @@ export function hasPane(m: Member): m is Member & { paneId: string } {
 }
 
 /**
+ * Why no action may touch a member's pane, or null: its `%N` is on several servers that both fit
+ * it, or the pane there is another agent's (state `not-its-pane`).
+ */
+export function paneRefusal(m: Member): string | null {
+  if (m.tmuxServerUnknown !== undefined) return m.tmuxServerUnknown;
+  if (m.state === 'not-its-pane') return `not its pane: ${m.notItsPane ?? `${m.paneId ?? ''} is another agent's`}`;
+  return null;
+}
+
+/**
  * The lead to type into, or why there is none: the lead of the working team (tina: the current phase
  * team), in its pane, else in its session's active pane when the team file names no pane; else any
  * live lead pane.
@@ -49,8 +59,8 @@ function findLeadOf(run: Run, cycle: CycleWay): { lead: LeadTarget } | { refusal
   const session = cycle.leadSession(run);
   if (phaseLead) {
     if (hasPane(phaseLead)) {
-      if (phaseLead.tmuxServerUnknown !== undefined)
-        return { refusal: `lead ${phaseLead.name}: ${phaseLead.tmuxServerUnknown}` };
+      const no = paneRefusal(phaseLead);
+      if (no !== null) return { refusal: `lead ${phaseLead.name}: ${no}` };
       if (phaseLead.state === 'dead') return { refusal: `lead ${phaseLead.name}'s pane ${phaseLead.paneId} is gone` };
       return { lead: paneTarget(phaseLead) };
     }
@@ -58,7 +68,8 @@ function findLeadOf(run: Run, cycle: CycleWay): { lead: LeadTarget } | { refusal
   }
   const live = run.members.find((m) => m.lead && hasPane(m) && m.state !== 'dead');
   if (live && hasPane(live)) {
-    if (live.tmuxServerUnknown !== undefined) return { refusal: `lead ${live.name}: ${live.tmuxServerUnknown}` };
+    const no = paneRefusal(live);
+    if (no !== null) return { refusal: `lead ${live.name}: ${no}` };
     return { lead: paneTarget(live) };
   }
   if (session) return { lead: sessionTarget(phaseLead?.name ?? 'team-lead', session) };
@@ -71,7 +82,13 @@ function findLeadOf(run: Run, cycle: CycleWay): { lead: LeadTarget } | { refusal
 
 function paneTarget(m: Member & { paneId: string }): LeadTarget {
   const server = m.tmuxServer ?? null;
-  return { name: m.name, target: m.paneId, label: `${m.name} in ${m.paneId}${onServer(server)}`, server };
+  return {
+    name: m.name,
+    target: m.paneId,
+    label: `${m.name} in ${m.paneId}${onServer(server)}`,
+    server,
+    ...(m.paneProcess ? { process: m.paneProcess } : {}),
+  };
 }
 
 function sessionTarget(name: string, session: string): LeadTarget {
@@ -79,7 +96,14 @@ function sessionTarget(name: string, session: string): LeadTarget {
 }
 
 function toTarget(m: Member & { paneId: string }): TerminateTarget {
-  return { name: m.name, paneId: m.paneId, team: m.team ?? null, lead: m.lead, server: m.tmuxServer ?? null };
+  return {
+    name: m.name,
+    paneId: m.paneId,
+    team: m.team ?? null,
+    lead: m.lead,
+    server: m.tmuxServer ?? null,
+    ...(m.paneProcess ? { process: m.paneProcess } : {}),
+  };
 }
 
 /** A pane's address across servers: its id on tower's server, `<server>/<id>` on a swarm server. */
@@ -152,7 +176,8 @@ export function namedMembers(
       continue;
     }
     for (const m of withPane) {
-      if (m.tmuxServerUnknown !== undefined) return { refusal: `${name}: ${m.tmuxServerUnknown}` };
+      const no = paneRefusal(m);
+      if (no !== null) return { refusal: `${name}: ${no}` };
       if (seen.has(address(m))) continue;
       seen.add(address(m));
       if (m.state === 'dead') skipped.push(`${name} (${m.paneId}${onServer(m.tmuxServer)}): already gone`);

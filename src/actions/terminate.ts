@@ -14,6 +14,7 @@ import type { ProcInfo } from '../kit/process-tree.js';
 import { isGone, listProcesses, processTree, protectedPids, sendSignal } from '../kit/process-tree.js';
 import { namedMembers, workingTeamNames, workingTeammates } from './targets.js';
 import { onServer, paneClient } from './pane-client.js';
+import { processMismatch } from './pane-identity.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil } from '../kit/wait.js';
 
@@ -131,6 +132,8 @@ async function terminatePane(
   // process now, a child of this tmux server, or nothing is signalled.
   const owner = await tmux.paneOwner(t.paneId);
   if (!owner) return { ok: true, gone: true, line: `${who}: already gone` };
+  const wrong = processMismatch({ ...t, who: t.name }, owner.pid);
+  if (wrong !== null) return { ok: false, line: `${who}: refused, ${wrong}; nothing was signalled` };
   const procs = listProcesses();
   if (owner.pid !== pane.pid || procs.get(owner.pid)?.ppid !== owner.serverPid) {
     const parent = procs.get(pane.pid)?.ppid;

@@ -1,6 +1,16 @@
 /** What a checked plan resolved, per action: the exact inputs runAction executes. */
 import type { Gate, System } from '../model/model.js';
 
+/**
+ * The pane's first process as the snapshot saw it: its pid and start (clock ticks since boot, null
+ * when /proc did not say). Checked again right before an effect: a pane whose first process is
+ * another now is another agent's, whatever its `%N`.
+ */
+export interface PaneProcess {
+  pid: number;
+  start: number | null;
+}
+
 /** Where the lead's keystrokes go: its pane, or the active pane of its tina session when the team file names none. */
 export interface LeadTarget {
   name: string;
@@ -10,6 +20,8 @@ export interface LeadTarget {
   label: string;
   /** The Claude Code swarm server holding the pane (`claude-swarm-<pid>`); null or absent: tower's own server. */
   server?: string | null;
+  /** The pane's first process when the plan was made (checked again before the effect). */
+  process?: PaneProcess;
 }
 
 /** A member pane chosen for force-terminate. */
@@ -20,6 +32,8 @@ export interface TerminateTarget {
   lead: boolean;
   /** The Claude Code swarm server holding the pane (`claude-swarm-<pid>`); null or absent: tower's own server. */
   server?: string | null;
+  /** The pane's first process when the plan was made (checked again before the effect). */
+  process?: PaneProcess;
 }
 
 /** checkpoint: the lead, the command, the files compared and written, the waits. */
@@ -104,6 +118,8 @@ export interface AttachDetail {
   paneId: string;
   /** The swarm server holding the pane; null or absent: tower's own server. */
   server?: string | null;
+  /** The pane's first process when the plan was made (checked again before the effect). */
+  process?: PaneProcess;
 }
 
 /** answer: the member's pane and the option typed into its prompt. */
@@ -113,6 +129,8 @@ export interface AnswerDetail {
   paneId: string;
   /** The swarm server holding the pane; null or absent: tower's own server. */
   server?: string | null;
+  /** The pane's first process when the plan was made (checked again before the effect). */
+  process?: PaneProcess;
   choice: string;
   /** The prompt's signature the operator saw, or null (the CLI: any prompt that has the option). */
   expect: string | null;
@@ -147,6 +165,8 @@ export interface SendDetail {
   paneId: string;
   /** The swarm server holding the pane; null or absent: tower's own server. */
   server?: string | null;
+  /** The pane's first process when the plan was made (checked again before the effect). */
+  process?: PaneProcess;
   text: string;
   confirmMs: number;
 }

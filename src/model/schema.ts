@@ -45,6 +45,22 @@ export const MemberSchema = z.object({
   tmuxServer: z.string().nullable().optional(),
   /** Why the pane's server could not be told (its `%N` is on several servers): actions on it are refused. Extra to the v1 contract. */
   tmuxServerUnknown: z.string().optional(),
+  /** Why its `%N` is not this member's pane (state `not-its-pane`). Extra to the v1 contract. */
+  notItsPane: z.string().optional(),
+  /**
+   * What the team file claims of the member, the evidence its pane is checked against: when it joined
+   * (epoch ms), where it works, and for a lead the process Claude Code recorded (its pid and its start
+   * in clock ticks since boot, field 22 of /proc/<pid>/stat). Extra to the v1 contract.
+   */
+  joinedAt: z.number().optional(),
+  cwd: z.string().optional(),
+  leadProcess: z.object({ pid: z.number(), procStart: z.number(), pidSpace: z.string().nullable() }).optional(),
+  /**
+   * The pane as tower saw it when the snapshot was made: its first process and that process's start
+   * (clock ticks, null when /proc does not say). An action checks the pane again against this right
+   * before it acts. Extra to the v1 contract.
+   */
+  paneProcess: z.object({ pid: z.number(), start: z.number().nullable() }).optional(),
   /** The team this member belongs to (a tina run merges several teams). Extra to the v1 contract. */
   team: z.string().optional(),
   /** What the pane shows it doing; set from pane captures (unknown before the first one). */

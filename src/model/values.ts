@@ -8,7 +8,11 @@ export type System = (typeof SYSTEMS)[number];
 export const RUN_STATUSES = ['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const MEMBER_STATES = ['alive', 'dead', 'in-process', 'unknown'] as const;
+/**
+ * `not-its-pane`: the member's `%N` is alive, but what tower knows of that pane (its server, its
+ * process's start, where it works, the lead's process) says another agent holds it.
+ */
+export const MEMBER_STATES = ['alive', 'dead', 'in-process', 'unknown', 'not-its-pane'] as const;
 export type MemberState = (typeof MEMBER_STATES)[number];
 
 /** What a member's pane shows it doing (see the README for how it is read). */

@@ -46,9 +46,10 @@ export function splitPaneKey(key: string): { server: string | null; paneId: stri
   return at < 0 ? { server: null, paneId: key } : { server: key.slice(0, at), paneId: key.slice(at + 1) };
 }
 
-/** The key of a member's pane, or null when it has none or its server is unknown. */
+/** The key of a member's pane, or null when it has none, its server is unknown, or the pane there is not its own. */
 export function memberPaneKey(m: Member): string | null {
-  if (!m.paneId || m.tmuxServerUnknown !== undefined) return null;
+  // Another agent's pane is never read as this member's.
+  if (!m.paneId || m.tmuxServerUnknown !== undefined || m.state === 'not-its-pane') return null;
   return paneKey(m.paneId, m.tmuxServer);
 }
 

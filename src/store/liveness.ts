@@ -9,8 +9,9 @@ import type { Member, MemberState, Problem, Run } from '../model/model.js';
 import { systemOf } from '../systems/registry.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { SwarmServer } from '../tmux/swarm.js';
-import { locatePane } from './pane-server.js';
-import type { PaneIndex } from './pane-server.js';
+import { StartBook } from './pane-evidence.js';
+import { locatePane, startsOf, teamTie } from './pane-server.js';
+import type { PaneIndex, PaneWhere, TeamTie } from './pane-server.js';
 
 export type { PaneIndex } from './pane-server.js';
 
@@ -33,9 +34,10 @@ export function indexPanes(panes: readonly PaneInfo[] | null, swarms: readonly S
       firstBySession.set(p.session, p);
     }
   }
+  const starts = new StartBook();
   return swarms.length === 0
-    ? { byId, firstBySession }
-    : { byId, firstBySession, own: panes !== null, swarms: swarmIndex };
+    ? { byId, firstBySession, starts }
+    : { byId, firstBySession, own: panes !== null, swarms: swarmIndex, starts };
 }
 
 /**
@@ -43,19 +45,18 @@ export function indexPanes(panes: readonly PaneInfo[] | null, swarms: readonly S
  * two polls, no run's liveness can have changed (titles and commands change often and don't matter).
  */
 export function livenessKey(panes: readonly PaneInfo[] | null, swarms: readonly SwarmServer[] = []): string {
-  // With swarm servers about, working directories tell servers apart: they count too.
-  const cwd = swarms.length > 0;
+  // A pane's first process and its working directory are evidence of whose it is: they count too.
   const own =
     panes === null
       ? 'no-server'
       : panes
-          .map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.session}\t${p.window}\t${p.index}${cwd ? `\t${p.cwd}` : ''}`)
+          .map((p) => `${p.paneId}\t${p.pid}\t${p.dead ? 1 : 0}\t${p.session}\t${p.window}\t${p.index}\t${p.cwd}`)
           .sort()
           .join('\n');
   const others = swarms.map(
     (s) =>
       `${s.name}\t${s.leadAlive ? 1 : 0}\t${s.leadCwd ?? ''}\n${s.panes
-        .map((p) => `${p.paneId}\t${p.dead ? 1 : 0}\t${p.cwd}`)
+        .map((p) => `${p.paneId}\t${p.pid}\t${p.dead ? 1 : 0}\t${p.cwd}`)
         .sort()
         .join('\n')}`,
   );
@@ -72,6 +73,7 @@ export function paneState(paneId: string, index: PaneIndex | null): MemberState 
 /** Applies liveness to a run's members; returns the same object when nothing changes. */
 export function applyLiveness(run: Run, index: PaneIndex | null): Run {
   const leadSlot = sessionLeadSlot(run, index);
+  const ties = teamTies(run, index);
   const found: Problem[] = [];
   // Plain loops, and a new list only from the first member that changes: `tower status` runs this
   // once per run, in code V8 has not optimized, where a map with its closure, an iterator per loop
@@ -85,6 +87,7 @@ export function applyLiveness(run: Run, index: PaneIndex | null): Run {
       run.root,
       index,
       leadSlot !== null && i === leadSlot.member ? leadSlot.pane : null,
+      ties === null ? null : (ties.get(m.team ?? '') ?? null),
       found,
     );
     if (next === m) continue;
@@ -106,6 +109,18 @@ export function applyLiveness(run: Run, index: PaneIndex | null): Run {
       : { ...run, members };
   if (revived) out.ended = false;
   return found.length > 0 ? { ...out, problems: [...run.problems, ...found] } : out;
+}
+
+/** What each team's lead ties it to (pane-server.ts), by team name; null when no lead recorded a process. */
+function teamTies(run: Run, index: PaneIndex | null): Map<string, TeamTie> | null {
+  if (index === null) return null;
+  let ties: Map<string, TeamTie> | null = null;
+  for (const m of run.members) {
+    if (!m.lead || !m.leadProcess) continue;
+    const tie = teamTie(m, index);
+    if (tie) (ties ??= new Map()).set(m.team ?? '', tie);
+  }
+  return ties;
 }
 
 /**
@@ -139,37 +154,62 @@ function memberLiveness(
   root: string | null,
   index: PaneIndex | null,
   sessionPane: PaneInfo | null,
+  tie: TeamTie | null,
   problems: Problem[],
 ): Member {
   if (m.state === 'in-process') return m;
   if (m.paneId) {
-    const where = locatePane(m.paneId, root, index);
+    const where = locatePane(m, root, index, tie);
     if (where.problem) problems.push({ file: null, message: `${m.name}: ${where.problem}` });
-    const server = where.server ?? null;
-    if (where.state === m.state && server === (m.tmuxServer ?? null) && where.unresolved === m.tmuxServerUnknown)
-      return m;
-    // On tower's own server, resolved (nearly every member): only the state changes, and a spread
-    // that only overwrites keeps the member's object shape (adding or dropping keys makes new ones).
-    if (
-      server === null &&
-      where.unresolved === undefined &&
-      m.tmuxServer === undefined &&
-      m.tmuxServerUnknown === undefined &&
-      !('tmuxServer' in m) &&
-      !('tmuxServerUnknown' in m)
-    ) {
-      return { ...m, state: where.state };
-    }
-    const { tmuxServer: _server, tmuxServerUnknown: _why, ...rest } = m;
-    return {
-      ...rest,
-      state: where.state,
-      ...(server !== null ? { tmuxServer: server } : {}),
-      ...(where.unresolved !== undefined ? { tmuxServerUnknown: where.unresolved } : {}),
-    };
+    return withPlace(m, where, index);
   }
-  if (sessionPane) return { ...m, paneId: sessionPane.paneId, state: sessionPane.dead ? 'dead' : 'alive' };
+  if (sessionPane) {
+    // The session's pane is checked like a named one: a tina lead's session can be another's now.
+    const named = { ...m, paneId: sessionPane.paneId };
+    const where = locatePane(named, root, index, null);
+    if (where.problem) problems.push({ file: null, message: `${m.name}: ${where.problem}` });
+    return withPlace(named, where, index);
+  }
   return m;
+}
+
+/** The member with what locatePane found; the same object when nothing changed. */
+function withPlace(m: Member, where: PaneWhere, index: PaneIndex | null): Member {
+  const server = where.server ?? null;
+  const start = where.pane && index ? startsOf(index).startOf(where.pane.pid) : null;
+  const proc = where.pane ? { pid: where.pane.pid, start } : undefined;
+  if (
+    where.state === m.state &&
+    server === (m.tmuxServer ?? null) &&
+    where.unresolved === m.tmuxServerUnknown &&
+    where.notItsPane === m.notItsPane &&
+    proc?.pid === m.paneProcess?.pid &&
+    proc?.start === m.paneProcess?.start
+  )
+    return m;
+  // On tower's own server, resolved, with nothing to say (nearly every member): a spread that only
+  // overwrites keeps the member's object shape (adding or dropping keys makes new ones).
+  if (
+    server === null &&
+    proc === undefined &&
+    where.unresolved === undefined &&
+    where.notItsPane === undefined &&
+    !('tmuxServer' in m) &&
+    !('tmuxServerUnknown' in m) &&
+    !('notItsPane' in m) &&
+    !('paneProcess' in m)
+  ) {
+    return { ...m, state: where.state };
+  }
+  const { tmuxServer: _server, tmuxServerUnknown: _why, notItsPane: _not, paneProcess: _proc, ...rest } = m;
+  return {
+    ...rest,
+    state: where.state,
+    ...(server !== null ? { tmuxServer: server } : {}),
+    ...(where.unresolved !== undefined ? { tmuxServerUnknown: where.unresolved } : {}),
+    ...(where.notItsPane !== undefined ? { notItsPane: where.notItsPane } : {}),
+    ...(proc !== undefined ? { paneProcess: proc } : {}),
+  };
 }
 
 /**

@@ -62,3 +62,26 @@ function copyTree(src: string, dest: string, root: string): void {
 export function setMtime(file: string, ms: number): void {
   fs.utimesSync(file, new Date(ms), new Date(ms));
 }
+
+/**
+ * Makes every member of every team under `claudeDir` join now, keeping each file's date: a fixture's
+ * `joinedAt` is from the day it was captured, and a pane started since then is another agent's
+ * (store/pane-evidence.ts). Called after a test started the panes its teams' files name.
+ */
+export function joinedNow(claudeDir: string): void {
+  const teams = path.join(claudeDir, 'teams');
+  for (const name of fs.readdirSync(teams)) {
+    const file = path.join(teams, name, 'config.json');
+    if (!fs.existsSync(file)) continue;
+    const st = fs.statSync(file);
+    let json: { members?: { joinedAt?: number }[] };
+    try {
+      json = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof json;
+    } catch {
+      continue;
+    }
+    for (const m of json.members ?? []) if (m && typeof m === 'object') m.joinedAt = Date.now();
+    fs.writeFileSync(file, JSON.stringify(json, null, 2));
+    fs.utimesSync(file, st.atime, st.mtime);
+  }
+}

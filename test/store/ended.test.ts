@@ -68,10 +68,13 @@ describe('teams that ended', () => {
   it('has not ended while a member pane is alive, however old its files', async () => {
     box = buildTeamsBox({ teams: 3, active: 1 });
     tmux = await startTmux();
-    const pane = await tmux.newSession('lead', box.dir);
+    // The pane works where team-00003 works (projects[3]): a pane elsewhere is another agent's.
+    const pane = await tmux.newSession('lead', box.projects[3] as string);
     const config = path.join(box.claudeDir, 'teams', 'team-00003', 'config.json');
-    const json = JSON.parse(fs.readFileSync(config, 'utf8')) as { members: { tmuxPaneId: string }[] };
+    const json = JSON.parse(fs.readFileSync(config, 'utf8')) as { members: { tmuxPaneId: string; joinedAt: number }[] };
     (json.members[0] as { tmuxPaneId: string }).tmuxPaneId = pane;
+    // It joined after its pane started (a pane started after its member joined is another agent's).
+    (json.members[0] as { joinedAt: number }).joinedAt = Date.now();
     const old = fs.statSync(config).mtime;
     fs.writeFileSync(config, JSON.stringify(json));
     fs.utimesSync(config, old, old);

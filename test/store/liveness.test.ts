@@ -44,8 +44,11 @@ describe('applyLiveness (pane list in, states out)', () => {
   });
 
   it('returns the same run object when nothing changes', () => {
-    const run = runWith([member('a', '%1', { state: 'alive' }), member('n', null)]);
-    expect(applyLiveness(run, indexPanes(panes))).toBe(run);
+    const index = indexPanes(panes);
+    // The first pass records the pane's first process (what actions check again); the next changes nothing.
+    const run = applyLiveness(runWith([member('a', '%1', { state: 'alive' }), member('n', null)]), index);
+    expect(run.members[0]?.paneProcess?.pid).toBe(1);
+    expect(applyLiveness(run, index)).toBe(run);
   });
 
   it("gives a tina phase lead with no pane the first pane of tina-<feature>-phase-<N> ('.' becomes '_')", () => {
@@ -164,14 +167,25 @@ describe('applyLiveness with Claude Code swarm servers (which server a %N is on)
     expect(live.problems).toEqual([]);
   });
 
-  it("takes the swarm server whose lead works in the run's directory, over tower's pane working there too", () => {
+  it("takes the swarm server whose lead works in the run's directory when tower's %N works elsewhere", () => {
+    const run = runWith([member('w', '%1', { cwd: '/r' })]);
+    const live = one(
+      run,
+      [pane('%1', 's', { cwd: '/elsewhere' })],
+      [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r/sub', dead: true })], { alive: true, cwd: '/r' })],
+    );
+    expect(live.members[0]).toMatchObject({ state: 'dead', tmuxServer: 'claude-swarm-7' });
+  });
+
+  it("never moves a member whose pane on tower's server fits it to a swarm server that fits alike: refused, naming both", () => {
     const run = runWith([member('w', '%1')]);
     const live = one(
       run,
       [pane('%1', 's', { cwd: '/r' })],
-      [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r/sub', dead: true })], { alive: true, cwd: '/r' })],
+      [swarm('claude-swarm-7', [pane('%1', 'x', { cwd: '/r/sub' })], { alive: true, cwd: '/r' })],
     );
-    expect(live.members[0]).toMatchObject({ state: 'dead', tmuxServer: 'claude-swarm-7' });
+    expect(live.members[0]?.state).toBe('unknown');
+    expect(live.members[0]?.tmuxServerUnknown).toContain("tower's own server and claude-swarm-7");
   });
 
   it('is unknown, with one problem naming both servers, when two are tied alike', () => {
@@ -183,7 +197,7 @@ describe('applyLiveness with Claude Code swarm servers (which server a %N is on)
     expect(live.members[0]?.state).toBe('unknown');
     expect(live.members[0]?.tmuxServerUnknown).toContain('claude-swarm-7 and claude-swarm-8');
     expect(live.problems.map((p) => p.message)).toEqual([
-      expect.stringContaining('w: pane %1 is on claude-swarm-7 and claude-swarm-8'),
+      expect.stringContaining('w: pane %1 is on claude-swarm-7 and claude-swarm-8, both fit w'),
     ]);
   });
 

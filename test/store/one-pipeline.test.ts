@@ -11,6 +11,7 @@ import type { Box } from '../helpers/box.js';
 import { testContext } from '../helpers/context.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
+import { joinedNow } from '../helpers/fixtures.js';
 
 let box: Box;
 let tmux: TmuxFixture;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   // A live lead for the tina run (found from its session) and a pane in a project (found from its cwd).
   await tmux.newSession('tina-auth-flow-phase-2', box.project('auth-flow'));
   await tmux.newSession('work', box.project('sheets-clone'));
+  joinedNow(box.claudeDir);
 });
 afterAll(async () => {
   await tmux.kill();

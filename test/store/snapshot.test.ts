@@ -16,6 +16,7 @@ import type { Box } from '../helpers/box.js';
 import { testContext } from '../helpers/context.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
+import { joinedNow } from '../helpers/fixtures.js';
 
 const NOW = Date.parse('2026-01-26T15:00:00Z');
 const settings = { ...DEFAULT_READ_SETTINGS, now: NOW };
@@ -240,6 +241,7 @@ describe('buildSnapshot with a real tmux server', () => {
       'sleep 100000',
     ]);
     const lead = await tmux.newSession('tina-auth-flow-phase-2', path.join(box.project('auth-flow'), 'src'));
+    joinedNow(box.claudeDir);
     const ctx = testContext({ claudeDir: box.claudeDir, socketName: tmux.name, home: box.dir });
     const s = await buildSnapshot(ctx, { now: NOW });
     expect(ids(s).sort()).toEqual([

@@ -12,7 +12,7 @@ import { readSnapshot } from '../../src/store/snapshot.js';
 import { readTeams, teamRun } from '../../src/systems/claude-teams/teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { Team } from '../../src/systems/types.js';
-import { copyFixtureTree, tempDirsPerTest } from '../helpers/fixtures.js';
+import { copyFixtureTree, joinedNow, tempDirsPerTest } from '../helpers/fixtures.js';
 import { startTmux } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 
@@ -107,7 +107,8 @@ describe('Claude Code team liveness against tmux', () => {
       expect.stringContaining("team release-notes: lead team-lead's pane %9999 is gone; in-process writer-1"),
     ]);
     // With the lead alive, its in-process teammate is in-process and nothing is said.
-    const pane = await tmux.newSession('notes-lead', tmp);
+    fs.mkdirSync(path.join(tmp, 'notes'), { recursive: true });
+    const pane = await tmux.newSession('notes-lead', path.join(tmp, 'notes'));
     setLeadPane(pane);
     fs.writeFileSync(
       path.join(claudeDir, 'teams', 'release-notes', 'config.json'),
@@ -116,6 +117,7 @@ describe('Claude Code team liveness against tmux', () => {
         .replace('%9999', pane)
         .replace('"isActive": true', '"isActive": false'),
     );
+    joinedNow(claudeDir);
     const alive = runOf(await snapshot(), 'claude-team:release-notes');
     expect(alive.members.map((m) => [m.name, m.state])).toEqual([
       ['team-lead', 'alive'],

@@ -48,6 +48,9 @@ describe('parseTeamConfig on the real samples', () => {
         state: 'unknown',
         lead: true,
         team: 'my-feature-orchestration',
+        // The evidence its pane is checked against.
+        joinedAt: 1706644800000,
+        cwd: '/Users/joshua/Projects/tina',
       },
     ]);
   });

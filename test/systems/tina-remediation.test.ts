@@ -16,7 +16,7 @@ import { parseSupervisorState } from '../../src/systems/tina/state.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { PaneInfo } from '../../src/tmux/client.js';
 import { actionWorld, FAKE_LEAD } from '../actions/kit.js';
-import { copyFixtureTree, tempDirsPerTest } from '../helpers/fixtures.js';
+import { copyFixtureTree, joinedNow, tempDirsPerTest } from '../helpers/fixtures.js';
 import { startTmux } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -128,6 +128,7 @@ describe('a run in a remediation phase, with its lead in tmux', () => {
     await waitFor(async () => (await tmux.client.capturePane(pane)).includes('❯'), 5000, {
       what: 'the fake lead prompt',
     });
+    joinedNow(path.join(tmp, 'claude'));
     const s = snapshot(await tmux.client.listPanes());
     const lead = billing(s).members.find((m) => m.lead && m.team === 'billing-phase-2.5');
     expect(lead).toMatchObject({ paneId: pane, state: 'alive' });

@@ -189,16 +189,17 @@ describe("Claude Code's swarm servers", () => {
     expect(look?.text).toContain('SWARM-PANE');
     expect(look?.text).not.toContain('TOWER-PANE');
 
-    // Once the swarm's pane is gone, tower's %1 (working elsewhere) is not taken for it: unknown, and refused.
+    // Once the swarm's pane is gone, tower's %1 (working elsewhere) is not taken for it: not its pane, and refused.
     await swarm.client.killPane(paneId);
     const after = await buildSnapshot(ctx);
-    expect(worker(after).state).toBe('unknown');
+    expect(worker(after).state).toBe('not-its-pane');
     expect(worker(after).tmuxServer ?? null).toBeNull();
     expect(after.runs.find((r) => r.id === RUN)?.problems.map((p) => p.message)).toEqual([
-      expect.stringContaining(`pane ${paneId} is not on ${swarm.name} (this run's Claude Code tmux server)`),
+      expect.stringContaining(`${paneId} is not on ${swarm.name} (this run's Claude Code tmux server)`),
     ]);
+    expect(worker(after).notItsPane).toContain(`works in ${os.tmpdir()}`);
     expect(planAction(actionEnv(after), { kind: 'terminate', run: RUN, members: ['worker-1'] }).refusal).toContain(
-      'works elsewhere',
+      'not its pane',
     );
   });
 

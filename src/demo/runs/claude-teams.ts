@@ -54,7 +54,9 @@ export function writeTeamConfig(claudeDir: string, team: TeamSpec, paneIds: Read
       name: m.name,
       agentType: m.agentType,
       model: m.model,
-      joinedAt: team.createdAt + i * 45_000,
+      // The story's join time, but never before the pane the member sits in started (the panes are
+      // started first): a pane newer than its member is another agent's (store/pane-evidence.ts).
+      joinedAt: Math.max(team.createdAt + i * 45_000, Date.now()),
       tmuxPaneId: paneId,
       cwd: m.cwd,
       subscriptions: [],

@@ -207,8 +207,9 @@ export function parseTeamConfig(
     const memberName = text(raw.name) || agentId || `member-${i + 1}`;
     const isLead = leadId !== '' && (memberName === leadId || agentId === leadId);
     leadFound ||= isLead;
-    if (cwd === null && typeof raw.cwd === 'string' && raw.cwd !== '') cwd = sanitizeLine(raw.cwd);
-    members.push({
+    const memberCwd = typeof raw.cwd === 'string' && raw.cwd !== '' ? sanitizeLine(raw.cwd) : null;
+    if (cwd === null) cwd = memberCwd;
+    const member: Member = {
       name: memberName,
       role: text(raw.agentType) || 'member',
       model: text(raw.model),
@@ -216,10 +217,20 @@ export function parseTeamConfig(
       state: stateOf(raw),
       lead: isLead,
       team: name,
-    });
+    };
+    // The evidence a pane is checked against (store/pane-evidence.ts).
+    if (typeof raw.joinedAt === 'number' && Number.isFinite(raw.joinedAt) && raw.joinedAt > 0)
+      member.joinedAt = raw.joinedAt;
+    if (memberCwd !== null) member.cwd = memberCwd;
+    const claimed = leadProcessOf(raw.leadProcess);
+    if (claimed) member.leadProcess = claimed;
+    members.push(member);
   });
   // Older team files name no lead id that matches; the agent type still says who leads.
   if (!leadFound) for (const m of members) m.lead = m.role === 'team-lead';
+  // The lead's process as the team file records it (a key of the team; a member's own wins).
+  const teamProcess = leadProcessOf(json.leadProcess);
+  if (teamProcess) for (const m of members) if (m.lead && !m.leadProcess) m.leadProcess = teamProcess;
 
   return {
     team: {
@@ -237,6 +248,21 @@ export function parseTeamConfig(
     },
     problems,
   };
+}
+
+/**
+ * `leadProcess: {pid, pidSpace, claimedAt, procStart}` as Claude Code records its lead's process
+ * (procStart: clock ticks since boot, as /proc/<pid>/stat's field 22). Null when any part is not
+ * of that shape: a half-known process is no evidence.
+ */
+function leadProcessOf(v: unknown): Member['leadProcess'] | null {
+  if (!isObject(v)) return null;
+  const { pid, procStart, pidSpace } = v;
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
+  const start = typeof procStart === 'string' && /^\d{1,15}$/.test(procStart) ? Number(procStart) : procStart;
+  if (!whole(pid) || !whole(start)) return null;
+  const space = typeof pidSpace === 'string' || typeof pidSpace === 'number' ? sanitizeLine(String(pidSpace)) : null;
+  return { pid, procStart: start, pidSpace: space };
 }
 
 /** A session id as Claude Code writes one (a UUID); anything else names no transcript. */

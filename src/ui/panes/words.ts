@@ -33,6 +33,7 @@ const MEMBER: Record<MemberState, Cell> = {
   dead: { text: '✗ dead', tone: 'red' },
   'in-process': { text: '◐ in-process', tone: 'accent' },
   unknown: { text: '? unknown', tone: 'dim' },
+  'not-its-pane': { text: '? not its pane', tone: 'amber' },
 };
 
 /** A member's pane state as symbol and word. */

@@ -92,6 +92,12 @@ export function attachTarget(
   if (m.state === 'dead')
     return { ok: false, title: `attach ${m.name}`, reason: `${m.name}'s pane ${m.paneId} is dead` };
   if (m.tmuxServerUnknown !== undefined) return { ok: false, title: `attach ${m.name}`, reason: m.tmuxServerUnknown };
+  if (m.state === 'not-its-pane')
+    return {
+      ok: false,
+      title: `attach ${m.name}`,
+      reason: `not its pane: ${m.notItsPane ?? `${m.paneId} is another agent's`}`,
+    };
   // A pane on a Claude Code swarm server is addressed with its server: `claude-swarm-<pid>/%3`.
   return { ok: true, paneId: m.tmuxServer ? `${m.tmuxServer}/${m.paneId}` : m.paneId, label: m.name };
 }
