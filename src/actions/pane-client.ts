@@ -5,12 +5,13 @@
  */
 import type { AppContext } from '../context/context.js';
 import type { TmuxClient } from '../tmux/client.js';
-import { swarmClient } from '../tmux/swarm.js';
+import { trustedSwarmClient } from '../tmux/swarm.js';
 
 /** The client of a pane's server (null: tower's own); throws on a server name that is not a swarm socket's. */
 export function paneClient(ctx: AppContext, server: string | null | undefined): TmuxClient {
   if (!server) return ctx.tmux;
-  const client = swarmClient(ctx.env, server, ctx.tmux.timeoutMs);
+  // The folder and the socket are checked again here: an action never reaches a socket it may not trust.
+  const client = trustedSwarmClient(ctx.env, server, ctx.tmux.timeoutMs);
   if (!client) throw new Error(`"${server}" is not a Claude Code swarm server's socket name`);
   return client;
 }

@@ -4,7 +4,8 @@
  * the team file keeps only each member's `%N`, which another server may hold too. One scan lists
  * the panes of every such server, bounded: at most MAX_SWARM_SERVERS servers, a few tmux processes
  * at a time, a short timeout each, sockets whose server is dead are remembered for a while, and a
- * server that timed out is set aside, longer at each timeout in a row.
+ * server that timed out is set aside, longer at each timeout in a row. Only sockets the user owns,
+ * in a folder the user owns that no one else may write in, are used.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,6 +77,54 @@ export function swarmClient(env: NodeJS.ProcessEnv, name: string, timeoutMs?: nu
   return new TmuxClient({ path: path.join(tmuxSocketDir(env), name) }, timeoutMs);
 }
 
+function ownUid(): number {
+  return typeof process.getuid === 'function' ? process.getuid() : os.userInfo().uid;
+}
+
+/**
+ * Why the socket folder may not be trusted, or null. tmux checks its own folder for `-L` but not for
+ * a path given with `-S`, and tower reaches swarm servers by path: a folder another user owns, or
+ * one group or others may write in, could hold a socket planted there to receive what tower types.
+ */
+export function socketDirDistrust(dir: string): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(dir);
+  } catch {
+    return null;
+  }
+  if (!st.isDirectory()) return `${sanitizeLine(dir)} is not a folder`;
+  if (st.uid !== ownUid()) return `${sanitizeLine(dir)} is owned by uid ${st.uid}, not by you`;
+  if ((st.mode & 0o022) !== 0)
+    return `${sanitizeLine(dir)} is writable by ${st.mode & 0o020 ? 'group' : 'others'} (mode ${(st.mode & 0o777).toString(8)})`;
+  return null;
+}
+
+/** Why a swarm socket may not be trusted (its owner is another user), or null. */
+export function socketDistrust(st: fs.Stats, file: string): string | null {
+  return st.uid === ownUid() ? null : `${sanitizeLine(file)} is owned by uid ${st.uid}, not by you`;
+}
+
+/**
+ * A client for a swarm server an action is about to reach, checked as a scan checks it (the folder
+ * and the socket are the user's and no one else may write the folder); throws the reason otherwise.
+ */
+export function trustedSwarmClient(env: NodeJS.ProcessEnv, name: string, timeoutMs?: number): TmuxClient | null {
+  const client = swarmClient(env, name, timeoutMs);
+  if (!client) return null;
+  const file = client.socket.path as string;
+  let why = socketDirDistrust(path.dirname(file));
+  if (why === null) {
+    try {
+      why = socketDistrust(fs.lstatSync(file), file);
+    } catch {
+      why = null;
+    }
+  }
+  if (why !== null) throw new Error(`tmux ${name}: not used: ${why}`);
+  return client;
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -141,6 +190,11 @@ export class SwarmScanner {
       // No socket directory: no server of any kind has run under this TMUX_TMPDIR.
       return { servers: [], problems };
     }
+    const dirWhy = names.some((n) => swarmLeadPid(n) !== null) ? socketDirDistrust(dir) : null;
+    if (dirWhy !== null) {
+      problems.push(`tmux: claude-swarm servers in ${sanitizeLine(dir)} are not used: ${dirWhy}`);
+      return { servers: [], problems };
+    }
     for (const name of names.slice(0, MAX_ENTRIES)) {
       if (swarmLeadPid(name) === null) continue;
       const full = path.join(dir, name);
@@ -152,6 +206,11 @@ export class SwarmScanner {
         continue;
       }
       if (!st.isSocket()) continue;
+      const socketWhy = socketDistrust(st, full);
+      if (socketWhy !== null) {
+        problems.push(`tmux ${name}: not used: ${socketWhy}; its teammates' liveness is unknown`);
+        continue;
+      }
       const dead = this.dead.get(full);
       if (dead && dead.until > now && dead.ino === st.ino) continue;
       if (dead) this.dead.delete(full);

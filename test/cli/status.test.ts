@@ -16,6 +16,7 @@ import type { BuiltCli } from '../helpers/built-cli.js';
 import { testContext } from '../helpers/context.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
+import { joinedNow } from '../helpers/fixtures.js';
 
 const repo = path.resolve(import.meta.dirname, '..', '..');
 const recordLoads = path.join(repo, 'test', 'helpers', 'record-loads.js');
@@ -32,6 +33,8 @@ beforeAll(async () => {
   tmux = await startTmux();
   // The phase lead's team file names no pane: tina's session gives it one.
   leadPane = await tmux.newSession('tina-auth-flow-phase-2', box.project('auth-flow'));
+  // The box's teams joined the day the fixture was made: they join now, after their panes started.
+  joinedNow(box.claudeDir);
   xdg = tempDir('tower-xdg-');
 }, 60_000);
 

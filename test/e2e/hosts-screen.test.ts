@@ -58,6 +58,9 @@ beforeAll(async () => {
     '-d',
     '-s',
     'agents',
+    // In the project its team works in: a pane elsewhere is another agent's.
+    '-c',
+    boxA.root,
     '-x',
     '100',
     '-y',

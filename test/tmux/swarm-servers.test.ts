@@ -323,4 +323,33 @@ describe("Claude Code's swarm servers", () => {
     const second = await scanner.scan();
     expect(second.servers.map((s) => s.name)).toEqual([swarm.name]);
   });
+
+  it('uses no swarm server in a socket folder group may write in: a problem row, and an action planned before is refused', async () => {
+    const { swarm, paneId } = await sameIdOnTwoServers();
+    const env = actionEnv(await buildSnapshot(ctx));
+    const plan = planAction(env, { kind: 'send', run: RUN, members: ['worker-1'], text: 'deploy token is hunter2' });
+    expect(plan.refusal).toBeNull();
+    fs.chmodSync(socketDir, 0o770);
+    const snapshot = await buildSnapshot(ctx);
+    expect(worker(snapshot).tmuxServer ?? null).toBeNull();
+    expect(worker(snapshot).state).not.toBe('alive');
+    expect(snapshot.problems.map((p) => p.message)).toContain(
+      `tmux: claude-swarm servers in ${socketDir} are not used: ${socketDir} is writable by group (mode 770)`,
+    );
+    const outcome = await runAction(env, plan);
+    expect(outcome.status).not.toBe('done');
+    expect(outcome.message).toContain('writable by group');
+    expect(await screenOf(swarm.client, paneId)).not.toContain('hunter2');
+    expect(await screenOf(tower.client, paneId)).not.toContain('hunter2');
+  });
+
+  it('uses no swarm socket another user owns', async () => {
+    const { swarm } = await sameIdOnTwoServers();
+    fs.lchownSync(swarm.socket, 65534, 65534);
+    const snapshot = await buildSnapshot(ctx);
+    expect(worker(snapshot).tmuxServer ?? null).toBeNull();
+    expect(snapshot.problems.map((p) => p.message)).toContainEqual(
+      expect.stringContaining(`tmux ${swarm.name}: not used: ${swarm.socket} is owned by uid 65534, not by you`),
+    );
+  });
 });
