@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { createExclusive, deleteFile } from '../kit/files.js';
-import { ANSWER_MARGIN_MS, heldDir, heldRequestFor, readHeldRequest } from '../store/held-requests.js';
+import { ANSWER_MARGIN_MS, fromServer, heldDir, heldRequestFor, readHeldRequest } from '../store/held-requests.js';
 import { heldFolderProblem, hookAlive } from '../store/held-folder.js';
 import type { HeldRequest } from '../store/held-requests.js';
 import type { Member, Run } from '../model/model.js';
@@ -26,7 +26,7 @@ import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil, showsPrompt, sleep } from '../kit/wait.js';
 import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
-import { onServer, paneClient } from './pane-client.js';
+import { onServer, paneClient, serverSocket } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
@@ -119,9 +119,10 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
   const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
-  // A request tower's hook holds open for this pane is answered through the hook. Pane ids name
-  // panes of one tmux server and the hook cannot say which: only panes of tower's own server.
-  const held = server === null ? heldRequestFor(stateHome(ctx.env), m.paneId!) : null;
+  // A request tower's hook holds open for this pane is answered through the hook: one from this
+  // pane's server (the hook names $TMUX's socket), never one from another server's same %N.
+  const socket = serverSocket(ctx, server);
+  const held = heldRequestFor(stateHome(ctx.env), socket, m.paneId!);
   if (held?.unreadable)
     return refuse(
       `${m.name}'s permission request is held by tower's hook, but its input cannot be shown whole (${held.unreadable}): answer it in the agent's own dialog, which shows when the hold ends (${new Date(held.until).toISOString()})`,
@@ -140,6 +141,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
         behavior: way.behavior,
         input: held.whole,
         cut: held.cut,
+        socket,
       };
       const effects = [
         checkEffect(
@@ -372,6 +374,7 @@ async function answerThroughHook(
   if (
     !still ||
     still.paneId !== d.paneId ||
+    !fromServer(still, h.socket ?? null) ||
     now > still.until - ANSWER_MARGIN_MS ||
     !hookAlive(still.pid, still.since / 1000)
   ) {

@@ -5,7 +5,9 @@
  */
 import type { AppContext } from '../context/context.js';
 import type { TmuxClient } from '../tmux/client.js';
-import { trustedSwarmClient } from '../tmux/swarm.js';
+import path from 'node:path';
+import { socketFile } from '../tmux/client.js';
+import { tmuxSocketDir, trustedSwarmClient } from '../tmux/swarm.js';
 
 /** The client of a pane's server (null: tower's own); throws on a server name that is not a swarm socket's. */
 export function paneClient(ctx: AppContext, server: string | null | undefined): TmuxClient {
@@ -19,4 +21,9 @@ export function paneClient(ctx: AppContext, server: string | null | undefined): 
 /** Said after a pane id in titles and messages: ` on claude-swarm-1234`, or nothing for tower's own server. */
 export function onServer(server: string | null | undefined): string {
   return server ? ` on ${server}` : '';
+}
+
+/** The socket file of a pane's server (null: tower's own), as the hook names it from `$TMUX`. */
+export function serverSocket(ctx: AppContext, server: string | null | undefined): string {
+  return server ? path.join(tmuxSocketDir(ctx.env), server) : socketFile(ctx.tmux.socket, ctx.env);
 }

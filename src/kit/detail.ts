@@ -153,6 +153,8 @@ export interface AnswerDetail {
     /** The request's whole input as tower read it (what is approved), and whether the plan's line cut it. */
     input?: string | null;
     cut?: boolean;
+    /** The socket of the pane's server: the request must still come from it. */
+    socket?: string;
   } | null;
   /** Why the hook way was not taken although a request was held (said in the outcome). */
   keysBecause?: string | null;

@@ -160,7 +160,8 @@ export class ActivityOverlay {
     if (last && last.inner === inner && last.version === version) return last.out;
     // Made from the last snapshot with the captures as they were: only the runs that came are laid over.
     const delta = last && last.version === version ? deltaFrom(last.inner, inner) : null;
-    const out = (last && delta && this.applyDelta(last.out, inner, delta)) || this.applyAll(inner);
+    const laid = (last && delta && this.applyDelta(last.out, inner, delta)) || this.applyAll(inner);
+    const out = this.withUnattributed(laid);
     this.last = { inner, version, out };
     return out;
   }
@@ -175,6 +176,27 @@ export class ActivityOverlay {
     const wrapped = { ...out, problems: [...out.problems, ...messages.map((message) => ({ file: null, message }))] };
     this.wrapped = { base: out, key, out: wrapped };
     return wrapped;
+  }
+
+  /**
+   * The snapshot with a problem row per held permission request that no member's pane can be told
+   * to own (another server's `%N`, a pane no member is in, a request naming no server): an
+   * unattributed question, answered in the agent's own pane, never shown or answered as a member's.
+   */
+  private withUnattributed(s: Snapshot): Snapshot {
+    const keys: string[] = [];
+    for (const r of s.runs)
+      for (const m of r.members) {
+        const key = m.state === 'alive' ? memberPaneKey(m) : null;
+        if (key !== null) keys.push(key);
+      }
+    const loose = this.watch.unattributedHeld(keys);
+    if (loose.length === 0) return s;
+    const rows = loose.map((r) => ({
+      file: r.file,
+      message: `unattributed question: a held permission request (${[r.tool, r.subject].filter(Boolean).join(': ') || r.id}) from pane ${r.paneId} on ${r.server ?? 'a tmux server the request does not name'}; tower cannot tie it to a member, so it answers it for none: answer it in the agent's own pane`,
+    }));
+    return { ...s, problems: [...s.problems, ...rows] };
   }
 
   /** Every run laid over again. */

@@ -5,13 +5,15 @@
  * activity it reads is laid over the snapshot (src/store/activity-overlay.ts) without touching how
  * runs are read.
  */
+import path from 'node:path';
 import type { Member, Run, Snapshot } from '../model/model.js';
 import type { PaneInfo } from '../tmux/client.js';
+import { socketFile } from '../tmux/client.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { capturePanes } from '../tmux/capture.js';
 import type { PaneCapture } from '../tmux/capture.js';
 import { TmuxError } from '../tmux/errors.js';
-import { swarmClient } from '../tmux/swarm.js';
+import { swarmClient, tmuxSocketDir } from '../tmux/swarm.js';
 import type { SwarmServer } from '../tmux/swarm.js';
 import { sanitize } from '../text/sanitize.js';
 import type { HookEvents, HookState } from './hook-events.js';
@@ -21,6 +23,7 @@ import type { HeldRequest } from './held-requests.js';
 import type { PaneLook } from './pane-looks.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
+import { fromServer } from './held-requests.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
@@ -101,21 +104,54 @@ export class PaneWatch {
     private readonly swarmEnv: NodeJS.ProcessEnv | null = null,
   ) {}
 
-  // Hook events name a pane by its id alone (TMUX_PANE): they speak for tower's own server's panes only.
+  /** The socket of tower's own server, as hooks name it ($TMUX), made once. */
+  private ownSocket: string | null = null;
+
+  /**
+   * The socket path and pane id of a pane key: hook events and held requests name the server they
+   * came from ($TMUX's socket) beside the pane, and are matched on both.
+   */
+  private hookAddress(key: string): { socket: string; paneId: string; own: boolean } {
+    const { server, paneId } = splitPaneKey(key);
+    const env = this.swarmEnv ?? process.env;
+    if (server === null) {
+      this.ownSocket ??= socketFile(this.tmux.socket, env);
+      return { socket: this.ownSocket, paneId, own: true };
+    }
+    return { socket: path.join(tmuxSocketDir(env), server), paneId, own: false };
+  }
 
   /** The transcript hooks named for a pane's agent (by paneKey), or null. */
   transcriptOf(key: string): string | null {
-    return key.includes('/') ? null : (this.hooks?.transcriptOf(key) ?? null);
+    if (!this.hooks) return null;
+    const a = this.hookAddress(key);
+    return this.hooks.transcriptOf(a.socket, a.paneId, a.own);
   }
 
   /** The permission request tower's hook holds open for a pane (by paneKey), or null. */
   heldRequest(key: string): HeldRequest | null {
-    return key.includes('/') ? null : (this.hooks?.heldFor(key, this.now()) ?? null);
+    if (!this.hooks) return null;
+    const a = this.hookAddress(key);
+    return this.hooks.heldFor(a.socket, a.paneId, this.now());
   }
 
   /** What hooks say a pane's agent (by paneKey) is doing now, or null (the screen is read). */
   hookState(key: string): HookState | null {
-    return key.includes('/') ? null : (this.hooks?.stateOf(key, this.now()) ?? null);
+    if (!this.hooks) return null;
+    const a = this.hookAddress(key);
+    return this.hooks.stateOf(a.socket, a.paneId, this.now(), a.own);
+  }
+
+  /**
+   * The requests held now that belong to none of these panes (by paneKey): from another tmux
+   * server, from a pane no member is in, or naming no server at all. Never shown as a member's.
+   */
+  unattributedHeld(keys: Iterable<string>): HeldRequest[] {
+    if (!this.hooks) return [];
+    const held = this.hooks.heldNow(this.now());
+    if (held.length === 0) return held;
+    const panes = [...keys].map((k) => this.hookAddress(k));
+    return held.filter((r) => !panes.some((a) => a.paneId === r.paneId && fromServer(r, a.socket)));
   }
 
   subscribe = (listener: () => void): (() => void) => {

@@ -205,15 +205,46 @@ export function heldRequestsProblem(towerState: string, now: number = Date.now()
 }
 
 /**
- * The request held open for a pane now that can still be answered (the newest), or null. A request
- * whose hook is gone is never one (and is removed); nor is any in a folder others can write into.
+ * A socket path in one spelling: its folder with links resolved, as tmux writes it in `$TMUX` (tmux
+ * resolves its socket folder), so tower's own idea of a socket and the hook's compare equal.
  */
-export function heldRequestFor(towerState: string, paneId: string, now: number = Date.now()): HeldRequest | null {
+export function canonicalSocket(file: string): string {
+  try {
+    return path.join(fs.realpathSync(path.dirname(file)), path.basename(file));
+  } catch {
+    return file;
+  }
+}
+
+/** Whether a request is from the server whose socket is `server` (a request that names none is from no known server). */
+export function fromServer(r: HeldRequest, server: string | null): boolean {
+  return r.server !== null && server !== null && canonicalSocket(r.server) === canonicalSocket(server);
+}
+
+/** Every request held now that can still be answered, whoever it is for (whose hook still runs). */
+export function heldRequests(towerState: string, now: number = Date.now()): HeldRequest[] {
+  const l = listing(towerState, now);
+  if (!l) return [];
+  return l.requests.filter((r) => now <= r.until - ANSWER_MARGIN_MS && hookAlive(r.pid, r.since / 1000));
+}
+
+/**
+ * The request held open now for pane `paneId` of the tmux server whose socket is `server` (the
+ * newest), or null. A pane id names a pane of one server only: a request from another server's
+ * `%N`, or one that names no server (an older hook), is never this pane's. A request whose hook
+ * is gone is never one (and is removed); nor is any in a folder others can write into.
+ */
+export function heldRequestFor(
+  towerState: string,
+  server: string | null,
+  paneId: string,
+  now: number = Date.now(),
+): HeldRequest | null {
   const l = listing(towerState, now);
   if (!l) return null;
   let best: HeldRequest | null = null;
   for (const r of l.requests) {
-    if (r.paneId !== paneId || now > r.until - ANSWER_MARGIN_MS) continue;
+    if (r.paneId !== paneId || !fromServer(r, server) || now > r.until - ANSWER_MARGIN_MS) continue;
     if (best && r.since <= best.since) continue;
     if (!hookAlive(r.pid, r.since / 1000)) {
       fs.rmSync(r.file, { force: true });

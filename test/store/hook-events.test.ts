@@ -17,6 +17,8 @@ import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
 
 const tempDir = tempDirsPerTest('tower-hook-events-');
+/** Lines without a server (the hook run outside tmux here) speak for tower's own server's panes only. */
+const OWN = '/nonexistent/tmux-0/own';
 let tmux: TmuxFixture;
 beforeAll(async () => {
   tmux = await startTmux();
@@ -58,17 +60,17 @@ describe('hook events', () => {
     fire(state, '%4', 'UserPromptSubmit', { prompt: 'go' });
     expect(hooks.refresh()).toBe(true);
     const now = Date.now();
-    expect(hooks.stateOf('%4', now)).toMatchObject({ activity: 'working', event: 'UserPromptSubmit' });
-    expect(hooks.stateOf('%4', now + WORKING_TTL_MS + 60_000)).toBeNull();
+    expect(hooks.stateOf(OWN, '%4', now, true)).toMatchObject({ activity: 'working', event: 'UserPromptSubmit' });
+    expect(hooks.stateOf(OWN, '%4', now + WORKING_TTL_MS + 60_000, true)).toBeNull();
     fire(state, '%4', 'Notification', {
       notification_type: 'permission_prompt',
       message: 'Claude needs your permission to use Bash',
     });
     fire(state, '%5', 'Stop');
     hooks.refresh();
-    expect(hooks.stateOf('%4', Date.now())).toMatchObject({ activity: 'waiting', cue: 'question' });
-    expect(hooks.stateOf('%5', Date.now())).toMatchObject({ activity: 'waiting', cue: 'prompt' });
-    expect(hooks.stateOf('%6', Date.now())).toBeNull();
+    expect(hooks.stateOf(OWN, '%4', Date.now(), true)).toMatchObject({ activity: 'waiting', cue: 'question' });
+    expect(hooks.stateOf(OWN, '%5', Date.now(), true)).toMatchObject({ activity: 'waiting', cue: 'prompt' });
+    expect(hooks.stateOf(OWN, '%6', Date.now(), true)).toBeNull();
   });
 
   it('read a teammate finishing a task as still working, and going idle as waiting', () => {
@@ -83,19 +85,19 @@ describe('hook events', () => {
       task_description: 'Add login and signup endpoints',
     });
     expect(hooks.refresh()).toBe(true);
-    expect(hooks.stateOf('%7', Date.now())).toMatchObject({
+    expect(hooks.stateOf(OWN, '%7', Date.now(), true)).toMatchObject({
       activity: 'working',
       cue: 'interrupt-hint',
       event: 'TaskCompleted',
     });
     fire(state, '%7', 'TeammateIdle', team);
     expect(hooks.refresh()).toBe(true);
-    expect(hooks.stateOf('%7', Date.now())).toMatchObject({
+    expect(hooks.stateOf(OWN, '%7', Date.now(), true)).toMatchObject({
       activity: 'waiting',
       cue: 'prompt',
       event: 'TeammateIdle',
     });
-    expect(hooks.transcriptOf('%7')).toBe('/t.jsonl');
+    expect(hooks.transcriptOf(OWN, '%7', true)).toBe('/t.jsonl');
   });
 
   it('are both installed by tower hooks install', () => {
