@@ -279,7 +279,10 @@ describe('answering through the PermissionRequest hook', () => {
   it('takes a request that names no server (an older hook) for no member', async () => {
     const dir = heldDir(path.join(state(), 'tower'));
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const id = `${Math.floor(Date.now() / 1000)}-4242`;
+    // A hook shell that still runs holds it (a request whose hook is gone is removed as a leftover).
+    const shell = spawn('sh', ['-c', 'sleep 100000; true'], { stdio: 'ignore' });
+    children.push(shell);
+    const id = `${Math.floor(Date.now() / 1000) + 1}-${shell.pid!}`;
     fs.writeFileSync(
       path.join(dir, `${id}.req`),
       `${pane}\t${Math.floor(Date.now() / 1000)}\t60\n${JSON.stringify(REQUEST)}\n`,
