@@ -105,7 +105,20 @@ async function shows(client: TmuxClient, paneId: string, text: string): Promise<
 /** Kills tower's server and starts it again under the same name: its panes are numbered from the start again. */
 async function restartTower(): Promise<void> {
   await tower.client.killServer();
-  await tower.client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'base', '-c', home, 'sleep 100000']);
+  // The old server may still be on its way out (its socket answering "exited unexpectedly"): start
+  // the new one once a start goes through.
+  await waitFor(
+    async () => {
+      try {
+        await tower.client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'base', '-c', home, 'sleep 100000']);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    5000,
+    { what: 'the server to start again' },
+  );
 }
 
 describe('a team left from a killed tmux server', () => {
