@@ -1,5 +1,5 @@
 /**
- * Towers of different ages on two boxes keep talking (docs/protocol.md): a snapshot as the first
+ * Towers of different ages on two boxes keep talking (docs/remote.md): a snapshot as the first
  * tower of protocol 1 sent it is read whole by this one, and a snapshot from a newer tower, with
  * fields and words this one does not know, is read too, the unknown fields dropped at the door.
  * A field added to the snapshot as required fails the first test, naming it.
@@ -36,7 +36,7 @@ describe('the door and towers of other ages', () => {
 
   it('reads every run of a snapshot the first protocol 1 tower sent, with nothing it lacks held against it', () => {
     const { message, problems } = admitLine(SNAPSHOT);
-    // A field added since as required shows here as `members.0.<field>: …`: make it optional (docs/protocol.md).
+    // A field added since as required shows here as `members.0.<field>: …`: make it optional (docs/remote.md).
     expect(problems).toEqual([]);
     if (message?.type !== 'snapshot') throw new Error('no snapshot admitted');
     const sent = runsOf(SNAPSHOT);
@@ -76,7 +76,7 @@ describe('the door and towers of other ages', () => {
   });
 
   it('refuses a run whose system, status or gate kind it does not know, and reads the others', () => {
-    // What the rule in docs/protocol.md keeps a newer tower from sending an older one without asking first.
+    // What the rule in docs/remote.md keeps a newer tower from sending an older one without asking first.
     const newer = JSON.parse(SNAPSHOT) as { snapshot: { runs: Json[] } };
     (newer.snapshot.runs[1] as Json).status = 'hibernating';
     const { message, problems } = admitLine(JSON.stringify(newer));
