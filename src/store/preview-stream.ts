@@ -3,7 +3,8 @@
  * notification, src/tmux/pane-output.ts) it is captured again, at most once per PREVIEW_MS; every
  * other pane stays on the poll tick. One pane at a time: following another stops the first, and
  * following none stops it. A follower that ends (the pane gone) is started again after a pause, a
- * bounded number of times, while its pane is still the one previewed.
+ * bounded number of times, while its pane is still the one previewed; then the pane is captured
+ * once a second while previewed.
  */
 import type { Member, Run } from '../model/model.js';
 import type { TmuxClient } from '../tmux/client.js';
@@ -18,8 +19,13 @@ import type { PaneLook, PaneLooks } from './pane-looks.js';
  * A line printed alone is captured at once (~20 ms to the screen); in a burst it waits ≤ 100 ms.
  */
 export const PREVIEW_MS = 100;
-/** Pauses before following a pane again after its follower ended; then the poll tick alone. */
+/** Pauses before following a pane again after its follower ended. */
 const RETRY_MS = [500, 2000, 5000] as const;
+/**
+ * A pane that cannot be followed (a tmux before 3.2 has no `attach -f ignore-size`) is captured
+ * this often instead while previewed: one pane, once a second, as the selected run's are per tick.
+ */
+export const UNFOLLOWED_MS = 1000;
 
 export interface PreviewStreamDeps {
   /** The client of the server a pane key is on (null: not reachable from here). */
@@ -30,6 +36,9 @@ export interface PreviewStreamDeps {
   capture(key: string): Promise<void>;
   /** Follows a pane (tests swap one in). */
   follow?: typeof followPaneOutput;
+  /** The pauses before following again, and how often an unfollowed pane is captured (tests shorten them). */
+  retryMs?: readonly number[];
+  unfollowedMs?: number;
 }
 
 export class PreviewStream {
@@ -80,8 +89,12 @@ export class PreviewStream {
   private ended(key: string): void {
     if (this.key !== key) return;
     this.follower = null;
-    const wait = RETRY_MS[this.retries];
-    if (wait === undefined) return;
+    const wait = (this.d.retryMs ?? RETRY_MS)[this.retries];
+    if (wait === undefined) {
+      this.retryTimer = setInterval(() => this.printed(key), this.d.unfollowedMs ?? UNFOLLOWED_MS);
+      this.retryTimer.unref?.();
+      return;
+    }
     this.retries++;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
@@ -127,7 +140,7 @@ export class PreviewStream {
   private stopFollowing(): void {
     this.follower?.stop();
     this.follower = null;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.retryTimer) clearInterval(this.retryTimer);
     if (this.captureTimer) clearTimeout(this.captureTimer);
     this.retryTimer = this.captureTimer = null;
     this.again = false;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Member, Run } from '../../src/model/model.js';
 import { emptyRun } from '../../src/model/model.js';
 import { PaneWatch } from '../../src/store/captures.js';
-import { LocalPaneLooks } from '../../src/store/preview-stream.js';
+import { LocalPaneLooks, PreviewStream } from '../../src/store/preview-stream.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -81,5 +81,31 @@ describe('the previewed pane streams', () => {
     expect(watch.previewed).toBeNull();
     watch.preview(run, members[0]!);
     expect(watch.previewed).toBe(a);
+  });
+
+  it('a pane whose control client cannot start is tried again a few times, then captured on a timer while previewed', async () => {
+    let starts = 0;
+    const captured: string[] = [];
+    const stream = new PreviewStream({
+      clientFor: () => tmux.client,
+      paneIdOf: (key) => key,
+      capture: async (key) => {
+        captured.push(key);
+      },
+      follow: (_client, _pane, _onOutput, onEnd) => {
+        starts++;
+        queueMicrotask(() => onEnd('tmux too old'));
+        return { stop: () => {} };
+      },
+      retryMs: [1, 1],
+      unfollowedMs: 20,
+    });
+    stream.follow('%7');
+    await waitFor(() => captured.length >= 5, 3000, { what: 'captures on the timer' });
+    expect(starts).toBe(3);
+    stream.follow(null);
+    const after = captured.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(captured.length).toBeLessThanOrEqual(after + 1);
   });
 });
