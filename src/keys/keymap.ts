@@ -36,6 +36,8 @@ export const COMMANDS = [
   'answer-1',
   'answer-2',
   'answer-3',
+  'answer-4',
+  'answer-no',
   'send',
   'ended',
 ] as const;
@@ -224,7 +226,8 @@ export const KEYMAP: readonly CommandSpec[] = [
     command: 'answer-2',
     keys: ['2'],
     hint: 'answer 2',
-    description: 'Answer option 2 of that prompt (in Claude Code: no, and tell it what to do differently)',
+    description:
+      'Answer option 2 of that prompt, as it reads (in Claude Code 2.1.332: yes, and always allow access to the folder)',
     contexts: ['global'],
     group: 'Act',
   },
@@ -233,6 +236,23 @@ export const KEYMAP: readonly CommandSpec[] = [
     keys: ['3'],
     hint: 'answer 3',
     description: 'Answer option 3 of that prompt, when it has one',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'answer-4',
+    keys: ['4'],
+    hint: 'answer 4',
+    description: 'Answer option 4 of that prompt, when it has one',
+    contexts: ['global'],
+    group: 'Act',
+  },
+  {
+    command: 'answer-no',
+    keys: ['n'],
+    hint: 'no',
+    description:
+      "Answer the option of that prompt that says No, whatever its number (Claude Code's Bash dialog: 4. No)",
     contexts: ['global'],
     group: 'Act',
   },

@@ -152,7 +152,7 @@ describe('help overlay', () => {
     await screen.press('?');
     await waitForText(screen, '(more ↓)');
     const seen = new Set<string>();
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < KEYMAP.length; i++) {
       for (const spec of KEYMAP) if (screen.frame().includes(`${spec.command}:`)) seen.add(spec.command);
       await screen.press('j');
     }

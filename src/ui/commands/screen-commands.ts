@@ -85,7 +85,7 @@ function answer(choice: string): ScreenCommand {
     when: (s) => {
       const built = answerRequest(s, choice);
       // Offered in the footer only while a prompt is there; a press without one says why.
-      return built.ok ? ok(`answer ${choice}`) : no(built.title, built.reason);
+      return built.ok ? ok(choice === 'n' ? 'answer No' : `answer ${choice}`) : no(built.title, built.reason);
     },
     run: (s, d) => {
       const built = answerRequest(s, choice);
@@ -118,6 +118,8 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   'answer-1': answer('1'),
   'answer-2': answer('2'),
   'answer-3': answer('3'),
+  'answer-4': answer('4'),
+  'answer-no': answer('n'),
   send: {
     footer: 'act',
     when: (s) => {

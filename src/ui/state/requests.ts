@@ -5,6 +5,7 @@
 import type { ActionKind, ActionRequest } from '../../kit/types.js';
 import type { Gate, Member, Run } from '../../model/model.js';
 import { canCheckpoint, grantableGates, leadWithPane, liveTeammates } from './selectors.js';
+import { optionFor } from '../../store/prompt-reading.js';
 import type { PaneId } from './ui-state.js';
 
 /** What the operator is pointing at. */
@@ -65,10 +66,10 @@ export function answerRequest(sel: Selection, choice: string): Built {
   // Nothing to answer: the digit keys do nothing at all (no refusal for a stray key).
   if (!m) return nothing(`answer ${run.id}`, '');
   if (!m.prompt) return nothing(`answer ${m.name}`, `${m.name}'s pane shows no permission prompt or question`);
-  if (!m.prompt.options.some((o) => o.key === choice)) {
+  if (!optionFor(m.prompt, choice)) {
     return nothing(
       `answer ${m.name}`,
-      `the prompt has no option ${choice}: ${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
+      `the prompt has no option ${choice === 'n' ? 'that says No' : choice}: ${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
     );
   }
   return { ok: true, request: { kind: 'answer', run: run.id, members: [m.name], choice, expect: m.prompt.signature } };
