@@ -202,13 +202,65 @@ async function team(): Promise<void> {
   }
 }
 
+/**
+ * A teammate in a tmux pane of its own (`--teammate-mode tmux`): its Bash request is drawn in the
+ * lead's pane with three options, while its own pane says it waits for the lead's approval.
+ */
+async function paneTeam(): Promise<void> {
+  console.log('a teammate in a pane of its own');
+  const c = await startClaude({
+    columns: 120,
+    rows: 40,
+    args: ['--teammate-mode', 'tmux'],
+    script: [
+      {
+        when: (r) => lastUserText(r).includes('start the team'),
+        content: [
+          { type: 'text', text: 'Starting a worker.' },
+          {
+            type: 'tool_use',
+            name: 'Agent',
+            input: { description: 'Write out-b', prompt: 'WORKER TASK: write out-b.txt', name: 'worker' },
+          },
+        ],
+      },
+      {
+        when: (r) => lastUserText(r).includes('WORKER TASK'),
+        content: [
+          { type: 'text', text: 'Worker step.' },
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: 'echo b > out-b.txt', description: 'Writing out-b.txt' },
+          },
+        ],
+      },
+    ],
+  });
+  runDir = c.dir;
+  try {
+    await c.ready();
+    await c.submit('start the team');
+    const lead = await c.waitForScreen('from the worker');
+    const worker = (await c.tmux.run(['list-panes', '-a', '-F', '#{pane_id}']))
+      .split('\n')
+      .find((p) => p && p !== c.paneId)!;
+    keep('screens/teammate-waiting.pane.txt', await c.waitForScreen('Waiting for team lead approval', 20_000, worker));
+    keep('screens/forwarded-prompt.pane-teammate.txt', lead);
+  } finally {
+    await c.stop();
+  }
+}
+
+const SCENARIOS: Record<string, () => Promise<void>> = { solo, narrow, team, paneTeam };
+/** The scenarios named on the command line (`… capture-claude-fixtures.ts paneTeam`), else all. */
+const chosen = process.argv.slice(2);
 fs.rmSync(TMP, { recursive: true, force: true });
 fs.mkdirSync(TMP, { recursive: true });
 process.env.TMPDIR = TMP;
 try {
-  await solo();
-  await narrow();
-  await team();
+  for (const [name, scenario] of Object.entries(SCENARIOS))
+    if (chosen.length === 0 || chosen.includes(name)) await scenario();
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });
 }

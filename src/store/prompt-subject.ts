@@ -39,8 +39,9 @@ export function dialogSubject(raw: readonly string[], lines: readonly string[], 
   // The pane's width is the top rule's: what a wrapped line filled up to.
   const width = top >= 0 && TOP_RULE.test((raw[top] ?? '').trim()) ? (raw[top] ?? '').length : null;
   const body = lines.slice(top + 1, q);
-  const out: string[] = [];
-  for (let i = 0; i < body.length; i++) {
+  const title = titleOf(body);
+  const out: string[] = title ? [title.text] : [];
+  for (let i = title?.lines ?? 0; i < body.length; i++) {
     const text = (body[i] ?? '').trim();
     if (TIP.test(text)) {
       i = endOfParagraph(body, i, width);
@@ -49,6 +50,31 @@ export function dialogSubject(raw: readonly string[], lines: readonly string[], 
     if (text !== '' && !RULE.test(text)) out.push(text);
   }
   return out;
+}
+
+/**
+ * A title drawn as two columns side by side, each wrapping in a narrow pane: `Bash command` and
+ * `· from the worker agent` (2.1.332 at 35 columns: `Bash        · from the worker` over
+ * `command     agent`). Joined back to one line; null when the first line is no such title.
+ */
+function titleOf(body: readonly string[]): { text: string; lines: number } | null {
+  const first = body[0] ?? '';
+  const at = first.indexOf('· from the ');
+  if (at < 0) return null;
+  const left = [first.slice(0, at).trim()];
+  const right = [first.slice(at).trim()];
+  let n = 1;
+  // A line of the title has a gap just left of the right column, and nothing to the left of it
+  // reaching into that column; a line that runs across it (the tip, the description) ends the title.
+  while (n < body.length) {
+    const line = body[n] ?? '';
+    if (line.trim() === '' || line.length <= at || line[at - 1] !== ' ' || /^\s*Tip:/.test(line)) break;
+    left.push(line.slice(0, at).trim());
+    right.push(line.slice(at).trim());
+    n++;
+  }
+  const join = (parts: string[]) => parts.filter((p) => p !== '').join(' ');
+  return { text: `${join(left)} ${join(right)}`, lines: n };
 }
 
 /**
