@@ -1,0 +1,209 @@
+/**
+ * tower reading and answering the real Claude Code 2.1.332's permission dialogs (the harness in
+ * test/helpers/claude-cli): the dialog read the same on every capture while the transcript above it
+ * blinks, answered at 70 columns where its labels wrap, `n` taking the option that says No, keys
+ * never typed into a dialog younger than MIN_DIALOG_AGE_MS, and a teammate's request, drawn in its
+ * lead's pane, shown on the teammate and answered where it is drawn.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { planAction, runAction } from '../../src/actions/index.js';
+import { emptyRun } from '../../src/model/model.js';
+import type { Member, Run } from '../../src/model/model.js';
+import { ActivityOverlay } from '../../src/store/activity-overlay.js';
+import { PaneWatch } from '../../src/store/captures.js';
+import { MIN_DIALOG_AGE_MS, readPrompt } from '../../src/store/prompt-reading.js';
+import { TmuxClient } from '../../src/tmux/client.js';
+import { actionWorld, snapshotOf } from '../actions/kit.js';
+import { tempDir } from '../helpers/box.js';
+import { startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
+import { afterToolResult, lastUserText, type Turn } from '../helpers/claude-cli/messages-api.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+let c: ClaudeRun | null = null;
+afterEach(async () => {
+  await c?.stop();
+  c = null;
+});
+
+/** A Bash step the stand-in asks for when the user's message says `run <name>`. */
+function bashStep(name: string, file: string): Turn {
+  return {
+    when: (r) => !afterToolResult(r) && lastUserText(r).includes(`run ${name}`),
+    content: [
+      { type: 'text', text: `${name}: Bash.` },
+      { type: 'tool_use', name: 'Bash', input: { command: `echo x > ${file}`, description: `Writing ${file}` } },
+    ],
+  };
+}
+
+/** The tmux client of the CLI's server, noting when each send-keys went out. */
+class NotingClient extends TmuxClient {
+  sent: { at: number; args: readonly string[] }[] = [];
+  override async run(args: readonly string[], opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<string> {
+    if (args[0] === 'send-keys') this.sent.push({ at: Date.now(), args });
+    return super.run(args, opts);
+  }
+}
+
+/** An action world whose tmux is the CLI's own server, and a pane watch on it. */
+function world(run: ClaudeRun) {
+  const w = actionWorld('unused', tempDir('tower-cc-answer-'));
+  const tmux = new NotingClient({ path: run.socketPath }, 5000);
+  w.ctx.tmux = tmux;
+  return { w, tmux, watch: new PaneWatch(tmux) };
+}
+
+function lead(paneId: string, patch: Partial<Member> = {}): Member {
+  return { name: 'team-lead', role: 'team-lead', model: 'm', paneId, state: 'alive', lead: true, team: 't', ...patch };
+}
+
+/** The run with the members' activity and prompts laid over it from one capture round, as tower status reads it. */
+async function seen(watch: PaneWatch, run: Run): Promise<Run> {
+  await watch.round(
+    run.members.flatMap((m) => (m.paneId ? [m.paneId] : [])),
+    null,
+  );
+  return new ActivityOverlay(watch).apply(snapshotOf(run)).runs[0]!;
+}
+
+describe('the Bash dialog of the real CLI', () => {
+  it('reads the same on every capture while the transcript above it blinks; at 70 columns 1 is taken, then n is 4. No', async () => {
+    c = await startClaude({
+      columns: 70,
+      rows: 40,
+      script: [bashStep('step one', 'out-a.txt'), bashStep('step two', 'out-b.txt')],
+    });
+    await c.ready();
+    await c.submit('run step one');
+    await c.waitForScreen('Do you want to proceed?');
+    const screens = new Set<string>();
+    const signatures = new Set<string>();
+    const started = Date.now();
+    while (Date.now() - started < 1500) {
+      const s = await c.screen();
+      screens.add(s);
+      signatures.add(readPrompt(s)?.signature ?? 'none');
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(screens.size).toBeGreaterThan(1);
+    expect([...signatures]).toHaveLength(1);
+
+    const { w, watch } = world(c);
+    const run = { ...emptyRun('claude-team', 'session', c.project, null), members: [lead(c.paneId)] };
+    let read = await seen(watch, run);
+    expect(read.members[0]?.prompt?.options.map((o) => o.label)).toEqual([
+      'Yes',
+      `Yes, and always allow access to ${c.project} from this project`,
+      'Yes, and switch to auto mode · auto mode handles these prompts for you',
+      'No',
+    ]);
+    w.setSnapshot(snapshotOf(read));
+    const one = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'answer', run: run.id, members: ['team-lead'], choice: '1' }),
+    );
+    expect(one).toMatchObject({ status: 'done', message: expect.stringContaining('answered 1 (Yes)') });
+    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 10_000, { what: 'the command to run' });
+
+    await c.ready();
+    await c.submit('run step two');
+    await c.waitForScreen(/echo x > out-b\.txt\n╌+\n Do you want to proceed\?/);
+    read = await seen(watch, run);
+    w.setSnapshot(snapshotOf(read));
+    const plan = planAction(w.env, { kind: 'answer', run: run.id, members: ['team-lead'], choice: 'n' });
+    expect(plan.title).toContain('→ 4. No');
+    const no = await runAction(w.env, plan);
+    expect(no).toMatchObject({ status: 'done', message: expect.stringContaining('answered 4 (No)') });
+    await c.waitForScreen('What should Claude do instead?');
+    expect(fs.existsSync(path.join(c.project, 'out-b.txt'))).toBe(false);
+  });
+
+  it(`types into a dialog no sooner than ${MIN_DIALOG_AGE_MS} ms after it was first seen, and the answer is taken`, async () => {
+    c = await startClaude({ columns: 120, rows: 40, script: [bashStep('step one', 'out-a.txt')] });
+    await c.ready();
+    await c.submit('run step one');
+    const { w, tmux, watch } = world(c);
+    const run = { ...emptyRun('claude-team', 'session', c.project, null), members: [lead(c.paneId)] };
+    // The first capture that shows the dialog, and the answer at once.
+    const read = await waitFor(async () => {
+      const r = await seen(watch, run);
+      return r.members[0]?.prompt ? r : null;
+    }, 20_000);
+    const firstSeen = Date.parse(read.members[0]!.prompt!.since!);
+    w.setSnapshot(snapshotOf(read));
+    const outcome = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'answer', run: run.id, members: ['team-lead'], choice: '1' }),
+    );
+    expect(outcome.status).toBe('done');
+    const typed = tmux.sent.find((s) => s.args.includes('-l'));
+    expect(typed!.at - firstSeen).toBeGreaterThanOrEqual(MIN_DIALOG_AGE_MS);
+    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 10_000, { what: 'the command to run' });
+  });
+});
+
+describe("a teammate's request, drawn in its lead's pane", () => {
+  it("shows on the teammate as its prompt; answer --member worker types 1 into the lead's pane and the teammate goes on", async () => {
+    c = await startClaude({
+      columns: 120,
+      rows: 40,
+      args: ['--teammate-mode', 'tmux'],
+      script: [
+        {
+          when: (r) => lastUserText(r).includes('start the team'),
+          content: [
+            { type: 'text', text: 'Starting a worker.' },
+            {
+              type: 'tool_use',
+              name: 'Agent',
+              input: { description: 'Write out-b', prompt: 'WORKER TASK: write out-b.txt', name: 'worker' },
+            },
+          ],
+        },
+        {
+          ...bashStep('WORKER TASK', 'out-b.txt'),
+          when: (r) => !afterToolResult(r) && lastUserText(r).includes('WORKER TASK'),
+        },
+      ],
+    });
+    await c.ready();
+    await c.submit('start the team');
+    await c.waitForScreen('from the worker');
+    const teams = path.join(c.claudeDir, 'teams');
+    const config = JSON.parse(fs.readFileSync(path.join(teams, fs.readdirSync(teams)[0]!, 'config.json'), 'utf8')) as {
+      members: { name: string; tmuxPaneId: string }[];
+    };
+    const workerPane = config.members.find((m) => m.name === 'worker')!.tmuxPaneId;
+    await c.waitForScreen('Waiting for team lead approval', 20_000, workerPane);
+
+    const { w, watch } = world(c);
+    // The lead's pane as the CLI's own session file names it (config.json says "leader").
+    const run = {
+      ...emptyRun('claude-team', 'session', c.project, null),
+      members: [lead(c.paneId), { ...lead(workerPane), name: 'worker', role: 'worker', lead: false }],
+    };
+    const read = await seen(watch, run);
+    const worker = read.members.find((m) => m.name === 'worker')!;
+    expect(worker).toMatchObject({ activity: 'waiting', activityCue: 'question' });
+    expect(worker.prompt).toMatchObject({
+      subject: ['Bash command · from the worker agent', 'Writing out-b.txt', 'echo x > out-b.txt'],
+      options: [
+        { key: '1', label: 'Yes' },
+        { key: '2', label: 'Yes, and switch to auto mode · auto mode handles these prompts for you' },
+        { key: '3', label: 'No' },
+      ],
+      drawnIn: 'team-lead',
+    });
+    w.setSnapshot(snapshotOf(read));
+    const plan = planAction(w.env, { kind: 'answer', run: run.id, members: ['worker'], choice: '1' });
+    expect(plan.title).toContain(`worker (drawn in team-lead's pane) of claude-team:session (${c.paneId})`);
+    const outcome = await runAction(w.env, plan);
+    expect(outcome).toMatchObject({
+      status: 'done',
+      message: expect.stringContaining("to worker (in team-lead's pane)"),
+    });
+    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-b.txt')), 15_000, { what: 'the teammate to go on' });
+  });
+});
