@@ -7,7 +7,6 @@
  * it is (bytes that are no JSON, characters that would be hidden or reordered) is unreadable: tower
  * then does not answer through the hook, and the agent's own dialog answers.
  */
-import { z } from 'zod';
 import { escapeInvisible, sanitize } from '../text/sanitize.js';
 
 /** The longest line the dialog shows of a request's input; the rest is one key away. */
@@ -18,10 +17,17 @@ export const CUT_MARK = '… (cut: v shows the whole input)';
 /** The fields that say what a tool runs or touches, the first found leading (Claude Code's tool inputs). */
 const SUBJECT_FIELDS = ['command', 'file_path', 'notebook_path', 'url', 'path', 'pattern', 'query', 'prompt'];
 
-const REQUEST = z.object({
-  tool_name: z.string().min(1).max(200),
-  tool_input: z.record(z.string(), z.unknown()),
-});
+/**
+ * The two fields read, checked by hand rather than with zod: held requests are read by `tower status`,
+ * whose whole start path is budgeted at ~276 KB, and zod alone is ~750 KB of it (scripts/start-paths.js).
+ */
+function requestOf(raw: unknown): { tool: string; input: Record<string, unknown> } | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { tool_name: tool, tool_input: input } = raw as Record<string, unknown>;
+  if (typeof tool !== 'string' || tool.length === 0 || tool.length > 200) return null;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return null;
+  return { tool, input: input as Record<string, unknown> };
+}
 
 export interface HeldInput {
   tool: string;
@@ -53,9 +59,9 @@ export function readHeldInput(json: string): HeldInput | { unreadable: string } 
   } catch {
     return { unreadable: 'its JSON does not parse (cut short, or not JSON)' };
   }
-  const parsed = REQUEST.safeParse(raw);
-  if (!parsed.success) return { unreadable: 'it names no tool and its input' };
-  const { tool_name: tool, tool_input: input } = parsed.data;
+  const parsed = requestOf(raw);
+  if (!parsed) return { unreadable: 'it names no tool and its input' };
+  const { tool, input } = parsed;
   const fields = Object.entries(input).map(([name, value]) => ({ name, text: asBlock(value) }));
   const bad = fields.find((f) => UNSHOWABLE.test(f.text) || UNSHOWABLE.test(f.name));
   if (bad || UNSHOWABLE.test(tool))
