@@ -48,11 +48,14 @@ const waitForScreen = (text: string | RegExp, timeoutMs = 20_000) =>
     throw new Error(`${err.message}\n${await screen().catch(() => '')}`);
   });
 
-/** The team on the box whose lead is the asking agent's pane (written once the screen is up: news, not history). */
+/**
+ * The team on the box whose lead is the asking agent's pane (written once the screen is up: news,
+ * not history); the lead joined after its pane started, so the pane is its own.
+ */
 function writeTeam(): void {
   writeFile(path.join(box.claudeDir, 'teams', 'crew', 'config.json'), {
     name: 'crew',
-    createdAt: Date.now() - 60_000,
+    createdAt: Date.now(),
     leadAgentId: 'lead',
     members: [
       {
@@ -62,7 +65,7 @@ function writeTeam(): void {
         model: 'claude-opus-4',
         tmuxPaneId: pane,
         cwd: box.root,
-        joinedAt: Date.now() - 60_000,
+        joinedAt: Date.now(),
       },
     ],
   });
@@ -185,5 +188,5 @@ describe('an agent asking on another box', () => {
     await waitForScreen('got: hello box');
     await tmux('send-keys', '-t', 'tower', 'q');
     await waitForScreen('TOWER-EXIT=0');
-  });
+  }, 90_000);
 });
