@@ -109,7 +109,7 @@ describe('naming a member', () => {
     expect(kill.effects.at(-1)?.text).toBe('check that %2 and its processes are gone');
     const answer = planAction(w.env, { kind: 'answer', run: 'tina:auth', members: ['%2'], choice: '1' });
     expect(answer.effects[0]?.text).toBe(
-      'check what %2 shows first: the answer is typed only while it shows a prompt with option 1',
+      'check what %2 shows first: the answer is typed only while it shows a prompt with option 1, drawn at least 0.6 s ago',
     );
   });
 
