@@ -10,6 +10,7 @@ import { tmuxEffect } from '../kit/effects.js';
 import type { PlanParts } from '../kit/execution.js';
 import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
 import { hasPane, paneRefusal } from './targets.js';
+import { HINT_MS, detachHint, prefixKey } from './detach-hint.js';
 import { memberNamed, runLead } from './member-name.js';
 import { recheckPane } from './pane-identity.js';
 import { onServer, paneClient } from './pane-client.js';
@@ -114,14 +115,16 @@ export async function runAttach(ctx: AppContext, d: AttachDetail, io: TerminalHa
   if (paneId !== d.paneId) throw new ActionStop('failed', `pane ${where} is gone`);
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: 'the member' });
   const client = await ourClient(ctx, tmux, socket);
+  const hint = detachHint(await prefixKey(tmux));
   if (client) {
     await tmux.switchClient(client, d.paneId);
-    return { status: 'done', message: `switched your tmux client to ${d.paneId}` };
+    await tmux.run(['display-message', '-c', client, '-d', String(HINT_MS), hint]).catch(() => undefined);
+    return { status: 'done', message: `switched your tmux client to ${d.paneId}: ${hint}` };
   }
   await io.suspend();
   let code: number;
   try {
-    code = await tmux.attachSession(d.paneId);
+    code = await tmux.attachSession(d.paneId, hint);
   } finally {
     await io.resume();
   }

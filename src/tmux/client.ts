@@ -335,12 +335,14 @@ export class TmuxClient {
   /**
    * Attaches this terminal to the session holding `target` and resolves with tmux's exit code when
    * the operator detaches. The terminal is handed over (stdio inherited); TMUX is emptied so an
-   * attach from inside another tmux works.
+   * attach from inside another tmux works. `hint` is said in tmux's status line on arrival.
    */
-  async attachSession(target: string): Promise<number> {
+  async attachSession(target: string, hint?: string): Promise<number> {
     // execa is loaded here only: every other call runs tmux through runTmuxProcess, off the start path.
     const { execa } = await import('execa');
-    const r = await execa('tmux', this.argv(['attach-session', '-t', target]), {
+    // The hint shows in the status line of the client as it arrives (for five seconds).
+    const say = hint ? [';', 'display-message', '-d', '5000', hint] : [];
+    const r = await execa('tmux', this.argv(['attach-session', '-t', target, ...say]), {
       reject: false,
       stdio: 'inherit',
       env: { TMUX: '' },

@@ -112,7 +112,7 @@ describe('attach', () => {
     await waitFor(() => lines(out).length === 1, 15_000, { what: 'the driver outcome' });
     expect(JSON.parse(lines(out)[0] ?? '{}')).toEqual({
       status: 'done',
-      message: `switched your tmux client to ${target}`,
+      message: `switched your tmux client to ${target}: detach with C-b d (your prefix) to come back to tower`,
     });
     expect(await clientPanes()).toEqual([target]);
   });

@@ -130,7 +130,7 @@ describe('action requests', () => {
     expect(actions.planned[0]).toEqual({ kind: 'terminate', run: 'tina:auth-feature', members: [] });
     await screen.press('n', KEY.tab, 'j', 'X');
     await waitFor(() => actions.planned.length === 2);
-    expect(actions.planned[1]).toEqual({ kind: 'terminate', run: 'tina:auth-feature', members: ['worker-1'] });
+    expect(actions.planned[1]).toEqual({ kind: 'terminate', run: 'tina:auth-feature', members: ['%4'] });
   });
 
   it('request asks for a name and a message, then plans it', async () => {
@@ -138,8 +138,10 @@ describe('action requests', () => {
     await screen.press('R');
     await waitForText(screen, 'Open a named checkpoint on harness:payments');
     await screen.press('db-migrate', KEY.enter, 'schema change', KEY.enter);
-    await waitFor(() => actions.planned.length === 1);
-    expect(actions.planned[0]).toEqual({
+    // The name is planned alone as it is left (a bad or pending name is refused before the message), then the whole request.
+    await waitFor(() => actions.planned.length === 2);
+    expect(actions.planned[0]).toEqual({ kind: 'request', run: 'harness:payments', name: 'db-migrate' });
+    expect(actions.planned[1]).toEqual({
       kind: 'request',
       run: 'harness:payments',
       name: 'db-migrate',
@@ -152,8 +154,8 @@ describe('action requests', () => {
     await screen.press('R');
     await waitForText(screen, 'Open a named checkpoint');
     await screen.press('pre-deploy\tcheck the migration\r');
-    await waitFor(() => actions.planned.length === 1);
-    expect(actions.planned[0]).toMatchObject({ name: 'pre-deploy', message: 'check the migration' });
+    await waitFor(() => actions.planned.length === 2);
+    expect(actions.planned[1]).toMatchObject({ name: 'pre-deploy', message: 'check the migration' });
   });
 
   it('send asks for a line to the lead (or the selected member), then plans it', async () => {

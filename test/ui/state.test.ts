@@ -130,8 +130,9 @@ describe('requests from the selection', () => {
       request: { kind: 'terminate', run: run.id, members: [] },
     });
     const lead = run.members[0] ?? null;
+    // Named by its pane id: a tina run has two team-leads.
     expect(buildRequest('terminate', { ...base, focus: 'team', run, member: lead })).toMatchObject({
-      request: { members: ['team-lead'] },
+      request: { members: [lead?.paneId] },
     });
     expect(buildRequest('terminate', { ...base, run: harnessRun() }).ok).toBe(false);
   });

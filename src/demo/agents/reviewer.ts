@@ -5,6 +5,7 @@
  * `--task ID` the reviewer fails that task once, then passes it on a later look (after the fix).
  */
 import path from 'node:path';
+import { takeLines } from './lines.js';
 import type { AgentRuntime } from './runtime.js';
 import { style } from './runtime.js';
 import { readTasks } from './tasks.js';
@@ -28,6 +29,7 @@ export function runReviewer(rt: AgentRuntime): void {
   let warned = false;
 
   rt.print(style.bold(rt.opts.name) + style.dim(` · ${label} · phase ${phase}`));
+  takeLines(rt, () => true);
 
   const tick = () => {
     ticks++;

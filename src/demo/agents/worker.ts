@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { AgentRuntime } from './runtime.js';
 import { style } from './runtime.js';
 import { askPermission } from './ask.js';
+import { takeLines } from './lines.js';
 import type { AgentTask } from './tasks.js';
 import { isUnblocked, readTasks, writeTask } from './tasks.js';
 
@@ -44,6 +45,7 @@ export function runWorker(rt: AgentRuntime): void {
 
   // Until the operator answers the question, the worker does nothing else (as Claude Code does).
   let asking: 'not yet' | 'waiting' | 'answered' = rt.opts.ask ? 'not yet' : 'answered';
+  takeLines(rt, () => asking === 'answered');
   const tick = () => {
     if (asking === 'waiting') return;
     if (asking === 'not yet' && rt.opts.ask) {

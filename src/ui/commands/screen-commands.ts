@@ -22,6 +22,8 @@ export interface ScreenSelection extends Selection {
   /** Whether a running checkpoint can be cancelled with Esc. */
   cancellable: boolean;
   muted: boolean;
+  /** Whether actions are refused (--readonly): keys that prompt for text say so before it is typed. */
+  readonly?: boolean;
 }
 
 /** Whether a command applies now: ok with the footer's word, or why not (an empty reason: silently nothing). */
@@ -45,6 +47,9 @@ export interface ScreenCommand {
 
 /** Commands the router handles before the main screen: list moves, dialogs and prompts. */
 export type RoutedCommand = { routed: 'move' | 'dialog' | 'prompt' | 'anywhere' };
+
+/** Why a key that would prompt for text does nothing under --readonly: said before anything is typed. */
+const READ_ONLY_KEYS = 'read-only mode (tower was started with --readonly): no action runs';
 
 const ok = (label: string): Verdict => ({ ok: true, label });
 const no = (title: string, reason: string): Verdict => ({ ok: false, title, reason });
@@ -125,12 +130,18 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     when: (s) => {
       const t = attachTarget(s);
       if (!t.ok) return no(t.title.replace('attach', 'send'), t.reason);
+      if (s.readonly) return no(`send ${t.label}`, READ_ONLY_KEYS);
+      // Known before a line is typed: a pane at a question takes an answer (1, 2…), not a line.
+      if (t.asking) return no(`send ${t.label}`, `${t.label} shows a question: answer it first (${t.asking})`);
       return ok('send');
     },
     run: (s, d) => {
       const t = attachTarget(s);
       if (t.ok && s.run)
-        d.dialogs.dispatch({ type: 'open', dialog: { kind: 'send', runId: s.run.id, member: t.label, text: '' } });
+        d.dialogs.dispatch({
+          type: 'open',
+          dialog: { kind: 'send', runId: s.run.id, member: t.label, ref: t.ref, text: '' },
+        });
     },
   },
   request: {
@@ -142,6 +153,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
           `request ${s.run.id}`,
           `named checkpoints are requested on ${runsOf((m) => m.requests !== null)}; ${s.run.id} is a ${s.run.system} run`,
         );
+      if (s.readonly) return no(`request ${s.run.id}`, READ_ONLY_KEYS);
       return ok('request');
     },
     run: (s, d) => {
@@ -201,7 +213,17 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
       else if (meaning === 'cancel checkpoint') d.runner.cancelRunning();
     },
   },
-  ended: { footer: null, when: always('ended teams'), run: (_s, d) => d.ui.dispatch({ type: 'toggle-ended' }) },
+  ended: {
+    footer: null,
+    when: (s) =>
+      s.view.ended > 0
+        ? ok('ended teams')
+        : no(
+            'ended teams',
+            'no team has ended: a team ends when its files are unchanged for two days and no member has a live pane',
+          ),
+    run: (_s, d) => d.ui.dispatch({ type: 'toggle-ended' }),
+  },
   mute: { footer: null, when: (s) => ok(s.muted ? 'unmute' : 'mute'), run: (_s, d) => d.toggleMute() },
   help: { footer: 'nav', when: always('help'), run: (_s, d) => d.ui.dispatch({ type: 'help', open: true }) },
   quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.quit() },

@@ -126,6 +126,7 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
         ...wrapped(`Open a named checkpoint on ${dialog.runId}`, width, 'title'),
         [],
         field('name', 'name:    '),
+        ...(dialog.problem ? wrapped(`  ${dialog.problem}`, width, 'red') : []),
         field('message', 'message: '),
         [],
         keysLine(bindings, [

@@ -45,6 +45,24 @@ export class ActionRunner {
   /** The kind of the newest running action Esc would cancel, or null. */
   getCancellable = (): ActionKind | null => this.cancellable;
 
+  /** Whether actions are refused (--readonly): a key that would prompt for text says so first. */
+  get readonly(): boolean {
+    return this.deps.readonly;
+  }
+
+  /**
+   * Why a request would be refused, known before anything more is typed (a checkpoint name that is
+   * no name, or pending already), or null: plans of this box only (another box's come later).
+   */
+  refusalOf(request: ActionRequest): string | null {
+    try {
+      const planned = this.deps.actions.plan(request);
+      return planned instanceof Promise ? null : planned.refusal;
+    } catch {
+      return null;
+    }
+  }
+
   /** Plans a request and opens its confirm dialog (which shows the refusal when refused). */
   ask(request: ActionRequest): void {
     const key = JSON.stringify([

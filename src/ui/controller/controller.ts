@@ -24,6 +24,7 @@ import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import { heldInput } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
 import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
+import { memberInView } from '../state/requests.js';
 import type { ScreenView } from '../state/view.js';
 import { deriveView } from '../state/view.js';
 import type { ActionRunner } from './action-runner.js';
@@ -110,9 +111,10 @@ export class Controller {
       view,
       run: view.run,
       focus: state.focus,
-      member: state.focus === 'team' ? view.member : null,
+      member: memberInView(state.focus, view.member),
       gate: view.gate,
       filter: state.filter,
+      readonly: runner.readonly,
       cancellable: runner.getCancellable() !== null,
       muted: this.d.muted?.() ?? false,
     };
@@ -185,8 +187,13 @@ export class Controller {
     const d = dialogs.getState().current;
     if (d?.kind !== 'request') return;
     const command = this.promptKey(key, raw);
+    if (command !== 'next-field' && command !== 'accept') return;
+    // The name is checked as it is left, before the message is typed: a refusal keeps the input.
+    if (d.field === 'name' && d.name.trim() !== '') {
+      const problem = runner.refusalOf({ kind: 'request', run: d.runId, name: d.name.trim() });
+      if (problem) return dialogs.dispatch({ type: 'name-problem', problem });
+    }
     if (command === 'next-field') return dialogs.dispatch({ type: 'next-field' });
-    if (command !== 'accept') return;
     if (d.field === 'name' || d.name.trim() === '') {
       if (d.name.trim() !== '' || d.field === 'message') dialogs.dispatch({ type: 'next-field' });
       return;
@@ -200,7 +207,7 @@ export class Controller {
     const d = dialogs.getState().current;
     if (d?.kind !== 'send' || this.promptKey(key, raw) !== 'accept' || d.text.trim() === '') return;
     dialogs.dispatch({ type: 'close' });
-    runner.ask({ kind: 'send', run: d.runId, members: [d.member], text: d.text });
+    runner.ask({ kind: 'send', run: d.runId, members: [d.ref], text: d.text });
   }
 
   private filterKey(key: string | null, raw: string): void {

@@ -6,6 +6,7 @@ import type { Command } from '../../keys/keymap.js';
 import type { Dialog } from './dialog-state.js';
 import { heldInput } from './dialog-state.js';
 import { screenHints } from '../commands/screen-commands.js';
+import { memberInView } from './requests.js';
 import type { ScreenView } from './view.js';
 import type { PaneId } from './ui-state.js';
 
@@ -74,7 +75,7 @@ function mainHints(s: Situation): Hint[] {
     view: s.view,
     run: s.view.run,
     focus: s.focus,
-    member: s.focus === 'team' ? s.view.member : null,
+    member: memberInView(s.focus, s.view.member),
     gate: s.view.gate,
     filter: s.filter,
     cancellable: s.cancellable,

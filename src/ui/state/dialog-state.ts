@@ -13,9 +13,17 @@ export type Dialog =
   /** A gate's whole text, to read before granting. */
   | { kind: 'read'; title: string; text: string; scroll: number }
   /** The name and message of a harness checkpoint request. */
-  | { kind: 'request'; runId: string; field: 'name' | 'message'; name: string; message: string }
+  | {
+      kind: 'request';
+      runId: string;
+      field: 'name' | 'message';
+      name: string;
+      message: string;
+      /** Why the name typed is not a checkpoint name, said as soon as it is left (the input is kept). */
+      problem?: string;
+    }
   /** A line to type to a member (`send`). */
-  | { kind: 'send'; runId: string; member: string; text: string }
+  | { kind: 'send'; runId: string; member: string; ref: string; text: string }
   /** Teammates still alive during a checkpoint: force-terminate them? `offerId` matches the waiting promise. */
   | { kind: 'offer-terminate'; offerId: number; runId: string; alive: readonly string[] };
 
@@ -34,7 +42,9 @@ export type DialogAction =
   | { type: 'scroll'; to: number }
   | { type: 'type'; text: string }
   | { type: 'erase' }
-  | { type: 'next-field' };
+  | { type: 'next-field' }
+  /** Says why the request's name cannot be used, keeping what was typed. */
+  | { type: 'name-problem'; problem: string };
 
 export const NO_DIALOG: DialogState = { current: null, queue: [] };
 
@@ -66,13 +76,16 @@ export function dialogReducer(state: DialogState, action: DialogAction): DialogS
     case 'type':
       if (d?.kind === 'send') return { ...state, current: { ...d, text: d.text + action.text } };
       if (d?.kind !== 'request') return state;
-      return { ...state, current: { ...d, [d.field]: d[d.field] + action.text } };
+      return { ...state, current: { ...d, [d.field]: d[d.field] + action.text, problem: undefined } };
     case 'erase':
       if (d?.kind === 'send') return { ...state, current: { ...d, text: [...d.text].slice(0, -1).join('') } };
       if (d?.kind !== 'request') return state;
-      return { ...state, current: { ...d, [d.field]: [...d[d.field]].slice(0, -1).join('') } };
+      return { ...state, current: { ...d, [d.field]: [...d[d.field]].slice(0, -1).join(''), problem: undefined } };
     case 'next-field':
       if (d?.kind !== 'request') return state;
       return { ...state, current: { ...d, field: d.field === 'name' ? 'message' : 'name' } };
+    case 'name-problem':
+      if (d?.kind !== 'request') return state;
+      return { ...state, current: { ...d, field: 'name', problem: action.problem } };
   }
 }

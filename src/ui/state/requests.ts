@@ -4,7 +4,7 @@
  */
 import type { ActionKind, ActionRequest } from '../../kit/types.js';
 import type { Gate, Member, Run } from '../../model/model.js';
-import { canCheckpoint, grantableGates, leadWithPane, liveTeammates } from './selectors.js';
+import { canCheckpoint, grantableGates, liveTeammates, previewMember } from './selectors.js';
 import { optionFor } from '../../store/prompt-reading.js';
 import type { PaneId } from './ui-state.js';
 
@@ -12,10 +12,24 @@ import type { PaneId } from './ui-state.js';
 export interface Selection {
   run: Run | null;
   focus: PaneId;
-  /** The selected member, when the team pane has focus. */
+  /** The member in view: the team pane's cursor while the team or preview pane has focus. */
   member: Member | null;
   /** The selected gate, when the gates pane has focus. */
   gate: Gate | null;
+}
+
+/** The member in view: the team cursor's while the team pane, or the preview showing its pane, has focus. */
+export function memberInView(focus: PaneId, cursor: Member | null): Member | null {
+  if (focus === 'team') return cursor;
+  return focus === 'preview' && cursor?.paneId ? cursor : null;
+}
+
+/**
+ * How an action names a member so that only it fits: its pane id when it has one (a tina run has
+ * two `team-lead`s), else its name.
+ */
+export function memberRef(m: Member): string {
+  return m.paneId?.startsWith('%') ? m.paneId : m.name;
 }
 
 export type Built = { ok: true; request: ActionRequest } | { ok: false; title: string; reason: string };
@@ -45,7 +59,7 @@ export function buildRequest(
           `terminate ${sel.member.name}`,
           `${sel.member.name} has no tmux pane of its own (${sel.member.state})`,
         );
-      if (sel.member) return { ok: true, request: { kind, run: run.id, members: [sel.member.name] } };
+      if (sel.member) return { ok: true, request: { kind, run: run.id, members: [memberRef(sel.member)] } };
       if (liveTeammates(run).length === 0)
         return nothing(
           `terminate ${run.id}`,
@@ -63,8 +77,8 @@ export function answerRequest(sel: Selection, choice: string): Built {
   const run = sel.run;
   if (!run) return nothing(`answer ${choice}`, 'no run is selected');
   const m = sel.member ?? run.members.find((x) => x.prompt && x.state === 'alive') ?? null;
-  // Nothing to answer: the digit keys do nothing at all (no refusal for a stray key).
-  if (!m) return nothing(`answer ${run.id}`, '');
+  // Nothing to answer: the key says so at once rather than doing nothing.
+  if (!m) return nothing(`answer ${run.id}`, `no member of ${run.id} shows a permission prompt or question now`);
   if (!m.prompt) return nothing(`answer ${m.name}`, `${m.name}'s pane shows no permission prompt or question`);
   if (!optionFor(m.prompt, choice)) {
     return nothing(
@@ -72,16 +86,21 @@ export function answerRequest(sel: Selection, choice: string): Built {
       `the prompt has no option ${choice === 'n' ? 'that says No' : choice}: ${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
     );
   }
-  return { ok: true, request: { kind: 'answer', run: run.id, members: [m.name], choice, expect: m.prompt.signature } };
+  return {
+    ok: true,
+    request: { kind: 'answer', run: run.id, members: [memberRef(m)], choice, expect: m.prompt.signature },
+  };
 }
 
-/** The pane attach goes to: the selected member's, else the lead's. */
+/** The pane attach and send go to: the member in view's, else the lead's the preview shows. */
 export function attachTarget(
   sel: Selection,
-): { ok: true; paneId: string; label: string } | { ok: false; title: string; reason: string } {
+):
+  | { ok: true; paneId: string; label: string; ref: string; asking: string | null }
+  | { ok: false; title: string; reason: string } {
   const run = sel.run;
   if (!run) return { ok: false, title: 'attach', reason: 'no run is selected' };
-  const m = sel.member ?? leadWithPane(run);
+  const m = sel.member ?? previewMember(run, null, 'runs');
   if (!m)
     return {
       ok: false,
@@ -100,5 +119,12 @@ export function attachTarget(
       reason: `not its pane: ${m.notItsPane ?? `${m.paneId} is another agent's`}`,
     };
   // A pane on a Claude Code swarm server is addressed with its server: `claude-swarm-<pid>/%3`.
-  return { ok: true, paneId: m.tmuxServer ? `${m.tmuxServer}/${m.paneId}` : m.paneId, label: m.name };
+  return {
+    ok: true,
+    paneId: m.tmuxServer ? `${m.tmuxServer}/${m.paneId}` : m.paneId,
+    label: `${m.name} ${m.paneId}`,
+    ref: memberRef(m),
+    // The options of the prompt its pane shows, for a refusal to name.
+    asking: m.prompt ? m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ') : null,
+  };
 }

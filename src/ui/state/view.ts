@@ -1,6 +1,6 @@
 /** The screen's view of the snapshot: visible runs, the selected run and rows, clamped. Pure. */
 import type { Gate, Member, Run, Snapshot } from '../../model/model.js';
-import { visibleRuns } from './selectors.js';
+import { endedCount, visibleRuns } from './selectors.js';
 import type { DetailPane, PaneId, UiState } from './ui-state.js';
 import { DETAIL_PANES, PANES } from './ui-state.js';
 
@@ -18,6 +18,8 @@ export interface ScreenView {
   gate: Gate | null;
   /** Panes Tab cycles through: the problems pane only when there is something in it. */
   focusable: readonly PaneId[];
+  /** How many teams have ended (listed last, folded unless shown). */
+  ended: number;
 }
 
 /** Problems and warnings rows of a run plus the snapshot's own problems. */
@@ -56,6 +58,7 @@ export function deriveView(snapshot: Snapshot, activityCount: number, ui: UiStat
     member: run?.members[cursors.team] ?? null,
     gate: run?.gates[cursors.gates] ?? null,
     focusable,
+    ended: endedCount(snapshot.runs),
   };
 }
 
