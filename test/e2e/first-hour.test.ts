@@ -68,9 +68,11 @@ describe.each([
       what: 'the answer refusal',
     });
     await press(stage, 'cancel');
+    await waitForScreen(stage, (s) => !s.includes('Refused'), { what: 'the refusal to close' });
     await press(stage, 'ended');
     await waitForScreen(stage, (s) => flat(s).includes('no team has ended'), { what: 'the ended-teams answer' });
     await press(stage, 'cancel');
+    await waitForScreen(stage, (s) => !s.includes('Refused'), { what: 'the refusal to close' });
     await selectRun(stage, 'checkout-flow');
     await press(stage, 'send');
     const said = await waitForScreen(stage, (s) => flat(s).includes('read-only mode'), { what: 'the read-only send' });
@@ -93,8 +95,10 @@ describe('at 120×40, actions go to the member in view', () => {
       what: 'the send prompt for the member in view',
     });
     await press(stage, 'dismiss');
-
+    await waitForScreen(stage, (s) => !s.includes('Type a line to'), { what: 'the send prompt to close' });
     await press(stage, 'back');
+    // Each key lands before the next: a j pressed while the team pane still has focus would move its cursor.
+    await waitForScreen(stage, /\[> Runs/, { what: 'the runs list to have focus' });
     await selectRun(stage, 'sheets-clone');
     await press(stage, 'request');
     await waitForScreen(stage, /Open a named checkpoint on harness:sheets-clone/, { what: 'the request prompt' });
@@ -106,7 +110,7 @@ describe('at 120×40, actions go to the member in view', () => {
     // What was typed is kept, and the cursor stays on the name.
     expect(checked).toMatch(/> name: +no good!▏/);
     await press(stage, 'dismiss');
-
+    await waitForScreen(stage, (s) => !s.includes('Open a named checkpoint'), { what: 'the request prompt to close' });
     await selectRun(stage, 'checkout-flow');
     await press(stage, 'attach');
     await waitForScreen(stage, 'detach with C-b d (your prefix) to come back to tower', {
