@@ -46,7 +46,10 @@ export class BoxPaneLooks implements PaneLooks {
     const pane = link && member && member.state === 'alive' && member.paneId ? member.paneId : null;
     if (this.streaming && this.streaming !== link) this.streaming.preview(null);
     this.streaming = pane && link ? link : null;
-    if (link) link.preview(pane, member?.tmuxServer ?? null);
+    // The run by its id on the box, for the box to capture its panes every tick.
+    const boxRun =
+      run && link && run.id.startsWith(`${link.host.name}/`) ? run.id.slice(link.host.name.length + 1) : null;
+    if (link) link.preview(pane, member?.tmuxServer ?? null, boxRun);
     this.local?.preview?.(link ? null : run, link ? null : member);
   }
 

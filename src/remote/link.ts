@@ -104,9 +104,12 @@ export class HostLink {
     return this.hello?.features?.includes(PANE_PREVIEW) ?? false;
   }
 
-  /** Previews a pane of the box here (null: none): the box streams it while it is asked to. */
-  preview(pane: string | null, server: string | null = null): void {
-    this.feed.want(pane, server, this.state.state === 'ok' && this.streamsPanes);
+  /**
+   * Previews a pane of the box here (null: none): the box streams it while it is asked to, and
+   * captures the panes of `run` (its id there) on every tick, as this side's selected run.
+   */
+  preview(pane: string | null, server: string | null = null, run: string | null = null): void {
+    this.feed.want(pane, server, this.state.state === 'ok' && this.streamsPanes, run);
   }
 
   /** The previewed pane as the box last sent it, or null. */

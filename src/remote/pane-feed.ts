@@ -20,7 +20,7 @@ export interface PaneView {
 
 export interface PaneFeedDeps {
   /** Writes a request to the box; false when it could not be written. */
-  write(msg: { type: 'preview'; pane: string | null; server?: string | null }): boolean;
+  write(msg: { type: 'preview'; pane: string | null; server?: string | null; run?: string }): boolean;
   /** Notes what was wrong with what the box sent. */
   problem(text: string): void;
   /** Called when the pane's lines changed (or went). */
@@ -29,7 +29,7 @@ export interface PaneFeedDeps {
 }
 
 export class PaneFeed {
-  private wanted: { pane: string; server: string | null } | null = null;
+  private wanted: { pane: string; server: string | null; run: string | null } | null = null;
   /** Whether the box was asked for `wanted` on this connection. */
   private asked = false;
   view: PaneView | null = null;
@@ -45,11 +45,11 @@ export class PaneFeed {
   }
 
   /** Previews this pane of the box (null: none). Asked now when the box can stream, else at its hello. */
-  want(pane: string | null, server: string | null, canAsk: boolean): void {
-    const same = pane === this.wanted?.pane && server === this.wanted?.server;
+  want(pane: string | null, server: string | null, canAsk: boolean, run: string | null = null): void {
+    const same = pane === this.wanted?.pane && server === this.wanted?.server && run === this.wanted.run;
     if (same || (pane === null && this.wanted === null)) return;
     const had = this.wanted !== null && this.asked;
-    this.wanted = pane === null ? null : { pane, server };
+    this.wanted = pane === null ? null : { pane, server, run };
     this.clear();
     this.asked = false;
     if (!canAsk) return;
@@ -113,7 +113,12 @@ export class PaneFeed {
   private ask(): void {
     const w = this.wanted;
     if (!w) return;
-    this.asked = this.d.write({ type: 'preview', pane: w.pane, server: w.server });
+    this.asked = this.d.write({
+      type: 'preview',
+      pane: w.pane,
+      server: w.server,
+      ...(w.run === null ? {} : { run: w.run }),
+    });
   }
 
   /** Asks for the pane again, whole, after `ms` (once, however often it is called meanwhile). */

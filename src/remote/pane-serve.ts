@@ -55,7 +55,7 @@ export class PaneServer {
   }
 
   /** The other side previews this pane now (null: none); why not, when it cannot be. */
-  request(pane: unknown, server: unknown): string | null {
+  request(pane: unknown, server: unknown, run?: unknown): string | null {
     if (pane === null || pane === undefined) {
       this.stop();
       return null;
@@ -64,7 +64,8 @@ export class PaneServer {
     if (typeof pane !== 'string' || !PANE_ID.test(pane)) return 'a preview names a pane id like %3';
     if (srv !== null && (typeof srv !== 'string' || !SERVER.test(srv))) return 'a preview names a tmux server by name';
     if (this.target?.pane === pane && this.target.server === srv) {
-      // Asked again (this side missed lines): the pane is sent whole.
+      // Asked again (this side missed lines, or another run): the pane is sent whole.
+      if (typeof run === 'string' && run.length <= 4096) this.looks.focus(run);
       this.sent = [];
       this.sentText = null;
       this.changed();
@@ -72,6 +73,8 @@ export class PaneServer {
     }
     this.stop();
     this.target = { pane, server: srv };
+    // The run previewed there is this box's selected one: its panes captured every tick.
+    if (typeof run === 'string' && run.length <= 4096) this.looks.focus(run);
     this.looks.stream.follow(paneKey(pane, srv));
     this.changed();
     return null;
@@ -84,6 +87,7 @@ export class PaneServer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.looks.stream.follow(null);
+    this.looks.focus(null);
   }
 
   dispose(): void {

@@ -98,7 +98,7 @@ export type ClientMessage =
   | { type: 'answer-offer'; id: number; names: string[] }
   | { type: 'refresh'; runId?: string }
   | { type: 'use'; features: string[] }
-  | { type: 'preview'; pane: string | null; server?: string | null };
+  | { type: 'preview'; pane: string | null; server?: string | null; run?: string };
 
 /** One line of JSON (no newline can hide inside: JSON.stringify escapes them). */
 export function encode(msg: ServerMessage | ClientMessage): string {

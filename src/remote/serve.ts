@@ -135,7 +135,7 @@ class RequestHandler {
         this.store.refresh(msg.runId);
         return;
       case 'preview': {
-        const why = this.panes ? this.panes.request(msg.pane, msg.server) : 'this tower does not stream panes';
+        const why = this.panes ? this.panes.request(msg.pane, msg.server, msg.run) : 'this tower does not stream panes';
         if (why) this.send({ type: 'error', id: null, message: why });
         return;
       }

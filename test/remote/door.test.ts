@@ -197,7 +197,7 @@ describe('the door, for what a box says its agents do', () => {
 
   it('reads a state, activity or source of a newer tower as unknown, keeping the run; a word with escapes is still refused', () => {
     const run = goodRun();
-    Object.assign(run.members[0]!, { state: 'not-its-pane', activity: 'pondering', activitySource: 'session-file' });
+    Object.assign(run.members[0]!, { state: 'lent-out', activity: 'pondering', activitySource: 'telepathy' });
     const a = snapshotOf([run]);
     expect(a.problems).toEqual([]);
     expect(runsOf(a)[0]?.members[0]).toMatchObject({ state: 'unknown', activity: 'unknown', activitySource: null });

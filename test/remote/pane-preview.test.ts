@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { admitLine } from '../../src/remote/door.js';
 import { PaneFeed } from '../../src/remote/pane-feed.js';
-import { overlap, paneLines } from '../../src/remote/pane-serve.js';
+import { PaneServer, overlap, paneLines } from '../../src/remote/pane-serve.js';
+import type { LocalPaneLooks } from '../../src/store/preview-stream.js';
 import type { PaneLines } from '../../src/remote/protocol.js';
 import { MAX_PANE_LINES, PREVIEW_BYTES_PER_SEC } from '../../src/remote/protocol.js';
 import { sgrOnlyLine } from '../../src/text/sgr-only.js';
@@ -108,5 +109,30 @@ describe('pane lines over the link', () => {
       what: 'the pane asked for again',
     });
     feed.dispose();
+  });
+
+  it('on the box: one pane followed at a time, the run previewed captured every tick, a bad pane id refused', () => {
+    const followed: (string | null)[] = [];
+    const focused: (string | null)[] = [];
+    const sent: PaneLines[] = [];
+    const text = new Map([['%3', 'one\ntwo\n']]);
+    const looks = {
+      stream: { follow: (k: string | null) => followed.push(k) },
+      focus: (r: string | null) => focused.push(r),
+      subscribe: () => () => {},
+      watch: { look: (pane: string) => (text.has(pane) ? { text: text.get(pane) } : undefined) },
+    } as unknown as LocalPaneLooks;
+    const server = new PaneServer(looks, (m) => sent.push(m));
+    expect(server.request(`%3${OSC52}`, null)).toMatch(/pane id/);
+    expect(server.request('%3', null, 'claude-team:crew')).toBeNull();
+    expect(followed.at(-1)).toBe('%3');
+    expect(focused.at(-1)).toBe('claude-team:crew');
+    expect(sent).toEqual([{ type: 'pane', pane: '%3', server: null, drop: 0, keep: 0, lines: ['one', 'two'] }]);
+    expect(server.request('%4', 'claude-swarm-12', 'claude-team:other')).toBeNull();
+    expect(followed.at(-1)).toBe('claude-swarm-12/%4');
+    server.request(null, null);
+    expect(followed.at(-1)).toBeNull();
+    expect(focused.at(-1)).toBeNull();
+    server.dispose();
   });
 });
