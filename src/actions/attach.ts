@@ -37,6 +37,9 @@ export function planAttach(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     );
   const no = paneRefusal(member);
   if (no !== null) return refuse(`${member.name} of ${run.id}: ${no}`, `Attach to ${run.id}`);
+  // A pane id whose pane is gone may be given to another agent's pane before the attach runs.
+  if (member.state === 'dead')
+    return refuse(`${member.name}'s pane ${member.paneId} of ${run.id} is gone`, `Attach to ${run.id}`);
   return planAttachPane(
     ctx,
     member.paneId,

@@ -169,8 +169,8 @@ class LiveStore implements SnapshotStore {
     this.pollLater();
   }
 
-  private takePanes({ panes, problem, swarms, swarmProblems }: PaneListing): void {
-    const change = this.paneTracker.take(panes, problem, swarms, swarmProblems);
+  private takePanes({ panes, problem, swarms, swarmProblems, down }: PaneListing): void {
+    const change = this.paneTracker.take(panes, problem, swarms, swarmProblems, down ?? null);
     if (change.index !== undefined) {
       this.publisher.setPanes(change.index);
       // A pane of a team that ended may be alive again (or the last one died).
@@ -228,6 +228,7 @@ class LiveStore implements SnapshotStore {
     const { watch, internal } = this.problems;
     const { teams, discovery } = reading.problems;
     const problems = [
+      this.paneTracker.down,
       this.paneTracker.problem,
       ...this.paneTracker.swarmProblems,
       watch,

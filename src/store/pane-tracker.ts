@@ -31,6 +31,8 @@ export class PaneTracker {
   swarms: SwarmServer[] = [];
   /** The swarm servers that failed at the last poll (one problem each). */
   swarmProblems: Problem[] = [];
+  /** Tower's own server is not running, as of the last poll (null: it is, or tmux failed otherwise). */
+  down: Problem | null = null;
   private livenessKey = '';
   private cwdKey = '';
 
@@ -40,8 +42,11 @@ export class PaneTracker {
     problem: Problem | null,
     swarms: SwarmServer[] = [],
     swarmProblems: Problem[] = [],
+    down: Problem | null = null,
   ): PaneChange {
     const change: PaneChange = { assemble: false, rediscover: false };
+    if ((down?.message ?? null) !== (this.down?.message ?? null)) change.assemble = true;
+    this.down = down;
     if (JSON.stringify(swarmProblems) !== JSON.stringify(this.swarmProblems)) change.assemble = true;
     this.swarmProblems = swarmProblems;
     this.swarms = swarms;

@@ -16,6 +16,7 @@ import { assembleRuns, teamDirName } from './assemble.js';
 import { discoverRoots, sourceKey, sourcesOfRoot } from './discover.js';
 import type { Discovery, RunSource } from './discover.js';
 import { applyLiveness, indexPanes } from './liveness.js';
+import { tmuxDownProblem } from './tmux-down.js';
 import { defaultReaders, guarded, readSource, readTeamRun } from './readers.js';
 import type { SourceReaders } from './readers.js';
 
@@ -162,6 +163,8 @@ export interface PaneListing {
   swarms: SwarmServer[];
   /** One problem per swarm server that failed in another way than being dead. */
   swarmProblems: Problem[];
+  /** Tower's own server is not running (said apart from `problem`: swarm servers still count). */
+  down?: Problem | null;
 }
 
 /** The scanner of Claude Code's swarm servers for a context (tower's own socket left out). */
@@ -183,7 +186,7 @@ export async function listPanesForSnapshot(
   scanner: SwarmScanner = swarmScannerFor(ctx),
 ): Promise<PaneListing> {
   const own = ctx.tmux.listPanesOrNull({ signal }).then(
-    (panes) => ({ panes, problem: null }),
+    (panes) => ({ panes, problem: null as Problem | null }),
     (err: unknown) => ({ panes: null, problem: tmuxProblem(err) }),
   );
   const swarm = scanner.scan(signal).catch((err: unknown) => ({
@@ -194,6 +197,7 @@ export async function listPanesForSnapshot(
   return {
     panes,
     problem,
+    down: panes === null && problem === null ? tmuxDownProblem(ctx.tmux.socket) : null,
     swarms: scan.servers,
     swarmProblems: scan.problems.map((message) => ({ file: null, message })),
   };
@@ -218,9 +222,14 @@ async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapsh
   const listing = listPanesForSnapshot(ctx);
   const teamProblems: Problem[] = [];
   const teams = readAllTeams(ctx.claudeDir, defaultReaders, teamProblems);
-  const { panes, problem, swarms, swarmProblems } = await listing;
+  const { panes, problem, swarms, swarmProblems, down } = await listing;
   // In the live store's order: tmux, then teams, then discovery.
-  const problems: Problem[] = [...(problem ? [problem] : []), ...swarmProblems, ...teamProblems];
+  const problems: Problem[] = [
+    ...(down ? [down] : []),
+    ...(problem ? [problem] : []),
+    ...swarmProblems,
+    ...teamProblems,
+  ];
   const input: SnapshotInput = {
     roots: ctx.roots,
     claudeDir: ctx.claudeDir,

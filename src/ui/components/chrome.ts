@@ -4,6 +4,7 @@ import type { Bindings } from '../../keys/keymap.js';
 import { keyLabel } from '../../keys/key-name.js';
 import type { Hint } from '../state/available.js';
 import { countNeedingYou } from '../../store/needs-you.js';
+import { tmuxDownLine } from '../../store/tmux-down.js';
 import type { DetailPane } from '../state/ui-state.js';
 import type { Segment } from '../text/segments.js';
 import { fitLine, lineWidth } from '../text/segments.js';
@@ -22,11 +23,17 @@ export interface HeaderProps {
   muted: boolean;
 }
 
-/** `tower · 6 runs · 2 need you · 1 problem` on the left, `[read-only]` on the right. */
+/**
+ * `tower · 6 runs · 2 need you · 1 problem` on the left (`tower · tmux server -L x is not running · …`
+ * when it is not), `[read-only]` on the right.
+ */
 export function headerLine({ snapshot, width, readonly, loading, muted }: HeaderProps): Segment[] {
   const needYou = countNeedingYou(snapshot);
   const problems = snapshot.problems.length + runProblems.sum(snapshot.runs);
   const left: Segment[] = [{ text: ' tower', tone: 'accent' }];
+  // Said first: with the server down every member's pane is unknown, and nothing on screen is live.
+  const down = loading ? null : tmuxDownLine(snapshot);
+  if (down) left.push({ text: ` · ${down}`, tone: 'red' });
   if (loading) left.push({ text: ' · reading state…', tone: 'dim' });
   else {
     left.push({ text: ` · ${snapshot.runs.length} run${snapshot.runs.length === 1 ? '' : 's'}` });

@@ -76,13 +76,19 @@ export function previewFrame(p: PreviewProps): Segment[][] {
   if (!p.hasRun) content = note('no run selected');
   else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
   else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
+  else if (m.state === 'not-its-pane')
+    content = note(
+      `${sanitizeLine(m.paneId)} is not ${sanitizeLine(m.name)}'s pane: ${sanitizeLine(m.notItsPane ?? '')}`,
+    );
   else if (p.host && p.hostNote) content = note(sanitizeLine(p.hostNote));
   else if (p.host && (!p.look || !p.lines)) content = note(`waiting for ${sanitizeLine(p.host)} to send its pane…`);
   else if (!p.look || !p.lines) content = note('waiting for the first capture of its pane…');
   else {
     const win = previewWindow(p.lines, height, p.scroll);
     content = win.shown;
-    where = win.scroll > 0 ? ` · ${win.scroll} lines back` : ' · live';
+    // A capture of a pane whose liveness is unknown now (its server is not running) is not live.
+    const stale = !p.host && m.state !== 'alive';
+    where = `${win.scroll > 0 ? ` · ${win.scroll} lines back` : stale ? '' : ' · live'}${stale ? ' · stale: its pane is unknown now' : ''}`;
   }
   const on = [m?.tmuxServer, p.host].filter((x): x is string => Boolean(x)).map(sanitizeLine);
   const who = m
