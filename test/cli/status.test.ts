@@ -131,20 +131,23 @@ describe('tower status --json (built CLI)', () => {
     }
   });
 
-  it('with no tmux server: exit 0, no problem, liveness unknown', () => {
+  it('with no tmux server: exit 0, one problem saying the server is not running, liveness unknown', () => {
+    const socket = uniqueSocketName();
     const r = tower([
       'status',
       '--json',
       '--claude-dir',
       box.claudeDir,
       '-L',
-      uniqueSocketName(),
+      socket,
       '--root',
       box.project('auth-flow'),
     ]);
     expect(r.code).toBe(0);
     const snap = SnapshotSchema.parse(JSON.parse(r.stdout));
-    expect(snap.problems).toEqual([]);
+    expect(snap.problems).toEqual([
+      { file: null, message: expect.stringMatching(new RegExp(`^tmux server -L ${socket} is not running: `)) },
+    ]);
     expect(snap.runs.find((x) => x.id === 'tina:auth-flow')?.members.find((m) => m.paneId === '%9002')?.state).toBe(
       'unknown',
     );

@@ -260,18 +260,21 @@ describe('buildSnapshot with a real tmux server', () => {
     expect(s.problems).toEqual([]);
   });
 
-  it('with no server: members with panes are unknown and there is no problem', async () => {
+  it('with no server: members with panes are unknown, and the one problem says the server is not running', async () => {
+    const socket = uniqueSocketName();
     const ctx = testContext({
       claudeDir: box.claudeDir,
       roots: box.roots,
-      socketName: uniqueSocketName(),
+      socketName: socket,
       home: box.dir,
     });
     const s = await buildSnapshot(ctx, { now: NOW });
     const states = s.runs.flatMap((r) => r.members.filter((m) => m.state !== 'in-process').map((m) => m.state));
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['unknown']));
-    expect(s.problems).toEqual([]);
+    expect(s.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(new RegExp(`^tmux server -L ${socket} is not running`)),
+    ]);
   });
 
   it('a tmux timeout is one snapshot problem, and liveness is unknown', async () => {
