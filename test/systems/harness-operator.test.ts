@@ -21,7 +21,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
 import type { Run, Snapshot } from '../../src/model/model.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
-import { forgetOperatorAnswers } from '../../src/systems/harness/operator.js';
+import { forgetOperatorAnswers, forgetProjectRoots } from '../../src/systems/harness/operator.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import type { ActionWorld } from '../actions/kit.js';
@@ -34,7 +34,7 @@ interface Row {
   consumed?: boolean;
 }
 
-type Mode = 'real' | 'garbage' | 'silent' | 'ignores-grant' | 'fails-grant';
+type Mode = 'real' | 'garbage' | 'silent' | 'ignores-grant' | 'fails-grant' | 'slow-grant' | 'slow-grant-later';
 
 interface FakeOperator {
   base: string;
@@ -43,6 +43,7 @@ interface FakeOperator {
   mode: Mode;
   /** Extra raw entries appended to the list answer. */
   extra: unknown[];
+  timers: NodeJS.Timeout[];
   close(): Promise<void>;
 }
 
@@ -60,6 +61,7 @@ async function startOperator(): Promise<FakeOperator> {
     requests: [],
     mode: 'real',
     extra: [],
+    timers: [],
     close: async () => undefined,
   };
   const server = http.createServer((req, res) => {
@@ -97,8 +99,20 @@ async function startOperator(): Promise<FakeOperator> {
         if (op.mode === 'fails-grant') return json(res, 500, { error: 'pg: connection refused' });
         const row = op.rows.get(name);
         if (!row) return json(res, 404, { error: 'no such checkpoint' });
+        const answer = () =>
+          json(res, 200, { ok: true, granted: name, next: 'Re-run the harness to consume the grant.' });
+        // Lands at once but answers past tower's 2 s; or lands only when it answers, past them.
+        if (op.mode === 'slow-grant') row.granted = true;
+        if (op.mode === 'slow-grant' || op.mode === 'slow-grant-later') {
+          const late = setTimeout(() => {
+            if (op.mode === 'slow-grant-later') row.granted = true;
+            if (!res.destroyed) answer();
+          }, 2600);
+          op.timers.push(late);
+          return;
+        }
         if (op.mode !== 'ignores-grant') row.granted = true;
-        return json(res, 200, { ok: true, granted: name, next: 'Re-run the harness to consume the grant.' });
+        return answer();
       }
       return json(res, 404, { error: 'not found' });
     });
@@ -107,6 +121,7 @@ async function startOperator(): Promise<FakeOperator> {
   op.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   op.close = () =>
     new Promise<void>((resolve) => {
+      for (const t of op.timers) clearTimeout(t);
       server.closeAllConnections();
       server.close(() => resolve());
     });
@@ -120,6 +135,7 @@ let op: FakeOperator | null = null;
 
 beforeEach(() => {
   forgetOperatorAnswers();
+  forgetProjectRoots();
   w = actionWorld(uniqueSocketName(), tempDir('tower-home-'));
   const parent = tempDir('tower-projects-');
   root = path.join(parent, SLUG);
@@ -370,5 +386,93 @@ describe('a standalone harness', () => {
     expect(plan.effects.map((e) => e.kind)).toEqual(['create']);
     expect((await runAction(w.env, plan, {})).status).toBe('done');
     expect(fs.existsSync(sentinel('plan-approval'))).toBe(true);
+  });
+});
+
+describe('an operator on a shared box', () => {
+  it('drops an entry whose waitingSinceMs is no time, with a problem; the run and its other gates stay', async () => {
+    const o = await underOperator();
+    o.rows.set('plan-approval', { content: '', waitingSinceMs: 1_700_000_000_000, granted: false });
+    o.extra = [{ name: 'late', content: '', waitingSinceMs: 8.64e15 + 1, granted: false }];
+    writeFile(path.join(stateDir, 'escalation.md'), '# Escalation\n\nThe plan was rejected twice.\n');
+    const run = shop(await snapshot());
+    expect(run.status).toBe('blocked');
+    expect(run.gates.map((g) => [g.kind, g.id])).toEqual([
+      ['escalation', expect.any(String)],
+      ['checkpoint', 'plan-approval'],
+    ]);
+    expect(run.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('checkpoints[1] is not a checkpoint (waitingSinceMs'),
+    ]);
+  });
+
+  it('after a grant POST that times out, reads the list again: granted when it says so, else not confirmed', async () => {
+    const o = await underOperator('slow-grant');
+    o.rows.set('plan-approval', { content: '', waitingSinceMs: Date.now(), granted: false });
+    await snapshot();
+    const plan = () => planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'plan-approval' });
+    const landed = await runAction(w.env, plan(), {});
+    expect(landed).toMatchObject({ status: 'done' });
+    expect(landed.message).toMatch(/got no answer within 2 s, but the operator now lists plan-approval as granted/);
+    expect(w.audit().at(-1)).toMatchObject({ action: 'grant', outcome: 'done' });
+
+    o.mode = 'slow-grant-later';
+    o.rows.set('pre-done', { content: '', waitingSinceMs: Date.now(), granted: false });
+    forgetOperatorAnswers();
+    await snapshot();
+    const later = await runAction(
+      w.env,
+      planAction(w.env, { kind: 'grant', run: 'harness:shop', gate: 'pre-done' }),
+      {},
+    );
+    expect(later.status).toBe('failed');
+    expect(later.message).toMatch(/still lists pre-done as pending: not confirmed/);
+    expect(later.message).not.toMatch(/not granted/);
+    expect(w.audit().at(-1)).toMatchObject({
+      action: 'grant',
+      outcome: 'failed',
+      message: expect.stringContaining('not confirmed'),
+    });
+  }, 20_000);
+
+  it('two projects with one folder name are a problem, and grants on them are refused', async () => {
+    const o = await underOperator();
+    o.rows.set('plan-approval', { content: '', waitingSinceMs: Date.now(), granted: false });
+    const twin = path.join(tempDir('tower-projects-'), SLUG);
+    fs.mkdirSync(path.join(twin, '.papercusp'), { recursive: true });
+    w.ctx.roots = [root, twin];
+    await snapshot();
+    const s = await snapshot();
+    const runs = s.runs.filter((r) => r.system === 'harness');
+    expect(runs).toHaveLength(2);
+    for (const run of runs) {
+      expect(run.problems.map((p) => p.message)).toEqual([
+        expect.stringMatching(/has the same folder name "shop": .*grants here are refused/),
+      ]);
+      const plan = planAction(w.env, { kind: 'grant', run: run.id, gate: 'plan-approval' });
+      expect(plan.refusal).toMatch(/same folder name "shop".*refused/);
+    }
+    expect(o.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+  });
+});
+
+describe('a project run by an operator tower was not told of', () => {
+  it('is warned of when no operator answers at the default base; a standalone project asks none', async () => {
+    // The orchestrator's run streams, and no checkpoint file: the operator keeps them in its database.
+    writeFile(path.join(stateDir, 'logs', '1764000000-planner.jsonl'), '{"type":"start"}\n');
+    writeFile(path.join(stateDir, 'logs', '1764000100-worker-2.jsonl'), '{"type":"start"}\n');
+    const run = shop(await snapshot());
+    expect(run.warnings).toContain(
+      "it looks run by the Papercup operator (run streams in logs/, no checkpoint files): its gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)",
+    );
+    expect(run.gates).toEqual([]);
+
+    // A checkpoint file on disk: a standalone harness; no operator is asked, nothing is warned of.
+    writeFile(path.join(stateDir, 'checkpoint-plan-approval.md'), '# Checkpoint: plan-approval\n');
+    forgetOperatorAnswers();
+    const standalone = shop(await snapshot());
+    expect(standalone.warnings ?? []).toEqual([]);
+    expect(standalone.problems).toEqual([]);
+    expect(standalone.gates.map((g) => g.id)).toEqual(['plan-approval']);
   });
 });

@@ -11,7 +11,7 @@ import { ActionStop } from '../../kit/execution.js';
 import { createExclusive } from '../../kit/files.js';
 import { checkpointNameRefusal } from '../../kit/safety.js';
 import type { GrantDetail } from '../../kit/detail.js';
-import { exists } from '../../files/look.js';
+import { exists, isDir } from '../../files/look.js';
 import type { Run } from '../../model/model.js';
 import type { GrantWay } from '../module.js';
 import { CHECKPOINT_NAME } from './files.js';
@@ -23,6 +23,8 @@ import {
   operatorBaseFrom,
   OPERATOR_TIMEOUT_MS,
   refreshCheckpoints,
+  sameSlugRoot,
+  DEFAULT_OPERATOR_BASE,
 } from './operator.js';
 
 /** The harness sentinel's content. */
@@ -41,7 +43,8 @@ export function harnessSlug(run: Run, stateDir: string): string {
  */
 export function operatorFor(env: NodeJS.ProcessEnv, slug: string): string | null {
   const { base } = operatorBaseFrom(env);
-  if (base === null) return null;
+  // Nothing named: the orchestrator's default base, when it answered for this project.
+  if (base === null) return lastAnswer(DEFAULT_OPERATOR_BASE, slug)?.kind === 'ok' ? DEFAULT_OPERATOR_BASE : null;
   return lastAnswer(base, slug)?.kind === 'unknown-project' ? null : base;
 }
 
@@ -53,6 +56,14 @@ export const harnessGrant: GrantWay = {
     if (badName) return { refusal: badName };
     const pendingFile = path.join(dir, `checkpoint-${gate.id}.md`);
     const base = operatorFor(env, harnessSlug(run, dir));
+    const twin =
+      base !== null && run.root !== null
+        ? sameSlugRoot(base, harnessSlug(run, dir), run.root, now.getTime(), isDir)
+        : null;
+    if (twin)
+      return {
+        refusal: `${twin} has the same folder name "${harnessSlug(run, dir)}": the operator knows a project by that name alone, so a grant could reach the other one; refused until the operator's workspace tells them apart`,
+      };
     if (base !== null) {
       const url = checkpointActionUrl(base, harnessSlug(run, dir), gate.id, 'grant');
       return {
@@ -114,6 +125,7 @@ async function grantThroughOperator(d: GrantDetail, url: string): Promise<string
   if (before.get(name) === true)
     throw new ActionStop('refused', `checkpoint ${name} is already granted (the operator says so)`);
   const a = await boundedRequest(url, { method: 'POST' });
+  if (!a.ok && a.timedOut) return afterTimeout(base, slug, name, url, a.message);
   if (!a.ok) throw new ActionStop('refused', `POST ${url} got no answer (${a.message}); the checkpoint is not granted`);
   if (a.status < 200 || a.status > 299)
     throw new ActionStop(
@@ -135,4 +147,22 @@ async function grantThroughOperator(d: GrantDetail, url: string): Promise<string
     );
   }
   return `POST ${url} (HTTP ${a.status}); the operator lists ${name} as granted`;
+}
+
+/**
+ * A grant POST that got no answer in time may still have landed: the list is read again and says
+ * which. Granted there: done. Otherwise "not confirmed", never "not granted": it may land yet.
+ */
+async function afterTimeout(base: string, slug: string, name: string, url: string, why: string): Promise<string> {
+  const after = await refreshCheckpoints(base, slug);
+  const listed = after.kind === 'ok' ? after.checkpoints.find((c) => c.name === name) : undefined;
+  if (listed?.granted) return `POST ${url} got ${why}, but the operator now lists ${name} as granted`;
+  const seen =
+    after.kind === 'ok'
+      ? `the operator still lists ${name} as ${listed ? 'pending' : 'absent'}`
+      : `the checkpoints could not be read again (${after.kind === 'error' ? after.message : 'unknown project'})`;
+  throw new ActionStop(
+    'failed',
+    `POST ${url} got ${why} and ${seen}: not confirmed (the grant may still land; look again before granting again)`,
+  );
 }

@@ -30,6 +30,8 @@ export const OPERATOR_MAX_BYTES = 1024 * 1024;
 export const OPERATOR_FRESH_MS = 1000;
 /** The operator API's default port, where hooks.ts sends hooks when nothing names one. */
 export const DEFAULT_OPERATOR_BASE = 'http://localhost:3070';
+/** The largest time a Date holds (ms since the epoch). */
+const MAX_DATE_MS = 8.64e15;
 /** Checkpoints kept from one answer; the rest are reported. */
 const MAX_CHECKPOINTS = 500;
 /** A checkpoint body kept for the screen. */
@@ -74,7 +76,8 @@ function makeSchemas(z: typeof Zod) {
     checkpoint: z.object({
       name: z.string().regex(CHECKPOINT_NAME).max(200),
       content: z.string().optional(),
-      waitingSinceMs: z.number().finite().nonnegative().optional(),
+      // A Date holds at most 8.64e15 ms: a larger value is no time (and toISOString would throw).
+      waitingSinceMs: z.number().finite().nonnegative().max(MAX_DATE_MS).optional(),
       granted: z.boolean(),
       consumed: z.boolean().optional(),
     }),
@@ -104,8 +107,11 @@ export type OperatorRead =
   | { kind: 'unknown-project'; url: string }
   | { kind: 'error'; url: string; message: string };
 
-/** A request's answer: its status and body text (capped), or why there is none. */
-export type HttpAnswer = { ok: true; status: number; text: string } | { ok: false; message: string };
+/**
+ * A request's answer: its status and body text (capped), or why there is none (`timedOut`: no
+ * answer in time, so a POST may still have landed).
+ */
+export type HttpAnswer = { ok: true; status: number; text: string } | { ok: false; message: string; timedOut?: true };
 
 /** One bounded HTTP request: a timeout, a body cap, never a throw. */
 export async function boundedRequest(
@@ -148,7 +154,7 @@ export async function boundedRequest(
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
     if (e.name === 'TimeoutError' || e.name === 'AbortError')
-      return { ok: false, message: `no answer within ${OPERATOR_TIMEOUT_MS / 1000} s` };
+      return { ok: false, message: `no answer within ${OPERATOR_TIMEOUT_MS / 1000} s`, timedOut: true };
     const why = e.cause?.code ?? e.cause?.message ?? e.message;
     return { ok: false, message: sanitizeLine(`${why}`).slice(0, 200) || `failed after ${Date.now() - started} ms` };
   }
@@ -276,4 +282,58 @@ export function lastAnswer(base: string, slug: string): OperatorRead | null {
 /** Forgets every answer (tests). */
 export function forgetOperatorAnswers(): void {
   cache.clear();
+}
+
+/** How long a project root read under an operator counts as present for the slug it gives. */
+const ROOT_SEEN_MS = 10 * 60_000;
+/** Slugs, and roots per slug, remembered at most. */
+const MAX_SLUGS = 256;
+const MAX_ROOTS_PER_SLUG = 16;
+/** base + slug → root → when it was last read. */
+const slugRoots = new Map<string, Map<string, number>>();
+
+/**
+ * Notes that `root` was read as project `slug` of the operator at `base`, and returns another root
+ * read lately under the same slug (still a folder), or null. The operator names a project by its
+ * folder's name alone: `/a/shop` and `/b/shop` are one project to it, so tower cannot tell which
+ * of the two its gates belong to.
+ */
+export function noteProjectRoot(
+  base: string,
+  slug: string,
+  root: string,
+  now: number,
+  isDir: (d: string) => boolean,
+): string | null {
+  const key = keyOf(base, slug);
+  let roots = slugRoots.get(key);
+  if (!roots) {
+    roots = new Map();
+    slugRoots.set(key, roots);
+    if (slugRoots.size > MAX_SLUGS) slugRoots.delete(slugRoots.keys().next().value!);
+  }
+  roots.delete(root);
+  roots.set(root, now);
+  if (roots.size > MAX_ROOTS_PER_SLUG) roots.delete(roots.keys().next().value!);
+  return sameSlugRoot(base, slug, root, now, isDir);
+}
+
+/** Another root read lately under the same operator slug (still a folder), or null. */
+export function sameSlugRoot(
+  base: string,
+  slug: string,
+  root: string,
+  now: number,
+  isDir: (d: string) => boolean,
+): string | null {
+  for (const [other, at] of slugRoots.get(keyOf(base, slug)) ?? []) {
+    if (other === root) continue;
+    if (now - at <= ROOT_SEEN_MS && isDir(other)) return other;
+  }
+  return null;
+}
+
+/** Forgets the roots read (tests). */
+export function forgetProjectRoots(): void {
+  slugRoots.clear();
 }

@@ -26,7 +26,7 @@ import { cleanProblem, readText } from '../../files/read.js';
 import { readJsonWith } from '../../files/json-dir.js';
 import type { ReadSettings } from '../types.js';
 import type { RunRead } from '../module.js';
-import { cachedCheckpoints, operatorBaseFrom } from './operator.js';
+import { cachedCheckpoints, DEFAULT_OPERATOR_BASE, noteProjectRoot, operatorBaseFrom } from './operator.js';
 import type { ApiCheckpoint } from './operator.js';
 
 export { CHECKPOINT_NAME } from './files.js';
@@ -45,7 +45,21 @@ export const HARNESS_RECENT_LOG_MS = 10 * 60_000;
 /** Checkpoint bodies are for reading on screen; a bigger file is refused (and reported). */
 const MAX_CHECKPOINT_BYTES = 256 * 1024;
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null): string | null =>
+  ms === null || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15 ? null : new Date(ms).toISOString();
+
+/** The run streams the operator's orchestrator writes: `logs/<unix>-<role>[-<id>].jsonl`. */
+const OPERATOR_STREAM = /^\d{9,13}-[A-Za-z][\w.-]{0,80}\.jsonl$/;
+
+/**
+ * Whether a project looks run by the operator: its run streams are in `logs/` and no checkpoint
+ * file is in the state dir (the operator keeps checkpoints in its database). Two directory
+ * listings, no network: a standalone project never waits on an operator.
+ */
+function looksOperatorRun(stateDir: string): boolean {
+  if (!listDir(path.join(stateDir, 'logs')).some((n) => OPERATOR_STREAM.test(n))) return false;
+  return !listDir(stateDir).some((n) => n.startsWith('checkpoint-'));
+}
 
 /** Reads one harness project: checkpoints from the state dir, the last decision from run.log. */
 export function readHarnessRun(root: string, stateDir: string, settings: ReadSettings): Run {
@@ -65,20 +79,36 @@ export function readHarnessSource(root: string, stateDir: string, settings: Read
   const config = readConfig(path.join(stateDir, 'config.json'), run.problems);
   const operator = operatorBaseFrom(settings.env ?? {});
   if (operator.problem) run.problems.push({ file: null, message: operator.problem });
+  // Nothing named: a project that looks run by the operator is asked at the orchestrator's own default base.
+  const base = operator.base ?? (looksOperatorRun(stateDir) ? DEFAULT_OPERATOR_BASE : null);
   let checkpoints: Gate[];
   let polled = false;
-  if (operator.base === null) {
+  if (base === null) {
     checkpoints = readCheckpoints(stateDir, config, run.problems);
   } else {
     polled = true;
     // The harness slug is the project directory's name (orchestrator/src/hooks.ts basenameOf(projectDir)).
-    const answer = cachedCheckpoints(operator.base, path.basename(root), settings.now);
+    const slug = path.basename(root);
+    const twin = noteProjectRoot(base, slug, root, settings.now, isDir);
+    if (twin)
+      run.problems.push({
+        file: null,
+        message: `${sanitizeLine(twin)} has the same folder name "${sanitizeLine(slug)}": the operator knows a project by that name alone, so tower cannot tell whose gates it lists; grants here are refused until the operator's workspace tells them apart`,
+      });
+    const answer = cachedCheckpoints(base, slug, settings.now);
     if (answer?.kind === 'ok') {
       checkpoints = answer.checkpoints.map((c) => apiGate(c, config, answer.url));
       for (const message of answer.problems) run.problems.push({ file: answer.url, message });
     } else if (answer?.kind === 'unknown-project') {
       // The operator does not run this project: it is a standalone harness, its files are the truth.
       checkpoints = readCheckpoints(stateDir, config, run.problems);
+    } else if (operator.base === null) {
+      // No operator named, and none answers at the default base: its gates are out of sight.
+      checkpoints = readCheckpoints(stateDir, config, run.problems);
+      run.warnings = [
+        ...(run.warnings ?? []),
+        `it looks run by the Papercup operator (run streams in logs/, no checkpoint files): its gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)`,
+      ];
     } else {
       const why = answer === null ? 'no answer yet' : answer.message;
       const url = answer?.url ?? null;
@@ -127,7 +157,7 @@ function apiGate(c: ApiCheckpoint, config: HarnessConfig, url: string): Gate {
     id: c.name,
     kind: 'checkpoint',
     state: c.granted ? 'granted' : 'pending',
-    since: c.waitingSinceMs === null ? null : new Date(c.waitingSinceMs).toISOString(),
+    since: iso(c.waitingSinceMs),
     grantable: !c.granted,
     title: `${c.name}: ${what}`,
     file: null,
