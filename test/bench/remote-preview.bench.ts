@@ -7,7 +7,8 @@
  *    each), each a `tower serve` with BENCH_RUNS harness runs (default 2); box 1 has the same team,
  *    its lead's pane on that box's own tmux server; the screen previews it and the same is timed;
  *  - then the screen process's CPU (% of one core) and RSS while idle for BENCH_IDLE_SEC (default
- *    20) with that remote preview open.
+ *    20) with that remote preview open, and while the previewed agent prints ten lines a second for
+ *    BENCH_BUSY_SEC (default 10).
  * The screen is read every 5 ms through one control-mode client (control-screen.ts).
  */
 import fs from 'node:fs';
@@ -27,6 +28,7 @@ const HOSTS = Number(process.env.BENCH_HOSTS ?? 48);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const MARKS = Number(process.env.BENCH_MARKS ?? 9);
 const IDLE_SEC = Number(process.env.BENCH_IDLE_SEC ?? 20);
+const BUSY_SEC = Number(process.env.BENCH_BUSY_SEC ?? 10);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** utime+stime of a process in clock ticks, and its resident memory in bytes. */
@@ -205,6 +207,19 @@ try {
   const cpu = ((b.ticks - a.ticks) / hz / ((performance.now() - t0) / 1000)) * 100;
   console.log(
     `the screen idle for ${IDLE_SEC} s, ${HOSTS} boxes, one remote preview open: CPU ${cpu.toFixed(2)}% of one core (goal ≤ 2%), RSS ${(b.rss / 1024 / 1024).toFixed(0)} MB (goal ≤ 250 MB)`,
+  );
+
+  // The previewed agent printing ten lines a second: what streaming costs the screen.
+  const c = procUsage(pid);
+  const t1 = performance.now();
+  for (let i = 0; performance.now() - t1 < BUSY_SEC * 1000; i++) {
+    fs.appendFileSync(remoteMarks, `busy line ${i} ${'·'.repeat(60)}\n`);
+    await pause(100);
+  }
+  const d = procUsage(pid);
+  const busy = ((d.ticks - c.ticks) / hz / ((performance.now() - t1) / 1000)) * 100;
+  console.log(
+    `the screen for ${BUSY_SEC} s while the previewed agent on box 1 prints 10 lines a second: CPU ${busy.toFixed(2)}% of one core, RSS ${(d.rss / 1024 / 1024).toFixed(0)} MB`,
   );
 } finally {
   looks?.close();
