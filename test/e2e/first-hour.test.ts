@@ -119,5 +119,12 @@ describe('at 120×40, actions go to the member in view', () => {
     await stage.tmux.sendKey(stage.paneId, 'C-b');
     await stage.tmux.sendText(stage.paneId, 'd');
     await waitForScreen(stage, /back from %\d/, { what: 'tower back after the detach' });
+
+    // Enter on an activity line opens it in full (it attaches nowhere).
+    await focusPane(stage, 'Activity');
+    await stage.tmux.sendKey(stage.paneId, 'Enter');
+    const read = await waitForScreen(stage, /attach done/, { what: 'the activity line opened' });
+    expect(flat(read)).toMatch(/done attach · tina:checkout-flow/);
+    expect(read).not.toContain('detach with');
   }, 120_000);
 });

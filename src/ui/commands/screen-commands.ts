@@ -6,6 +6,7 @@
  */
 import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Command } from '../../keys/keymap.js';
+import type { ActivityEntry } from '../../kit/activity.js';
 import { gateBody } from '../text/gate-body.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
@@ -24,6 +25,8 @@ export interface ScreenSelection extends Selection {
   muted: boolean;
   /** Whether actions are refused (--readonly): keys that prompt for text say so before it is typed. */
   readonly?: boolean;
+  /** The activity entry under the activity pane's cursor (newest first), when that pane has focus. */
+  activity?: ActivityEntry | null;
 }
 
 /** Whether a command applies now: ok with the footer's word, or why not (an empty reason: silently nothing). */
@@ -99,6 +102,20 @@ function answer(choice: string): ScreenCommand {
   };
 }
 
+/** Opens an activity line in full: what happened, and every detail under it. */
+function readActivity(e: ActivityEntry, d: CommandDeps): void {
+  const head = `${e.time.slice(11, 19)} ${e.status} ${e.action}${e.runId ? ` · ${e.runId}` : ''}${e.target ? ` · ${e.target}` : ''}`;
+  d.dialogs.dispatch({
+    type: 'open',
+    dialog: {
+      kind: 'read',
+      title: `${e.action} ${e.status}`,
+      text: [head, '', e.message, ...(e.details ?? [])].join('\n'),
+      scroll: 0,
+    },
+  });
+}
+
 const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) =>
   d.ui.dispatch({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
 
@@ -166,8 +183,19 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   },
   read: {
     footer: 'act',
-    when: (s) => (s.focus === 'gates' && s.gate ? ok('read gate') : no('read', '')),
+    when: (s) =>
+      s.focus === 'gates' && s.gate
+        ? ok('read gate')
+        : s.focus === 'activity' && s.activity
+          ? ok('read line')
+          : no(
+              'read',
+              s.focus === 'gates' || s.focus === 'activity'
+                ? ''
+                : 'v reads a gate or an activity line in full: focus the gates or activity pane (Tab)',
+            ),
     run: (s, d) => {
+      if (s.focus === 'activity' && s.activity) return readActivity(s.activity, d);
       const g = s.gate;
       if (g)
         d.dialogs.dispatch({
@@ -184,10 +212,16 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   attach: {
     footer: 'act',
     when: (s) => {
+      if (s.focus === 'activity') return s.activity ? ok('read line') : no('read', '');
       const t = attachTarget(s);
       return t.ok ? ok('attach') : no(t.title, t.reason);
     },
     run: (s, d) => {
+      // On the activity pane a line is opened, never a pane attached behind the operator's back.
+      if (s.focus === 'activity') {
+        if (s.activity) readActivity(s.activity, d);
+        return;
+      }
       const t = attachTarget(s);
       if (t.ok) d.runner.attach(t.paneId, t.label, s.run?.id ?? null);
     },

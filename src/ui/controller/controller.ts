@@ -115,6 +115,7 @@ export class Controller {
       gate: view.gate,
       filter: state.filter,
       readonly: runner.readonly,
+      activity: state.focus === 'activity' ? newestFirst(this.d.activity(), view.cursors.activity) : null,
       cancellable: runner.getCancellable() !== null,
       muted: this.d.muted?.() ?? false,
     };
@@ -223,6 +224,11 @@ export class Controller {
       ui.dispatch({ type: 'filter-accept', firstId: first });
     }
   }
+}
+
+/** The activity entry at `cursor`, counted from the newest (as the pane lists them). */
+function newestFirst(entries: readonly ActivityEntry[], cursor: number): ActivityEntry | null {
+  return entries[entries.length - 1 - cursor] ?? null;
 }
 
 /** The action a command asks for (its refusal is recorded like the CLI's), or null. */
