@@ -70,7 +70,7 @@ export const MemberSchema = z.object({
   /** What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`, `silent`. Extra to the v1 contract. */
   activityCue: z.string().optional(),
   /** Where the activity came from: Claude Code's hooks, or the screen. */
-  activitySource: z.enum(['hooks', 'screen']).nullable().optional(),
+  activitySource: z.enum(['session', 'hooks', 'screen']).nullable().optional(),
   /**
    * The permission prompt or question its pane shows: what is asked about (the tool, the command),
    * the question, the options as numbered on screen, and a signature telling it from another prompt.

@@ -10,6 +10,7 @@ import { memberPaneKey } from './captures.js';
 import type { PaneLook, PaneWatch } from './captures.js';
 import type { PanePrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
+import type { SessionState } from './session-book.js';
 import { withForwardedRequests } from './forwarded-requests.js';
 import { applyEdit, deltaFrom, recordDelta } from './delta.js';
 import type { SnapshotDelta } from './delta.js';
@@ -68,11 +69,14 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   const pane = m.state === 'alive' ? memberPaneKey(m) : null;
   const look = pane ? watch.look(pane) : undefined;
   const hooked = pane ? watch.hookState(pane) : null;
+  const told = pane ? sessionActivity(watch.sessionState(pane)) : null;
   const rest = 'prompt' in m ? withoutPrompt(m) : m;
-  if (!hooked && !look) return Object.assign({}, rest, NO_ACTIVITY);
+  if (!hooked && !look && !told) return Object.assign({}, rest, NO_ACTIVITY);
   // While the hook holds a request the agent draws no dialog: the request stands in for it.
   const held = pane && hooked?.event === 'PermissionRequest' && !look?.prompt ? watch.heldRequest(pane) : null;
   const prompt = look?.prompt ? { prompt: look.prompt } : held ? { prompt: heldPrompt(held) } : {};
+  // The CLI's own word first: it writes its status as it changes, with no setup.
+  if (told) return Object.assign({}, rest, prompt, told);
   // A hook's "working" (PreToolUse) is older than a question the screen shows now: a teammate's
   // request forwarded to its lead fires no PermissionRequest in the teammate.
   if (hooked && !(hooked.activity === 'working' && look?.reading.cue === 'question'))
@@ -89,6 +93,24 @@ function activityOf(m: Member, watch: PaneWatch): Member {
     activityCue: seen.reading.cue,
     activitySource: 'screen' as const,
   });
+}
+
+/**
+ * What Claude Code's own session file says, as a member's activity: `busy` is working; `waiting`
+ * (at a permission prompt or a question) and `idle` (its turn ended, the input box shown) are
+ * waiting. Null when there is no live session in the pane or its status is one tower does not know.
+ */
+function sessionActivity(
+  state: SessionState | null,
+): Pick<Member, 'activity' | 'activitySince' | 'activityCue' | 'activitySource'> | null {
+  const s = state?.session;
+  if (!s || s.status === 'unknown') return null;
+  return {
+    activity: s.status === 'busy' ? 'working' : 'waiting',
+    activitySince: s.statusAt === null ? null : new Date(s.statusAt).toISOString(),
+    activityCue: s.status === 'busy' ? 'interrupt-hint' : s.status === 'waiting' ? 'question' : 'prompt',
+    activitySource: 'session',
+  };
 }
 
 /** A member without the prompt an earlier capture saw. */

@@ -20,6 +20,7 @@ import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
+import type { SessionBook, SessionState } from './session-book.js';
 import type { PaneLook } from './pane-looks.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
@@ -102,7 +103,14 @@ export class PaneWatch {
     readonly hooks: HookEvents | null = null,
     /** The environment that says where swarm servers' sockets are; null: their panes are not captured. */
     private readonly swarmEnv: NodeJS.ProcessEnv | null = null,
+    /** Claude Code's own session files: the first source of activity, before hooks and the screen. */
+    readonly sessions: SessionBook | null = null,
   ) {}
+
+  /** What a Claude Code session file says the agent in a pane (by paneKey) is doing, or null. */
+  sessionState(key: string): SessionState | null {
+    return this.sessions?.stateOf(key) ?? null;
+  }
 
   /** The socket of tower's own server, as hooks name it ($TMUX), made once. */
   private ownSocket: string | null = null;
@@ -123,9 +131,9 @@ export class PaneWatch {
 
   /** The transcript hooks named for a pane's agent (by paneKey), or null. */
   transcriptOf(key: string): string | null {
-    if (!this.hooks) return null;
     const a = this.hookAddress(key);
-    return this.hooks.transcriptOf(a.socket, a.paneId, a.own);
+    const hooked = this.hooks?.transcriptOf(a.socket, a.paneId, a.own) ?? null;
+    return hooked ?? this.sessions?.stateOf(key)?.transcript ?? null;
   }
 
   /** The permission request tower's hook holds open for a pane (by paneKey), or null. */
@@ -209,7 +217,12 @@ export class PaneWatch {
     // The hook events are one source among the captures: their failure never stops the panes' reading.
     let changed = false;
     try {
-      changed = this.hooks?.refresh() ?? false;
+      changed = this.sessions?.refresh() ?? false;
+    } catch (err) {
+      this.hooksProblem = `session files: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    try {
+      changed = (this.hooks?.refresh() ?? false) || changed;
     } catch (err) {
       this.hooksProblem = `hook events: ${err instanceof Error ? err.message : String(err)}`;
     }

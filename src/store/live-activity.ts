@@ -2,6 +2,8 @@
 import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { PaneWatch } from './captures.js';
+import { SessionBook } from './session-book.js';
+import { socketFile } from '../tmux/client.js';
 import { withPaneActivity } from './activity-overlay.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';
 import { createLiveStore } from './live-store.js';
@@ -14,7 +16,13 @@ export function createWatchedStore(
   ctx: AppContext,
   opts: LiveStoreOptions = {},
 ): { store: SnapshotStore; watch: LocalPaneLooks } {
-  const watch = new PaneWatch(ctx.tmux, Date.now, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env);
+  const watch = new PaneWatch(
+    ctx.tmux,
+    Date.now,
+    new HookEvents(hookEventsFile(stateHome(ctx.env))),
+    ctx.env,
+    new SessionBook(ctx.claudeDir, socketFile(ctx.tmux.socket, ctx.env)),
+  );
   const looks = new LocalPaneLooks(watch);
   const inner: SnapshotStore = createLiveStore(ctx, {
     ...opts,

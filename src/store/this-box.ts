@@ -2,6 +2,8 @@
 import type { AppContext } from '../context/context.js';
 import type { Snapshot } from '../model/model.js';
 import type { TmuxClient } from '../tmux/client.js';
+import { socketFile } from '../tmux/client.js';
+import { SessionBook } from './session-book.js';
 import { stateHome } from '../config/config.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';
 import { memberPanes, PaneWatch } from './captures.js';
@@ -14,8 +16,9 @@ export async function snapshotWithActivity(
   snapshot: Snapshot,
   hooks: HookEvents | null = null,
   swarmEnv: NodeJS.ProcessEnv | null = null,
+  sessions: SessionBook | null = null,
 ): Promise<Snapshot> {
-  const watch = new PaneWatch(tmux, Date.now, hooks, swarmEnv);
+  const watch = new PaneWatch(tmux, Date.now, hooks, swarmEnv, sessions);
   await watch.round(memberPanes(snapshot.runs, null), null);
   const out = new ActivityOverlay(watch).apply(snapshot);
   if (!watch.problem) return out;
@@ -29,6 +32,12 @@ export async function snapshotWithActivity(
 export async function readThisBox(ctx: AppContext, opts: { activity?: boolean; now?: number } = {}): Promise<Snapshot> {
   const snapshot = await buildSnapshot(ctx, opts.now === undefined ? {} : { now: opts.now });
   return opts.activity
-    ? snapshotWithActivity(ctx.tmux, snapshot, new HookEvents(hookEventsFile(stateHome(ctx.env))), ctx.env)
+    ? snapshotWithActivity(
+        ctx.tmux,
+        snapshot,
+        new HookEvents(hookEventsFile(stateHome(ctx.env))),
+        ctx.env,
+        new SessionBook(ctx.claudeDir, socketFile(ctx.tmux.socket, ctx.env)),
+      )
     : snapshot;
 }

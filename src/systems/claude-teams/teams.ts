@@ -12,6 +12,7 @@ import { cleanProblem, readJsonSeen } from '../../files/read.js';
 import type { Seen } from '../../files/read.js';
 import { eachJsonFile } from '../../files/json-dir.js';
 import { transcriptFile, transcriptUsage } from './transcript.js';
+import { liveSessionOf, panePlaceOf } from './sessions.js';
 import { isObject, toIso } from '../../files/values.js';
 import type { ReadSettings, Team } from '../types.js';
 
@@ -98,6 +99,7 @@ function readTeamIn(claudeDir: string, dirName: string, teamDir: string, tasksDi
       tasksStat = st;
     }
   }
+  placeLead(team, claudeDir);
   const tasks = readTasks(team.tasksDir, team.name);
   team.tasks = tasks.tasks;
   team.problems.push(...tasks.problems);
@@ -263,6 +265,24 @@ function leadProcessOf(v: unknown): Member['leadProcess'] | null {
   if (!whole(pid) || !whole(start)) return null;
   const space = typeof pidSpace === 'string' || typeof pidSpace === 'number' ? sanitizeLine(String(pidSpace)) : null;
   return { pid, procStart: start, pidSpace: space };
+}
+
+/**
+ * The pane of a lead that runs in its own process (`tmuxPaneId: "leader"`): its process is the
+ * config's `leadProcess`, alive as the one that wrote Claude Code's session file (same start time),
+ * and sits in the pane its own environment names (`TMUX_PANE`), else the one its session file names.
+ * Liveness then holds the pane to that process (its `leadProcess`, store/pane-evidence.ts).
+ */
+function placeLead(team: Team, claudeDir: string): void {
+  const lead = team.members.find((m) => m.lead && m.state === 'in-process' && !m.paneId);
+  const proc = lead?.leadProcess;
+  if (!lead || !proc) return;
+  const session = liveSessionOf(claudeDir, proc.pid, String(proc.procStart));
+  if (!session) return;
+  const paneId = panePlaceOf(proc.pid)?.paneId ?? session.tmuxPane;
+  if (!paneId) return;
+  lead.paneId = paneId;
+  lead.state = 'unknown';
 }
 
 /** A session id as Claude Code writes one (a UUID); anything else names no transcript. */
