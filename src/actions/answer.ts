@@ -152,7 +152,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
       ];
       return {
         refusal: null,
-        title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${who} of ${run.id} (${m.paneId})`,
+        title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${who} of ${run.id} (${m.paneId}); its dialog in the pane is open too: the first answer wins`,
         target: m.paneId,
         effects,
         detail,

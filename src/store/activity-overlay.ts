@@ -47,7 +47,8 @@ export function heldPrompt(r: HeldRequest): PanePrompt {
     };
   const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
   return {
-    question: 'Allow this? (held by the hook for tower)',
+    // Claude Code draws its own dialog too: both are open, and the first answer wins.
+    question: "Allow this? (held by the hook for tower; the agent's own dialog is open too: the first answer wins)",
     subject,
     options: [
       { key: '1', label: 'Yes' },
