@@ -27,7 +27,7 @@ try {
       c.api.push(
         {
           when: (r) => !afterToolResult(r) && lastUserText(r).includes(`run ${step}`),
-          content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true', description: step } }],
+          content: [{ type: 'tool_use', name: 'Bash', input: { command: `echo x > out-${n}.txt`, description: step } }],
         },
         { when: afterToolResult, content: [{ type: 'text', text: `${step} done.` }] },
       );
