@@ -43,8 +43,8 @@ describe('answer keys on a four-option dialog', () => {
     await r.screen.press('4');
     await waitFor(() => r.actions.planned.length === 2);
     expect(r.actions.planned).toEqual([
-      { kind: 'answer', run: 'claude-team:docs', members: ['team-lead'], choice: 'n', expect: prompt.signature },
-      { kind: 'answer', run: 'claude-team:docs', members: ['team-lead'], choice: '4', expect: prompt.signature },
+      { kind: 'answer', run: 'claude-team:docs', members: ['%1'], choice: 'n', expect: prompt.signature },
+      { kind: 'answer', run: 'claude-team:docs', members: ['%1'], choice: '4', expect: prompt.signature },
     ]);
   });
 });
