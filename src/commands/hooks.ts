@@ -180,6 +180,12 @@ export async function hooksCommand(
       return EXIT_FAILURE;
     }
     if (changed.added.length === 0) {
+      // Installed already: its folders are made the user's alone all the same (an older install left them open).
+      const unsafe = ctx.dryRun ? null : privateStateFolder(stateHome(ctx.env));
+      if (unsafe) {
+        ctx.err.write(`tower: refused: ${unsafe}\n`);
+        return EXIT_FAILURE;
+      }
       ctx.out.write(`tower's hooks are already installed in ${file}; nothing to do\n`);
       return EXIT_OK;
     }

@@ -130,6 +130,12 @@ describe('tower hooks on a shared box', () => {
     expect(mode(path.join(hooksDir, 'held'))).toBe(0o700);
     expect(mode(path.join(hooksDir, 'events'))).toBe(0o600);
     expect(mode(`${settings}.tower-backup`)).toBe(0o600);
+    // Installed already: the folders are made private all the same.
+    fs.chmodSync(hooksDir, 0o775);
+    fs.chmodSync(path.join(hooksDir, 'events'), 0o644);
+    expect((await tower(s, ['hooks', 'install', '--settings', settings])).stdout).toContain('already installed');
+    expect(mode(hooksDir)).toBe(0o700);
+    expect(mode(path.join(hooksDir, 'events'))).toBe(0o600);
   });
 
   it('refuses a symlinked settings file before writing anything, in one line', async () => {
