@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseTeamConfig, teamRun } from '../../src/systems/claude-teams/teams.js';
-import { TAIL_BYTES, transcriptFile, transcriptUsage } from '../../src/systems/claude-teams/transcript.js';
+import { modelWindow, TAIL_BYTES, transcriptFile, transcriptUsage } from '../../src/systems/claude-teams/transcript.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { tempDirsPerTest } from '../helpers/fixtures.js';
 
@@ -135,5 +135,25 @@ describe('a Claude team’s lead context', () => {
         file,
       }),
     ]);
+  });
+});
+
+describe('the window of a captured Claude Code 2.1.332 session', () => {
+  const captured = path.join(import.meta.dirname, '../fixtures/claude-code-2.1.332');
+
+  it('is the one its status line was given (1M for claude-opus-5-5), and the percentage agrees', () => {
+    const cli = JSON.parse(fs.readFileSync(path.join(captured, 'statusline/input.json'), 'utf8')) as {
+      context_window: { context_window_size: number; used_percentage: number };
+    };
+    const usage = transcriptUsage(path.join(captured, 'transcripts/solo.jsonl'))!;
+    expect(usage.window).toBe(cli.context_window.context_window_size);
+    expect(Math.abs(usage.usedPct - cli.context_window.used_percentage)).toBeLessThanOrEqual(1);
+  });
+
+  it('knows each model by its id, dated or tagged [1m]', () => {
+    expect(modelWindow('claude-opus-5-5')).toBe(1_000_000);
+    expect(modelWindow('claude-sonnet-4-5-20250929')).toBe(200_000);
+    expect(modelWindow('claude-sonnet-4-6[1m]')).toBe(1_000_000);
+    expect(modelWindow('gpt-oss')).toBeNull();
   });
 });
