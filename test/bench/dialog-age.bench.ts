@@ -26,13 +26,17 @@ try {
       const step = `step ${++n}`;
       c.api.push(
         {
-          when: (r) => !afterToolResult(r) && lastUserText(r).includes(`run ${step}`),
+          // A step after a lost answer (Esc) comes with the refused tool's result in the same message.
+          when: (r) => lastUserText(r).includes(`run ${step}.`),
           content: [{ type: 'tool_use', name: 'Bash', input: { command: `echo x > out-${n}.txt`, description: step } }],
         },
-        { when: afterToolResult, content: [{ type: 'text', text: `${step} done.` }] },
+        {
+          when: (r) => afterToolResult(r) && !lastUserText(r).includes('run step'),
+          content: [{ type: 'text', text: `${step} done.` }],
+        },
       );
       await c.ready();
-      await c.submit(`run ${step}`);
+      await c.submit(`run ${step}.`);
       let first = 0;
       for (let i = 0; i < 4000 && !first; i++) {
         if (DIALOG.test(await c.screen())) first = Date.now();
