@@ -82,6 +82,10 @@ export function previewFrame(p: PreviewProps): Segment[][] {
     );
   else if (p.host && p.hostNote) content = note(sanitizeLine(p.hostNote));
   else if (p.host && (!p.look || !p.lines)) content = note(`waiting for ${sanitizeLine(p.host)} to send its pane…`);
+  else if ((!p.look || !p.lines) && m.state === 'unknown')
+    content = note(
+      `${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is unknown now (its tmux server does not say)`,
+    );
   else if (!p.look || !p.lines) content = note('waiting for the first capture of its pane…');
   else {
     const win = previewWindow(p.lines, height, p.scroll);

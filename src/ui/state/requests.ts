@@ -59,6 +59,8 @@ export function buildRequest(
           `terminate ${sel.member.name}`,
           `${sel.member.name} has no tmux pane of its own (${sel.member.state})`,
         );
+      if (sel.member?.state === 'not-its-pane')
+        return nothing(`terminate ${sel.member.name}`, `not its pane: ${sel.member.notItsPane ?? ''}`);
       if (sel.member) return { ok: true, request: { kind, run: run.id, members: [memberRef(sel.member)] } };
       if (liveTeammates(run).length === 0)
         return nothing(
