@@ -12,6 +12,7 @@ import { planAction, runAction } from '../../src/actions/index.js';
 import { emptyRun } from '../../src/model/model.js';
 import type { Member, Run } from '../../src/model/model.js';
 import { ActivityOverlay } from '../../src/store/activity-overlay.js';
+import { readThisBox } from '../../src/store/this-box.js';
 import { PaneWatch } from '../../src/store/captures.js';
 import { MIN_DIALOG_AGE_MS, readPrompt } from '../../src/store/prompt-reading.js';
 import { TmuxClient } from '../../src/tmux/client.js';
@@ -178,14 +179,15 @@ describe("a teammate's request, drawn in its lead's pane", () => {
     const workerPane = config.members.find((m) => m.name === 'worker')!.tmuxPaneId;
     await c.waitForScreen('Waiting for team lead approval', 20_000, workerPane);
 
-    const { w, watch } = world(c);
-    // The lead's pane as the CLI's own session file names it (config.json says "leader").
-    const run = {
-      ...emptyRun('claude-team', 'session', c.project, null),
-      members: [lead(c.paneId), { ...lead(workerPane), name: 'worker', role: 'worker', lead: false }],
-    };
-    const read = await seen(watch, run);
+    // Read as `tower status` reads the box: the team file, the lead's pane from its process, the captures.
+    const { w } = world(c);
+    w.ctx.claudeDir = c.claudeDir;
+    w.ctx.env = { ...w.ctx.env, ...c.env, TMUX: '' };
+    const box = await readThisBox(w.ctx, { activity: true });
+    const read = box.runs.find((r) => r.members.some((m) => m.name === 'worker'))!;
+    const run = read;
     const worker = read.members.find((m) => m.name === 'worker')!;
+    expect(worker.paneId).toBe(workerPane);
     expect(worker).toMatchObject({ activity: 'waiting', activityCue: 'question' });
     expect(worker.prompt).toMatchObject({
       subject: ['Bash command · from the worker agent', 'Writing out-b.txt', 'echo x > out-b.txt'],
@@ -198,7 +200,7 @@ describe("a teammate's request, drawn in its lead's pane", () => {
     });
     w.setSnapshot(snapshotOf(read));
     const plan = planAction(w.env, { kind: 'answer', run: run.id, members: ['worker'], choice: '1' });
-    expect(plan.title).toContain(`worker (drawn in team-lead's pane) of claude-team:session (${c.paneId})`);
+    expect(plan.title).toContain(`worker (drawn in team-lead's pane) of ${run.id} (${c.paneId})`);
     const outcome = await runAction(w.env, plan);
     expect(outcome).toMatchObject({
       status: 'done',
