@@ -125,9 +125,10 @@ export function optionFor(p: PanePrompt, choice: string): PromptOption | null {
 
 /**
  * How old a dialog must be before tower types into it. Claude Code 2.1.332 drops a key that comes
- * right after it draws a dialog: typed as tower types (the digit, then a carriage return) within
- * ~100 ms of the dialog first showing in a capture, the key was lost (8 of 13 tries at 0-100 ms),
- * from 150 ms on it was taken (every one of 42 tries); others saw ~0.3 s. Kept well past both.
+ * right after it draws a dialog. Typed as tower types (the digit, then a carriage return) N ms
+ * after the dialog first showed in a capture (test/bench/dialog-age.bench.ts, 5 rounds): lost 1 of
+ * 5 at 0, 25 and 75 ms, taken 5 of 5 from 100 ms on; earlier runs lost one at 100 ms and none at
+ * 150 ms or later; others saw ~0.3 s. Kept well past all of them.
  */
 export const MIN_DIALOG_AGE_MS = 600;
 
