@@ -138,12 +138,23 @@ export function longTurns(members: readonly Member[], now: number): string[] {
 }
 
 /**
- * A run's status with its members' activity laid over it: a run with no tasks that its reader could
- * only call idle (a Claude team whose tasks are off or deleted once done: Claude Code no longer gives
+ * A run's status with its members' activity laid over it. A Claude team (whose files give no status
+ * but its tasks') is waiting while a member asks or its lead waits, running while a member works.
+ * Otherwise a run with no tasks that its reader could only call idle (a Claude team whose tasks are off or deleted once done: Claude Code no longer gives
  * newer models the task tools by default) is running while a member works, and waiting while one
  * waits at its prompt. Any other status is the reader's.
  */
 export function statusWithActivity(run: Run, members: readonly Member[]): Run['status'] {
+  // A Claude team's files say no status of their own, only its tasks do: what its members do now
+  // says more (a lead working on a team whose tasks are done is not complete; one asking is waiting).
+  if (
+    run.system === 'claude-team' &&
+    (run.status === 'idle' || run.status === 'unknown' || run.status === 'complete')
+  ) {
+    if (members.some((m) => m.activity === 'waiting' && m.prompt)) return 'waiting';
+    if (members.some((m) => m.activity === 'working')) return 'running';
+    if (members.some((m) => m.activity === 'waiting' && m.lead)) return 'waiting';
+  }
   // A Claude team with no tasks whose config calls a member active is unknown until a member says.
   const open = run.status === 'idle' || (run.status === 'unknown' && run.system === 'claude-team');
   if (!open || run.tasks.length > 0) return run.status;
