@@ -20,6 +20,8 @@ const MAX_NAMES = 2000;
 const MAX_FILES = 200;
 /** How long a listing of a folder too full to list at once is used before the next names are listed. */
 const RELIST_MS = 1000;
+/** A listing is kept only for a folder unchanged this long before it was listed. */
+const SETTLED_MS = 1000;
 /** At most this many leftovers are removed per listing (the rest at the next). */
 const MAX_REMOVALS = 500;
 /** A request file is its first line and the event's JSON, whole up to the hook's 64 KiB. */
@@ -160,6 +162,7 @@ function listing(towerState: string, now: number): Listing | null {
   const last = listings.get(dir);
   if (last && last.ino === st.ino && (last.mtimeMs === st.mtimeMs || (last.problem && now - last.at < RELIST_MS)))
     return last;
+  const listedAt = Date.now();
   let found: { names: string[]; more: boolean };
   try {
     found = someNames(dir, MAX_NAMES);
@@ -194,7 +197,10 @@ function listing(towerState: string, now: number): Listing | null {
   const after = removed > 0 ? fs.statSync(dir) : st;
   // A folder holding more than one listing is listed again (the next names) a while later, not at
   // every member's look: each listing of 2,000 names with 500 leftovers removed costs ~70 ms.
-  const out = { at: now, mtimeMs: found.more ? -1 : after.mtimeMs, ino: after.ino, requests, problem };
+  // A folder's time moves in coarse ticks (a few ms): one changed again within the tick it was
+  // listed in keeps its time. Only a listing made a second after the last change is kept for it.
+  const settled = !found.more && after.mtimeMs < listedAt - SETTLED_MS;
+  const out = { at: now, mtimeMs: settled ? after.mtimeMs : -1, ino: after.ino, requests, problem };
   listings.set(dir, out);
   return out;
 }

@@ -231,6 +231,25 @@ describe('answering through the PermissionRequest hook', () => {
     expect(JSON.parse((await hook.done).out)).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'deny' } } });
   });
 
+  it('shows no held request from a folder its group can write into, and the run says why', async () => {
+    const hook = holdingHook(20);
+    await held();
+    const dir = heldDir(path.join(state(), 'tower'));
+    fs.chmodSync(dir, 0o775);
+    const events = new HookEvents(hookEventsFile(path.join(state(), 'tower')));
+    const snap = await snapshotWithActivity(tmux.client, snapshotOf(team()), events);
+    expect(snap.runs[0]!.members[0]!.prompt ?? null).toBeNull();
+    expect(snap.runs[0]!.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/held is writable by its group \(mode 775\): another user could answer for you there/),
+    ]);
+    w.setSnapshot(snap);
+    const plan = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' });
+    expect(plan.title).not.toContain('through the hook');
+    fs.chmodSync(dir, 0o700);
+    fs.writeFileSync(heldRequestFor(path.join(state(), 'tower'), socket, pane)!.answerFile, 'deny\n');
+    await hook.done;
+  });
+
   it('is installed by --hold-permissions on the PermissionRequest entry only, with a timeout past the hold', () => {
     const out = withHooks({}, 30);
     if (!('settings' in out)) throw new Error('refused');
