@@ -34,13 +34,16 @@ afterAll(() => {
   fs.rmSync(xdg, { recursive: true, force: true });
 });
 
+// One server name for every run: tower status names the server it found not running, and the
+// outputs of two runs are compared.
+const socket = uniqueSocketName();
 const statusArgs = () => [
   'status',
   '--json',
   '--claude-dir',
   box.claudeDir,
   '-L',
-  uniqueSocketName(),
+  socket,
   ...box.roots.flatMap((r) => ['--root', r]),
 ];
 

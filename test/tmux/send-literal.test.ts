@@ -23,7 +23,9 @@ const TEXTS = ['run tests;', ';', 'a\\;', '\\;;', 'a;b', '{', '}', '{ x }', 'Ent
 describe('typing a line into a pane', () => {
   it('arrives exactly: a trailing ;, \\;, braces and key names', async () => {
     // cat -A ends each line it reads with `$`: what arrived, byte for byte.
-    const pane = await tmux.newSession('typed', tempDir(), "sh -c 'stty -echo; cat -A'");
+    const pane = await tmux.newSession('typed', tempDir(), "sh -c 'stty -echo; echo ready; cat -A'");
+    // Typed before stty has turned echo off, a line would show twice: type once the pane says so.
+    await waitFor(async () => (await tmux.client.capturePane(pane, 50)).includes('ready'), 5000, { what: 'echo off' });
     for (const text of TEXTS) {
       await tmux.client.sendText(pane, text);
       await tmux.client.run(['send-keys', '-t', pane, '-H', '0D']);
@@ -32,7 +34,7 @@ describe('typing a line into a pane', () => {
     let lines: string[] = [];
     await waitFor(
       async () => {
-        lines = (await tmux.client.capturePane(pane, 50)).split('\n').filter((l) => l !== '');
+        lines = (await tmux.client.capturePane(pane, 50)).split('\n').filter((l) => l !== '' && l !== 'ready');
         return lines.length >= TEXTS.length;
       },
       5000,
