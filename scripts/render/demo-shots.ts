@@ -207,10 +207,11 @@ async function wideScenes(ctx: ShotContext, stage: Stage, sandbox: DemoSandbox):
   await shoot(ctx, stage, 'context-gate', 'tower — checkpoint-needed raises a context gate', 'checkout-flow');
 
   await pressKeys(stage, '?');
-  await waitForScreen(stage, (s) => s.includes('Navigate') && s.includes('force-quit'), { what: 'the help overlay' });
+  // The overlay's first page: every key is on it once scrolled, the last ones not before.
+  await waitForScreen(stage, (s) => s.includes('Navigate') && s.includes('Keys'), { what: 'the help overlay' });
   await shoot(ctx, stage, 'help', 'tower — ? shows every key');
   await pressKeys(stage, 'Escape');
-  await waitGone(stage, 'force-quit');
+  await waitGone(stage, 'Navigate');
 
   // The harness fires pre-done; g asks before writing the grant file, n leaves it unwritten.
   await waitForScreen(stage, /pre-done/, { timeoutMs: SCENE_TIMEOUT_MS, what: 'the harness checkpoint' });
