@@ -22,7 +22,8 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'role', header: 'ROLE', width: 16, drop: 2 },
   { key: 'model', header: 'MODEL', width: 12, drop: 1 },
   { key: 'pane', header: 'PANE', width: 5 },
-  { key: 'state', header: 'STATE', width: 12 },
+  // `? not its pane`, the longest state, in full.
+  { key: 'state', header: 'STATE', width: 14 },
   // `100%!` at most; kept past the team, role and model columns (it is what the gauge of the run sums up).
   { key: 'context', header: 'CTX', width: 5, drop: 4 },
   { key: 'doing', header: 'DOING', width: 16 },

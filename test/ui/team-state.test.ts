@@ -1,0 +1,27 @@
+/** The team pane's STATE column holds every member state in full, down to the narrowest pane. */
+import { describe, expect, it } from 'vitest';
+import { teamLines } from '../../src/ui/panes/team-pane.js';
+import { member, tinaRun } from './fixtures.js';
+
+const text = (line: { text: string }[]): string => line.map((s) => s.text).join('');
+
+describe('team pane state column', () => {
+  it('reads "? not its pane" in full at 58, 78 and 118 columns', () => {
+    const run = tinaRun();
+    const taken = member('worker-3', { paneId: '%9', state: 'not-its-pane', notItsPane: 'pane %9 runs another agent' });
+    for (const width of [58, 78, 118]) {
+      const lines = teamLines({
+        run: { ...run, members: [...run.members, taken] },
+        cursor: 0,
+        focused: true,
+        width,
+        height: 10,
+        now: 0,
+        threshold: null,
+      }).map(text);
+      const row = lines.find((l) => l.includes('worker-3'));
+      expect(row).toContain('? not its pane');
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
+    }
+  });
+});
