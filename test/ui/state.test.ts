@@ -227,6 +227,48 @@ describe('footer hints', () => {
     });
   });
 
+  it('offer neither X, s nor a for a member whose pane is unknown or not its own, and say why at the key', () => {
+    const run = tinaRun();
+    const worker = run.members[1];
+    if (!worker?.paneId) throw new Error('the fixture has a worker with a pane');
+    const doubts = [
+      { ...worker, state: 'not-its-pane' as const, notItsPane: 'pane %4 works in /elsewhere' },
+      { ...worker, state: 'unknown' as const },
+      { ...worker, state: 'unknown' as const, tmuxServerUnknown: 'pane %4 is on two servers' },
+    ];
+    for (const m of doubts) {
+      const members = run.members.map((x) => (x === worker ? m : x));
+      const shown = { ...run, members };
+      const view = { ...deriveView(fixtureSnapshot([shown]), 0, initialUiState()), member: m };
+      const offered = availableHints(situation({ view, focus: 'team' })).map((h) => h.command);
+      expect(offered).not.toContain('terminate');
+      expect(offered).not.toContain('send');
+      expect(offered).not.toContain('attach');
+      const sel = {
+        view,
+        run: shown,
+        focus: 'team' as const,
+        member: m,
+        gate: null,
+        filter: '',
+        cancellable: false,
+        muted: false,
+      };
+      for (const command of ['terminate', 'send', 'attach'] as const) {
+        const spec = SCREEN_COMMANDS[command];
+        const verdict = 'routed' in spec ? null : spec.when(sel);
+        expect(verdict, `${command} for ${m.state}`).toMatchObject({
+          ok: false,
+          reason: m.tmuxServerUnknown
+            ? m.tmuxServerUnknown
+            : m.state === 'unknown'
+              ? expect.stringContaining('unknown state')
+              : expect.stringContaining('not its pane: pane %4 works in /elsewhere'),
+        });
+      }
+    }
+  });
+
   it('say what Esc does now', () => {
     expect(backMeaning({ focus: 'tasks', filter: '', cancellable: true })).toBe('back');
     expect(backMeaning({ focus: 'runs', filter: 'x', cancellable: true })).toBe('clear filter');

@@ -36,6 +36,18 @@ export type Built = { ok: true; request: ActionRequest } | { ok: false; title: s
 
 const nothing = (title: string, reason: string): Built => ({ ok: false, title, reason });
 
+/**
+ * Why no key may act on a member's pane though it has a `%N`, or null: the `%N` is on several servers,
+ * is another agent's, or its liveness is unknown. Said at the key, and the footer does not offer it.
+ */
+export function paneDoubt(m: Member): string | null {
+  if (m.tmuxServerUnknown !== undefined) return m.tmuxServerUnknown;
+  if (m.state === 'not-its-pane') return `not its pane: ${m.notItsPane ?? `${m.paneId ?? ''} is another agent's`}`;
+  if (m.state === 'unknown')
+    return `${m.name}'s pane ${m.paneId ?? ''} is in an unknown state: tower cannot tell it is alive`;
+  return null;
+}
+
 /** The request a key asks for, given the selection. `request` (harness) needs its prompt first. */
 export function buildRequest(
   kind: Exclude<ActionKind, 'attach' | 'request' | 'answer' | 'send'>,
@@ -53,14 +65,14 @@ export function buildRequest(
       if (!gate) return nothing(`grant ${run.id}`, `${run.id} has no pending gate tower can grant`);
       return { ok: true, request: { kind, run: run.id, gate: gate.id } };
     }
-    case 'terminate':
+    case 'terminate': {
       if (sel.member && (!sel.member.paneId || sel.member.state === 'in-process'))
         return nothing(
           `terminate ${sel.member.name}`,
           `${sel.member.name} has no tmux pane of its own (${sel.member.state})`,
         );
-      if (sel.member?.state === 'not-its-pane')
-        return nothing(`terminate ${sel.member.name}`, `not its pane: ${sel.member.notItsPane ?? ''}`);
+      const doubt = sel.member ? paneDoubt(sel.member) : null;
+      if (sel.member && doubt !== null) return nothing(`terminate ${sel.member.name}`, doubt);
       if (sel.member) return { ok: true, request: { kind, run: run.id, members: [memberRef(sel.member)] } };
       if (liveTeammates(run).length === 0)
         return nothing(
@@ -68,6 +80,7 @@ export function buildRequest(
           `${run.id} has no live teammates (a lead is terminated only when selected in the team pane)`,
         );
       return { ok: true, request: { kind, run: run.id, members: [] } };
+    }
   }
 }
 
@@ -113,13 +126,8 @@ export function attachTarget(
     return { ok: false, title: `attach ${m.name}`, reason: `${m.name} has no tmux pane of its own (${m.state})` };
   if (m.state === 'dead')
     return { ok: false, title: `attach ${m.name}`, reason: `${m.name}'s pane ${m.paneId} is dead` };
-  if (m.tmuxServerUnknown !== undefined) return { ok: false, title: `attach ${m.name}`, reason: m.tmuxServerUnknown };
-  if (m.state === 'not-its-pane')
-    return {
-      ok: false,
-      title: `attach ${m.name}`,
-      reason: `not its pane: ${m.notItsPane ?? `${m.paneId} is another agent's`}`,
-    };
+  const doubt = paneDoubt(m);
+  if (doubt !== null) return { ok: false, title: `attach ${m.name}`, reason: doubt };
   // A pane on a Claude Code swarm server is addressed with its server: `claude-swarm-<pid>/%3`.
   return {
     ok: true,
