@@ -147,11 +147,18 @@ export function longTurns(members: readonly Member[], now: number): string[] {
 export function statusWithActivity(run: Run, members: readonly Member[]): Run['status'] {
   // A Claude team's files say no status of their own, only its tasks do: what its members do now
   // says more (a lead working on a team whose tasks are done is not complete; one asking is waiting).
+  // A member asking holds the team up whatever its tasks say: a task in progress beside a question
+  // is still a team waiting for the operator.
+  if (
+    run.system === 'claude-team' &&
+    run.status !== 'blocked' &&
+    members.some((m) => m.activity === 'waiting' && m.prompt)
+  )
+    return 'waiting';
   if (
     run.system === 'claude-team' &&
     (run.status === 'idle' || run.status === 'unknown' || run.status === 'complete')
   ) {
-    if (members.some((m) => m.activity === 'waiting' && m.prompt)) return 'waiting';
     if (members.some((m) => m.activity === 'working')) return 'running';
     if (members.some((m) => m.activity === 'waiting' && m.lead)) return 'waiting';
   }

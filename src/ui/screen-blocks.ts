@@ -66,7 +66,7 @@ export interface ScreenInput {
   bindings: Bindings;
   readonly: boolean;
   contextThreshold: number;
-  /** Now as the gates pane counts ages (see gatesResolution), and as the team pane does (10 s). */
+  /** Now as the gates pane counts ages (see gatesResolution), and as the team pane does (teamResolution). */
   gatesNow: number;
   teamNow: number;
   /** What was last captured of a member's pane (none: the preview waits for the first capture). */
@@ -89,6 +89,15 @@ const HELP_WIDTH = 110;
 /** Ages under two minutes count seconds; older ones only minutes, so the clock redraws less. */
 export function gatesResolution(run: Run | null, now: number): number {
   const young = run?.gates.some((g) => g.since && now - Date.parse(g.since) < 120_000);
+  return young ? 1000 : 60_000;
+}
+
+/**
+ * How finely the team pane counts time in each member's state: every second while a member of the
+ * run shown has been in its state for under a minute (its age reads in seconds), else every minute.
+ */
+export function teamResolution(run: Run | null, now: number): number {
+  const young = run?.members.some((m) => m.activitySince && now - Date.parse(m.activitySince) < 60_000);
   return young ? 1000 : 60_000;
 }
 

@@ -11,7 +11,7 @@ import type { PaneLooks } from '../store/captures.js';
 import { FrameComposer } from './frame-compose.js';
 import { useClock } from './hooks/use-clock.js';
 import type { ScreenInput } from './screen-blocks.js';
-import { ScreenMemo, gatesResolution, screenBlocks } from './screen-blocks.js';
+import { ScreenMemo, gatesResolution, screenBlocks, teamResolution } from './screen-blocks.js';
 import { useTheme } from './theme-context.js';
 import type { Theme } from './theme.js';
 
@@ -35,8 +35,8 @@ export function Screen(p: ScreenProps) {
   useSyncExternalStore(watch?.subscribe ?? noSubscribe, watch?.getVersion ?? zero);
   const coarse = useClock(60_000);
   const gatesNow = useClock(gatesResolution(p.view.run, coarse));
-  // Time in each member's state moves with the clock; ten seconds is fine enough for it.
-  const teamNow = useClock(10_000);
+  // Time in each member's state moves with the clock, each second while it reads in seconds.
+  const teamNow = useClock(teamResolution(p.view.run, coarse));
   const kept = useRef<{ theme: Theme; memo: ScreenMemo; composer: FrameComposer; written: string | null } | null>(null);
   if (kept.current?.theme !== theme)
     kept.current = { theme, memo: new ScreenMemo(), composer: new FrameComposer(theme), written: null };

@@ -28,6 +28,12 @@ describe('a run status laid over by its members', () => {
     expect(statusWithActivity(team('idle', ['pending']), members)).toBe('waiting');
   });
 
+  it('a Claude team reads waiting while a member asks, also with a task in progress', () => {
+    const members = [member('team-lead', 'working', { lead: true }), member('writer-2', 'waiting', { prompt: asking })];
+    expect(statusWithActivity(team('running', ['in_progress', 'pending']), members)).toBe('waiting');
+    expect(statusWithActivity(team('running', ['in_progress']), [member('team-lead', 'working')])).toBe('running');
+  });
+
   it('reads running while a member works, complete tasks or not', () => {
     const members = [member('team-lead', 'working', { lead: true }), member('writer-1', 'idle')];
     expect(statusWithActivity(team('idle', ['pending']), members)).toBe('running');
