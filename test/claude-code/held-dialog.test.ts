@@ -62,7 +62,7 @@ async function dialogAndHold(run: ClaudeRun): Promise<string> {
   await run.submit('run step');
   await run.waitForScreen('Do you want to proceed?');
   const held = path.join(run.home, '.local/state/tower/hooks/held');
-  await waitFor(() => fs.existsSync(held) && fs.readdirSync(held).some((f) => f.endsWith('.req')), 10_000, {
+  await waitFor(() => fs.existsSync(held) && fs.readdirSync(held).some((f) => f.endsWith('.req')), 20_000, {
     what: 'the hook to hold the request',
   });
   expect(await run.screen()).toContain('Do you want to proceed?');
@@ -84,7 +84,8 @@ async function world(run: ClaudeRun) {
   return { w, tmux, team };
 }
 
-describe("a request held by tower's hook, with the CLI's own dialog open", () => {
+// The real CLI starts, asks and runs a command in each test: on a busy machine that has taken more than 30 s.
+describe("a request held by tower's hook, with the CLI's own dialog open", { timeout: 90_000 }, () => {
   it('answered in the pane first: tower answers nothing more, no key and no answer file', async () => {
     c = await heldClaude();
     const held = await dialogAndHold(c);
@@ -93,7 +94,7 @@ describe("a request held by tower's hook, with the CLI's own dialog open", () =>
     expect(plan.title).toContain('Answer through the hook');
     expect(plan.title).toContain('the first answer wins');
     await c.keys('1');
-    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 10_000, { what: 'the command to run' });
+    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 20_000, { what: 'the command to run' });
     const outcome = await runAction(w.env, plan);
     expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('the first answer wins') });
     expect(tmux.sent).toEqual([]);
@@ -109,8 +110,8 @@ describe("a request held by tower's hook, with the CLI's own dialog open", () =>
       planAction(w.env, { kind: 'answer', run: team.id, members: ['team-lead'], choice: '1' }),
     );
     expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('through the hook') });
-    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 10_000, { what: 'the command to run' });
-    await waitFor(async () => !(await c!.screen()).includes('Do you want to proceed?'), 10_000, {
+    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 20_000, { what: 'the command to run' });
+    await waitFor(async () => !(await c!.screen()).includes('Do you want to proceed?'), 20_000, {
       what: 'the dialog to close',
     });
     expect(tmux.sent).toEqual([]);

@@ -69,7 +69,8 @@ async function seen(watch: PaneWatch, run: Run): Promise<Run> {
   return new ActivityOverlay(watch).apply(snapshotOf(run)).runs[0]!;
 }
 
-describe('the Bash dialog of the real CLI', () => {
+// The real CLI starts and asks in each test: on a busy machine that has taken more than 30 s.
+describe('the Bash dialog of the real CLI', { timeout: 90_000 }, () => {
   it('reads the same on every capture while the transcript above it blinks; at 70 columns 1 is taken, then n is 4. No', async () => {
     c = await startClaude({
       columns: 70,
@@ -106,7 +107,7 @@ describe('the Bash dialog of the real CLI', () => {
       planAction(w.env, { kind: 'answer', run: run.id, members: ['team-lead'], choice: '1' }),
     );
     expect(one).toMatchObject({ status: 'done', message: expect.stringContaining('answered 1 (Yes)') });
-    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 10_000, { what: 'the command to run' });
+    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 20_000, { what: 'the command to run' });
 
     await c.ready();
     await c.submit('run step two');
@@ -141,11 +142,11 @@ describe('the Bash dialog of the real CLI', () => {
     expect(outcome.status).toBe('done');
     const typed = tmux.sent.find((s) => s.args.includes('-l'));
     expect(typed!.at - firstSeen).toBeGreaterThanOrEqual(MIN_DIALOG_AGE_MS);
-    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 10_000, { what: 'the command to run' });
+    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 20_000, { what: 'the command to run' });
   });
 });
 
-describe("a teammate's request, drawn in its lead's pane", () => {
+describe("a teammate's request, drawn in its lead's pane", { timeout: 90_000 }, () => {
   it("shows on the teammate as its prompt; answer --member worker types 1 into the lead's pane and the teammate goes on", async () => {
     c = await startClaude({
       columns: 120,
