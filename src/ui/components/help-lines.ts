@@ -2,7 +2,7 @@
 import type { Bindings, CommandSpec } from '../../keys/keymap.js';
 import { KEY_CONTEXTS, KEYMAP, contextWords, keysLabel } from '../../keys/keymap.js';
 import type { Segment } from '../text/segments.js';
-import { fit } from '../text/width.js';
+import { fit, wrapText } from '../text/width.js';
 
 const GROUPS: readonly CommandSpec['group'][] = ['Navigate', 'Act', 'Dialogs', 'General'];
 
@@ -16,13 +16,25 @@ export function helpLines(bindings: Bindings, width: number): Segment[][] {
     for (const spec of KEYMAP.filter((s) => s.group === group)) {
       const where =
         spec.contexts.length === KEY_CONTEXTS.length ? 'everywhere' : spec.contexts.map(contextWords).join(', ');
-      lines.push([
-        { text: '  ' },
-        { text: fit(keysLabel(bindings, spec.command), keyWidth), tone: 'key' },
-        { text: ' ' },
-        { text: `${spec.command}: ${spec.description}` },
-        { text: ` (${where})`, tone: 'dim' },
-      ]);
+      // A line longer than the overlay wraps under its description instead of losing its end to `…`.
+      const desc = `${spec.command}: ${spec.description}`;
+      const indent = 2 + keyWidth + 1;
+      const rest = Math.max(1, width - indent);
+      const full = `${desc} (${where})`;
+      let at = 0;
+      wrapText(full, rest).forEach((text, i) => {
+        at = Math.max(at, full.indexOf(text, at));
+        // The part from `(` on is dim: it says where the key works.
+        const dimAt = Math.max(0, Math.min(text.length, desc.length + 1 - at));
+        at += text.length;
+        lines.push([
+          { text: '  ' },
+          { text: i === 0 ? fit(keysLabel(bindings, spec.command), keyWidth) : ' '.repeat(keyWidth), tone: 'key' },
+          { text: ' ' },
+          { text: text.slice(0, dimAt) },
+          { text: text.slice(dimAt), tone: 'dim' },
+        ]);
+      });
     }
   }
   return lines;

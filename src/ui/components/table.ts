@@ -18,11 +18,16 @@ export interface ColumnSpec<K extends string> {
   drop?: number;
 }
 
-/** The columns that fit in `total` cells, with their widths. */
+/**
+ * The columns that fit in `total` cells, with their widths. With `content` (each column's widest cell),
+ * the flex column's room past its own content goes first to fixed columns whose content is cut, so a
+ * wide screen shows `claude-opus-4-5` rather than `claude-opus…` beside a blank name column.
+ */
 export function fitColumns<K extends string>(
   specs: readonly ColumnSpec<K>[],
   total: number,
   gap = 1,
+  content?: Partial<Record<K, number>>,
 ): { spec: ColumnSpec<K>; width: number }[] {
   let kept = [...specs];
   const flexMin = specs.find((s) => s.width === 'flex')?.min ?? 8;
@@ -33,8 +38,26 @@ export function fitColumns<K extends string>(
     if (total - fixedWidth(kept) >= flexMin) break;
     kept = kept.filter((s) => s !== d);
   }
-  const flex = Math.max(0, total - fixedWidth(kept));
-  return kept.map((spec) => ({ spec, width: spec.width === 'flex' ? flex : Math.max(0, Math.min(spec.width, total)) }));
+  let flex = Math.max(0, total - fixedWidth(kept));
+  const grown = new Map<ColumnSpec<K>, number>();
+  const flexSpec = kept.find((s) => s.width === 'flex');
+  if (content && flexSpec) {
+    // Down to the flex column's own content (its header at least): past that it is only blank.
+    let spare = flex - Math.max(flexSpec.header.length, content[flexSpec.key] ?? flex);
+    for (const spec of kept) {
+      if (spare <= 0) break;
+      if (spec.width === 'flex') continue;
+      const grow = Math.min(spare, Math.max(0, (content[spec.key] ?? 0) - spec.width));
+      if (grow === 0) continue;
+      grown.set(spec, grow);
+      spare -= grow;
+      flex -= grow;
+    }
+  }
+  return kept.map((spec) => ({
+    spec,
+    width: spec.width === 'flex' ? flex : Math.max(0, Math.min(spec.width + (grown.get(spec) ?? 0), total)),
+  }));
 }
 
 /** A cell: its text and tone. */

@@ -8,7 +8,7 @@ import { gateCounts } from '../state/selectors.js';
 import { GAUGE_WIDTH, gauge } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
 import { highlight } from '../text/segments.js';
-import { fit } from '../text/width.js';
+import { displayWidth, fit } from '../text/width.js';
 import { activityWord, waitsForHuman } from './activity-words.js';
 import { SYSTEM_BADGE, runStatusCell } from './words.js';
 
@@ -50,18 +50,27 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
 const HOST: ColumnSpec<Col> = { key: 'host', header: 'HOST', width: 8 };
 
 const NAME_WIDE = 28;
+/** The least the notes column keeps when the phase column grows into its space. */
+const NOTE_MIN = 15;
 const NOTE: ColumnSpec<Col> = { key: 'note', header: 'NEEDS', width: 'flex' };
 
 /** Columns for a width; wide lists get a column saying what the run waits for. */
-function runColumns(inner: number, hosts: boolean): { spec: ColumnSpec<Col>; width: number }[] {
+function runColumns(inner: number, runs: readonly Run[]): { spec: ColumnSpec<Col>; width: number }[] {
+  const hosts = runs.some((r) => r.host);
   const cols = fitColumns(hosts ? [COLUMNS[0] as ColumnSpec<Col>, HOST, ...COLUMNS.slice(1)] : COLUMNS, inner);
   const at = cols.findIndex((c) => c.spec.key === 'name');
   const name = cols[at];
   if (!name || name.width < NAME_WIDE + 16) return cols;
-  const note = { spec: NOTE, width: name.width - NAME_WIDE - 1 };
+  // The space past the name goes first to a phase that would be cut (`IMPLEMENTATION`), then to the notes.
+  const phase = cols.find((c) => c.spec.key === 'phase');
+  const phaseWant = Math.max(0, ...runs.map((r) => displayWidth(phaseText(r))));
+  // Only the notes' blank room is given away: what the operator must act on is never cut for the phase.
+  const noteWant = Math.max(NOTE_MIN, ...runs.map((r) => displayWidth(runNote(r).text)));
+  const grow = phase ? Math.max(0, Math.min(phaseWant - phase.width, name.width - NAME_WIDE - 1 - noteWant)) : 0;
+  const note = { spec: NOTE, width: name.width - NAME_WIDE - 1 - grow };
   return [
     ...cols.slice(0, at + 1).map((c) => (c === name ? { ...c, width: NAME_WIDE } : c)),
-    ...cols.slice(at + 1),
+    ...cols.slice(at + 1).map((c) => (c === phase ? { ...c, width: c.width + grow } : c)),
     note,
   ];
 }
@@ -114,10 +123,7 @@ function waitCell(run: Run): Cell {
 /** The rows of the list, without the frame. */
 export function runsLines(p: RunsPaneProps): Segment[][] {
   const inner = Math.max(0, p.width - 2);
-  const cols = runColumns(
-    inner,
-    p.runs.some((r) => r.host),
-  );
+  const cols = runColumns(inner, p.runs);
   const lines: Segment[][] = [];
   if (p.filtering || p.filter !== '') {
     const cursor = p.filtering ? '▏' : '';

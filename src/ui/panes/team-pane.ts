@@ -9,6 +9,7 @@ import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';
 import type { Cell } from '../components/table.js';
 import type { Segment } from '../text/segments.js';
+import { displayWidth } from '../text/width.js';
 import { activityCell } from './activity-words.js';
 import { memberStateCell } from './words.js';
 
@@ -62,7 +63,13 @@ export function teamLines({ run, cursor, focused, width, height, now, threshold 
   const shown = COLUMNS.filter(
     (c) => (c.key !== 'team' || teams.size > 1) && (c.key !== 'context' || members.some((m) => m.context)),
   );
-  const cols = fitColumns(shown, width);
+  const widest = (cells: string[]) => Math.max(0, ...cells.map(displayWidth));
+  const cols = fitColumns(shown, width, 1, {
+    name: widest(members.map((m) => memberLabel(m))),
+    team: widest(members.map((m) => (m.team ? teamLabel(m.team, run?.name ?? '') : ''))),
+    role: widest(members.map((m) => sanitizeLine(m.role))),
+    model: widest(members.map((m) => sanitizeLine(m.model))),
+  });
   const limit = run?.context?.threshold ?? threshold;
   return listLines({
     top: members.length > 0 ? [headerRow(cols)] : [],
@@ -74,12 +81,10 @@ export function teamLines({ run, cursor, focused, width, height, now, threshold 
     row: (i, selected) => {
       const m = members[i];
       if (!m) return [];
-      const name = sanitizeLine(m.name);
       return tableRow(cols, {
         mark: mark(selected),
         lead: m.lead ? { text: '★', tone: 'amber' } : { text: '' },
-        // The ★ marks the lead; the word says it too (for screens without symbols) unless the name does.
-        name: { text: m.lead && !/lead/i.test(name) ? `${name} (lead)` : name, tone: m.lead ? 'title' : 'plain' },
+        name: { text: memberLabel(m), tone: m.lead ? 'title' : 'plain' },
         team: { text: m.team ? teamLabel(m.team, run?.name ?? '') : '', tone: 'dim' },
         role: { text: sanitizeLine(m.role), tone: 'dim' },
         model: { text: sanitizeLine(m.model), tone: 'dim' },
@@ -90,6 +95,12 @@ export function teamLines({ run, cursor, focused, width, height, now, threshold 
       });
     },
   });
+}
+
+/** The member's name as the list shows it: the ★ marks the lead; the word says it too (for screens without symbols) unless the name does. */
+function memberLabel(m: Member): string {
+  const name = sanitizeLine(m.name);
+  return m.lead && !/lead/i.test(name) ? `${name} (lead)` : name;
 }
 
 /** A team's name without the run's own name in front: `checkout-flow-phase-2` → `phase-2`. */

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Run } from '../../src/model/model.js';
+import { fixtureSnapshot, harnessRun, member, tinaRun } from './fixtures.js';
+import type { TestScreen } from './helpers.js';
+import { overwideLines, renderRoom, waitForText } from './helpers.js';
+
+const mounted: TestScreen[] = [];
+afterEach(() => {
+  for (const s of mounted.splice(0)) s.unmount();
+});
+
+/** A tina run in a long phase whose members run a long model name. */
+function longNamesRun(): Run {
+  const t = tinaRun();
+  return {
+    ...t,
+    phase: { current: 'IMPLEMENTATION', total: 5, status: 'executing' },
+    members: [
+      member('team-lead', { role: 'team-lead', model: 'claude-opus-4-5', paneId: '%3', state: 'alive', lead: true }),
+      member('worker-1', { model: 'claude-sonnet-4-5', paneId: '%4', state: 'alive' }),
+    ],
+  };
+}
+
+describe('the edges of the terminal', () => {
+  for (const [columns, rows] of [
+    [160, 45],
+    [250, 60],
+  ] as const) {
+    it(`at ${columns}×${rows} the phase and the model are shown whole while other columns have room`, async () => {
+      const { screen } = renderRoom({ columns, rows, snapshot: fixtureSnapshot([longNamesRun(), harnessRun()]) });
+      mounted.push(screen);
+      await waitForText(screen, 'NEEDS');
+      await waitForText(screen, 'MODEL');
+      const frame = screen.frame();
+      expect(frame).toContain('IMPLEMENTATION/5');
+      expect(frame).toContain('claude-opus-4-5');
+      expect(frame).toContain('claude-sonnet-4-5');
+      expect(frame).not.toMatch(/IMPLEME[A-Z]*…/);
+      expect(overwideLines(frame, columns)).toEqual([]);
+    });
+  }
+
+  for (const [columns, rows] of [
+    [80, 24],
+    [120, 40],
+  ] as const) {
+    it(`at ${columns}×${rows} a help line longer than the overlay wraps instead of being cut`, async () => {
+      const { screen } = renderRoom({ columns, rows });
+      mounted.push(screen);
+      await waitForText(screen, 'Runs');
+      await screen.press('?');
+      await waitForText(screen, 'Navigate');
+      const frame = screen.frame();
+      // `page-down` says where it works in its last words: at 80 columns they come on the next line.
+      expect(frame).toContain('dialogs, help)');
+      // The overlay's rows: the widest stretch between two heavy borders on a line (panes beside it are narrower).
+      const spans = frame.split('\n').flatMap((l) => [...l.matchAll(/┃([^┃]*)(?=┃)/g)].map((m) => m[1] ?? ''));
+      const widest = Math.max(...spans.map((t) => t.length));
+      const help = spans.filter((t) => t.length === widest);
+      expect(help.some((t) => t.includes('page-up'))).toBe(true);
+      expect(help.filter((t) => t.includes('…'))).toEqual([]);
+      expect(overwideLines(frame, columns)).toEqual([]);
+    });
+  }
+});
