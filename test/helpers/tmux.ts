@@ -28,29 +28,38 @@ export function uniqueSocketName(prefix = 'tower-test'): string {
   return closeSocketAfterFile(`${prefix}-${testRunId()}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
 }
 
+/** Starts a session of its own (120×30) on a client's server, running `command` in `cwd`; its pane id. */
+export async function newSessionPane(
+  client: TmuxClient,
+  session: string,
+  cwd: string,
+  command = 'sleep 100000',
+): Promise<string> {
+  const out = await client.run([
+    'new-session',
+    '-d',
+    '-P',
+    '-F',
+    '#{pane_id}',
+    '-s',
+    session,
+    '-c',
+    cwd,
+    '-x',
+    '120',
+    '-y',
+    '30',
+    command,
+  ]);
+  return out.trim();
+}
+
 /** Starts a server with one session `base` (in the temp dir, which holds no project) and returns it. */
 export async function startTmux(): Promise<TmuxFixture> {
   const name = uniqueSocketName();
   const client = new TmuxClient({ name }, 5000);
-  const newSession = async (session: string, cwd: string, command = 'sleep 100000'): Promise<string> => {
-    const out = await client.run([
-      'new-session',
-      '-d',
-      '-P',
-      '-F',
-      '#{pane_id}',
-      '-s',
-      session,
-      '-c',
-      cwd,
-      '-x',
-      '120',
-      '-y',
-      '30',
-      command,
-    ]);
-    return out.trim();
-  };
+  const newSession = (session: string, cwd: string, command?: string): Promise<string> =>
+    newSessionPane(client, session, cwd, command);
   // -f /dev/null: the test server must not read anyone's ~/.tmux.conf.
   await client.run(['-f', '/dev/null', 'new-session', '-d', '-s', 'base', '-c', os.tmpdir(), 'sleep 100000']);
   const socket = (await client.run(['display-message', '-p', '#{socket_path}'])).trim();

@@ -22,7 +22,7 @@ import { SwarmScanner } from '../../src/tmux/swarm.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 import type { TestContext } from '../helpers/context.js';
 import { testContext } from '../helpers/context.js';
-import { startTmux } from '../helpers/tmux.js';
+import { newSessionPane, startTmux } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -79,27 +79,6 @@ async function startSwarm(pid: number, cwd: string): Promise<Swarm> {
     'sleep 100000',
   ]);
   return { name, socket, client };
-}
-
-async function newPane(client: TmuxClient, session: string, cwd: string, command: string): Promise<string> {
-  return (
-    await client.run([
-      'new-session',
-      '-d',
-      '-P',
-      '-F',
-      '#{pane_id}',
-      '-s',
-      session,
-      '-c',
-      cwd,
-      '-x',
-      '120',
-      '-y',
-      '30',
-      command,
-    ])
-  ).trim();
 }
 
 function writeTeam(workerPane: string): void {
@@ -162,10 +141,10 @@ afterEach(async () => {
 describe("Claude Code's swarm servers", () => {
   /** tower's %1 (outside the team's dir) and the swarm's %1 (the team's worker), the lead process in the team's dir. */
   async function sameIdOnTwoServers(): Promise<{ swarm: Swarm; paneId: string }> {
-    const towerPane = await newPane(tower.client, 'other', os.tmpdir(), ECHO('TOWER-PANE'));
+    const towerPane = await newSessionPane(tower.client, 'other', os.tmpdir(), ECHO('TOWER-PANE'));
     const lead = startLead(root);
     const swarm = await startSwarm(lead.pid!, root);
-    const swarmPane = await newPane(swarm.client, 'worker-1', root, ECHO('SWARM-PANE'));
+    const swarmPane = await newSessionPane(swarm.client, 'worker-1', root, ECHO('SWARM-PANE'));
     expect(swarmPane).toBe(towerPane);
     writeTeam(swarmPane);
     await waitFor(async () => (await screenOf(swarm.client, swarmPane)).includes('SWARM-PANE'), 5000, {
@@ -261,13 +240,13 @@ describe("Claude Code's swarm servers", () => {
 
   it('says unknown, with a problem, when two servers hold the %N and nothing tells them apart, and refuses to act', async () => {
     // tower's %1 works in the team's dir too, and the swarm's lead is gone: neither server wins.
-    const towerPane = await newPane(tower.client, 'other', root, ECHO('TOWER-PANE'));
+    const towerPane = await newSessionPane(tower.client, 'other', root, ECHO('TOWER-PANE'));
     const gone = startLead(root);
     const pid = gone.pid!;
     gone.kill('SIGKILL');
     await waitFor(() => gone.exitCode !== null || gone.signalCode !== null, 5000, { what: 'the lead to exit' });
     const swarm = await startSwarm(pid, root);
-    const swarmPane = await newPane(swarm.client, 'worker-1', root, ECHO('SWARM-PANE'));
+    const swarmPane = await newSessionPane(swarm.client, 'worker-1', root, ECHO('SWARM-PANE'));
     expect(swarmPane).toBe(towerPane);
     writeTeam(swarmPane);
 
