@@ -1,46 +1,109 @@
 /**
- * A permission prompt drawn the way Claude Code draws one: the command in a box, `Do you want to
- * proceed?` and numbered choices. The agent really waits on it: a line on its input answers
- * (`1`, `y` or an empty line allows; `2`, `n` declines).
+ * A permission dialog drawn the way Claude Code 2.1.332 draws its Bash one (the captures in
+ * test/fixtures/claude-code-2.1.332/screens/): a full-width `─` rule, `Bash command`, a tip, the
+ * description, the command between two `╌` rules, `Do you want to proceed?`, four numbered choices
+ * whose labels wrap under themselves, and the key hint. The agent really waits on it: a line on its
+ * input answers (`1`, `y` or an empty line: yes; `2`: yes, and always here; `3`: yes, and auto mode;
+ * `4` or `n`: no).
  */
 import readline from 'node:readline';
 import type { AgentRuntime } from './runtime.js';
 import { style } from './runtime.js';
 
-const WIDTH = 60;
+/** The narrowest and widest the dialog is drawn; the pane's width in between. */
+const MIN_WIDTH = 40;
+const MAX_WIDTH = 200;
+/** Where an option's label starts (` ❯ 1. `): its wrapped lines are indented to it, as Claude Code does. */
+const LABEL_AT = 6;
 
-function boxed(text: string): string {
-  const inner = text.length > WIDTH - 4 ? `${text.slice(0, WIDTH - 5)}…` : text;
-  return `│ ${inner.padEnd(WIDTH - 4)} │`;
+/** The words of `text` in lines of at most `width` cells; a word longer than that is cut. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    for (let w = word; w.length > 0; w = w.slice(width)) {
+      const piece = w.slice(0, width);
+      if (line === '') line = piece;
+      else if (line.length + 1 + piece.length <= width) line = `${line} ${piece}`;
+      else {
+        lines.push(line);
+        line = piece;
+      }
+    }
+  }
+  return [...lines, line];
 }
 
-/** The prompt's lines. */
-export function permissionLines(command: string): string[] {
+/** What a choice does: allowed or not, and the line the agent prints on taking it. */
+export interface Answer {
+  allowed: boolean;
+  said: string;
+}
+
+/** The dialog's lines for `command`, asked in `dir`, drawn `width` cells wide. */
+export function permissionLines(command: string, dir: string, width: number): string[] {
+  const w = Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width));
+  const text = w - 2;
+  const cut = (s: string) => (s.length > text ? `${s.slice(0, text - 1)}…` : s);
+  const option = (n: number, label: string, cursor = false) =>
+    wrap(label, w - LABEL_AT - 1).map((l, i) =>
+      i === 0 ? ` ${cursor ? '❯' : ' '} ${n}. ${l}` : `${' '.repeat(LABEL_AT)}${l}`,
+    );
   return [
-    `╭${'─'.repeat(WIDTH - 2)}╮`,
-    boxed('Bash command'),
-    boxed(`  ${command}`),
-    boxed(''),
-    boxed('Do you want to proceed?'),
-    boxed('❯ 1. Yes'),
-    boxed('  2. No, and tell Claude what to do differently'),
-    `╰${'─'.repeat(WIDTH - 2)}╯`,
+    '─'.repeat(w),
+    ' Bash command',
+    ...wrap('Tip: auto mode handles these prompts for you — choose "switch to auto mode" below', text).map(
+      (l) => ` ${l}`,
+    ),
+    // The description Claude Code's model writes; here the command's first two words (`Running npx linkinator`).
+    ` ${cut(`Running ${command.split(' ').slice(0, 2).join(' ')}`)}`,
+    '╌'.repeat(w),
+    ` ${cut(command)}`,
+    '╌'.repeat(w),
+    ' Do you want to proceed?',
+    ...option(1, 'Yes', true),
+    ...option(2, `Yes, and always allow access to ${dir} from this project`),
+    ...option(3, 'Yes, and switch to auto mode · auto mode handles these prompts for you'),
+    ...option(4, 'No'),
+    '',
+    ' Esc to cancel · Tab to amend',
   ];
 }
 
-/** Draws the prompt and resolves with the answer: true to allow. */
+/** What a line typed at the dialog chooses, or null when it chooses nothing (the dialog stays). */
+export function answerOf(line: string, dir: string): Answer | null {
+  switch (line.trim().toLowerCase()) {
+    case '':
+    case '1':
+    case 'y':
+    case 'yes':
+      return { allowed: true, said: '  ✓ allowed' };
+    case '2':
+      return { allowed: true, said: `  ✓ allowed, and from now on without asking in ${dir}` };
+    case '3':
+      return { allowed: true, said: '  ✓ allowed · auto mode on: no more questions' };
+    case '4':
+    case 'n':
+    case 'no':
+      return { allowed: false, said: '  ✗ declined: doing it another way' };
+    default:
+      return null;
+  }
+}
+
+/** Draws the dialog and resolves with the answer: true to allow. */
 export function askPermission(rt: AgentRuntime, command: string): Promise<boolean> {
-  for (const line of permissionLines(command)) rt.print(line);
+  const dir = process.cwd();
+  for (const line of permissionLines(command, dir, process.stdout.columns ?? 80)) rt.print(line);
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input: process.stdin, terminal: false });
     rt.onStop(() => rl.close());
     rl.on('line', (line) => {
-      const answer = line.trim().toLowerCase();
-      if (!['', '1', 'y', 'yes', '2', 'n', 'no'].includes(answer)) return;
+      const answer = answerOf(line, dir);
+      if (!answer) return;
       rl.close();
-      const allowed = ['', '1', 'y', 'yes'].includes(answer);
-      rt.print(allowed ? style.green('  ✓ allowed') : style.amber('  ✗ declined: doing it another way'));
-      resolve(allowed);
+      rt.print(answer.allowed ? style.green(answer.said) : style.amber(answer.said));
+      resolve(answer.allowed);
     });
   });
 }
