@@ -94,14 +94,24 @@ export function answerOf(line: string, dir: string): Answer | null {
 /** Draws the dialog and resolves with the answer: true to allow. */
 export function askPermission(rt: AgentRuntime, command: string): Promise<boolean> {
   const dir = process.cwd();
-  for (const line of permissionLines(command, dir, process.stdout.columns ?? 80)) rt.print(line);
+  const draw = () => {
+    for (const line of permissionLines(command, dir, process.stdout.columns ?? 80)) rt.print(line);
+  };
+  draw();
+  // A pane made narrower rewraps the options' lines from its left edge, which reads as output below
+  // the dialog: drawn again at the new width, as Claude Code redraws it.
+  process.stdout.on('resize', draw);
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input: process.stdin, terminal: false });
-    rt.onStop(() => rl.close());
+    const done = () => {
+      process.stdout.off('resize', draw);
+      rl.close();
+    };
+    rt.onStop(done);
     rl.on('line', (line) => {
       const answer = answerOf(line, dir);
       if (!answer) return;
-      rl.close();
+      done();
       rt.print(answer.allowed ? style.green(answer.said) : style.amber(answer.said));
       resolve(answer.allowed);
     });
