@@ -64,3 +64,17 @@ describe('the edges of the terminal', () => {
     });
   }
 });
+
+describe('a list longer than the terminal', () => {
+  it('at 80×24 the runs list title says how many runs are off screen, and the cursor reaches the last one', async () => {
+    const runs = Array.from({ length: 12 }, (_, i) => ({ ...harnessRun(), id: `harness:run-${i}`, name: `run-${i}` }));
+    const { screen } = renderRoom({ columns: 80, rows: 24, snapshot: fixtureSnapshot(runs) });
+    mounted.push(screen);
+    await waitForText(screen, 'off screen');
+    const shown = (screen.frame().match(/run-\d+/g) ?? []).length;
+    expect(screen.frame()).toContain(`Runs · 12 · ${12 - shown} off screen`);
+    await screen.press(...Array.from({ length: 11 }, () => 'j'));
+    await waitForText(screen, 'run-11');
+    expect(screen.frame()).toMatch(/> +harness +run-11 /);
+  });
+});

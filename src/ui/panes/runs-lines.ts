@@ -136,7 +136,6 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
   } else {
     lines.push(headerRow(cols));
   }
-  const height = Math.max(0, p.height - 2 - lines.length);
   if (p.runs.length === 0 && p.reading != null && p.filter === '') {
     lines.push([{ text: `  reading state…${p.reading ? ` (${p.reading})` : ''}`, tone: 'dim' }]);
     return lines;
@@ -162,9 +161,7 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
     );
     return lines;
   }
-  // The fold line takes the last row when the list fills the pane.
-  const rowsForRuns = folded > 0 ? Math.max(1, height - 1) : height;
-  const start = windowStart(p.runs.length, p.selectedIndex, rowsForRuns);
+  const { start, rows: rowsForRuns } = runsWindow(p);
   const gatesWidth = cols.find((c) => c.spec.key === 'gates')?.width ?? 0;
   for (const [i, run] of p.runs.slice(start, start + rowsForRuns).entries()) {
     const selected = start + i === p.selectedIndex;
@@ -203,8 +200,20 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
   return lines;
 }
 
+/** Which runs the pane shows: from `start`, `rows` of them (the list scrolls with the cursor). */
+function runsWindow(p: RunsPaneProps): { start: number; rows: number } {
+  // One line for the header (or the filter), two for the frame.
+  const height = Math.max(0, p.height - 3);
+  // The fold line takes the last row when the list fills the pane.
+  const rows = (p.folded ?? 0) > 0 ? Math.max(1, height - 1) : height;
+  return { start: windowStart(p.runs.length, p.selectedIndex, rows), rows };
+}
+
 /** The runs list pane as lines: its frame, titled with the count, around the rows. */
 export function runsPaneLines(p: RunsPaneProps): Segment[][] {
-  const count = p.filter !== '' || (p.folded ?? 0) > 0 ? `${p.runs.length} of ${p.total}` : `${p.total}`;
+  const { rows } = runsWindow(p);
+  // A short terminal shows part of the list: the title says how many runs the cursor has to scroll to.
+  const off = p.runs.length > rows ? ` · ${p.runs.length - rows} off screen` : '';
+  const count = (p.filter !== '' || (p.folded ?? 0) > 0 ? `${p.runs.length} of ${p.total}` : `${p.total}`) + off;
   return frameLines(`Runs · ${count}`, p.focused, { width: p.width, height: p.height }, runsLines(p));
 }
