@@ -78,3 +78,13 @@ describe('a list longer than the terminal', () => {
     expect(screen.frame()).toMatch(/> +harness +run-11 /);
   });
 });
+
+describe('what needs the operator at 80 columns', () => {
+  it('at 80×24 the runs list shows what a run that needs you waits for', async () => {
+    const { screen } = renderRoom({ columns: 80, rows: 24 });
+    mounted.push(screen);
+    await waitForText(screen, 'NEEDS');
+    expect(screen.frame()).toContain('Checkpoint plan-');
+    expect(overwideLines(screen.frame(), 80)).toEqual([]);
+  });
+});

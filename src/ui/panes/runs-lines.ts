@@ -57,19 +57,33 @@ const NOTE: ColumnSpec<Col> = { key: 'note', header: 'NEEDS', width: 'flex' };
 /** Columns for a width; wide lists get a column saying what the run waits for. */
 function runColumns(inner: number, runs: readonly Run[]): { spec: ColumnSpec<Col>; width: number }[] {
   const hosts = runs.some((r) => r.host);
-  const cols = fitColumns(hosts ? [COLUMNS[0] as ColumnSpec<Col>, HOST, ...COLUMNS.slice(1)] : COLUMNS, inner);
+  const all = hosts ? [COLUMNS[0] as ColumnSpec<Col>, HOST, ...COLUMNS.slice(1)] : COLUMNS;
+  // The name keeps its longest label (28 at most); the rest says what each run needs, on narrow screens too:
+  // what needs the operator outranks the phase and the gauge, which go (in their drop order) to make room.
+  const nameWant = Math.min(NAME_WIDE, Math.max(14, ...runs.map((r) => displayWidth(runLabel(r)))));
+  const fits = (c: { spec: ColumnSpec<Col>; width: number }[]) =>
+    (c.find((x) => x.spec.key === 'name')?.width ?? 0) >= nameWant + 1 + NOTE_MIN;
+  let cols = fitColumns(all, inner);
+  for (const drop of [1, 2]) {
+    if (fits(cols)) break;
+    const fewer = fitColumns(
+      all.filter((c) => c.drop === undefined || c.drop > drop),
+      inner,
+    );
+    if (fits(fewer)) cols = fewer;
+  }
   const at = cols.findIndex((c) => c.spec.key === 'name');
   const name = cols[at];
-  if (!name || name.width < NAME_WIDE + 16) return cols;
+  if (!name || !fits(cols)) return cols;
   // The space past the name goes first to a phase that would be cut (`IMPLEMENTATION`), then to the notes.
   const phase = cols.find((c) => c.spec.key === 'phase');
   const phaseWant = Math.max(0, ...runs.map((r) => displayWidth(phaseText(r))));
   // Only the notes' blank room is given away: what the operator must act on is never cut for the phase.
   const noteWant = Math.max(NOTE_MIN, ...runs.map((r) => displayWidth(runNote(r).text)));
-  const grow = phase ? Math.max(0, Math.min(phaseWant - phase.width, name.width - NAME_WIDE - 1 - noteWant)) : 0;
-  const note = { spec: NOTE, width: name.width - NAME_WIDE - 1 - grow };
+  const grow = phase ? Math.max(0, Math.min(phaseWant - phase.width, name.width - nameWant - 1 - noteWant)) : 0;
+  const note = { spec: NOTE, width: name.width - nameWant - 1 - grow };
   return [
-    ...cols.slice(0, at + 1).map((c) => (c === name ? { ...c, width: NAME_WIDE } : c)),
+    ...cols.slice(0, at + 1).map((c) => (c === name ? { ...c, width: nameWant } : c)),
     ...cols.slice(at + 1).map((c) => (c === phase ? { ...c, width: c.width + grow } : c)),
     note,
   ];
