@@ -93,8 +93,14 @@ describe("a request held by tower's hook, with the CLI's own dialog open", { tim
     const plan = planAction(w.env, { kind: 'answer', run: team.id, members: ['team-lead'], choice: '1' });
     expect(plan.title).toContain('Answer through the hook');
     expect(plan.title).toContain('the first answer wins');
-    await c.keys('1');
-    await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 20_000, { what: 'the command to run' });
+    // The CLI ignores keys for a moment after it draws a dialog: on a busy machine the first 1 can
+    // land in that moment, so it is pressed again while the dialog is still up.
+    const ran = () => fs.existsSync(path.join(c!.project, 'out-a.txt'));
+    for (let tries = 0; tries < 4 && !ran(); tries++) {
+      if ((await c.screen()).includes('Do you want to proceed?')) await c.keys('1');
+      await waitFor(ran, 5000).catch(() => false);
+    }
+    await waitFor(ran, 5000, { what: 'the command to run' });
     const outcome = await runAction(w.env, plan);
     expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('the first answer wins') });
     expect(tmux.sent).toEqual([]);

@@ -12,6 +12,7 @@ import { PaneWatch } from '../../src/store/captures.js';
 import { ActivityOverlay } from '../../src/store/activity-overlay.js';
 import { HookEvents } from '../../src/store/hook-events.js';
 import { tempDirsPerTest } from '../helpers/fixtures.js';
+import { waitFor } from '../helpers/wait-for.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
 
@@ -80,7 +81,15 @@ describe('a line that never ends', () => {
     }
     const watch = new PaneWatch(tmux.client, Date.now, new Failing(path.join(tempDir(), 'events')));
     const pane = await tmux.newSession('other', tempDir(), 'sh -c "echo still-read; sleep 100000"');
-    await watch.round([pane], null);
+    // The shell may not have printed yet at the first round: rounds go on until it has.
+    await waitFor(
+      async () => {
+        await watch.round([pane], null);
+        return watch.look(pane)?.text.includes('still-read');
+      },
+      5000,
+      { what: 'a capture of the pane' },
+    );
     expect(watch.look(pane)?.text).toContain('still-read');
     const snap = new ActivityOverlay(watch).apply({ version: 1, generatedAt: '', runs: [], problems: [] });
     expect(snap.problems.map((p) => p.message)).toEqual(['hook events: Invalid string length']);
