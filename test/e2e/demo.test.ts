@@ -16,7 +16,7 @@ import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { defaultBindings, keysLabel } from '../../src/keys/keymap.js';
-import { uniqueSocketName } from '../helpers/tmux.js';
+import { removeTree, uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { removeAfterFile } from '../helpers/leftovers.js';
 import {
@@ -162,7 +162,7 @@ afterAll(async () => {
     await sandbox.stop().catch(() => undefined);
     if (socket) fs.rmSync(socket, { force: true });
   }
-  if (work) fs.rmSync(work, { recursive: true, force: true });
+  if (work) removeTree(work);
 }, 30_000);
 
 describe('tower demo, used as an operator uses it', () => {

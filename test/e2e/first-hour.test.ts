@@ -14,7 +14,7 @@ import { killPrivateServer, openStage, waitForScreen } from '../../scripts/rende
 import { shellQuote } from '../../src/demo/panes.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { removeAfterFile } from '../helpers/leftovers.js';
-import { uniqueSocketName } from '../helpers/tmux.js';
+import { killServersAndWait, removeTree, uniqueSocketName } from '../helpers/tmux.js';
 import { buildTowerFromSource, focusPane, press, selectRun, teamRows } from './demo-operator.js';
 
 let work: string;
@@ -51,8 +51,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const server of servers) await killPrivateServer(server).catch(() => undefined);
-  if (work) fs.rmSync(work, { recursive: true, force: true });
+  await killServersAndWait(servers, killPrivateServer);
+  if (work) removeTree(work);
 }, 30_000);
 
 describe.each([

@@ -11,9 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeAfterFile } from '../helpers/leftovers.js';
+import { killServersAndWait, removeTree } from '../helpers/tmux.js';
+import { TmuxClient } from '../../src/tmux/client.js';
 import { runBuilt } from '../helpers/run-built.js';
 import { buildTowerFromSource } from './demo-operator.js';
 
@@ -90,8 +91,11 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  if (socket) await execa('tmux', ['-L', socket, 'kill-server'], { env, reject: false });
-  if (work) fs.rmSync(work, { recursive: true, force: true });
+  if (socket) {
+    const server = new TmuxClient({ path: path.join(work, 'sockets', `tmux-${process.getuid?.() ?? 0}`, socket) });
+    await killServersAndWait([server], (c) => c.killServer());
+  }
+  if (work) removeTree(work);
 }, 30_000);
 
 describe("the README's tour", () => {

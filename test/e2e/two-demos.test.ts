@@ -16,7 +16,7 @@ import { shellQuote } from '../../src/demo/panes.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { runBuilt } from '../helpers/run-built.js';
 import { removeAfterFile } from '../helpers/leftovers.js';
-import { uniqueSocketName } from '../helpers/tmux.js';
+import { killServersAndWait, removeTree, uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { buildTowerFromSource, press, selectRun } from './demo-operator.js';
 
@@ -56,9 +56,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const stage of stages) await killPrivateServer(stage.tmux).catch(() => undefined);
-  for (const socket of demoSockets) await killPrivateServer(new TmuxClient({ name: socket })).catch(() => undefined);
-  if (work) fs.rmSync(work, { recursive: true, force: true });
+  const servers = [...stages.map((s) => s.tmux), ...demoSockets.map((name) => new TmuxClient({ name }))];
+  await killServersAndWait(servers, killPrivateServer);
+  if (work) removeTree(work);
 }, 30_000);
 
 describe('two demos', () => {

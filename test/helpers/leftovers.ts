@@ -48,6 +48,6 @@ export async function cleanUpLeftovers(): Promise<void> {
     fs.rmSync(file, { force: true });
   }
   sockets.clear();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   dirs.clear();
 }

@@ -71,3 +71,39 @@ export async function startTmux(): Promise<TmuxFixture> {
   stopAfterFile(kill);
   return { name, client, newSession, kill };
 }
+
+/** True while any process of the process group `pgid` is left. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Kills tmux servers and waits (up to `timeoutMs`) until every process their panes started is gone.
+ * A pane's process leads a process group of its own, so what it started (a `tower demo` and the
+ * demo's agents, ending on SIGHUP) is waited for too: a folder they write into can then be removed
+ * without one of them creating a file in it half-way through.
+ */
+export async function killServersAndWait(
+  clients: TmuxClient[],
+  kill: (client: TmuxClient) => Promise<void>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const groups: number[] = [];
+  for (const client of clients) {
+    const panes = await client.listPanesOrNull().catch(() => null);
+    for (const pane of panes ?? []) groups.push(pane.pid);
+  }
+  await Promise.allSettled(clients.map((c) => kill(c)));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && groups.some(groupAlive)) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Removes a folder tree, trying again while a process that was just stopped still writes into it. */
+export function removeTree(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+}
