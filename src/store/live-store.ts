@@ -20,6 +20,7 @@ import { listPanesForSnapshot, swarmScannerFor } from './snapshot.js';
 import type { PaneListing } from './snapshot.js';
 import type { SwarmScanner } from '../tmux/swarm.js';
 import { deferredWork, onDeferredDone } from '../systems/deferred.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { SnapshotStore } from './types.js';
 
 export { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
@@ -41,7 +42,7 @@ class LiveStore implements SnapshotStore {
   /** The teams and runs read, what is dirty, and the watch that follows them. */
   private readonly reading: LiveReads;
 
-  private problems = { watch: null as Problem | null, internal: null as Problem | null };
+  private problems = { watch: null as Problem | null, internal: null as Problem | null, poll: null as Problem | null };
   private readonly publisher: SnapshotPublisher;
 
   private frameTimer: NodeJS.Timeout | null = null;
@@ -115,10 +116,25 @@ class LiveStore implements SnapshotStore {
     this.pollLater();
   }
 
-  /** The poll hook (pane captures); its failure must not stop polling. */
+  /**
+   * The poll hook (pane captures). Its failure must not stop polling, nor go unseen: previews,
+   * prompts and activity would stop moving while the screen looks fine. It is one problem row
+   * (the newest failure's message, capped), gone after the next tick that succeeds; the next tick
+   * comes at the usual interval either way.
+   */
   private async afterPoll(): Promise<void> {
-    if (this.onPoll && !this.stopped)
-      await this.onPoll(this.paneTracker.panes, this.abort.signal, this.paneTracker.swarms).catch(() => {});
+    if (!this.onPoll || this.stopped) return;
+    let failure: Problem | null = null;
+    try {
+      await this.onPoll(this.paneTracker.panes, this.abort.signal, this.paneTracker.swarms);
+    } catch (err) {
+      failure = pollFailure(err);
+    }
+    // A failure stop() caused (its abort) is no problem of the panes.
+    if (this.stopped || sameProblem(failure, this.problems.poll)) return;
+    this.problems.poll = failure;
+    this.reading.dirty.assemble = true;
+    this.schedule();
   }
 
   async stop(): Promise<void> {
@@ -225,7 +241,7 @@ class LiveStore implements SnapshotStore {
   private assemble(): void {
     const reading = this.reading;
     reading.dirty.assemble = false;
-    const { watch, internal } = this.problems;
+    const { watch, internal, poll } = this.problems;
     const { teams, discovery } = reading.problems;
     const problems = [
       this.paneTracker.down,
@@ -233,6 +249,7 @@ class LiveStore implements SnapshotStore {
       ...this.paneTracker.swarmProblems,
       watch,
       internal,
+      poll,
       ...teams,
       ...discovery,
     ].filter((p): p is Problem => p !== null);
@@ -240,4 +257,22 @@ class LiveStore implements SnapshotStore {
     if (!this.publisher.publish(reading.reads, reading.book.teams, problems, reading.settings(), touched)) return;
     for (const l of [...this.listeners]) l();
   }
+}
+
+/** The longest message a failed poll hook shows: an error may carry a whole pane or a stack. */
+export const POLL_PROBLEM_CHARS = 200;
+
+/** The problem row for a poll hook that failed: one line, sanitized (an error may quote a pane), capped. */
+function pollFailure(err: unknown): Problem {
+  const raw = sanitizeLine(err instanceof Error ? err.message : String(err)).trim() || 'no message';
+  const chars = raw.length > POLL_PROBLEM_CHARS ? Array.from(raw) : null;
+  const msg = chars && chars.length > POLL_PROBLEM_CHARS ? `${chars.slice(0, POLL_PROBLEM_CHARS - 1).join('')}…` : raw;
+  return {
+    file: null,
+    message: `reading the panes failed (${msg}): previews, prompts and activity may be out of date; tried again every poll`,
+  };
+}
+
+function sameProblem(a: Problem | null, b: Problem | null): boolean {
+  return a === b || (a !== null && b !== null && a.message === b.message && a.file === b.file);
 }
