@@ -38,6 +38,11 @@ function runHook(line: string, env: Record<string, string>, input: string, umask
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stderr }));
+    // A line that gives up early (no folder can be made) exits without reading its input, as it may:
+    // the write then fails with EPIPE, which is the caller's to ignore (Claude Code does).
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.stdin.end(input);
   });
 }
