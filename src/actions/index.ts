@@ -3,8 +3,9 @@
  * effects (or refuses); runAction executes a plan, reporting progress, and records every run of an
  * action, whatever its outcome, in the audit log and the activity pane.
  */
-import type { Run } from '../model/model.js';
+import type { Run, Snapshot } from '../model/model.js';
 import { resolveRun } from '../store/snapshot.js';
+import { tmuxDownLine } from '../store/tmux-down.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { swarmLeadPid } from '../tmux/swarm.js';
 import { planAnswer, planSend, runAnswer, runSend } from './answer.js';
@@ -50,6 +51,16 @@ function partsFor(env: ActionEnv, run: Run, req: ActionRequest): PlanParts {
   }
 }
 
+/**
+ * A refused action on a pane says so when tower's own tmux server is not running: its members'
+ * panes are unknown then, and the refusal alone would not tell why (`-L` naming the wrong server).
+ */
+function sayServerDown(snapshot: Snapshot, req: ActionRequest, parts: PlanParts): PlanParts {
+  if (parts.refusal === null || req.kind === 'grant' || req.kind === 'request') return parts;
+  const down = tmuxDownLine(snapshot);
+  return down === null ? parts : { ...parts, refusal: `${parts.refusal} (${down})` };
+}
+
 /** Checks a request against the current snapshot: the exact effects, or a refusal. Never throws. */
 export function planAction(env: ActionEnv, req: ActionRequest): ActionPlan {
   const found = resolveRun(env.snapshot(), req.run);
@@ -57,7 +68,7 @@ export function planAction(env: ActionEnv, req: ActionRequest): ActionPlan {
   const run = found.run;
   if (env.ctx.readonly) return toActionPlan(req, run, refuse(READ_ONLY));
   try {
-    return toActionPlan(req, run, partsFor(env, run, req));
+    return toActionPlan(req, run, sayServerDown(env.snapshot(), req, partsFor(env, run, req)));
   } catch (err) {
     return toActionPlan(req, run, refuse(`could not plan ${req.kind}: ${(err as Error).message}`));
   }

@@ -29,12 +29,16 @@ export function hasPane(m: Member): m is Member & { paneId: string } {
 }
 
 /**
- * Why no action may touch a member's pane, or null: its `%N` is on several servers that both fit
- * it, or the pane there is another agent's (state `not-its-pane`).
+ * Why no action may touch a member's pane though it has a `%N`, or null: the `%N` is on several
+ * servers that both fit it, the pane there is another agent's (state `not-its-pane`), or nothing
+ * says it is alive and the member's (state `unknown`: no server answered, or no evidence). The
+ * screen says the same at the key and does not offer it (ui/state/requests.ts).
  */
 export function paneRefusal(m: Member): string | null {
   if (m.tmuxServerUnknown !== undefined) return m.tmuxServerUnknown;
   if (m.state === 'not-its-pane') return `not its pane: ${m.notItsPane ?? `${m.paneId ?? ''} is another agent's`}`;
+  if (m.state === 'unknown')
+    return `${m.name}'s pane ${m.paneId ?? ''} is in an unknown state: tower cannot tell it is alive`;
   return null;
 }
 

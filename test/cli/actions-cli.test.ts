@@ -90,12 +90,15 @@ describe('tower checkpoint / rehydrate', () => {
     expect(readAudit(home)[0]).toMatchObject({ action: 'checkpoint', outcome: 'timeout' });
   });
 
-  it('exits 1 with the tmux error when there is no tmux server', async () => {
+  it('exits 1 saying the tmux server is not running when there is none', async () => {
     await setup();
-    const r = await tower({ ...s, flags: [...s.flags, '-L', uniqueSocketName()] }, ['checkpoint', 'tina:auth']);
+    const other = uniqueSocketName();
+    const r = await tower({ ...s, flags: [...s.flags, '-L', other] }, ['checkpoint', 'tina:auth']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/tower: failed: tmux display-message: (no server running|error connecting)/);
-    expect(r.stderr).toContain('(no tmux server on this socket: check -L/-S)');
+    expect(r.stderr).toContain(
+      `tower: refused: lead team-lead: team-lead's pane ${fx.panes.lead} is in an unknown state`,
+    );
+    expect(r.stderr).toContain(`(tmux server -L ${other} is not running)`);
     expect(fs.existsSync(fx.signal)).toBe(false);
   });
 
@@ -134,6 +137,37 @@ describe('tower terminate', () => {
     expect(dead.exitCode).toBe(1);
     expect(dead.stderr).toContain(`tower: refused: nothing to terminate: worker-1 (${fx.panes.worker1}): already gone`);
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).toContain(fx.panes.lead);
+  });
+});
+
+describe('a member whose pane is in an unknown state', () => {
+  it('is refused by every verb as the screen refuses it, before anything reaches a pane, exit 1', async () => {
+    await setup();
+    // tower reads a server that is not running: its members' panes are unknown. The fixture's
+    // server, holding the same %N, runs on; nothing may reach it.
+    const other = uniqueSocketName();
+    const down = { ...s, flags: [...s.flags, '-L', other] };
+    const why = (name: string, pane: string) =>
+      `${name}'s pane ${pane} is in an unknown state: tower cannot tell it is alive (tmux server -L ${other} is not running)`;
+    const verbs: [string[], string][] = [
+      [['send', 'tina:auth', '--member', 'worker-1', 'hello from tower'], why('worker-1', fx.panes.worker1)],
+      [['answer', 'tina:auth', '--member', 'worker-1', '1'], why('worker-1', fx.panes.worker1)],
+      [['terminate', 'tina:auth', '--member', 'worker-1'], why('worker-1', fx.panes.worker1)],
+      [['send', 'tina:auth', 'hello from tower'], why('team-lead', fx.panes.lead)],
+      [['checkpoint', 'tina:auth'], why('team-lead', fx.panes.lead)],
+    ];
+    for (const [args, reason] of verbs) {
+      const r = await tower(down, args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr, args.join(' ')).toContain('tower: refused: ');
+      expect(r.stderr, args.join(' ')).toContain(reason);
+    }
+    expect(readAudit(home).map((a) => [a.action, a.outcome])).toEqual(verbs.map(([v]) => [v[0], 'refused']));
+    expect(fs.existsSync(fx.signal)).toBe(false);
+    const panes = (await tmux.client.listPanes()).map((p) => p.paneId);
+    expect(panes).toContain(fx.panes.worker1);
+    expect(await tmux.client.capturePane(fx.panes.worker1)).not.toContain('hello from tower');
+    expect(await tmux.client.capturePane(fx.panes.lead)).not.toContain('hello from tower');
   });
 });
 

@@ -6,6 +6,7 @@ import type { ActionKind, ActionRequest } from '../../kit/types.js';
 import type { Gate, Member, Run } from '../../model/model.js';
 import { canCheckpoint, grantableGates, liveTeammates, previewMember } from './selectors.js';
 import { optionFor } from '../../store/prompt-reading.js';
+import { paneRefusal } from '../../actions/targets.js';
 import type { PaneId } from './ui-state.js';
 
 /** What the operator is pointing at. */
@@ -37,16 +38,10 @@ export type Built = { ok: true; request: ActionRequest } | { ok: false; title: s
 const nothing = (title: string, reason: string): Built => ({ ok: false, title, reason });
 
 /**
- * Why no key may act on a member's pane though it has a `%N`, or null: the `%N` is on several servers,
- * is another agent's, or its liveness is unknown. Said at the key, and the footer does not offer it.
+ * Why no key may act on a member's pane though it has a `%N`, or null: the command line's refusal
+ * (actions/targets.ts), said at the key, and the footer does not offer it.
  */
-export function paneDoubt(m: Member): string | null {
-  if (m.tmuxServerUnknown !== undefined) return m.tmuxServerUnknown;
-  if (m.state === 'not-its-pane') return `not its pane: ${m.notItsPane ?? `${m.paneId ?? ''} is another agent's`}`;
-  if (m.state === 'unknown')
-    return `${m.name}'s pane ${m.paneId ?? ''} is in an unknown state: tower cannot tell it is alive`;
-  return null;
-}
+export const paneDoubt = (m: Member): string | null => paneRefusal(m);
 
 /** The request a key asks for, given the selection. `request` (harness) needs its prompt first. */
 export function buildRequest(
