@@ -1,4 +1,5 @@
-/** Reading loosely typed values out of parsed JSON: objects and timestamps. */
+/** Reading loosely typed values out of parsed JSON: objects, timestamps and text. */
+import { sanitizeLine } from '../text/sanitize.js';
 
 /** A plain object check for untyped JSON. */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -28,4 +29,9 @@ export function toMs(v: unknown): number | null {
     return Number.isNaN(t) ? null : t;
   }
   return null;
+}
+
+/** A string value as one safe line, trimmed; '' for anything else. */
+export function oneLine(v: unknown): string {
+  return typeof v === 'string' ? sanitizeLine(v).trim() : '';
 }

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSnapshot } from '../../src/store/snapshot.js';
-import { readTeam, readTeams, teamRun } from '../../src/systems/claude-teams/teams.js';
+import { teamRun } from '../../src/systems/claude-teams/team-run.js';
+import { readTeam, readTeams } from '../../src/systems/claude-teams/teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { tempDir, writeFile } from '../helpers/box.js';
 

@@ -3,14 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model/schema.js';
-import {
-  compareIds,
-  parseTask,
-  parseTeamConfig,
-  readTeams,
-  teamChangedAt,
-  teamRun,
-} from '../../src/systems/claude-teams/teams.js';
+import { compareIds, parseTask } from '../../src/systems/claude-teams/tasks.js';
+import { parseTeamConfig } from '../../src/systems/claude-teams/team-config.js';
+import { teamRun } from '../../src/systems/claude-teams/team-run.js';
+import { readTeams, teamChangedAt } from '../../src/systems/claude-teams/teams.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import type { Team } from '../../src/systems/types.js';
 import { copyFixtureTree, readFixture, tempDirsPerTest } from '../helpers/fixtures.js';

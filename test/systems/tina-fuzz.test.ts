@@ -2,7 +2,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RunSchema } from '../../src/model/schema.js';
-import { parseTeamConfig } from '../../src/systems/claude-teams/teams.js';
+import { parseTeamConfig } from '../../src/systems/claude-teams/team-config.js';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
 import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import type { TinaFiles } from '../../src/systems/tina/files.js';

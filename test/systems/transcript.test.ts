@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseTeamConfig, teamRun } from '../../src/systems/claude-teams/teams.js';
+import { parseTeamConfig } from '../../src/systems/claude-teams/team-config.js';
+import { teamRun } from '../../src/systems/claude-teams/team-run.js';
 import { modelWindow, TAIL_BYTES, transcriptFile, transcriptUsage } from '../../src/systems/claude-teams/transcript.js';
 import { DEFAULT_READ_SETTINGS } from '../../src/systems/types.js';
 import { tempDirsPerTest } from '../helpers/fixtures.js';

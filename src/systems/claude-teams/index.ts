@@ -1,6 +1,7 @@
 /** Claude Code agent teams: `<claudeDir>/teams/<team>/config.json` with `tasks/<team>/`, each a run unless another system takes it in. */
 import type { CycleWay, SystemModule } from '../module.js';
-import { readTeam, readTeams, teamChangedAt, teamRun } from './teams.js';
+import { teamRun } from './team-run.js';
+import { readTeam, readTeams, teamChangedAt } from './teams.js';
 
 /** A team's lead is reached through its own pane; there are no state files to signal or await. */
 const teamCycle: CycleWay = {

@@ -4,7 +4,7 @@
  */
 import type { Problem, Review, ReviewVerdict } from '../../model/model.js';
 import { sanitizeLine } from '../../text/sanitize.js';
-import { compareIds } from '../claude-teams/teams.js';
+import { compareIds } from '../claude-teams/tasks.js';
 import { isObject } from '../../files/values.js';
 
 const PASSED_WORDS = ['passed', 'pass', 'approved', 'approve', 'accepted', 'ok', 'lgtm', 'success', 'succeeded'];
