@@ -4,29 +4,24 @@
  * typing and refuse when it shows something else than the operator acted on; both type the way that
  * lands in Claude Code (the text as literal keys, then a raw carriage return, `send-keys -H 0D`, as a
  * command of its own), then capture again and say whether the prompt cleared or the line went in.
+ * A permission request tower's hook holds is answered through the hook instead (answer-hook.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AppContext } from '../context/context.js';
-import { stateHome } from '../config/config.js';
-import { createExclusive, deleteFile } from '../kit/files.js';
-import { ANSWER_MARGIN_MS, fromServer, heldDir, heldRequestFor, readHeldRequest } from '../store/held-requests.js';
-import { heldFolderProblem, hookAlive } from '../store/held-folder.js';
-import type { HeldRequest } from '../store/held-requests.js';
 import type { Member, Run } from '../model/model.js';
 import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../store/prompt-reading.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
-import { sanitize, sanitizeLine } from '../text/sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
-import { checkEffect, createEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
+import { checkEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
 import { literalArg } from '../tmux/client.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
-import { ActionStop, isPaneGone, refuse } from '../kit/execution.js';
+import { refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil, showsPrompt, sleep } from '../kit/wait.js';
+import { answerThroughHook, planHookAnswer } from './answer-hook.js';
 import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
-import { onServer, paneClient, serverSocket } from './pane-client.js';
+import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
@@ -121,46 +116,8 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
   // A request tower's hook holds open for this pane is answered through the hook: one from this
   // pane's server (the hook names $TMUX's socket), never one from another server's same %N.
-  const socket = serverSocket(ctx, server);
-  const held = heldRequestFor(stateHome(ctx.env), socket, m.paneId!);
-  if (held?.unreadable)
-    return refuse(
-      `${m.name}'s permission request is held by tower's hook, but its input cannot be shown whole (${held.unreadable}): answer it in the agent's own dialog, which shows when the hold ends (${new Date(held.until).toISOString()})`,
-      title,
-      m.paneId,
-    );
-  if (held) {
-    const way = hookDecision(choice, option?.label ?? null);
-    if ('behavior' in way) {
-      detail.hook = {
-        id: held.id,
-        dir: heldDir(stateHome(ctx.env)),
-        file: held.file,
-        answerFile: held.answerFile,
-        until: held.until,
-        behavior: way.behavior,
-        input: held.whole,
-        cut: held.cut,
-        socket,
-      };
-      const effects = [
-        checkEffect(
-          `${held.file} and what ${m.paneId} shows first: the answer is written only while the request is still held and its dialog (Claude Code draws one too) was not answered in the pane already: the first answer wins`,
-        ),
-        createEffect(held.answerFile, `${way.behavior}\n`),
-        waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
-      ];
-      return {
-        refusal: null,
-        title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${who} of ${run.id} (${m.paneId}); its dialog in the pane is open too: the first answer wins`,
-        target: m.paneId,
-        effects,
-        detail,
-        destructive: true,
-      };
-    }
-    detail.keysBecause = way.because;
-  }
+  const throughHook = planHookAnswer(ctx, run.id, m, who, detail, option, title);
+  if (throughHook) return throughHook;
   const effects = [
     checkEffect(
       `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${option?.key ?? choice}, drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
@@ -176,26 +133,6 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     effects,
     detail,
     destructive: true,
-  };
-}
-
-/** What a held request is about: `Bash: npm test`. */
-function heldAbout(r: HeldRequest): string {
-  return [r.tool, r.subject].filter(Boolean).join(': ') || `request ${r.id}`;
-}
-
-/**
- * The hook's decision for an answer: option 1 or `y` allows, `n` or an option labelled No denies.
- * Anything else (`Yes, and don't ask again …`) is not a decision the hook can give: keys are typed.
- */
-export function hookDecision(
-  choice: string,
-  label: string | null,
-): { behavior: 'allow' | 'deny' } | { because: string } {
-  if (choice === 'y' || (choice === '1' && (label === null || /^yes$/i.test(label)))) return { behavior: 'allow' };
-  if (choice === 'n' || (label !== null && /^no\b/i.test(label))) return { behavior: 'deny' };
-  return {
-    because: `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the hook answers only allow or deny`,
   };
 }
 
@@ -239,16 +176,6 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   };
 }
 
-/** The pane's screen as text (on its own server); a pane that is gone is a failure saying so. */
-async function screen(ctx: AppContext, paneId: string, server: string | null | undefined): Promise<string> {
-  try {
-    return sanitize(await paneClient(ctx, server).capturePane(paneId, 60));
-  } catch (err) {
-    if (isPaneGone(err)) throw new ActionStop('failed', `pane ${paneId} is gone (${(err as Error).message})`);
-    throw err;
-  }
-}
-
 function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
 }
@@ -273,7 +200,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   const ctx = x.env.ctx;
   const where = d.asking ? `${d.asking}'s request in ${d.member}'s pane ${d.paneId}` : `${d.member}'s pane ${d.paneId}`;
   const check = async (): Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome> => {
-    const now = readPrompt(await screen(ctx, d.paneId, d.server));
+    const now = readPrompt(await paneScreen(ctx, d.paneId, d.server));
     if (!now)
       return {
         status: 'refused',
@@ -311,7 +238,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     intervalMs: 150,
     signal: x.hooks.signal,
     check: async () => {
-      const gone = dialogGone(await screen(ctx, d.paneId, d.server), before);
+      const gone = dialogGone(await paneScreen(ctx, d.paneId, d.server), before);
       const twice = gone && goneBefore;
       goneBefore = gone;
       return twice ? true : null;
@@ -335,7 +262,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
-  const prompt = readPrompt(await screen(ctx, d.paneId, d.server));
+  const prompt = readPrompt(await paneScreen(ctx, d.paneId, d.server));
   if (prompt)
     return {
       status: 'refused',
@@ -347,7 +274,7 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
     timeoutMs: d.confirmMs,
     intervalMs: 150,
     signal: x.hooks.signal,
-    check: async () => (showsPrompt(await screen(ctx, d.paneId, d.server), d.text) ? true : null),
+    check: async () => (showsPrompt(await paneScreen(ctx, d.paneId, d.server), d.text) ? true : null),
   });
   if (taken.status === 'ok')
     return { status: 'done', message: `sent a line to ${d.member} (${d.paneId}): it left the input box` };
@@ -355,83 +282,4 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
     status: 'failed',
     message: `typed the line into ${d.paneId} but could not see it submitted within ${seconds(d.confirmMs)}; look at the pane`,
   };
-}
-
-/** The longest tower waits for a hook to take its answer, whatever the request file says. */
-const MAX_HOOK_WAIT_MS = 301_000;
-
-/**
- * Writes the answer for the held request and waits for the hook to take it (the answer file gone).
- * Null when the request is no longer held (the hook gave up: the agent's dialog shows, keys follow).
- */
-async function answerThroughHook(
-  x: Execution,
-  d: AnswerDetail,
-  h: NonNullable<AnswerDetail['hook']>,
-): Promise<ActionOutcome | null> {
-  const now = Date.now();
-  const still = readHeldRequest(h.dir, path.basename(h.file));
-  if (
-    !still ||
-    still.paneId !== d.paneId ||
-    !fromServer(still, h.socket ?? null) ||
-    now > still.until - ANSWER_MARGIN_MS ||
-    !hookAlive(still.pid, still.since / 1000)
-  ) {
-    d.keysBecause = `the request ${h.id} was no longer held when the answer came`;
-    return null;
-  }
-  // The member's pane must still be the one the operator saw: a request is answered for that agent only.
-  await recheckPane(x.env.ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
-  const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
-  const unsafe = heldFolderProblem(stateHome(x.env.ctx.env), h.dir);
-  if (unsafe) return { status: 'refused', message: `no answer written: ${unsafe}` };
-  // Claude Code draws its own dialog while the hook holds the request: both ways are open and the
-  // first answer wins. A dialog the operator saw that is gone now was answered there: nothing is written.
-  if (d.expect !== null && !d.expect.startsWith('held:')) {
-    const shown = readPrompt(await screen(x.env.ctx, d.paneId, d.server));
-    if (shown?.signature !== d.expect)
-      return {
-        status: 'refused',
-        message: `${d.member}'s dialog for request ${h.id} is no longer shown: it was answered in the pane first (the first answer wins); nothing written`,
-      };
-  }
-  if (!(await createExclusive(h.dir, h.answerFile, `${h.behavior}\n`))) {
-    return {
-      status: 'refused',
-      message: `request ${h.id} of ${d.member} already has an answer (${h.answerFile}); another answer came first`,
-      details,
-    };
-  }
-  const taken = await pollUntil({
-    timeoutMs: Math.min(MAX_HOOK_WAIT_MS, Math.max(0, still.until - now) + ANSWER_MARGIN_MS),
-    intervalMs: 100,
-    signal: x.hooks.signal,
-    check: async () =>
-      readHeldRequest(h.dir, path.basename(h.file)) === null && !(await exists(h.answerFile)) ? true : null,
-  });
-  if (taken.status === 'ok') {
-    const said = h.behavior === 'allow' ? 'allowed' : 'denied';
-    return {
-      status: 'done',
-      message: `${said} ${d.member}'s permission request through the hook (answered ${h.behavior}; request ${h.id})`,
-      details,
-    };
-  }
-  // The hook is gone without reading it (its hold ended, or Claude Code ended it): take it back.
-  await deleteFile(h.dir, h.answerFile).catch(() => false);
-  return {
-    status: 'failed',
-    message: `wrote ${h.behavior} for ${d.member}'s held request ${h.id} but the hook did not take it before its hold ended; the agent shows its own dialog now: answer again`,
-    details,
-  };
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.promises.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,6 +6,8 @@
 import type { AppContext } from '../context/context.js';
 import type { TmuxClient } from '../tmux/client.js';
 import path from 'node:path';
+import { ActionStop, isPaneGone } from '../kit/execution.js';
+import { sanitize } from '../text/sanitize.js';
 import { socketFile } from '../tmux/client.js';
 import { tmuxSocketDir, trustedSwarmClient } from '../tmux/swarm.js';
 
@@ -26,4 +28,14 @@ export function onServer(server: string | null | undefined): string {
 /** The socket file of a pane's server (null: tower's own), as the hook names it from `$TMUX`. */
 export function serverSocket(ctx: AppContext, server: string | null | undefined): string {
   return server ? path.join(tmuxSocketDir(ctx.env), server) : socketFile(ctx.tmux.socket, ctx.env);
+}
+
+/** The pane's screen as text (on its own server); a pane that is gone is a failure saying so. */
+export async function paneScreen(ctx: AppContext, paneId: string, server: string | null | undefined): Promise<string> {
+  try {
+    return sanitize(await paneClient(ctx, server).capturePane(paneId, 60));
+  } catch (err) {
+    if (isPaneGone(err)) throw new ActionStop('failed', `pane ${paneId} is gone (${(err as Error).message})`);
+    throw err;
+  }
 }

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hookDecision } from '../../src/actions/answer.js';
+import { hookDecision } from '../../src/actions/answer-hook.js';
 import { planAction, runAction } from '../../src/actions/index.js';
 import { hookCommand, installedHold, permissionDecision, withHooks } from '../../src/commands/hooks-settings.js';
 import { emptyRun } from '../../src/model/model.js';

@@ -1,0 +1,182 @@
+/**
+ * Answering a permission request tower's PermissionRequest hook holds open for a pane: the answer
+ * is written to the hook's answer file instead of typed, and the hook hands it to Claude Code. The
+ * CLI draws its own dialog all the same, so both ways are open and the first answer wins.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context/context.js';
+import { stateHome } from '../config/config.js';
+import { createExclusive, deleteFile } from '../kit/files.js';
+import { ANSWER_MARGIN_MS, fromServer, heldDir, heldRequestFor, readHeldRequest } from '../store/held-requests.js';
+import { heldFolderProblem, hookAlive } from '../store/held-folder.js';
+import type { HeldRequest } from '../store/held-requests.js';
+import type { Member } from '../model/model.js';
+import { readPrompt } from '../store/prompt-reading.js';
+import type { PromptOption } from '../store/prompt-reading.js';
+import type { AnswerDetail } from '../kit/detail.js';
+import { checkEffect, createEffect, waitEffect } from '../kit/effects.js';
+import type { Execution, PlanParts } from '../kit/execution.js';
+import { refuse } from '../kit/execution.js';
+import type { ActionOutcome } from '../kit/types.js';
+import { pollUntil } from '../kit/wait.js';
+import { paneScreen, serverSocket } from './pane-client.js';
+import { recheckPane } from './pane-identity.js';
+
+/**
+ * The plan of an answer through the hook, when it holds a request from the pane `m` (`detail.paneId`
+ * on `detail.server`): a refusal when the request cannot be shown whole. Null when no request is
+ * held, or the answer is not one the hook can give (keys are typed then; `detail.keysBecause` says why).
+ */
+export function planHookAnswer(
+  ctx: AppContext,
+  runId: string,
+  m: Member,
+  who: string,
+  detail: AnswerDetail,
+  option: PromptOption | null,
+  title: string,
+): PlanParts | null {
+  // A request tower's hook holds open for this pane is answered through the hook: one from this
+  // pane's server (the hook names $TMUX's socket), never one from another server's same %N.
+  const socket = serverSocket(ctx, detail.server);
+  const held = heldRequestFor(stateHome(ctx.env), socket, m.paneId!);
+  if (held?.unreadable)
+    return refuse(
+      `${m.name}'s permission request is held by tower's hook, but its input cannot be shown whole (${held.unreadable}): answer it in the agent's own dialog, which shows when the hold ends (${new Date(held.until).toISOString()})`,
+      title,
+      m.paneId,
+    );
+  if (held) {
+    const way = hookDecision(detail.choice, option?.label ?? null);
+    if ('behavior' in way) {
+      detail.hook = {
+        id: held.id,
+        dir: heldDir(stateHome(ctx.env)),
+        file: held.file,
+        answerFile: held.answerFile,
+        until: held.until,
+        behavior: way.behavior,
+        input: held.whole,
+        cut: held.cut,
+        socket,
+      };
+      const effects = [
+        checkEffect(
+          `${held.file} and what ${m.paneId} shows first: the answer is written only while the request is still held and its dialog (Claude Code draws one too) was not answered in the pane already: the first answer wins`,
+        ),
+        createEffect(held.answerFile, `${way.behavior}\n`),
+        waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
+      ];
+      return {
+        refusal: null,
+        title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${who} of ${runId} (${m.paneId}); its dialog in the pane is open too: the first answer wins`,
+        target: m.paneId,
+        effects,
+        detail,
+        destructive: true,
+      };
+    }
+    detail.keysBecause = way.because;
+  }
+  return null;
+}
+
+/** What a held request is about: `Bash: npm test`. */
+function heldAbout(r: HeldRequest): string {
+  return [r.tool, r.subject].filter(Boolean).join(': ') || `request ${r.id}`;
+}
+
+/**
+ * The hook's decision for an answer: option 1 or `y` allows, `n` or an option labelled No denies.
+ * Anything else (`Yes, and don't ask again …`) is not a decision the hook can give: keys are typed.
+ */
+export function hookDecision(
+  choice: string,
+  label: string | null,
+): { behavior: 'allow' | 'deny' } | { because: string } {
+  if (choice === 'y' || (choice === '1' && (label === null || /^yes$/i.test(label)))) return { behavior: 'allow' };
+  if (choice === 'n' || (label !== null && /^no\b/i.test(label))) return { behavior: 'deny' };
+  return {
+    because: `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the hook answers only allow or deny`,
+  };
+}
+
+/** The longest tower waits for a hook to take its answer, whatever the request file says. */
+const MAX_HOOK_WAIT_MS = 301_000;
+
+/**
+ * Writes the answer for the held request and waits for the hook to take it (the answer file gone).
+ * Null when the request is no longer held (the hook gave up: the agent's dialog shows, keys follow).
+ */
+export async function answerThroughHook(
+  x: Execution,
+  d: AnswerDetail,
+  h: NonNullable<AnswerDetail['hook']>,
+): Promise<ActionOutcome | null> {
+  const now = Date.now();
+  const still = readHeldRequest(h.dir, path.basename(h.file));
+  if (
+    !still ||
+    still.paneId !== d.paneId ||
+    !fromServer(still, h.socket ?? null) ||
+    now > still.until - ANSWER_MARGIN_MS ||
+    !hookAlive(still.pid, still.since / 1000)
+  ) {
+    d.keysBecause = `the request ${h.id} was no longer held when the answer came`;
+    return null;
+  }
+  // The member's pane must still be the one the operator saw: a request is answered for that agent only.
+  await recheckPane(x.env.ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
+  const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
+  const unsafe = heldFolderProblem(stateHome(x.env.ctx.env), h.dir);
+  if (unsafe) return { status: 'refused', message: `no answer written: ${unsafe}` };
+  // Claude Code draws its own dialog while the hook holds the request: both ways are open and the
+  // first answer wins. A dialog the operator saw that is gone now was answered there: nothing is written.
+  if (d.expect !== null && !d.expect.startsWith('held:')) {
+    const shown = readPrompt(await paneScreen(x.env.ctx, d.paneId, d.server));
+    if (shown?.signature !== d.expect)
+      return {
+        status: 'refused',
+        message: `${d.member}'s dialog for request ${h.id} is no longer shown: it was answered in the pane first (the first answer wins); nothing written`,
+      };
+  }
+  if (!(await createExclusive(h.dir, h.answerFile, `${h.behavior}\n`))) {
+    return {
+      status: 'refused',
+      message: `request ${h.id} of ${d.member} already has an answer (${h.answerFile}); another answer came first`,
+      details,
+    };
+  }
+  const taken = await pollUntil({
+    timeoutMs: Math.min(MAX_HOOK_WAIT_MS, Math.max(0, still.until - now) + ANSWER_MARGIN_MS),
+    intervalMs: 100,
+    signal: x.hooks.signal,
+    check: async () =>
+      readHeldRequest(h.dir, path.basename(h.file)) === null && !(await exists(h.answerFile)) ? true : null,
+  });
+  if (taken.status === 'ok') {
+    const said = h.behavior === 'allow' ? 'allowed' : 'denied';
+    return {
+      status: 'done',
+      message: `${said} ${d.member}'s permission request through the hook (answered ${h.behavior}; request ${h.id})`,
+      details,
+    };
+  }
+  // The hook is gone without reading it (its hold ended, or Claude Code ended it): take it back.
+  await deleteFile(h.dir, h.answerFile).catch(() => false);
+  return {
+    status: 'failed',
+    message: `wrote ${h.behavior} for ${d.member}'s held request ${h.id} but the hook did not take it before its hold ended; the agent shows its own dialog now: answer again`,
+    details,
+  };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.promises.lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
