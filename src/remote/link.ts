@@ -1,14 +1,17 @@
 /**
  * One host's connection: `ssh … <tower> serve --stdio`, kept open. Tracks the host's state (ok,
  * connecting, unreachable since when and why), its last snapshot (kept when the host goes away),
- * reconnects with backoff, and carries action requests to the host and their answers back.
+ * reconnects with backoff, and carries action requests to the host and their answers back (the
+ * requests waiting for an answer are box-requests.ts).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../kit/types.js';
+import type { ActionOutcome, ActionPlan, ActionRequest } from '../kit/types.js';
 import type { HostConfig } from '../config/config.js';
 import type { HostState, Snapshot } from '../model/model.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { BoxRequests, MAX_QUEUED_BYTES } from './box-requests.js';
+import type { RunRequestHooks } from './box-requests.js';
 import { admitLine } from './door.js';
 import { MAX_LINE_BYTES, lineSplitter } from './lines.js';
 import type { ClientMessage, Hello } from './protocol.js';
@@ -21,12 +24,6 @@ import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
 /** Seconds between reconnection attempts: doubling, then capped. */
 export const BACKOFF_SEC = [1, 2, 4, 8, 15] as const;
 const STDERR_KEEP = 4096;
-/** What this tower has written to a box and the box has not read yet; past this a box is not reading. */
-export const MAX_QUEUED_BYTES = 1024 * 1024;
-/** Requests waiting for a box's answer at once; a press of a key while its request waits adds none. */
-export const MAX_PENDING = 32;
-/** A running action whose box says nothing about it for this long is given up here (progress comes every second). */
-export const RUN_SILENCE_SEC = 120;
 /** The last problems a box's messages had, newest last (each said once). */
 const KEEP_PROBLEMS = 20;
 
@@ -40,19 +37,6 @@ export interface LinkOptions {
   /** The single-file reader shipped to a box without tower (default: next to this bundle). */
   reader?: string | undefined;
   now?: () => number;
-}
-
-interface Pending {
-  /** What was asked, for messages: "plan of grant", "run of checkpoint". */
-  what: string;
-  timer: NodeJS.Timeout | null;
-  /** Whether the box has an offer open for this request that this side is answering. */
-  offerOpen?: boolean;
-  resolvePlan?: (p: ActionPlan) => void;
-  resolveOutcome?: (o: ActionOutcome) => void;
-  reject: (e: Error) => void;
-  onProgress?: ((p: ActionProgress) => void) | undefined;
-  offerTerminate?: ((alive: string[]) => Promise<string[]>) | undefined;
 }
 
 export class HostLink {
@@ -72,11 +56,11 @@ export class HostLink {
   private stopped = false;
   /** Whether this tower's own reader is sent over the connection (the box has no tower). */
   private shipping = false;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<() => void>();
   private readonly paneListeners = new Set<() => void>();
   private readonly now: () => number;
+  /** The action requests sent to the box and not answered yet. */
+  private readonly requests: BoxRequests;
   /** The pane previewed here, as the box streams it. */
   private readonly feed = new PaneFeed({
     write: (msg) => this.write(msg),
@@ -91,6 +75,13 @@ export class HostLink {
     readonly opts: LinkOptions,
   ) {
     this.now = opts.now ?? Date.now;
+    this.requests = new BoxRequests({
+      name: host.name,
+      timeoutSec: opts.timeoutSec,
+      unavailable: () => this.unavailable(),
+      write: (msg) => this.write(msg),
+      problem: (text) => this.noteProblems([text]),
+    });
     this.state = { name: host.name, state: 'connecting', since: this.iso(), error: null };
   }
 
@@ -168,42 +159,12 @@ export class HostLink {
 
   /** Asks the host for the plan of a request (its exact effects there). */
   plan(request: ActionRequest, dryRun: boolean): Promise<ActionPlan> {
-    return new Promise((resolve, reject) => {
-      const limitSec = this.opts.timeoutSec;
-      const pending: Pending = { what: `the plan of ${request.kind}`, timer: null, resolvePlan: resolve, reject };
-      const id = this.send({ type: 'plan', id: this.nextId, request, dryRun }, pending);
-      if (typeof id === 'string') reject(new Error(id));
-      else this.expireAfter(id, pending, limitSec);
-    });
+    return this.requests.plan(request, dryRun);
   }
 
   /** Runs a request on the host (planned again there); progress and the straggler offer come back. */
-  run(
-    request: ActionRequest,
-    dryRun: boolean,
-    hooks: {
-      signal?: AbortSignal | undefined;
-      onProgress?: ((p: ActionProgress) => void) | undefined;
-      offerTerminate?: ((alive: string[]) => Promise<string[]>) | undefined;
-    },
-  ): Promise<ActionOutcome> {
-    return new Promise((resolve, reject) => {
-      const pending: Pending = {
-        what: `${request.kind}`,
-        timer: null,
-        resolveOutcome: resolve,
-        reject,
-        onProgress: hooks.onProgress,
-        offerTerminate: hooks.offerTerminate,
-      };
-      const id = this.send({ type: 'run', id: this.nextId, request, dryRun }, pending);
-      if (typeof id === 'string') {
-        reject(new Error(id));
-        return;
-      }
-      this.expireAfter(id, pending, Math.max(RUN_SILENCE_SEC, this.opts.timeoutSec));
-      hooks.signal?.addEventListener('abort', () => this.write({ type: 'cancel', id }), { once: true });
-    });
+  run(request: ActionRequest, dryRun: boolean, hooks: RunRequestHooks): Promise<ActionOutcome> {
+    return this.requests.run(request, dryRun, hooks);
   }
 
   /** Asks the host to read again now. */
@@ -211,41 +172,10 @@ export class HostLink {
     this.write(runId === undefined ? { type: 'refresh' } : { type: 'refresh', runId });
   }
 
-  private unavailable(): string {
+  /** Why no request can be sent now (the box is not connected), else null. */
+  private unavailable(): string | null {
+    if (this.state.state === 'ok' && this.child) return null;
     return `${this.host.name} is ${this.state.state}${this.state.error ? `: ${this.state.error}` : ''}`;
-  }
-
-  /** Sends a request and keeps it pending: its id, or why it was not sent. */
-  private send(msg: ClientMessage & { id: number }, p: Pending): number | string {
-    if (this.state.state !== 'ok' || !this.child) return this.unavailable();
-    if (this.pending.size >= MAX_PENDING)
-      return `${this.host.name} has ${this.pending.size} requests unanswered; try again when it answers`;
-    if (!this.write(msg))
-      return `${this.host.name} is not reading what this tower sends (${Math.round(MAX_QUEUED_BYTES / 1024)} KB unread)`;
-    this.nextId++;
-    this.pending.set(msg.id, p);
-    return msg.id;
-  }
-
-  /** Gives a request up after `sec` seconds without a word about it from the box (restarted by each). */
-  private expireAfter(id: number, p: Pending, sec: number): void {
-    if (p.timer) clearTimeout(p.timer);
-    p.timer = setTimeout(() => {
-      if (p.offerOpen) return this.expireAfter(id, p, sec);
-      if (this.pending.get(id) !== p) return;
-      this.pending.delete(id);
-      p.reject(new Error(`${this.host.name} did not answer ${p.what} within ${sec} s`));
-    }, sec * 1000);
-    p.timer.unref?.();
-  }
-
-  /** The request `id` is answered (or failed): it leaves the pending ones. */
-  private settle(id: number): Pending | undefined {
-    const p = this.pending.get(id);
-    if (!p) return undefined;
-    this.pending.delete(id);
-    if (p.timer) clearTimeout(p.timer);
-    return p;
   }
 
   /** Writes a message unless the box has left too much unread: false then (nothing is queued). */
@@ -338,49 +268,13 @@ export class HostLink {
         this.emit();
         return;
       case 'plan':
-        this.settle(msg.id)?.resolvePlan?.(msg.plan);
-        return;
-      case 'progress': {
-        const p = this.pending.get(msg.id);
-        if (!p) return;
-        this.expireAfter(msg.id, p, Math.max(RUN_SILENCE_SEC, this.opts.timeoutSec));
-        p.onProgress?.(msg.progress);
-        return;
-      }
+      case 'progress':
       case 'offer':
-        this.onOffer(msg.id, msg.alive);
-        return;
       case 'outcome':
-        this.settle(msg.id)?.resolveOutcome?.(msg.outcome);
-        return;
       case 'error':
-        if (msg.id !== null) this.settle(msg.id)?.reject(new Error(`${this.host.name}: ${msg.message}`));
-        else this.noteProblems([`said: ${msg.message}`]);
+        this.requests.received(msg);
         return;
     }
-  }
-
-  /**
-   * A box asks which stragglers to terminate: answered only for a running request of this side that
-   * has no offer open already, once; any other offer is a problem, never an answer written back.
-   */
-  private onOffer(id: number, alive: string[]): void {
-    const p = this.pending.get(id);
-    if (!p?.resolveOutcome || p.offerOpen) {
-      this.noteProblems([
-        `offered to terminate members for a request this tower did not make or is already answering (${id})`,
-      ]);
-      return;
-    }
-    p.offerOpen = true;
-    const ask = p.offerTerminate ? p.offerTerminate(alive) : Promise.resolve([]);
-    void ask
-      .catch(() => [] as string[])
-      .then((names) => {
-        p.offerOpen = false;
-        if (this.pending.get(id) === p)
-          this.write({ type: 'answer-offer', id, names: names.filter((n) => alive.includes(n)) });
-      });
   }
 
   private connected(): void {
@@ -397,10 +291,7 @@ export class HostLink {
     this.feed.dropped();
     this.clearTimers();
     const why = this.failure ?? describeSshFailure(this.host, this.stderr, code);
-    for (const [id, p] of [...this.pending]) {
-      this.settle(id);
-      p.reject(new Error(`${this.host.name}: ${why}`));
-    }
+    this.requests.failAll(why);
     if (this.stopped) return;
     // No tower on the box: run this tower's own reader there instead, at once.
     if (
