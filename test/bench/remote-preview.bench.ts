@@ -18,6 +18,7 @@ import { execa } from 'execa';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { buildCli } from '../helpers/built-cli.js';
 import { tmuxSocketDir } from '../helpers/leftovers.js';
+import { agentPane, writeCrew } from '../helpers/ssh-fleet.js';
 import { startSshLab } from '../helpers/sshd.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -46,42 +47,10 @@ const sockets = [socket];
 const tmuxOn = (sock: string, ...args: string[]) => execa('tmux', ['-L', sock, ...args], { timeout: 10_000 });
 const tmux = (...args: string[]) => tmuxOn(socket, ...args);
 
-/** A team in `claudeDir` whose lead is a new pane on `sock` following `marks` (returns the pane). */
+/** A team in `claudeDir` whose lead is a new pane on `sock` following `marks`. */
 async function teamFollowing(sock: string, claudeDir: string, cwd: string, marks: string): Promise<void> {
   fs.writeFileSync(marks, '');
-  const created = await tmuxOn(
-    sock,
-    '-f',
-    '/dev/null',
-    'new-session',
-    '-d',
-    '-P',
-    '-F',
-    '#{pane_id}',
-    '-s',
-    'agents',
-    '-c',
-    cwd,
-    '-x',
-    '100',
-    '-y',
-    '20',
-    `tail -n 0 -F ${marks}`,
-  );
-  writeFile(path.join(claudeDir, 'teams', 'crew', 'config.json'), {
-    name: 'crew',
-    leadAgentId: 'lead',
-    members: [
-      {
-        name: 'lead',
-        agentId: 'lead',
-        agentType: 'team-lead',
-        model: 'claude-opus-4',
-        tmuxPaneId: created.stdout.trim(),
-        cwd,
-      },
-    ],
-  });
+  writeCrew(claudeDir, cwd, [{ name: 'lead', pane: await agentPane(sock, cwd, `tail -n 0 -F ${marks}`) }]);
 }
 
 /** Appends marker lines to `marks`; the time until each is in the screen's preview. */

@@ -6,76 +6,45 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostConfig } from '../../src/config/config.js';
 import type { Run } from '../../src/model/model.js';
 import { BoxPaneLooks } from '../../src/remote/box-looks.js';
 import { CompositeStore } from '../../src/remote/composite-store.js';
 import { PREVIEW_BYTES_PER_SEC } from '../../src/remote/protocol.js';
-import { tempDir, writeFile } from '../helpers/box.js';
-import { buildCli } from '../helpers/built-cli.js';
-import type { BuiltCli } from '../helpers/built-cli.js';
 import type { RemoteBox } from '../helpers/remote-box.js';
-import { makeRemoteBox } from '../helpers/remote-box.js';
-import type { SshLab } from '../helpers/sshd.js';
-import { startSshLab } from '../helpers/sshd.js';
-import { uniqueSocketName } from '../helpers/tmux.js';
+import { agentPane, startFleet, tmuxOn, writeCrew } from '../helpers/ssh-fleet.js';
+import type { Fleet } from '../helpers/ssh-fleet.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const FAKE = path.join(import.meta.dirname, '..', 'helpers', 'fake-far-side.mjs');
 /** Any control character but newline, or an escape that is not a colour (SGR). */
 const RAW = /[\u0000-\u0009\u000b-\u001a\u001c-\u001f\u007f-\u009f]|\u001b(?!\[[0-9;:]*m)/;
 
-let cli: BuiltCli;
-let lab: SshLab;
-let dir: string;
+let fleet: Fleet;
 let box: RemoteBox;
 let panes: string[];
 const stores: CompositeStore[] = [];
 const looks: BoxPaneLooks[] = [];
 
-const tmuxOnBox = async (...args: string[]) =>
-  (await execa('tmux', ['-L', box.socketName, ...args], { timeout: 10_000 })).stdout;
+const tmuxOnBox = (...args: string[]) => tmuxOn(box.socketName, ...args);
 const paneText = (pane: string) => tmuxOnBox('capture-pane', '-p', '-t', pane);
 /** Control clients on the box's tmux server now. */
 const controlClients = async () =>
   (await tmuxOnBox('list-clients', '-F', '#{client_control_mode}')).split('\n').filter((l) => l === '1').length;
 
 beforeAll(async () => {
-  cli = await buildCli();
-  lab = await startSshLab(['box-p', 'far']);
-  dir = tempDir('tower-remote-preview-');
-  box = makeRemoteBox(dir, 'p', 'pier', cli.bin, uniqueSocketName().replace(/^tower-test-/, ''));
-  await tmuxOnBox(
-    '-f',
-    '/dev/null',
-    'new-session',
-    '-d',
-    '-s',
-    'agents',
-    '-x',
-    '100',
-    '-y',
-    '20',
-    '-c',
-    box.root,
-    'sh',
+  fleet = await startFleet('tower-remote-preview', { p: 'pier' }, ['far']);
+  box = fleet.boxes.p!;
+  panes = [await agentPane(box.socketName, box.root, 'sh')];
+  panes.push(
+    (await tmuxOnBox('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'agents', '-c', box.root, 'sh')).trim(),
   );
-  await tmuxOnBox('new-window', '-d', '-t', 'agents', '-c', box.root, 'sh');
-  panes = (await tmuxOnBox('list-panes', '-s', '-t', 'agents', '-F', '#{pane_id}')).split('\n');
-  writeFile(path.join(box.claudeDir, 'teams', 'crew', 'config.json'), {
-    name: 'crew',
-    leadAgentId: 'lead',
-    members: panes.map((pane, i) => ({
-      name: i === 0 ? 'lead' : `worker-${i}`,
-      agentId: `a${i}`,
-      agentType: i === 0 ? 'team-lead' : 'worker',
-      model: 'claude-opus-4',
-      tmuxPaneId: pane,
-      cwd: box.root,
-    })),
-  });
+  writeCrew(
+    box.claudeDir,
+    box.root,
+    panes.map((pane, i) => ({ name: i === 0 ? 'lead' : `worker-${i}`, pane })),
+  );
 }, 60_000);
 
 afterEach(async () => {
@@ -84,10 +53,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  if (box) await tmuxOnBox('kill-server').catch(() => {});
-  lab?.remove();
-  cli?.remove();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await fleet?.stop();
 });
 
 async function open(host: HostConfig): Promise<{ store: CompositeStore; looks: BoxPaneLooks }> {
@@ -109,12 +75,7 @@ const say = (pane: string, text: string) => tmuxOnBox('send-keys', '-t', pane, `
 
 describe('a live preview of a pane on another box', () => {
   it('streams what the previewed agent prints, one pane per box, and stops when the preview moves', async () => {
-    const { store, looks: l } = await open({
-      name: 'p',
-      destination: 'box-p',
-      sshArgs: ['-F', lab.sshConfig],
-      tower: box.tower,
-    });
+    const { store, looks: l } = await open(fleet.host(box));
     const run = await waitFor(() => store.getSnapshot().runs.find((r) => r.id === 'p/claude-team:crew'), 10_000, {
       what: 'the run of box p',
     });
@@ -146,12 +107,12 @@ describe('a live preview of a pane on another box', () => {
   });
 
   it('cuts a far side that floods the preview to the cap, says so, and lets no escape sequence through', async () => {
-    const log = path.join(dir, `flood-${Date.now()}.log`);
+    const log = path.join(fleet.dir, `flood-${Date.now()}.log`);
     fs.writeFileSync(log, '');
     const { store, looks: l } = await open({
       name: 'far',
       destination: 'far',
-      sshArgs: ['-F', lab.sshConfig],
+      sshArgs: ['-F', fleet.lab.sshConfig],
       tower: `${process.execPath} ${FAKE} pane-flood ${log}`,
     });
     const link = store.link('far')!;
