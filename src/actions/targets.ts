@@ -8,6 +8,9 @@ import { runsOf, systemOf } from '../systems/registry.js';
 import type { LeadTarget, TerminateTarget } from '../kit/detail.js';
 import { onServer } from './pane-client.js';
 import { membersFitting } from './member-name.js';
+import { paneRefusal } from '../store/pane-refusal.js';
+
+export { paneRefusal };
 
 /** The team names of the run's working team; [] when the run has none named (or its system no cycle). */
 export function workingTeamNames(run: Run): string[] {
@@ -26,20 +29,6 @@ function inTeams(m: Member, teams: readonly string[]): boolean {
 /** Whether a member has a tmux pane of its own (not in-process, not unnamed). */
 export function hasPane(m: Member): m is Member & { paneId: string } {
   return typeof m.paneId === 'string' && m.paneId.startsWith('%');
-}
-
-/**
- * Why no action may touch a member's pane though it has a `%N`, or null: the `%N` is on several
- * servers that both fit it, the pane there is another agent's (state `not-its-pane`), or nothing
- * says it is alive and the member's (state `unknown`: no server answered, or no evidence). The
- * screen says the same at the key and does not offer it (ui/state/requests.ts).
- */
-export function paneRefusal(m: Member): string | null {
-  if (m.tmuxServerUnknown !== undefined) return m.tmuxServerUnknown;
-  if (m.state === 'not-its-pane') return `not its pane: ${m.notItsPane ?? `${m.paneId ?? ''} is another agent's`}`;
-  if (m.state === 'unknown')
-    return `${m.name}'s pane ${m.paneId ?? ''} is in an unknown state: tower cannot tell it is alive`;
-  return null;
 }
 
 /**

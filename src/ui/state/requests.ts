@@ -6,7 +6,7 @@ import type { ActionKind, ActionRequest } from '../../kit/types.js';
 import type { Gate, Member, Run } from '../../model/model.js';
 import { canCheckpoint, grantableGates, liveTeammates, previewMember } from './selectors.js';
 import { optionFor } from '../../store/prompt-reading.js';
-import { paneRefusal } from '../../actions/targets.js';
+import { paneRefusal } from '../../store/pane-refusal.js';
 import type { PaneId } from './ui-state.js';
 
 /** What the operator is pointing at. */
