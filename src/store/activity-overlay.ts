@@ -171,6 +171,15 @@ export function statusWithActivity(run: Run, members: readonly Member[]): Run['s
   return run.status;
 }
 
+/** The pane keys of every member alive, walked when asked for. */
+function* alivePaneKeys(runs: readonly Run[]): Generator<string> {
+  for (const r of runs)
+    for (const m of r.members) {
+      const key = m.state === 'alive' ? memberPaneKey(m) : null;
+      if (key !== null) yield key;
+    }
+}
+
 /** Whether no member of a run has a pane alive: then nothing captured or hooked can speak for any of them. */
 function noneAlive(run: Run): boolean {
   for (const m of run.members) if (m.state === 'alive') return false;
@@ -186,7 +195,13 @@ export class ActivityOverlay {
    * run object. On a box of 10,000 ended teams this is what keeps a snapshot's overlay near free.
    */
   private still = new WeakMap<Run, Run>();
-  private last: { inner: Snapshot; version: number; out: Snapshot } | null = null;
+  /**
+   * The last snapshot laid over: from `inner` with the captures at `version`; `out` is `laid` with a
+   * row per unattributed held request (`rows`, their messages, empty with none).
+   */
+  private last: { inner: Snapshot; version: number; laid: Snapshot; rows: string; out: Snapshot } | null = null;
+  /** The places in `of` (a run list) of the runs that have a member alive in each pane (by paneKey), made when first needed. */
+  private panesIndex: { of: readonly Run[]; at: Map<string, number[]> } | null = null;
   private wrapped: { base: Snapshot; key: string; out: Snapshot } | null = null;
 
   constructor(private readonly watch: PaneWatch) {}
@@ -199,12 +214,71 @@ export class ActivityOverlay {
     const version = this.watch.getVersion();
     const last = this.last;
     if (last && last.inner === inner && last.version === version) return last.out;
-    // Made from the last snapshot with the captures as they were: only the runs that came are laid over.
-    const delta = last && last.version === version ? deltaFrom(last.inner, inner) : null;
-    const laid = (last && delta && this.applyDelta(last.out, inner, delta)) || this.applyAll(inner);
-    const out = this.withUnattributed(laid);
-    this.last = { inner, version, out };
+    let laid: Snapshot | null = null;
+    if (last?.version === version) {
+      // Made from the last snapshot with the captures as they were: only the runs that came are laid over.
+      const delta = deltaFrom(last.inner, inner);
+      if (delta) laid = this.applyDelta(last.out, inner, delta);
+    } else if (last?.inner === inner) {
+      // The same snapshot with some panes captured anew (the previewed one prints): only their runs are laid over.
+      const panes = this.watch.changedSince(last.version);
+      if (panes) laid = this.applyPanes(last, inner, panes);
+    }
+    laid ??= this.applyAll(inner);
+    const { rows, out } = this.withUnattributed(laid, last);
+    this.last = { inner, version, laid, rows, out };
     return out;
+  }
+
+  /**
+   * The runs with a member alive in one of these panes laid over again, every other run kept as it
+   * was; the same snapshot when none reads otherwise now.
+   */
+  private applyPanes(last: { laid: Snapshot; out: Snapshot }, inner: Snapshot, panes: ReadonlySet<string>): Snapshot {
+    const prev = last.out;
+    const index = this.paneIndex(prev.runs);
+    const places = new Set<number>();
+    for (const key of panes) for (const i of index.get(key) ?? []) places.add(i);
+    if (places.size === 0) return last.laid;
+    const runs = prev.runs.slice();
+    const removeAt: number[] = [];
+    const insert: { at: number; run: Run }[] = [];
+    for (const i of [...places].sort((a, b) => a - b)) {
+      // prev's runs stand in inner's places: each was laid over from the run at the same place.
+      const out = this.layOver(inner.runs[i] as Run, this.cache);
+      if (out === runs[i]) continue;
+      removeAt.push(i);
+      insert.push({ at: i, run: out });
+      runs[i] = out;
+    }
+    if (removeAt.length === 0) return last.laid;
+    const next = { ...inner, runs };
+    recordDelta(next, {
+      prev,
+      removed: removeAt.map((i) => prev.runs[i] as Run),
+      added: insert.map((x) => x.run),
+      edit: { removeAt, insert },
+    });
+    // The places stay (a run's members are the inner run's, laid over): the index serves the new list too.
+    this.panesIndex = { of: runs, at: index };
+    return next;
+  }
+
+  /** Where in `runs` the runs with a member alive in each pane are (by paneKey). */
+  private paneIndex(runs: readonly Run[]): Map<string, number[]> {
+    if (this.panesIndex?.of === runs) return this.panesIndex.at;
+    const at = new Map<string, number[]>();
+    runs.forEach((run, i) => {
+      for (const m of run.members) {
+        const key = m.state === 'alive' ? memberPaneKey(m) : null;
+        if (key === null) continue;
+        const list = at.get(key);
+        if (!list) at.set(key, [i]);
+        else if (list.at(-1) !== i) list.push(i);
+      }
+    });
+    this.panesIndex = { of: runs, at };
+    return at;
   }
 
   /** The snapshot with a row for hook events tower could not read (the same object while they stay). */
@@ -224,20 +298,21 @@ export class ActivityOverlay {
    * to own (another server's `%N`, a pane no member is in, a request naming no server): an
    * unattributed question, answered in the agent's own pane, never shown or answered as a member's.
    */
-  private withUnattributed(s: Snapshot): Snapshot {
-    const keys: string[] = [];
-    for (const r of s.runs)
-      for (const m of r.members) {
-        const key = m.state === 'alive' ? memberPaneKey(m) : null;
-        if (key !== null) keys.push(key);
-      }
-    const loose = this.watch.unattributedHeld(keys);
-    if (loose.length === 0) return s;
+  private withUnattributed(
+    s: Snapshot,
+    last: { laid: Snapshot; rows: string; out: Snapshot } | null,
+  ): { rows: string; out: Snapshot } {
+    // The members' panes are walked only when a request is held (the walk is every member's).
+    const loose = this.watch.unattributedHeld(alivePaneKeys(s.runs));
+    if (loose.length === 0) return { rows: '', out: s };
     const rows = loose.map((r) => ({
       file: r.file,
       message: `unattributed question: a held permission request (${[r.tool, r.subject].filter(Boolean).join(': ') || r.id}) from pane ${r.paneId} on ${r.server ?? 'a tmux server the request does not name'}; tower cannot tie it to a member, so it answers it for none: answer it in the agent's own pane`,
     }));
-    return { ...s, problems: [...s.problems, ...rows] };
+    const key = JSON.stringify(rows);
+    // The same runs with the same rows: the same snapshot (its listeners have nothing new to read).
+    if (last?.laid === s && last.rows === key) return { rows: key, out: last.out };
+    return { rows: key, out: { ...s, problems: [...s.problems, ...rows] } };
   }
 
   /** Every run laid over again. */

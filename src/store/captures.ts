@@ -22,6 +22,7 @@ import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
 import type { SessionBook, SessionState } from './session-book.js';
 import type { PaneLook } from './pane-looks.js';
+import { LookChanges } from './look-changes.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
@@ -91,6 +92,7 @@ export class PaneWatch {
   private ticks = 0;
   private listeners = new Set<() => void>();
   private version = 0;
+  private readonly changes = new LookChanges();
   /** The last capture round's failure (a server that hangs), or null. */
   problem: string | null = null;
   /** Why the hook events could not be read, or null. */
@@ -169,6 +171,14 @@ export class PaneWatch {
 
   getVersion = (): number => this.version;
 
+  /**
+   * The panes (by paneKey) whose looks changed after version `since`, or null when anything may have
+   * (hook events or session files read anew, a round of every run, a version no longer kept).
+   */
+  changedSince(since: number): Set<string> | null {
+    return this.changes.since(since, this.version);
+  }
+
   /** The run whose panes are captured on every tick (the selected one). */
   focus(runId: string | null): void {
     this.focused = runId;
@@ -201,21 +211,38 @@ export class PaneWatch {
     const everyone = this.ticks % OTHERS_EVERY === 0;
     this.ticks++;
     const runs = everyone ? snapshot.runs : snapshot.runs.filter((r) => r.id === this.focused);
-    await this.round(memberPanes(runs, panes, swarms), panes, signal, swarms);
+    await this.capture(memberPanes(runs, panes, swarms), panes, signal, swarms, everyone);
   }
 
   /**
    * Captures these panes (paneKey keys) and reads each: one tmux call per server, each on the
    * server the key names; panes gone from the lists are forgotten.
    */
-  async round(
+  round(
     paneIds: readonly string[],
     panes: readonly PaneInfo[] | null,
     signal?: AbortSignal,
     swarms: readonly SwarmServer[] = [],
   ): Promise<void> {
-    // The hook events are one source among the captures: their failure never stops the panes' reading.
+    return this.capture(paneIds, panes, signal, swarms, false);
+  }
+
+  /**
+   * A round; `wide`: what it changes counts as a change of every member, so the overlay lays every
+   * run over again (what moves with the clock alone, a turn grown too long or a transcript grown, is
+   * read again then: every OTHERS_EVERY ticks when anything changed, however often one pane prints).
+   */
+  private async capture(
+    paneIds: readonly string[],
+    panes: readonly PaneInfo[] | null,
+    signal: AbortSignal | undefined,
+    swarms: readonly SwarmServer[],
+    wide: boolean,
+  ): Promise<void> {
+    /** The panes whose looks changed; null: anything may have (hook events and session files speak for any pane). */
+    let touched: Set<string> | null = new Set<string>();
     let changed = false;
+    // The hook events are one source among the captures: their failure never stops the panes' reading.
     try {
       changed = this.sessions?.refresh() ?? false;
     } catch (err) {
@@ -226,6 +253,7 @@ export class PaneWatch {
     } catch (err) {
       this.hooksProblem = `hook events: ${err instanceof Error ? err.message : String(err)}`;
     }
+    if (changed || wide) touched = null;
     if (panes) {
       const present = new Set([
         ...panes.map((p) => p.paneId),
@@ -234,6 +262,7 @@ export class PaneWatch {
       for (const id of this.looks.keys()) {
         if (present.has(id)) continue;
         this.looks.delete(id);
+        touched?.add(id);
         changed = true;
       }
     }
@@ -244,7 +273,10 @@ export class PaneWatch {
         const now = this.now();
         for (const [id, cap] of captures) {
           if (!cap.ok) {
-            changed = this.looks.delete(id) || changed;
+            if (this.looks.delete(id)) {
+              touched?.add(id);
+              changed = true;
+            }
             continue;
           }
           const prev = this.looks.get(id);
@@ -260,6 +292,7 @@ export class PaneWatch {
             prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
           const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
           this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt });
+          touched?.add(id);
           changed = true;
         }
       } catch (err) {
@@ -270,6 +303,7 @@ export class PaneWatch {
     }
     if (!changed) return;
     this.version++;
+    this.changes.note(this.version, touched);
     for (const l of [...this.listeners]) l();
   }
 

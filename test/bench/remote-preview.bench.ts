@@ -8,7 +8,9 @@
  *    its lead's pane on that box's own tmux server; the screen previews it and the same is timed;
  *  - then the screen process's CPU (% of one core) and RSS while idle for BENCH_IDLE_SEC (default
  *    20) with that remote preview open, and while the previewed agent prints ten lines a second for
- *    BENCH_BUSY_SEC (default 10).
+ *    BENCH_BUSY_SEC (default 10), with box 1's `tower serve` beside it (box 1 holds BENCH_TEAMS more
+ *    teams, default 0, each with its lead alive in a pane that prints nothing: what the far side
+ *    lays over for each line the previewed pane prints).
  * The screen is read every 5 ms through one control-mode client (control-screen.ts).
  */
 import fs from 'node:fs';
@@ -30,6 +32,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const MARKS = Number(process.env.BENCH_MARKS ?? 9);
 const IDLE_SEC = Number(process.env.BENCH_IDLE_SEC ?? 20);
 const BUSY_SEC = Number(process.env.BENCH_BUSY_SEC ?? 10);
+const TEAMS = Number(process.env.BENCH_TEAMS ?? 0);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** utime+stime of a process in clock ticks, and its resident memory in bytes. */
@@ -37,6 +40,23 @@ function procUsage(pid: number): { ticks: number; rss: number } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { ticks: Number(f[11]) + Number(f[12]), rss: Number(f[21]) * 4096 };
+}
+
+/** The pid of the `tower serve` whose command line names this tmux socket (the far side of a box), or null. */
+function servePid(boxSocket: string): number | null {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmd = '';
+    try {
+      cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const argv = cmd.split('\0');
+    if (argv.includes(boxSocket) && argv.includes('serve') && !argv.includes('sh') && argv[0]?.endsWith('node'))
+      return Number(entry);
+  }
+  return null;
 }
 
 const cli = await buildCli();
@@ -51,6 +71,30 @@ const tmux = (...args: string[]) => tmuxOn(socket, ...args);
 async function teamFollowing(sock: string, claudeDir: string, cwd: string, marks: string): Promise<void> {
   fs.writeFileSync(marks, '');
   writeCrew(claudeDir, cwd, [{ name: 'lead', pane: await agentPane(sock, cwd, `tail -n 0 -F ${marks}`) }]);
+}
+
+/** `n` teams in `claudeDir`, each with its lead alive in a pane of its own on `sock` that prints nothing. */
+async function quietTeams(sock: string, claudeDir: string, cwd: string, n: number): Promise<void> {
+  for (let t = 1; t <= n; t++) {
+    const created = await tmuxOn(
+      sock,
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-s',
+      `quiet-${t}`,
+      '-c',
+      cwd,
+      'sleep 100000',
+    );
+    writeFile(path.join(claudeDir, 'teams', `quiet-${t}`, 'config.json'), {
+      name: `quiet-${t}`,
+      leadAgentId: 'lead',
+      members: [{ name: 'lead', agentId: 'lead', agentType: 'team-lead', tmuxPaneId: created.stdout.trim(), cwd }],
+    });
+  }
 }
 
 /** Appends marker lines to `marks`; the time until each is in the screen's preview. */
@@ -133,6 +177,7 @@ try {
       sockets.push(boxSocket);
       remoteMarks = path.join(dir, 'marks-there.txt');
       await teamFollowing(boxSocket, path.join(home, 'claude'), path.join(home, 'projects'), remoteMarks);
+      await quietTeams(boxSocket, path.join(home, 'claude'), path.join(home, 'projects'), TEAMS);
     }
     const env = `HOME=${home} XDG_STATE_HOME=${home}/state XDG_CONFIG_HOME=${home}/config`;
     hosts.push({
@@ -152,7 +197,7 @@ try {
     dir,
   );
   const there = () => looks!.capture('there');
-  const total = HOSTS * RUNS + 1;
+  const total = HOSTS * RUNS + 1 + TEAMS;
   await waitFor(async () => (await there()).includes(`tower · ${total} runs`), 300_000, {
     intervalMs: 100,
     what: `${total} runs on screen`,
@@ -178,17 +223,26 @@ try {
     `the screen idle for ${IDLE_SEC} s, ${HOSTS} boxes, one remote preview open: CPU ${cpu.toFixed(2)}% of one core (goal ≤ 2%), RSS ${(b.rss / 1024 / 1024).toFixed(0)} MB (goal ≤ 250 MB)`,
   );
 
-  // The previewed agent printing ten lines a second: what streaming costs the screen.
+  // The previewed agent printing ten lines a second: what streaming costs the screen, and box 1's `tower serve`.
+  const far = servePid(sockets[1] as string);
   const c = procUsage(pid);
+  const farBefore = far === null ? null : procUsage(far);
   const t1 = performance.now();
   for (let i = 0; performance.now() - t1 < BUSY_SEC * 1000; i++) {
     fs.appendFileSync(remoteMarks, `busy line ${i} ${'·'.repeat(60)}\n`);
     await pause(100);
   }
   const d = procUsage(pid);
-  const busy = ((d.ticks - c.ticks) / hz / ((performance.now() - t1) / 1000)) * 100;
+  const farAfter = far === null ? null : procUsage(far);
+  const busySec = (performance.now() - t1) / 1000;
+  const busy = ((d.ticks - c.ticks) / hz / busySec) * 100;
   console.log(
     `the screen for ${BUSY_SEC} s while the previewed agent on box 1 prints 10 lines a second: CPU ${busy.toFixed(2)}% of one core, RSS ${(d.rss / 1024 / 1024).toFixed(0)} MB`,
+  );
+  const farBusy =
+    farBefore && farAfter ? `${(((farAfter.ticks - farBefore.ticks) / hz / busySec) * 100).toFixed(2)}%` : '?';
+  console.log(
+    `box 1's tower serve meanwhile (it streams the pane; ${TEAMS} more teams alive there): CPU ${farBusy} of one core`,
   );
 } finally {
   looks?.close();
