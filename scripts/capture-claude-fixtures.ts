@@ -16,7 +16,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLAUDE_CODE_VERSION } from '../test/helpers/claude-cli/binary.js';
 import { isRunning, startClaude, type ClaudeRun } from '../test/helpers/claude-cli/launch.js';
-import { afterToolResult, lastUserText, type Turn } from '../test/helpers/claude-cli/messages-api.js';
+import { afterToolResult, type Turn } from '../test/helpers/claude-cli/messages-api.js';
+import {
+  DIALOG_QUESTION,
+  askForDialog,
+  bashTurn,
+  startTeam,
+  teamFolder,
+  teamTurns,
+  workerWaiting,
+} from '../test/helpers/claude-cli/scenarios.js';
 import { waitFor } from '../test/helpers/wait-for.js';
 
 const repo = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -41,19 +50,16 @@ function keepFile(rel: string, from: string): void {
   keep(rel, fs.readFileSync(from, 'utf8'));
 }
 
-const stepOne: Turn = {
-  when: (r) => lastUserText(r).includes('run step 1'),
-  content: [
-    { type: 'text', text: 'Step 1: Bash.' },
-    { type: 'tool_use', name: 'Bash', input: { command: 'echo a > out-a.txt', description: 'Writing out-a.txt' } },
-  ],
+const stepOne = bashTurn('run step 1', 'out-a.txt', {
+  say: 'Step 1: Bash.',
+  echo: 'a',
   usage: {
     input_tokens: 3000,
     cache_creation_input_tokens: 20_000,
     cache_read_input_tokens: 100_000,
     output_tokens: 40,
   },
-};
+});
 const afterStepOne: Turn = {
   when: afterToolResult,
   content: [{ type: 'text', text: 'Step 1 done.' }],
@@ -100,7 +106,7 @@ async function solo(): Promise<void> {
     keep('sessions/started.json', await sessionStatus(c, 'idle').catch(() => fs.readFileSync(sessionFile(c), 'utf8')));
     await c.submit('run step 1');
     keep('sessions/busy.json', await sessionStatus(c, 'busy').catch(() => fs.readFileSync(sessionFile(c), 'utf8')));
-    keep('screens/bash-prompt.200x50.txt', await c.waitForScreen('Do you want to proceed?'));
+    keep('screens/bash-prompt.200x50.txt', await c.waitForScreen(DIALOG_QUESTION));
     keep('sessions/waiting-permission.json', await sessionStatus(c, 'waiting'));
     await c.keys('1');
     await c.waitForScreen('Step 1 done.');
@@ -124,9 +130,7 @@ async function narrow(): Promise<void> {
   const c = await startClaude({ columns: 70, rows: 40, script: [stepOne] });
   runDir = c.dir;
   try {
-    await c.ready();
-    await c.submit('run step 1');
-    keep('screens/bash-prompt.70x40.txt', await c.waitForScreen('Do you want to proceed?'));
+    keep('screens/bash-prompt.70x40.txt', await askForDialog(c, 'run step 1'));
   } finally {
     await c.stop();
   }
@@ -137,41 +141,15 @@ async function team(): Promise<void> {
   console.log('a session team');
   const c = await startClaude({
     columns: 200,
-    script: [
-      {
-        when: (r) => lastUserText(r).includes('start the team'),
-        content: [
-          { type: 'text', text: 'Starting a worker.' },
-          {
-            type: 'tool_use',
-            name: 'Agent',
-            input: { description: 'Write out-b', prompt: 'WORKER TASK: write out-b.txt', name: 'worker' },
-          },
-        ],
-      },
-      {
-        when: (r) => lastUserText(r).includes('WORKER TASK'),
-        content: [
-          { type: 'text', text: 'Worker step.' },
-          {
-            type: 'tool_use',
-            name: 'Bash',
-            input: { command: 'echo b > out-b.txt', description: 'Writing out-b.txt' },
-          },
-        ],
-      },
-    ],
+    script: teamTurns(),
     setup: ({ claudeDir }) => hooksInstall(claudeDir),
   });
   runDir = c.dir;
   try {
-    await c.ready();
-    await c.submit('start the team');
-    keep('screens/forwarded-prompt.200x50.txt', await c.waitForScreen('from the worker agent'));
+    keep('screens/forwarded-prompt.200x50.txt', await startTeam(c));
     keep('sessions/lead-waiting-teammate.json', await sessionStatus(c, 'waiting'));
     const teams = path.join(c.claudeDir, 'teams');
-    const [teamDir] = fs.readdirSync(teams);
-    keepFile('teams/session-team/config.json', path.join(teams, teamDir!, 'config.json'));
+    keepFile('teams/session-team/config.json', path.join(teamFolder(c), 'config.json'));
     keepFile('hooks/events.team', path.join(c.home, '.local/state/tower/hooks/events'));
     const projects = path.join(c.claudeDir, 'projects');
     const [proj] = fs.readdirSync(projects);
@@ -212,40 +190,12 @@ async function paneTeam(): Promise<void> {
     columns: 120,
     rows: 40,
     args: ['--teammate-mode', 'tmux'],
-    script: [
-      {
-        when: (r) => lastUserText(r).includes('start the team'),
-        content: [
-          { type: 'text', text: 'Starting a worker.' },
-          {
-            type: 'tool_use',
-            name: 'Agent',
-            input: { description: 'Write out-b', prompt: 'WORKER TASK: write out-b.txt', name: 'worker' },
-          },
-        ],
-      },
-      {
-        when: (r) => lastUserText(r).includes('WORKER TASK'),
-        content: [
-          { type: 'text', text: 'Worker step.' },
-          {
-            type: 'tool_use',
-            name: 'Bash',
-            input: { command: 'echo b > out-b.txt', description: 'Writing out-b.txt' },
-          },
-        ],
-      },
-    ],
+    script: teamTurns(),
   });
   runDir = c.dir;
   try {
-    await c.ready();
-    await c.submit('start the team');
-    const lead = await c.waitForScreen('from the worker');
-    const worker = (await c.tmux.run(['list-panes', '-a', '-F', '#{pane_id}']))
-      .split('\n')
-      .find((p) => p && p !== c.paneId)!;
-    keep('screens/teammate-waiting.pane.txt', await c.waitForScreen('Waiting for team lead approval', 20_000, worker));
+    const lead = await startTeam(c);
+    keep('screens/teammate-waiting.pane.txt', (await workerWaiting(c)).screen);
     keep('screens/forwarded-prompt.pane-teammate.txt', lead);
   } finally {
     await c.stop();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION } from '../helpers/claude-cli/binary.js';
 import { isRunning, startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
-import { lastUserText } from '../helpers/claude-cli/messages-api.js';
+import { askForDialog, bashTurn } from '../helpers/claude-cli/scenarios.js';
 
 let run: ClaudeRun | null = null;
 afterEach(async () => {
@@ -16,26 +16,11 @@ afterEach(async () => {
 
 describe('the real Claude Code CLI in tmux', () => {
   it('starts at its input box, asks the stand-in, draws a Bash dialog, and stops leaving nothing', async () => {
-    run = await startClaude({
-      script: [
-        {
-          when: (req) => lastUserText(req).includes('run step 1'),
-          content: [
-            { type: 'text', text: 'Step 1: Bash.' },
-            {
-              type: 'tool_use',
-              name: 'Bash',
-              input: { command: 'echo hi > out-a.txt', description: 'Writing out-a.txt' },
-            },
-          ],
-        },
-      ],
-    });
+    run = await startClaude({ script: [bashTurn('run step 1', 'out-a.txt', { say: 'Step 1: Bash.' })] });
     const first = await run.ready();
     expect(first).toContain(`Claude Code v${CLAUDE_CODE_VERSION}`);
     expect(first).toContain('manual mode on');
-    await run.submit('run step 1');
-    const dialog = await run.waitForScreen('Do you want to proceed?');
+    const dialog = await askForDialog(run, 'run step 1');
     expect(dialog).toMatch(/❯ 1\. Yes\n/);
     expect(dialog).toMatch(/4\. No$/m);
     expect(run.api.pending()).toBe(0);

@@ -13,11 +13,10 @@ import { emptyRun } from '../../src/model/model.js';
 import type { Run } from '../../src/model/model.js';
 import { ActivityOverlay } from '../../src/store/activity-overlay.js';
 import { PaneWatch } from '../../src/store/captures.js';
-import { TmuxClient } from '../../src/tmux/client.js';
-import { actionWorld, snapshotOf } from '../actions/kit.js';
-import { tempDir } from '../helpers/box.js';
+import { snapshotOf } from '../actions/kit.js';
+import { actingWorld } from '../helpers/claude-cli/acting-world.js';
 import { startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
-import { afterToolResult, lastUserText } from '../helpers/claude-cli/messages-api.js';
+import { askForDialog, bashTurn } from '../helpers/claude-cli/scenarios.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let c: ClaudeRun | null = null;
@@ -26,14 +25,6 @@ afterEach(async () => {
   c = null;
 });
 
-class NotingClient extends TmuxClient {
-  sent: (readonly string[])[] = [];
-  override async run(args: readonly string[], opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<string> {
-    if (args[0] === 'send-keys') this.sent.push(args);
-    return super.run(args, opts);
-  }
-}
-
 async function heldClaude(): Promise<ClaudeRun> {
   const hooked = withHooks({}, 60);
   if (!('settings' in hooked)) throw new Error(hooked.refusal);
@@ -41,26 +32,13 @@ async function heldClaude(): Promise<ClaudeRun> {
     columns: 120,
     rows: 40,
     settings: { hooks: hooked.settings.hooks },
-    script: [
-      {
-        when: (r) => !afterToolResult(r) && lastUserText(r).includes('run step'),
-        content: [
-          {
-            type: 'tool_use',
-            name: 'Bash',
-            input: { command: 'echo x > out-a.txt', description: 'Writing out-a.txt' },
-          },
-        ],
-      },
-    ],
+    script: [bashTurn('run step', 'out-a.txt')],
   });
 }
 
 /** The CLI's dialog on screen and tower's hook holding the request, both at once. */
 async function dialogAndHold(run: ClaudeRun): Promise<string> {
-  await run.ready();
-  await run.submit('run step');
-  await run.waitForScreen('Do you want to proceed?');
+  await askForDialog(run, 'run step');
   const held = path.join(run.home, '.local/state/tower/hooks/held');
   await waitFor(() => fs.existsSync(held) && fs.readdirSync(held).some((f) => f.endsWith('.req')), 20_000, {
     what: 'the hook to hold the request',
@@ -70,9 +48,7 @@ async function dialogAndHold(run: ClaudeRun): Promise<string> {
 }
 
 async function world(run: ClaudeRun) {
-  const w = actionWorld('unused', tempDir('tower-cc-held-'));
-  const tmux = new NotingClient({ path: run.socketPath }, 5000);
-  w.ctx.tmux = tmux;
+  const { w, tmux } = actingWorld(run, 'tower-cc-held-');
   w.ctx.env = { ...w.ctx.env, XDG_STATE_HOME: path.join(run.home, '.local/state') };
   const team: Run = {
     ...emptyRun('claude-team', 'session', run.project, null),

@@ -15,11 +15,11 @@ import { ActivityOverlay } from '../../src/store/activity-overlay.js';
 import { readThisBox } from '../../src/store/this-box.js';
 import { PaneWatch } from '../../src/store/captures.js';
 import { MIN_DIALOG_AGE_MS, readPrompt } from '../../src/store/prompt-reading.js';
-import { TmuxClient } from '../../src/tmux/client.js';
-import { actionWorld, snapshotOf } from '../actions/kit.js';
-import { tempDir } from '../helpers/box.js';
+import { snapshotOf } from '../actions/kit.js';
+import { actingWorld } from '../helpers/claude-cli/acting-world.js';
 import { startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
-import { afterToolResult, lastUserText, type Turn } from '../helpers/claude-cli/messages-api.js';
+import type { Turn } from '../helpers/claude-cli/messages-api.js';
+import { askForDialog, bashTurn, startTeam, teamTurns, workerWaiting } from '../helpers/claude-cli/scenarios.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let c: ClaudeRun | null = null;
@@ -30,29 +30,12 @@ afterEach(async () => {
 
 /** A Bash step the stand-in asks for when the user's message says `run <name>`. */
 function bashStep(name: string, file: string): Turn {
-  return {
-    when: (r) => !afterToolResult(r) && lastUserText(r).includes(`run ${name}`),
-    content: [
-      { type: 'text', text: `${name}: Bash.` },
-      { type: 'tool_use', name: 'Bash', input: { command: `echo x > ${file}`, description: `Writing ${file}` } },
-    ],
-  };
-}
-
-/** The tmux client of the CLI's server, noting when each send-keys went out. */
-class NotingClient extends TmuxClient {
-  sent: { at: number; args: readonly string[] }[] = [];
-  override async run(args: readonly string[], opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<string> {
-    if (args[0] === 'send-keys') this.sent.push({ at: Date.now(), args });
-    return super.run(args, opts);
-  }
+  return bashTurn(`run ${name}`, file, { say: `${name}: Bash.` });
 }
 
 /** An action world whose tmux is the CLI's own server, and a pane watch on it. */
 function world(run: ClaudeRun) {
-  const w = actionWorld('unused', tempDir('tower-cc-answer-'));
-  const tmux = new NotingClient({ path: run.socketPath }, 5000);
-  w.ctx.tmux = tmux;
+  const { w, tmux } = actingWorld(run, 'tower-cc-answer-');
   return { w, tmux, watch: new PaneWatch(tmux) };
 }
 
@@ -77,9 +60,7 @@ describe('the Bash dialog of the real CLI', { timeout: 90_000 }, () => {
       rows: 40,
       script: [bashStep('step one', 'out-a.txt'), bashStep('step two', 'out-b.txt')],
     });
-    await c.ready();
-    await c.submit('run step one');
-    await c.waitForScreen('Do you want to proceed?');
+    await askForDialog(c, 'run step one');
     const screens = new Set<string>();
     const signatures = new Set<string>();
     const started = Date.now();
@@ -152,33 +133,10 @@ describe("a teammate's request, drawn in its lead's pane", { timeout: 90_000 }, 
       columns: 120,
       rows: 40,
       args: ['--teammate-mode', 'tmux'],
-      script: [
-        {
-          when: (r) => lastUserText(r).includes('start the team'),
-          content: [
-            { type: 'text', text: 'Starting a worker.' },
-            {
-              type: 'tool_use',
-              name: 'Agent',
-              input: { description: 'Write out-b', prompt: 'WORKER TASK: write out-b.txt', name: 'worker' },
-            },
-          ],
-        },
-        {
-          ...bashStep('WORKER TASK', 'out-b.txt'),
-          when: (r) => !afterToolResult(r) && lastUserText(r).includes('WORKER TASK'),
-        },
-      ],
+      script: teamTurns(),
     });
-    await c.ready();
-    await c.submit('start the team');
-    await c.waitForScreen('from the worker');
-    const teams = path.join(c.claudeDir, 'teams');
-    const config = JSON.parse(fs.readFileSync(path.join(teams, fs.readdirSync(teams)[0]!, 'config.json'), 'utf8')) as {
-      members: { name: string; tmuxPaneId: string }[];
-    };
-    const workerPane = config.members.find((m) => m.name === 'worker')!.tmuxPaneId;
-    await c.waitForScreen('Waiting for team lead approval', 20_000, workerPane);
+    await startTeam(c);
+    const { pane: workerPane } = await workerWaiting(c);
 
     // Read as `tower status` reads the box: the team file, the lead's pane from its process, the captures.
     const { w } = world(c);
@@ -191,7 +149,7 @@ describe("a teammate's request, drawn in its lead's pane", { timeout: 90_000 }, 
     expect(worker.paneId).toBe(workerPane);
     expect(worker).toMatchObject({ activity: 'waiting', activityCue: 'question' });
     expect(worker.prompt).toMatchObject({
-      subject: ['Bash command · from the worker agent', 'Writing out-b.txt', 'echo x > out-b.txt'],
+      subject: ['Bash command · from the worker agent', 'Writing out-b.txt', 'echo b > out-b.txt'],
       options: [
         { key: '1', label: 'Yes' },
         { key: '2', label: 'Yes, and switch to auto mode · auto mode handles these prompts for you' },

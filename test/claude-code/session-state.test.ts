@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, type BuiltCli } from '../helpers/built-cli.js';
 import { startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
 import { lastUserText } from '../helpers/claude-cli/messages-api.js';
+import { startTeam, teamTurns } from '../helpers/claude-cli/scenarios.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
@@ -68,27 +69,7 @@ describe("the real CLI's session file, with no hooks installed", () => {
   it("gives the session team's lead its pane and state, and send types into it", async () => {
     claude = await startClaude({
       script: [
-        {
-          when: (r) => lastUserText(r).includes('start the team'),
-          content: [
-            { type: 'text', text: 'Starting a worker.' },
-            {
-              type: 'tool_use',
-              name: 'Agent',
-              input: { description: 'Write out-b', prompt: 'WORKER TASK', name: 'worker' },
-            },
-          ],
-        },
-        {
-          when: (r) => lastUserText(r).includes('WORKER TASK'),
-          content: [
-            {
-              type: 'tool_use',
-              name: 'Bash',
-              input: { command: 'echo b > out-b.txt', description: 'Writing out-b.txt' },
-            },
-          ],
-        },
+        ...teamTurns(),
         {
           when: (r) => lastUserText(r).includes('note from tower'),
           content: [{ type: 'text', text: 'Thinking it over.' }],
@@ -98,8 +79,7 @@ describe("the real CLI's session file, with no hooks installed", () => {
     });
     await claude.ready();
     expect(fs.existsSync(path.join(claude.home, '.local/state/tower'))).toBe(false);
-    await claude.submit('start the team');
-    await claude.waitForScreen('from the worker agent');
+    await startTeam(claude);
 
     // The lead waits at its teammate's request: its session file says so.
     const waiting = await waitFor(async () => {
