@@ -61,6 +61,11 @@ export const MemberSchema = z.object({
    * before it acts. Extra to the v1 contract.
    */
   paneProcess: z.object({ pid: z.number(), start: z.number().nullable() }).optional(),
+  /**
+   * The Claude Code session a team's lead runs as (the team file's `leadSessionId`): its hook events
+   * carry it as `session_id`, which places a lead the team file gives no pane. Extra to the v1 contract.
+   */
+  sessionId: z.string().optional(),
   /** The team this member belongs to (a tina run merges several teams). Extra to the v1 contract. */
   team: z.string().optional(),
   /** What the pane shows it doing; set from pane captures (unknown before the first one). */

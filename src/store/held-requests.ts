@@ -11,6 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { heldFolderProblem, hookAlive } from './held-folder.js';
 import { readHeldInput } from './held-input.js';
+import { canonicalSocket } from './hook-line.js';
+
+export { canonicalSocket } from './hook-line.js';
 
 /** The folder of held requests under tower's hooks folder. */
 export const HELD_DIR = 'held';
@@ -208,18 +211,6 @@ function listing(towerState: string, now: number): Listing | null {
 /** Why held requests are not read, or not all of them (an unsafe folder, one too full), or null. */
 export function heldRequestsProblem(towerState: string, now: number = Date.now()): string | null {
   return listing(towerState, now)?.problem ?? null;
-}
-
-/**
- * A socket path in one spelling: its folder with links resolved, as tmux writes it in `$TMUX` (tmux
- * resolves its socket folder), so tower's own idea of a socket and the hook's compare equal.
- */
-export function canonicalSocket(file: string): string {
-  try {
-    return path.join(fs.realpathSync(path.dirname(file)), path.basename(file));
-  } catch {
-    return file;
-  }
 }
 
 /** Whether a request is from the server whose socket is `server` (a request that names none is from no known server). */

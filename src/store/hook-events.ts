@@ -12,7 +12,11 @@
 import path from 'node:path';
 import { LineFollower, MAX_LINE_BYTES } from '../files/follow.js';
 import type { Activity } from '../model/model.js';
-import { canonicalSocket, heldRequestFor, heldRequests, heldRequestsProblem } from './held-requests.js';
+import { heldRequestFor, heldRequests, heldRequestsProblem } from './held-requests.js';
+import { canonicalSocket, parseEventLine } from './hook-line.js';
+
+export { hookEventsFile, parseEventLine } from './hook-line.js';
+export type { EventLine } from './hook-line.js';
 import type { HeldRequest } from './held-requests.js';
 import type { Cue } from './pane-reading.js';
 
@@ -32,14 +36,6 @@ export interface HookState {
   at: number;
   /** The tmux server socket the event came from, or null when its line does not say. */
   server: string | null;
-}
-
-/** Transcripts named by hook events, per pane: the pane ↔ session link the context gauge needs. */
-const TRANSCRIPT = /"transcript_path"\s*:\s*"(\/[^"\\\u0000-\u001f]{1,1000}\.jsonl)"/;
-
-/** The events file under tower's state dir. */
-export function hookEventsFile(stateHome: string): string {
-  return path.join(stateHome, 'hooks', 'events');
 }
 
 /** What one event says the agent is doing, or null for an event that says nothing about it. */
@@ -70,54 +66,6 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
     default:
       return null;
   }
-}
-
-/**
- * One line of the events file: `<epoch s>\t<pane>\t<server socket>\t<event JSON>`, or the older
- * `<epoch s>\t<pane>\t<event JSON>` written before the hook named the server.
- */
-export interface EventLine {
-  at: number;
-  /** The agent's tmux pane, or '' for an agent outside tmux. */
-  pane: string;
-  /**
-   * The socket of the tmux server the pane belongs to (`$TMUX` up to its first comma), or null when
-   * the line does not say (outside tmux, or a line from before the hook named it).
-   */
-  server: string | null;
-  event: string;
-  notificationType: string | null;
-  transcript: string | null;
-}
-
-/** A socket path as the hook writes it: absolute, printable, short (a unix socket's path is ≤ 108 bytes). */
-const SOCKET = /^\/[^\u0000-\u001f\u007f]{0,199}$/;
-
-/**
- * Reads one line of the events file, or null when it is not one. Only the few fields needed are
- * taken, by pattern: the JSON may be cut at the hook's bound, and the pane must be a pane id or empty.
- */
-export function parseEventLine(line: string): EventLine | null {
-  const [at, pane, third, ...rest] = line.split('\t');
-  if (third === undefined) return null;
-  // The older form's third field is the JSON itself; a socket path starts with `/`, or is empty.
-  const old = third.startsWith('{');
-  const server = old ? null : third;
-  const json = old ? [third, ...rest].join('\t') : rest.join('\t');
-  const ms = Number(at) * 1000;
-  if (pane === undefined || !/^(%\d+)?$/.test(pane) || !json || !Number.isFinite(ms)) return null;
-  if (server !== null && server !== '' && !SOCKET.test(server)) return null;
-  const event = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(json)?.[1];
-  if (!event) return null;
-  const transcript = TRANSCRIPT.exec(json)?.[1] ?? null;
-  return {
-    at: ms,
-    pane,
-    server: server || null,
-    event,
-    notificationType: /"notification_type"\s*:\s*"([a-z_]+)"/.exec(json)?.[1] ?? null,
-    transcript: transcript && !transcript.split('/').includes('..') ? transcript : null,
-  };
 }
 
 /** The events file, followed: the newest state per pane. */

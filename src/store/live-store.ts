@@ -22,6 +22,10 @@ import type { SwarmScanner } from '../tmux/swarm.js';
 import { deferredWork, onDeferredDone } from '../systems/deferred.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { SnapshotStore } from './types.js';
+import { HookLeads } from './hook-leads.js';
+import { hookEventsFile } from './hook-events.js';
+import { stateHome } from '../config/config.js';
+import { socketFile } from '../tmux/client.js';
 
 export { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
 export type { LiveStoreOptions } from './live-options.js';
@@ -44,6 +48,8 @@ class LiveStore implements SnapshotStore {
 
   private problems = { watch: null as Problem | null, internal: null as Problem | null, poll: null as Problem | null };
   private readonly publisher: SnapshotPublisher;
+  /** Where Claude Code sessions' hooks last ran: a lead with no pane in its team file is seated by them. */
+  private readonly hookLeads: HookLeads;
 
   private frameTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -65,6 +71,7 @@ class LiveStore implements SnapshotStore {
     this.onPoll = opts.onPoll;
     this.publisher = new SnapshotPublisher(readers, this.now);
     this.swarmScanner = swarmScannerFor(ctx);
+    this.hookLeads = new HookLeads(hookEventsFile(stateHome(ctx.env)));
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -187,6 +194,11 @@ class LiveStore implements SnapshotStore {
 
   private takePanes({ panes, problem, swarms, swarmProblems, down }: PaneListing): void {
     const change = this.paneTracker.take(panes, problem, swarms, swarmProblems, down ?? null);
+    // Seats are read against the servers of this poll: again when a seat or a server moved.
+    if (this.hookLeads.refresh() || change.index !== undefined) {
+      this.publisher.setLeadSeats(this.hookLeads.seatsOn(socketFile(this.ctx.tmux.socket, this.ctx.env), swarms));
+      change.assemble = true;
+    }
     if (change.index !== undefined) {
       this.publisher.setPanes(change.index);
       // A pane of a team that ended may be alive again (or the last one died).

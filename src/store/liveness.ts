@@ -11,6 +11,7 @@ import type { PaneInfo } from '../tmux/client.js';
 import type { SwarmServer } from '../tmux/swarm.js';
 import { StartBook } from './pane-evidence.js';
 import { locatePane, startsOf, teamTie } from './pane-server.js';
+import { seatLead } from './lead-seat.js';
 import type { PaneIndex, PaneWhere, TeamTie } from './pane-server.js';
 
 export type { PaneIndex } from './pane-server.js';
@@ -157,7 +158,13 @@ function memberLiveness(
   tie: TeamTie | null,
   problems: Problem[],
 ): Member {
-  if (m.state === 'in-process') return m;
+  if (m.state === 'in-process') {
+    // A lead in Claude Code's own process, placed by its recorded process or its hooks.
+    const seated = index === null ? null : seatLead(m, root, index, tie);
+    if (seated === null) return m;
+    if (seated.where.problem) problems.push({ file: null, message: `${m.name}: ${seated.where.problem}` });
+    return withPlace(seated.member, seated.where, index);
+  }
   if (m.paneId) {
     const where = locatePane(m, root, index, tie);
     if (where.problem) problems.push({ file: null, message: `${m.name}: ${where.problem}` });

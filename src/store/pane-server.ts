@@ -17,6 +17,7 @@ import type { Member, MemberState } from '../model/model.js';
 import type { PaneInfo } from '../tmux/client.js';
 import { contradiction, leadPlace, serverLabel, StartBook } from './pane-evidence.js';
 import type { LeadPlace, ServerPanes } from './pane-evidence.js';
+import type { LeadSeats } from './hook-leads.js';
 
 /** One swarm server's panes, indexed. */
 export interface SwarmIndex {
@@ -41,6 +42,8 @@ export interface PaneIndex {
   swarms?: SwarmIndex[];
   /** The start of each pane's first process, read once per index. */
   starts?: StartBook;
+  /** Where each Claude Code session's own hooks last ran (store/hook-leads.ts), for a lead with no pane. */
+  leadSeats?: LeadSeats;
 }
 
 /** Where a pane is: its state, the swarm server holding it (undefined: tower's own), or why that cannot be told. */

@@ -8,6 +8,7 @@ import type { Problem, Run, Snapshot } from '../model/model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
 import { applyLiveness } from './liveness.js';
 import type { PaneIndex } from './liveness.js';
+import type { LeadSeats } from './hook-leads.js';
 import { Assembly } from './assemble.js';
 import { recordDelta } from './delta.js';
 import type { Origin } from './assemble.js';
@@ -21,6 +22,7 @@ export class SnapshotPublisher {
   snapshot: Snapshot;
 
   private paneIndex: PaneIndex | null = null;
+  private leadSeats: LeadSeats | null = null;
   private relive = false;
   private settings: ReadSettings | null = null;
   private jsonCache = new WeakMap<Run, string>();
@@ -46,7 +48,15 @@ export class SnapshotPublisher {
 
   /** New pane liveness: every run's members are looked at again on the next publish. */
   setPanes(index: PaneIndex | null): void {
+    if (index && this.leadSeats) index.leadSeats = this.leadSeats;
     this.paneIndex = index;
+    this.relive = true;
+  }
+
+  /** Where sessions' hooks last ran moved (a lead with no pane may be seated elsewhere): members are looked at again. */
+  setLeadSeats(seats: LeadSeats): void {
+    this.leadSeats = seats;
+    if (this.paneIndex) this.paneIndex.leadSeats = seats;
     this.relive = true;
   }
 

@@ -17,6 +17,8 @@ import { discoverRoots, sourceKey, sourcesOfRoot } from './discover.js';
 import type { Discovery, RunSource } from './discover.js';
 import { applyLiveness, indexPanes } from './liveness.js';
 import { tmuxDownProblem } from './tmux-down.js';
+import { hookSeatsOnce } from './hook-leads.js';
+import type { LeadSeats } from './hook-leads.js';
 import { defaultReaders, guarded, readSource, readTeamRun } from './readers.js';
 import type { SourceReaders } from './readers.js';
 
@@ -36,6 +38,8 @@ export interface SnapshotInput {
   home?: string | undefined;
   /** The readers to use (default the real ones). */
   readers?: SourceReaders | undefined;
+  /** Where Claude Code sessions' hooks last ran, for a lead with no pane (default none). */
+  leadSeats?: LeadSeats | undefined;
 }
 
 /** ReadSettings from the config (and tower's environment, which may name a harness operator) at a given time. */
@@ -142,6 +146,7 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
       ] as const,
   );
   const index = indexPanes(input.panes, input.swarms ?? []);
+  if (index && input.leadSeats) index.leadSeats = input.leadSeats;
   const runs = assembleRuns(
     reads,
     teams.map((t) => [teamDirName(t), t] as const),
@@ -238,8 +243,15 @@ async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapsh
     settings: settingsFrom(ctx.config, opts.now ?? Date.now(), ctx.env),
     discover: ctx.discover,
     home: ctx.env.HOME || undefined,
+    // Read only when a lead waits for its hooks to seat it.
+    leadSeats: teams.some(seatsWanted) ? hookSeatsOnce(ctx, swarms) : undefined,
   };
   return readSnapshotWithTeams(input, teams, problems);
+}
+
+/** Whether a team's lead may be placed by its hooks: in Claude Code's own process, with no pane, its session known. */
+export function seatsWanted(team: Team): boolean {
+  return team.members.some((m) => m.lead && m.state === 'in-process' && !m.paneId && m.sessionId !== undefined);
 }
 
 /**

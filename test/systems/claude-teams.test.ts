@@ -47,6 +47,8 @@ describe('parseTeamConfig on the real samples', () => {
         // The evidence its pane is checked against.
         joinedAt: 1706644800000,
         cwd: '/Users/joshua/Projects/tina',
+        // The session its hook events name.
+        sessionId: 'session-abc-123',
       },
     ]);
   });

@@ -70,6 +70,9 @@ export function parseTeamConfig(
   // The lead's process as the team file records it (a key of the team; a member's own wins).
   const teamProcess = leadProcessOf(json.leadProcess);
   if (teamProcess) for (const m of members) if (m.lead && !m.leadProcess) m.leadProcess = teamProcess;
+  // The lead's session: its hook events name it (store/lead-seat.ts).
+  const leadSession = sessionIdOf(json.leadSessionId);
+  if (leadSession !== null) for (const m of members) if (m.lead) m.sessionId = leadSession;
 
   return {
     team: {
@@ -79,7 +82,7 @@ export function parseTeamConfig(
       description: oneLine(json.description) || null,
       createdAt: toIso(json.createdAt),
       cwd,
-      leadSessionId: sessionIdOf(json.leadSessionId),
+      leadSessionId: leadSession,
       saysActive: rawMembers.some((raw) => isObject(raw) && raw.isActive === true),
       members,
       tasks: [],
