@@ -16,6 +16,7 @@ import { buildCli } from '../helpers/built-cli.js';
 import { startSshLab } from '../helpers/sshd.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { procUsage } from './ui-tmux.js';
 
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -26,13 +27,6 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-}
-
-/** utime+stime of a process in clock ticks, and its resident memory in bytes. */
-function procUsage(pid: number): { ticks: number; rss: number } {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { ticks: Number(f[11]) + Number(f[12]), rss: Number(f[21]) * 4096 };
 }
 
 const cli = await buildCli();

@@ -25,7 +25,7 @@ import { startSshLab } from '../helpers/sshd.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { ControlScreen } from './control-screen.js';
-import { median } from './ui-tmux.js';
+import { median, procUsage } from './ui-tmux.js';
 
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 48);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
@@ -34,13 +34,6 @@ const IDLE_SEC = Number(process.env.BENCH_IDLE_SEC ?? 20);
 const BUSY_SEC = Number(process.env.BENCH_BUSY_SEC ?? 10);
 const TEAMS = Number(process.env.BENCH_TEAMS ?? 0);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** utime+stime of a process in clock ticks, and its resident memory in bytes. */
-function procUsage(pid: number): { ticks: number; rss: number } {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { ticks: Number(f[11]) + Number(f[12]), rss: Number(f[21]) * 4096 };
-}
 
 /** The pid of the `tower serve` whose command line names this tmux socket (the far side of a box), or null. */
 function servePid(boxSocket: string): number | null {

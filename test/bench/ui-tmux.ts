@@ -86,6 +86,13 @@ export function rssMb(pid: number): number | null {
   }
 }
 
+/** utime+stime of a process in clock ticks, and its resident memory in bytes (Linux /proc). */
+export function procUsage(pid: number): { ticks: number; rss: number } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ticks: Number(f[11]) + Number(f[12]), rss: Number(f[21]) * 4096 };
+}
+
 /** `min / median / max` of a list of milliseconds. */
 export function stats(ms: readonly number[]): string {
   const s = [...ms].sort((a, b) => a - b);
