@@ -214,4 +214,26 @@ describe('applyLiveness with Claude Code swarm servers (which server a %N is on)
     expect(livenessKey([], [s])).not.toBe(livenessKey([], [dead]));
     expect(livenessKey([], [s])).not.toBe(livenessKey([], []));
   });
+
+  it("seats an in-process lead on the server its hooks name: a swarm server's %N, or tower's own, never the other", () => {
+    const lead = member('team-lead', null, { state: 'in-process', lead: true, sessionId: 's-1', cwd: '/r' });
+    const own = [pane('%1', 'x', { cwd: '/r' })];
+    const swarms = [swarm('claude-swarm-7', [pane('%1', 'y', { cwd: '/r', pid: 2 })])];
+    const seatedOn = (server: string | null) => {
+      const index = indexPanes(own, swarms)!;
+      index.leadSeats = (id) => (id === 's-1' ? { paneId: '%1', server } : null);
+      return applyLiveness(runWith([lead]), index).members[0];
+    };
+    expect(seatedOn('claude-swarm-7')).toMatchObject({
+      state: 'alive',
+      paneId: '%1',
+      tmuxServer: 'claude-swarm-7',
+      paneProcess: { pid: 2 },
+    });
+    const mine = seatedOn(null);
+    expect(mine).toMatchObject({ state: 'alive', paneId: '%1', paneProcess: { pid: 1 } });
+    expect(mine?.tmuxServer).toBeUndefined();
+    // No seat: as the team file says.
+    expect(applyLiveness(runWith([lead]), indexPanes(own, swarms)).members[0]).toBe(lead);
+  });
 });
