@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { tempDir, writeFile } from '../helpers/box.js';
 import { buildCli } from '../helpers/built-cli.js';
+import { tmuxSocketDir } from '../helpers/leftovers.js';
 import { startSshLab } from '../helpers/sshd.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -36,6 +37,8 @@ const socket = uniqueSocketName();
 const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { timeout: 10_000 });
 const cleanup = async () => {
   await tmux('kill-server').catch(() => {});
+  // tmux leaves its socket file behind.
+  fs.rmSync(path.join(tmuxSocketDir(), socket), { force: true });
   lab.remove();
   cli.remove();
   fs.rmSync(dir, { recursive: true, force: true });
