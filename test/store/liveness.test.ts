@@ -7,6 +7,7 @@ import { phaseSessionName as tinaPhaseSession } from '../../src/systems/tina/cyc
 import { TmuxClient } from '../../src/tmux/client.js';
 import type { PaneInfo } from '../../src/tmux/client.js';
 import type { SwarmServer } from '../../src/tmux/swarm.js';
+import { procStart } from '../../src/tmux/proc-start.js';
 import { tempDir } from '../helpers/box.js';
 import { startTmux } from '../helpers/tmux.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
@@ -235,5 +236,22 @@ describe('applyLiveness with Claude Code swarm servers (which server a %N is on)
     expect(mine?.tmuxServer).toBeUndefined();
     // No seat: as the team file says.
     expect(applyLiveness(runWith([lead]), indexPanes(own, swarms)).members[0]).toBe(lead);
+  });
+
+  it('refuses an in-process lead tied to two servers by its process, naming both, whatever its hooks say', () => {
+    // This process stands for the lead: in a pane of tower's server, with a swarm server named after it.
+    const pid = process.pid;
+    const lead = member('team-lead', null, {
+      state: 'in-process',
+      lead: true,
+      team: 't',
+      sessionId: 's-1',
+      leadProcess: { pid, procStart: procStart(pid)!, pidSpace: null },
+    });
+    const index = indexPanes([pane('%4', 'x', { pid, cwd: '/r' })], [swarm(`claude-swarm-${pid}`, [])])!;
+    index.leadSeats = () => ({ paneId: '%9', server: null });
+    const live = applyLiveness(runWith([lead]), index);
+    expect(live.members[0]).toMatchObject({ state: 'unknown', paneId: '%4' });
+    expect(live.members[0]?.tmuxServerUnknown).toContain(`and claude-swarm-${pid} is named after it: tied to both`);
   });
 });
