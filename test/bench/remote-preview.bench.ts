@@ -22,7 +22,8 @@ import { buildCli } from '../helpers/built-cli.js';
 import { tmuxSocketDir } from '../helpers/leftovers.js';
 import { agentPane, writeCrew } from '../helpers/ssh-fleet.js';
 import { startSshLab } from '../helpers/sshd.js';
-import { uniqueSocketName } from '../helpers/tmux.js';
+import { newSessionPane, uniqueSocketName } from '../helpers/tmux.js';
+import { TmuxClient } from '../../src/tmux/client.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { ControlScreen } from './control-screen.js';
 import { median, procUsage } from './ui-tmux.js';
@@ -69,23 +70,11 @@ async function teamFollowing(sock: string, claudeDir: string, cwd: string, marks
 /** `n` teams in `claudeDir`, each with its lead alive in a pane of its own on `sock` that prints nothing. */
 async function quietTeams(sock: string, claudeDir: string, cwd: string, n: number): Promise<void> {
   for (let t = 1; t <= n; t++) {
-    const created = await tmuxOn(
-      sock,
-      'new-session',
-      '-d',
-      '-P',
-      '-F',
-      '#{pane_id}',
-      '-s',
-      `quiet-${t}`,
-      '-c',
-      cwd,
-      'sleep 100000',
-    );
+    const pane = await newSessionPane(new TmuxClient({ name: sock }), `quiet-${t}`, cwd);
     writeFile(path.join(claudeDir, 'teams', `quiet-${t}`, 'config.json'), {
       name: `quiet-${t}`,
       leadAgentId: 'lead',
-      members: [{ name: 'lead', agentId: 'lead', agentType: 'team-lead', tmuxPaneId: created.stdout.trim(), cwd }],
+      members: [{ name: 'lead', agentId: 'lead', agentType: 'team-lead', tmuxPaneId: pane, cwd }],
     });
   }
 }
