@@ -142,7 +142,7 @@ describe('hook events', () => {
 
 describe('a member working far longer than any turn', () => {
   it('is flagged as a warning on its run, and one that just started is not', async () => {
-    const { longTurns, LONG_TURN_MS } = await import('../../src/store/activity-overlay.js');
+    const { longTurns, LONG_TURN_MS } = await import('../../src/store/member-activity.js');
     const now = Date.parse('2026-11-25T12:00:00Z');
     const member = (name: string, minutesAgo: number, activity: 'working' | 'waiting') => ({
       name,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Member, Run } from '../../src/model/model.js';
 import { emptyRun } from '../../src/model/model.js';
-import { statusWithActivity } from '../../src/store/activity-overlay.js';
+import { statusWithActivity } from '../../src/store/member-activity.js';
 
 function member(name: string, activity: Member['activity'], opts: Partial<Member> = {}): Member {
   return { name, role: 'r', model: 'm', paneId: '%1', state: 'alive', lead: false, activity, ...opts };

@@ -1,0 +1,168 @@
+/**
+ * What one member reads as once its pane, hooks and session file have spoken: its activity with the
+ * source that said it, the prompt it asks, the context its transcript gives; what a run's status
+ * reads as by its members, and the warning for a turn that runs far too long. The overlay
+ * (activity-overlay.ts) lays these over a snapshot's runs.
+ */
+import type { Member, Run } from '../model/model.js';
+import { transcriptUsage } from '../systems/claude-teams/transcript.js';
+import { memberPaneKey } from './captures.js';
+import type { PaneLook, PaneWatch } from './captures.js';
+import type { PanePrompt } from './prompt-reading.js';
+import type { HeldRequest } from './held-requests.js';
+import type { SessionState } from './session-book.js';
+
+/** A member with the activity its pane shows (unknown without a capture; dead and in-process members too). */
+export function withActivity(m: Member, watch: PaneWatch): Member {
+  return withContext(activityOf(m, watch), watch);
+}
+
+/** A member's context from the transcript its hooks named (teammates too), unless it has one already. */
+function withContext(m: Member, watch: PaneWatch): Member {
+  if (m.state !== 'alive' || m.context) return m;
+  const key = memberPaneKey(m);
+  if (key === null) return m;
+  const file = watch.transcriptOf(key);
+  const usage = file ? transcriptUsage(file) : null;
+  return usage
+    ? { ...m, context: { usedPct: usage.usedPct, tokens: usage.used, window: usage.window }, tokens: usage.tokens }
+    : m;
+}
+
+/**
+ * A held request as the prompt tower answers: 1 allows, 2 denies, through the hook. One whose input
+ * cannot be shown whole offers nothing: the agent's own dialog answers it when the hold ends.
+ */
+export function heldPrompt(r: HeldRequest): PanePrompt {
+  if (r.unreadable)
+    return {
+      question: `Held by the hook, but its input cannot be shown whole (${r.unreadable}): answer in the agent's dialog when the hold ends`,
+      subject: r.tool ? [r.tool] : [],
+      options: [],
+      signature: `held:${r.id}`,
+    };
+  const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
+  return {
+    // Claude Code draws its own dialog too: both are open, and the first answer wins.
+    question: "Allow this? (held by the hook for tower; the agent's own dialog is open too: the first answer wins)",
+    subject,
+    options: [
+      { key: '1', label: 'Yes' },
+      { key: '2', label: 'No' },
+    ],
+    signature: `held:${r.id}`,
+  };
+}
+
+/** The activity of a member nothing speaks for: no pane alive, no capture, no hook. */
+const NO_ACTIVITY = { activity: 'unknown', activitySince: null, activitySource: null } as const;
+
+/**
+ * A member with what hooks say it is doing, else what its pane shows, and the prompt the pane shows.
+ * Object.assign, not `{ ...m, activity }`: on Node 20 a spread that adds keys gives every object a
+ * map of its own (slow to make, to collect and to print): 30,000 members took 0.1 s here.
+ */
+function activityOf(m: Member, watch: PaneWatch): Member {
+  const pane = m.state === 'alive' ? memberPaneKey(m) : null;
+  const look = pane ? watch.look(pane) : undefined;
+  const hooked = pane ? watch.hookState(pane) : null;
+  const told = pane ? sessionActivity(watch.sessionState(pane)) : null;
+  const rest = 'prompt' in m ? withoutPrompt(m) : m;
+  if (!hooked && !look && !told) return Object.assign({}, rest, NO_ACTIVITY);
+  // While the hook holds a request the agent draws no dialog: the request stands in for it.
+  const held = pane && hooked?.event === 'PermissionRequest' && !look?.prompt ? watch.heldRequest(pane) : null;
+  const prompt = look?.prompt ? { prompt: look.prompt } : held ? { prompt: heldPrompt(held) } : {};
+  // The CLI's own word first: it writes its status as it changes, with no setup.
+  if (told) return Object.assign({}, rest, prompt, told);
+  // A hook's "working" (PreToolUse) is older than a question the screen shows now: a teammate's
+  // request forwarded to its lead fires no PermissionRequest in the teammate.
+  if (hooked && !(hooked.activity === 'working' && look?.reading.cue === 'question'))
+    return Object.assign({}, rest, prompt, {
+      activity: hooked.activity,
+      activitySince: new Date(hooked.at).toISOString(),
+      activityCue: hooked.cue,
+      activitySource: 'hooks' as const,
+    });
+  const seen = look as PaneLook;
+  return Object.assign({}, rest, prompt, {
+    activity: seen.reading.activity,
+    activitySince: new Date(seen.since).toISOString(),
+    activityCue: seen.reading.cue,
+    activitySource: 'screen' as const,
+  });
+}
+
+/**
+ * What Claude Code's own session file says, as a member's activity: `busy` is working; `waiting`
+ * (at a permission prompt or a question) and `idle` (its turn ended, the input box shown) are
+ * waiting. Null when there is no live session in the pane or its status is one tower does not know.
+ */
+function sessionActivity(
+  state: SessionState | null,
+): Pick<Member, 'activity' | 'activitySince' | 'activityCue' | 'activitySource'> | null {
+  const s = state?.session;
+  if (!s || s.status === 'unknown') return null;
+  return {
+    activity: s.status === 'busy' ? 'working' : 'waiting',
+    activitySince: s.statusAt === null ? null : new Date(s.statusAt).toISOString(),
+    activityCue: s.status === 'busy' ? 'interrupt-hint' : s.status === 'waiting' ? 'question' : 'prompt',
+    activitySource: 'session',
+  };
+}
+
+/** A member without the prompt an earlier capture saw. */
+function withoutPrompt(m: Member): Member {
+  const { prompt: _seenBefore, ...rest } = m;
+  return rest;
+}
+
+/** Longer than any turn: an agent "working" this long is stuck (out of quota, at a login or trust screen). */
+export const LONG_TURN_MS = 30 * 60_000;
+
+/** A warning per member that has shown working for longer than any turn. */
+export function longTurns(members: readonly Member[], now: number): string[] {
+  const out: string[] = [];
+  for (const m of members) {
+    const since = m.activity === 'working' && m.activitySince ? Date.parse(m.activitySince) : NaN;
+    if (Number.isFinite(since) && now - since > LONG_TURN_MS) {
+      out.push(
+        `${m.name} has shown working for ${Math.floor((now - since) / 60_000)} min, longer than any turn: out of quota, or at a login or trust screen?`,
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * A run's status with its members' activity laid over it. A Claude team (whose files give no status
+ * but its tasks') is waiting while a member asks or its lead waits, running while a member works.
+ * Otherwise a run with no tasks that its reader could only call idle (a Claude team whose tasks are off or deleted once done: Claude Code no longer gives
+ * newer models the task tools by default) is running while a member works, and waiting while one
+ * waits at its prompt. Any other status is the reader's.
+ */
+export function statusWithActivity(run: Run, members: readonly Member[]): Run['status'] {
+  // A Claude team's files say no status of their own, only its tasks do: what its members do now
+  // says more (a lead working on a team whose tasks are done is not complete; one asking is waiting).
+  // A member asking holds the team up whatever its tasks say: a task in progress beside a question
+  // is still a team waiting for the operator.
+  if (
+    run.system === 'claude-team' &&
+    run.status !== 'blocked' &&
+    members.some((m) => m.activity === 'waiting' && m.prompt)
+  )
+    return 'waiting';
+  if (
+    run.system === 'claude-team' &&
+    (run.status === 'idle' || run.status === 'unknown' || run.status === 'complete')
+  ) {
+    if (members.some((m) => m.activity === 'working')) return 'running';
+    if (members.some((m) => m.activity === 'waiting' && m.lead)) return 'waiting';
+  }
+  // A Claude team with no tasks whose config calls a member active is unknown until a member says.
+  const open = run.status === 'idle' || (run.status === 'unknown' && run.system === 'claude-team');
+  if (!open || run.tasks.length > 0) return run.status;
+  if (members.some((m) => m.activity === 'working')) return 'running';
+  if (members.some((m) => m.activity === 'waiting')) return 'waiting';
+  if (run.status === 'unknown' && members.length > 0 && members.every((m) => m.activity === 'idle')) return 'idle';
+  return run.status;
+}
