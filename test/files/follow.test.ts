@@ -62,7 +62,15 @@ describe('a line that never ends', () => {
     fs.appendFileSync(file, `${'y'.repeat(2 * 1024 * 1024)}\n${event('%2', 'Stop')}`);
     const watch = new PaneWatch(tmux.client, Date.now, hooks);
     const pane = await tmux.newSession('agent', tempDir(), 'sh -c "echo hello; sleep 100000"');
-    await watch.round([pane], null);
+    // The shell may not have printed yet at the first round: rounds go on until it has.
+    await waitFor(
+      async () => {
+        await watch.round([pane], null);
+        return watch.look(pane)?.text.includes('hello');
+      },
+      5000,
+      { what: 'a capture of the pane' },
+    );
     // A line naming no server speaks for tower's own server's %2.
     expect(hooks.stateOf('/nonexistent/own', '%2', Date.now(), true)).toMatchObject({ event: 'Stop' });
     const snap = new ActivityOverlay(watch).apply({ version: 1, generatedAt: '', runs: [], problems: [] });

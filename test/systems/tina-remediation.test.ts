@@ -149,7 +149,14 @@ describe('a run in a remediation phase, with its lead in tmux', () => {
     fs.rmSync(path.join(claudeDir, 'teams'), { recursive: true });
     fs.rmSync(path.join(claudeDir, 'tasks'), { recursive: true });
     expect(snapshot(null).runs).toEqual([]);
-    await tmux.newSession('shell', path.join(root, 'docs'));
+    const docs = path.join(root, 'docs');
+    const pane = await tmux.newSession('shell', docs);
+    // tmux reads a pane's folder from its process, which a busy machine may not have started yet.
+    await waitFor(
+      async () => (await tmux.client.listPanes()).some((p) => p.paneId === pane && p.cwd === fs.realpathSync(docs)),
+      5000,
+      { what: 'the pane working in the worktree' },
+    );
     const run = billing(snapshot(await tmux.client.listPanes()));
     expect(run).toMatchObject({ root, stateDir, phase: { current: '2.5' } });
   });

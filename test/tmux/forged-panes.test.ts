@@ -17,6 +17,7 @@ import { actionWorld, processAlive, snapshotOf } from '../actions/kit.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let tmux: TmuxFixture;
 let dir: string;
@@ -49,6 +50,16 @@ function member(name: string, paneId: string): Member {
 describe('list-panes with a hostile pane path', () => {
   it('gives exactly the real panes, the hostile path kept whole', async () => {
     const evil = await tmux.newSession('evil', evilCwd);
+    // tmux reads a pane's folder from its process: wait until that process runs its command.
+    await waitFor(
+      async () => {
+        const pid = (await tmux.client.listPanes()).find((p) => p.paneId === evil)?.pid;
+        const comm = pid === undefined ? '' : fs.readFileSync(`/proc/${pid}/comm`, { encoding: 'utf8', flag: 'r' });
+        return comm.trim() === 'sleep';
+      },
+      5000,
+      { what: 'the pane to run its command' },
+    );
     const panes = await tmux.client.listPanes();
     expect(panes.map((p) => p.paneId).sort()).toEqual([...new Set(panes.map((p) => p.paneId))].sort());
     expect(panes).toHaveLength(2);
