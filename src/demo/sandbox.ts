@@ -58,15 +58,29 @@ export interface DemoSandbox {
  * shutting down, and a client connecting then gets "server exited unexpectedly".
  */
 async function killServerAndWait(tmux: TmuxClient): Promise<void> {
+  const socket = await tmux.run(['display-message', '-p', '#{socket_path}']).catch(() => '');
   await tmux.killServer();
   const end = Date.now() + 3000;
   while (Date.now() < end) {
     try {
-      if ((await tmux.listPanesOrNull()) === null) return;
+      if ((await tmux.listPanesOrNull()) === null) return removeSocketFile(socket.trim());
     } catch {
       // still shutting down
     }
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * tmux leaves its socket file behind when its server is killed: the demo's server was started by the
+ * demo, so its file goes with it (else each demo left one more in the socket folder).
+ */
+function removeSocketFile(file: string): void {
+  if (!file) return;
+  try {
+    if (fs.lstatSync(file).isSocket()) fs.unlinkSync(file);
+  } catch {
+    // Gone already, or not ours to remove: nothing to do.
   }
 }
 
@@ -126,7 +140,7 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
       pid: process.pid,
     });
   } catch (err) {
-    await tmux.killServer().catch(() => undefined);
+    await killServerAndWait(tmux).catch(() => undefined);
     throw err;
   }
 

@@ -12,7 +12,7 @@ import { SANDBOX_MARKER } from '../../src/demo/sandbox-dir.js';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
 import { readMarkdown } from '../../src/systems/tina/markdown-reader.js';
 import { buildSnapshot } from '../../src/store/snapshot.js';
-import { TmuxClient } from '../../src/tmux/client.js';
+import { socketFile, TmuxClient } from '../../src/tmux/client.js';
 import { testContext } from '../helpers/context.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
 import { buildAgentScript, readObject, removeTempDirs, tempDir, waitForPane } from './support.js';
@@ -231,8 +231,12 @@ describe('the agents', () => {
   it('die with their server when the sandbox stops', async () => {
     const pids = (await tmux.listPanes()).map((p) => p.pid);
     expect(pids.length).toBe(sb.panes.size);
+    const socket = socketFile({ name: sb.socketName });
+    expect(fs.lstatSync(socket).isSocket()).toBe(true);
     await sb.stop();
     expect(await tmux.listPanesOrNull()).toBeNull();
+    // tmux leaves its socket file when its server is killed; the demo removes the one it made.
+    expect(fs.existsSync(socket)).toBe(false);
     expect(pids.filter(isRunning)).toEqual([]);
   });
 });
