@@ -12,6 +12,7 @@ import { longTurns, statusWithActivity, withActivity } from './member-activity.j
 import { applyEdit, deltaFrom, recordDelta } from './delta.js';
 import type { SnapshotDelta } from './delta.js';
 import type { SnapshotStore } from './types.js';
+import { cappedLine } from '../text/sanitize.js';
 
 /** The pane keys of every member alive, walked when asked for. */
 function* alivePaneKeys(runs: readonly Run[]): Generator<string> {
@@ -26,6 +27,14 @@ function* alivePaneKeys(runs: readonly Run[]): Generator<string> {
 function noneAlive(run: Run): boolean {
   for (const m of run.members) if (m.state === 'alive') return false;
   return true;
+}
+
+/** The longest tmux message a failed capture round shows: tmux's stderr may quote anything. */
+export const CAPTURE_PROBLEM_CHARS = 200;
+
+/** The row for a capture round that failed: one sanitized line, its tmux message capped. */
+export function captureProblem(raw: string): string {
+  return `tmux: ${cappedLine(raw, CAPTURE_PROBLEM_CHARS)}; member activity is unknown`;
 }
 
 /** Lays activity over a snapshot's members; runs whose members read the same keep their object. */
@@ -49,7 +58,7 @@ export class ActivityOverlay {
   constructor(private readonly watch: PaneWatch) {}
 
   apply(inner: Snapshot): Snapshot {
-    return this.withHookProblems(this.overlaid(inner));
+    return this.withWatchProblems(this.overlaid(inner));
   }
 
   private overlaid(inner: Snapshot): Snapshot {
@@ -123,9 +132,13 @@ export class ActivityOverlay {
     return at;
   }
 
-  /** The snapshot with a row for hook events tower could not read (the same object while they stay). */
-  private withHookProblems(out: Snapshot): Snapshot {
-    const messages = [this.watch.hooksProblem, this.watch.hooks?.problem ?? null].filter((m) => m !== null);
+  /**
+   * The snapshot with a row for the last capture round's failure and for hook events tower could
+   * not read (the same object while they stay). `tower status` and the live screen both get them here.
+   */
+  private withWatchProblems(out: Snapshot): Snapshot {
+    const capture = this.watch.problem === null ? null : captureProblem(this.watch.problem);
+    const messages = [capture, this.watch.hooksProblem, this.watch.hooks?.problem ?? null].filter((m) => m !== null);
     if (messages.length === 0) return out;
     const key = messages.join('\n');
     const w = this.wrapped;

@@ -266,6 +266,7 @@ export class PaneWatch {
         changed = true;
       }
     }
+    const problemBefore = this.problem;
     if (paneIds.length > 0) {
       try {
         const captures = await this.captureAll(paneIds, signal);
@@ -301,6 +302,8 @@ export class PaneWatch {
         else this.problem = err instanceof Error ? err.message : String(err);
       }
     }
+    // A failure that comes or goes is news to the screen (its problem row) though no pane changed.
+    if (this.problem !== problemBefore) changed = true;
     if (!changed) return;
     this.version++;
     this.changes.note(this.version, touched);

@@ -20,7 +20,7 @@ import { listPanesForSnapshot, swarmScannerFor } from './snapshot.js';
 import type { PaneListing } from './snapshot.js';
 import type { SwarmScanner } from '../tmux/swarm.js';
 import { deferredWork, onDeferredDone } from '../systems/deferred.js';
-import { sanitizeLine } from '../text/sanitize.js';
+import { cappedLine } from '../text/sanitize.js';
 import type { SnapshotStore } from './types.js';
 import { HookLeads } from './hook-leads.js';
 import { hookEventsFile } from './hook-events.js';
@@ -276,9 +276,7 @@ export const POLL_PROBLEM_CHARS = 200;
 
 /** The problem row for a poll hook that failed: one line, sanitized (an error may quote a pane), capped. */
 function pollFailure(err: unknown): Problem {
-  const raw = sanitizeLine(err instanceof Error ? err.message : String(err)).trim() || 'no message';
-  const chars = raw.length > POLL_PROBLEM_CHARS ? Array.from(raw) : null;
-  const msg = chars && chars.length > POLL_PROBLEM_CHARS ? `${chars.slice(0, POLL_PROBLEM_CHARS - 1).join('')}…` : raw;
+  const msg = cappedLine(err instanceof Error ? err.message : String(err), POLL_PROBLEM_CHARS);
   return {
     file: null,
     message: `reading the panes failed (${msg}): previews, prompts and activity may be out of date; tried again every poll`,

@@ -20,12 +20,8 @@ export async function snapshotWithActivity(
 ): Promise<Snapshot> {
   const watch = new PaneWatch(tmux, Date.now, hooks, swarmEnv, sessions);
   await watch.round(memberPanes(snapshot.runs, null), null);
-  const out = new ActivityOverlay(watch).apply(snapshot);
-  if (!watch.problem) return out;
-  return {
-    ...out,
-    problems: [...out.problems, { file: null, message: `tmux: ${watch.problem}; member activity is unknown` }],
-  };
+  // The overlay also adds the round's failure as a problem row, as on the live screen.
+  return new ActivityOverlay(watch).apply(snapshot);
 }
 
 /** This box read once, with one capture round for each member's activity when asked (`tower status`). */

@@ -38,6 +38,12 @@ export function sanitizeLine(text: string): string {
   return sanitize(text).replace(/[\r\n]+/g, ' ');
 }
 
+/** One line of untrusted text for a problem row: sanitized, trimmed, at most `max` characters (… marks a cut). */
+export function cappedLine(text: string, max: number): string {
+  const chars = Array.from(sanitizeLine(text).trim() || 'no message');
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
 /** A value of unknown type as display text (numbers and booleans stringified, objects refused). */
 export function asText(value: unknown): string | null {
   if (typeof value === 'string') return sanitizeLine(value);
