@@ -15,7 +15,7 @@ import type { PaneCapture } from '../tmux/capture.js';
 import { TmuxError } from '../tmux/errors.js';
 import { swarmClient, tmuxSocketDir } from '../tmux/swarm.js';
 import type { SwarmServer } from '../tmux/swarm.js';
-import { sanitize } from '../text/sanitize.js';
+import { cappedLine, sanitize } from '../text/sanitize.js';
 import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
 import { readPrompt } from './prompt-reading.js';
@@ -29,6 +29,10 @@ import { fromServer } from './held-requests.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
+
+/** The most characters of a session-file or hook-event read error shown on its problem row. */
+const SOURCE_PROBLEM_CHARS = 200;
+
 /**
  * Output that changed this recently still counts as moving: agents print in bursts, and a pane
  * captured between two bursts is not idle yet.
@@ -243,15 +247,24 @@ export class PaneWatch {
     let touched: Set<string> | null = new Set<string>();
     let changed = false;
     // The hook events are one source among the captures: their failure never stops the panes' reading.
+    // It is one row, each source's message on one line and capped; it goes once both read again.
+    const failed: string[] = [];
     try {
       changed = this.sessions?.refresh() ?? false;
     } catch (err) {
-      this.hooksProblem = `session files: ${err instanceof Error ? err.message : String(err)}`;
+      failed.push(
+        `session files: ${cappedLine(err instanceof Error ? err.message : String(err), SOURCE_PROBLEM_CHARS)}`,
+      );
     }
     try {
       changed = (this.hooks?.refresh() ?? false) || changed;
     } catch (err) {
-      this.hooksProblem = `hook events: ${err instanceof Error ? err.message : String(err)}`;
+      failed.push(`hook events: ${cappedLine(err instanceof Error ? err.message : String(err), SOURCE_PROBLEM_CHARS)}`);
+    }
+    const hooksProblem = failed.length > 0 ? failed.join('; ') : null;
+    if (hooksProblem !== this.hooksProblem) {
+      this.hooksProblem = hooksProblem;
+      changed = true;
     }
     if (changed || wide) touched = null;
     if (panes) {

@@ -102,4 +102,26 @@ describe('a line that never ends', () => {
     const snap = new ActivityOverlay(watch).apply({ version: 1, generatedAt: '', runs: [], problems: [] });
     expect(snap.problems.map((p) => p.message)).toEqual(['hook events: Invalid string length']);
   });
+
+  it('says a hook events failure on one capped line, and drops the row once they read again', async () => {
+    let failing = true;
+    class Flaky extends HookEvents {
+      override refresh(): boolean {
+        if (failing) throw new Error(`bad\u001b[2J\nread ${'x'.repeat(5000)}`);
+        return super.refresh();
+      }
+    }
+    const watch = new PaneWatch(tmux.client, Date.now, new Flaky(path.join(tempDir(), 'events')));
+    const pane = await tmux.newSession('flaky', tempDir(), 'sh -c "echo flaky; sleep 100000"');
+    const overlay = new ActivityOverlay(watch);
+    const empty = { version: 1 as const, generatedAt: '', runs: [], problems: [] };
+    await watch.round([pane], null);
+    const [row, ...more] = overlay.apply(empty).problems;
+    expect(more).toEqual([]);
+    expect(row?.message).toMatch(/^hook events: bad read x+…$/);
+    expect(Array.from(row!.message.slice('hook events: '.length))).toHaveLength(200);
+    failing = false;
+    await watch.round([pane], null);
+    expect(overlay.apply(empty).problems).toEqual([]);
+  });
 });
