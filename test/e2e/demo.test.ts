@@ -16,9 +16,9 @@ import type { DemoSandbox } from '../../src/demo/sandbox.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { defaultBindings, keysLabel } from '../../src/keys/keymap.js';
-import { removeTree, uniqueSocketName } from '../helpers/tmux.js';
+import { uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { removeAfterFile } from '../helpers/leftovers.js';
+import { removeAfterFile, removeTree } from '../helpers/leftovers.js';
 import {
   buildTowerFromSource,
   focusPane,

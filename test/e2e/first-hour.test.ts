@@ -13,8 +13,8 @@ import type { Stage } from '../../scripts/render/stage.js';
 import { killPrivateServer, openStage, waitForScreen } from '../../scripts/render/stage.js';
 import { shellQuote } from '../../src/demo/panes.js';
 import { TmuxClient } from '../../src/tmux/client.js';
-import { removeAfterFile } from '../helpers/leftovers.js';
-import { killServersAndWait, removeTree, uniqueSocketName } from '../helpers/tmux.js';
+import { removeAfterFile, removeTree } from '../helpers/leftovers.js';
+import { killServersAndWait, uniqueSocketName } from '../helpers/tmux.js';
 import { buildTowerFromSource, focusPane, press, selectRun, teamRows } from './demo-operator.js';
 
 let work: string;

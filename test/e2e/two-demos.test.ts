@@ -15,8 +15,8 @@ import { servedSandbox } from '../../src/context/demo-record.js';
 import { shellQuote } from '../../src/demo/panes.js';
 import { TmuxClient } from '../../src/tmux/client.js';
 import { runBuilt } from '../helpers/run-built.js';
-import { removeAfterFile } from '../helpers/leftovers.js';
-import { killServersAndWait, removeTree, uniqueSocketName } from '../helpers/tmux.js';
+import { removeAfterFile, removeTree } from '../helpers/leftovers.js';
+import { killServersAndWait, uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { buildTowerFromSource, press, selectRun } from './demo-operator.js';
 

@@ -21,6 +21,11 @@ export function closeSocketAfterFile(name: string): string {
 }
 const servers = new Set<() => Promise<void>>();
 
+/** Removes a folder tree, trying again while a process that was just stopped still writes into it. */
+export function removeTree(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+}
+
 /** Records a temp dir to remove after the file's tests; returns it. */
 export function removeAfterFile(dir: string): string {
   dirs.add(dir);
@@ -48,6 +53,6 @@ export async function cleanUpLeftovers(): Promise<void> {
     fs.rmSync(file, { force: true });
   }
   sockets.clear();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  for (const d of dirs) removeTree(d);
   dirs.clear();
 }

@@ -102,8 +102,3 @@ export async function killServersAndWait(
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && groups.some(groupAlive)) await new Promise((r) => setTimeout(r, 50));
 }
-
-/** Removes a folder tree, trying again while a process that was just stopped still writes into it. */
-export function removeTree(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-}

@@ -39,6 +39,20 @@ afterAll(() => {
 });
 
 /** The line of the runs list that holds the cursor. */
+/**
+ * The commands the open help overlay lists: long lines wrap onto more rows than there are commands,
+ * so it is scrolled until nothing is left below the fold.
+ */
+async function commandsInHelp(screen: TestScreen): Promise<string[]> {
+  const seen = new Set<string>();
+  for (let i = 0; i < 200; i++) {
+    for (const spec of KEYMAP) if (screen.frame().includes(`${spec.command}:`)) seen.add(spec.command);
+    if (!screen.frame().includes('(more ↓)')) break;
+    await screen.press('j');
+  }
+  return [...seen].sort();
+}
+
 const selectedRun = (frame: string) => frame.split('\n').find((l) => /^[┃│]> /.test(l)) ?? '';
 
 describe('navigation and focus', () => {
@@ -142,14 +156,7 @@ describe('help overlay', () => {
     await screen.press('?');
     await waitForText(screen, 'Keys');
     expect(screen.frame()).toContain('Shift-Tab');
-    // Long lines wrap, so the last commands may sit below the fold: scroll until none is left.
-    const seen = new Set<string>();
-    for (let i = 0; i < 200; i++) {
-      for (const spec of KEYMAP) if (screen.frame().includes(`${spec.command}:`)) seen.add(spec.command);
-      if (!screen.frame().includes('(more ↓)')) break;
-      await screen.press('j');
-    }
-    expect([...seen].sort()).toEqual(KEYMAP.map((s) => s.command).sort());
+    expect(await commandsInHelp(screen)).toEqual(KEYMAP.map((s) => s.command).sort());
     await screen.press('?');
     await waitFor(() => !screen.frame().includes('force-quit:'));
   });
@@ -158,14 +165,7 @@ describe('help overlay', () => {
     const { screen } = room({ columns: 80, rows: 24 });
     await screen.press('?');
     await waitForText(screen, '(more ↓)');
-    const seen = new Set<string>();
-    // Long lines wrap onto more rows than there are commands: scroll until nothing is below.
-    for (let i = 0; i < 200; i++) {
-      for (const spec of KEYMAP) if (screen.frame().includes(`${spec.command}:`)) seen.add(spec.command);
-      if (!screen.frame().includes('(more ↓)')) break;
-      await screen.press('j');
-    }
-    expect([...seen].sort()).toEqual(KEYMAP.map((s) => s.command).sort());
+    expect(await commandsInHelp(screen)).toEqual(KEYMAP.map((s) => s.command).sort());
     await screen.press(KEY.esc);
     await waitFor(() => !screen.frame().includes('(more ↓)'));
   });
