@@ -2,6 +2,7 @@
  * The keymap: one table of data. It drives the input router, the footer hints, the `?` overlay and
  * the README key table. Components ask which command a key means; they never compare raw characters.
  */
+/* eslint max-lines: "off" -- the table of keys: one entry per command, data read top to bottom, not logic */
 import { keyLabel } from './key-name.js';
 
 /** Every command a key can mean. */

@@ -175,10 +175,11 @@ export class AgentRuntime {
   /** Runs `fn` every `minMs`..`maxMs` of demo time; a tick never overlaps the previous one. */
   every(minMs: number, maxMs: number, fn: () => void | Promise<void>, firstMs?: number): void {
     const next = (delay: number) => {
-      const t = setTimeout(async () => {
+      const t = setTimeout(() => {
         this.timers.delete(t);
-        await this.guarded(fn);
-        if (!this.stopped) next(minMs + Math.random() * (maxMs - minMs));
+        void this.guarded(fn).then(() => {
+          if (!this.stopped) next(minMs + Math.random() * (maxMs - minMs));
+        });
       }, this.scaled(delay));
       this.timers.add(t);
     };
