@@ -30,7 +30,7 @@ import { initialUiState, uiReducer } from './state/ui-state.js';
 import { deriveView } from './state/view.js';
 import { previewMember } from './state/selectors.js';
 import { paneTextLines } from './text/pane-text.js';
-import { screenMetrics, wantsOf } from './metrics.js';
+import { firstPages, screenMetrics, wantsOf } from './metrics.js';
 import { createTheme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
 
@@ -65,7 +65,7 @@ export function ControlRoom(props: ControlRoomProps) {
   const [clock] = useState(() => props.clock ?? createTickingClock());
   const [session] = useState(() => props.session ?? createSessionStore());
   const metrics = useRef<ScreenMetrics>({
-    page: { runs: 1, team: 1, preview: 1, tasks: 1, reviews: 1, gates: 1, problems: 1, activity: 1 },
+    page: firstPages(),
     helpMax: 0,
     dialogMax: 0,
   });
@@ -113,7 +113,7 @@ export function ControlRoom(props: ControlRoomProps) {
   const { loading, reading, suspended, muted } = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const size = useTerminalSize();
 
-  const view = useMemo(() => deriveView(snapshot, activity.length, ui), [snapshot, activity.length, ui]);
+  const view = useMemo(() => deriveView(snapshot, activity, ui), [snapshot, activity, ui]);
   const runId = view.run?.id ?? null;
   useEffect(() => props.watch?.focus(runId), [props.watch, runId]);
   // Only the previewed pane streams; none while the terminal is handed to an attached pane.
@@ -123,7 +123,7 @@ export function ControlRoom(props: ControlRoomProps) {
     props.watch?.preview?.(previewedRun, previewed);
   }, [props.watch, previewedRun, previewed]);
   useEffect(() => () => props.watch?.preview?.(null, null), [props.watch]);
-  const layout = computeLayout(size.columns, size.rows, wantsOf(view), view.rows.problems > 0);
+  const layout = computeLayout(size.columns, size.rows, wantsOf(view), view.focusable);
   const dialog = dialogState.current;
   const help = ui.help ? helpOverlay(bindings, size.columns, size.rows) : null;
   const dialogBox = dialog ? dialogOverlay(dialog, bindings, Boolean(props.readonly), size.columns, size.rows) : null;

@@ -2,13 +2,11 @@
  * Where each pane goes for a terminal size. Wide terminals put the detail panes side by side under
  * the runs list; narrow ones show one detail pane at a time behind a tab bar. Pure.
  */
-import type { DetailPane } from './state/ui-state.js';
+import type { Rect } from './geometry.js';
+import type { DetailPane } from './panes/registry.js';
+import { PANE_SPECS } from './panes/registry.js';
 
-/** Width and height in cells, borders included. */
-export interface Rect {
-  width: number;
-  height: number;
-}
+export type { Rect } from './geometry.js';
 
 export interface PlacedPane {
   pane: DetailPane;
@@ -58,8 +56,11 @@ export function allocate(total: number, slots: readonly Omit<Slot, 'pane'>[]): n
 
 const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));
 
-/** The layout for a terminal of `columns` × `rows`, given what each pane would like to show. */
-export function computeLayout(columns: number, rows: number, wants: Wants, showProblems: boolean): Layout {
+/**
+ * The layout for a terminal of `columns` × `rows`, given what each pane would like to show and the
+ * panes there are to draw (the view's focusable ones: a pane with nothing to show has no slot).
+ */
+export function computeLayout(columns: number, rows: number, wants: Wants, drawn: readonly string[]): Layout {
   if (columns < MIN_SIZE.columns || rows < MIN_SIZE.rows) return { kind: 'too-small', width: columns, height: rows };
   const body = rows - 2; // header and footer
   const wide = columns >= WIDE_SIZE.columns && rows >= WIDE_SIZE.rows;
@@ -78,22 +79,15 @@ export function computeLayout(columns: number, rows: number, wants: Wants, showP
   const rest = body - runsHeight;
   // The left column holds the task table, the widest content: it gets a little more.
   const leftWidth = Math.floor(columns * 0.55);
-  const slot = (pane: DetailPane, min: number, want: number, grow: boolean): Slot => ({
-    pane,
-    min: min + 2,
-    want: want + 2,
-    grow,
-  });
-  const left: Slot[] = [slot('team', 2, wants.team, false), slot('tasks', 3, wants.tasks, true)];
-  if (showProblems) left.push(slot('problems', 1, Math.min(wants.problems, 6), false));
-  // The preview takes what the right column has left; the activity pane what its entries need
-  // (an entry with its details is a few lines), up to a dozen lines.
-  const right: Slot[] = [
-    slot('gates', 3, wants.gates, false),
-    slot('reviews', 2, Math.min(wants.reviews, 6), false),
-    slot('activity', 3, Math.min(wants.activity * 5, 12), false),
-    slot('preview', 4, 4, true),
-  ];
+  const slots = (column: 0 | 1): Slot[] =>
+    PANE_SPECS.filter((s) => s.slot.column === column && drawn.includes(s.id)).map((s) => ({
+      pane: s.id,
+      min: s.slot.min + 2,
+      want: s.slot.ask(wants[s.id]) + 2,
+      grow: s.slot.grow,
+    }));
+  const left = slots(0);
+  const right = slots(1);
   const place = (slots: Slot[], width: number): PlacedPane[] => {
     const heights = allocate(rest, slots);
     return slots.map((s, i) => ({ pane: s.pane, rect: { width, height: heights[i] ?? 0 } }));

@@ -14,24 +14,19 @@ import type { Bindings } from '../keys/keymap.js';
 import { keyLabel } from '../keys/key-name.js';
 import { footerLine, headerLine, tabBarLine } from './components/chrome.js';
 import { dialogText } from './components/dialog-lines.js';
-import { frameLines, framedPane } from './components/frame.js';
+import { frameLines } from './components/frame.js';
 import { helpLines } from './components/help-lines.js';
 import type { OverlayBox } from './components/overlay.js';
 import { overlayBox } from './components/overlay.js';
 import type { Layout, Rect } from './layout.js';
 import { MIN_SIZE } from './layout.js';
-import { activityLines } from './panes/activity-pane.js';
-import { gatesLines } from './panes/gates-pane.js';
-import { paneTitle } from './panes/pane-title.js';
-import { captureLines, previewFrame } from './panes/preview-lines.js';
-import { problemsLines } from './panes/problems-pane.js';
-import { reviewsLines } from './panes/reviews-pane.js';
+import type { PaneData } from './panes/pane-spec.js';
+import { paneTitle } from './panes/pane-spec.js';
+import { paneSpec } from './panes/registry.js';
 import { runsPaneLines } from './panes/runs-lines.js';
-import { taskStats, tasksLines } from './panes/tasks-pane.js';
-import { teamLines } from './panes/team-pane.js';
+import { ScreenMemo } from './screen-memo.js';
 import type { Hint } from './state/available.js';
 import type { Dialog } from './state/dialog-state.js';
-import { previewMember } from './state/selectors.js';
 import type { DetailPane, UiState } from './state/ui-state.js';
 import { DETAIL_PANES } from './state/ui-state.js';
 import type { ScreenView } from './state/view.js';
@@ -122,92 +117,28 @@ function overlayLines(box: OverlayBox, title: string, body: readonly Segment[][]
   return frameLines(more ? `${title} (more ↓)` : title, true, { width: box.width, height: box.height }, visible);
 }
 
-/**
- * Keeps what each part of the screen was last drawn from and the lines it gave. A part is a pane
- * function of one props object: it is drawn again only when some field of that object is another
- * value (Object.is), so what a pane reads is what it is kept on, and nothing it reads goes stale.
- */
-export class ScreenMemo {
-  private slots = new Map<string, { pane: unknown; props: object; value: unknown }>();
-
-  /** `pane(props)`, or what it gave last time under `key` when `props` has the same fields. */
-  draw<P extends object, T>(key: string, pane: (props: P) => T, props: P): T {
-    const slot = this.slots.get(key);
-    if (slot && slot.pane === pane && sameFields(slot.props, props)) return slot.value as T;
-    const value = pane(props);
-    this.slots.set(key, { pane, props, value });
-    return value;
-  }
+/** What the detail panes count and draw from, as this frame holds it. */
+function paneData(p: ScreenInput): PaneData {
+  return { run: p.view.run, problems: p.snapshot.problems, activity: p.activity };
 }
 
-/** Whether two props objects have the same fields holding the same values. */
-function sameFields(a: object, b: object): boolean {
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
-  if (keys.length !== Object.keys(y).length) return false;
-  for (const k of keys) if (!Object.is(x[k], y[k]) || !Object.hasOwn(y, k)) return false;
-  return true;
-}
-
-/** A pane's title, kept on what it counts. */
-function titleOf(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, run: Run | null): string {
-  return memo.draw(`${pane}:title`, paneTitle, { pane, run, problems: p.snapshot.problems, activity: p.activity });
-}
-
+/** A detail pane's lines in its rect: what its record draws from the screen's input. */
 function detailBlock(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, rect: Rect): readonly (readonly Segment[])[] {
-  const run = p.view.run;
-  const focused = p.ui.focus === pane && !p.ui.filtering;
-  const cursor = p.view.cursors[pane];
-  const width = rect.width - 2;
-  const height = rect.height - 2;
   // One slot per pane, whatever its size: a resize replaces it rather than adding one.
-  if (pane === 'preview') {
-    const member = previewMember(run, p.view.member, p.ui.focus);
-    // A pane of another box is what that box streams of it, never a pane of this one's server.
-    const look = member ? p.look?.(member, run) : undefined;
-    const hostNote = run?.host ? (p.previewNote?.(run) ?? null) : null;
-    const lines = memo.draw('preview:text', captureLines, { text: look?.text ?? null, color: p.color });
-    return memo.draw('preview', previewFrame, {
-      member,
-      hasRun: run !== null,
-      host: run?.host ?? null,
-      hostNote,
-      look,
-      lines,
-      focused,
-      scroll: cursor,
-      width: rect.width,
-      height: rect.height,
-    });
-  }
-  let content: Segment[][];
-  if (pane === 'gates')
-    content = memo.draw('gates', gatesLines, { run, cursor, focused, width, height, now: p.gatesNow });
-  else if (pane === 'tasks') {
-    const stats = memo.draw('tasks:stats', taskStats, { run });
-    content = memo.draw('tasks', tasksLines, { run, stats, cursor, focused, width, height });
-  } else if (pane === 'team')
-    content = memo.draw('team', teamLines, {
-      run,
-      cursor,
-      focused,
-      width,
-      height,
-      now: p.teamNow,
-      threshold: p.contextThreshold,
-    });
-  else if (pane === 'reviews') content = memo.draw('reviews', reviewsLines, { run, cursor, focused, width, height });
-  else if (pane === 'problems')
-    content = memo.draw('problems', problemsLines, { run, problems: p.snapshot.problems, cursor, focused, height });
-  else content = memo.draw('activity', activityLines, { entries: p.activity, cursor, focused, height });
-  const title = titleOf(p, memo, pane, run);
-  return memo.draw(`${pane}:frame`, framedPane, {
-    title,
-    focused,
-    width: rect.width,
-    height: rect.height,
-    content,
+  return paneSpec(pane).draw({
+    ...paneData(p),
+    memo,
+    rect,
+    cursor: p.view.cursors[pane],
+    focused: p.ui.focus === pane && !p.ui.filtering,
+    member: p.view.member,
+    focus: p.ui.focus,
+    contextThreshold: p.contextThreshold,
+    gatesNow: p.gatesNow,
+    teamNow: p.teamNow,
+    look: p.look,
+    previewNote: p.previewNote,
+    color: p.color,
   });
 }
 
@@ -260,7 +191,7 @@ export function screenBlocks(
   if (layout.kind === 'narrow') {
     const tabs = DETAIL_PANES.filter((d) => view.focusable.includes(d)).map((d) => ({
       pane: d,
-      label: titleOf(p, memo, d, view.run).replace(' · ', ' '),
+      label: paneTitle(paneSpec(d), memo, paneData(p)).replace(' · ', ' '),
     }));
     const shown = ui.focus === 'runs' ? ui.tab : ui.focus;
     blocks.push({ x: 0, y, width, lines: [tabBarLine(tabs, shown, ui.focus !== 'runs', width)] });

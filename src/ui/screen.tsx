@@ -11,7 +11,8 @@ import type { PaneLooks } from '../store/captures.js';
 import { FrameComposer } from './frame-compose.js';
 import { useClock } from './hooks/use-clock.js';
 import type { ScreenInput } from './screen-blocks.js';
-import { ScreenMemo, gatesResolution, screenBlocks, teamResolution } from './screen-blocks.js';
+import { gatesResolution, screenBlocks, teamResolution } from './screen-blocks.js';
+import { ScreenMemo } from './screen-memo.js';
 import { useTheme } from './theme-context.js';
 import type { Theme } from './theme.js';
 

@@ -109,7 +109,8 @@ describe('reading a gate', () => {
     // In the runs list v means nothing.
     await screen.press('v');
     expect(screen.frame()).not.toContain('(more ↓)');
-    for (let i = 0; i < 5; i++) await screen.press(KEY.tab);
+    // Team, then Tasks, then the right column's first pane.
+    for (let i = 0; i < 3; i++) await screen.press(KEY.tab);
     await waitForText(screen, '[> Gates');
     await waitForText(screen, 'v read gate');
     await screen.press('v');

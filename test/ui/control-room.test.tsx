@@ -69,18 +69,21 @@ describe('navigation and focus', () => {
     await waitFor(() => selectedRun(screen.frame()).includes('epic-42'));
   });
 
-  it('cycles pane focus with Tab and Shift-Tab, marking the focused pane with [> …]', async () => {
+  it('cycles pane focus with Tab and Shift-Tab in screen order, marking the focused pane with [> …]', async () => {
     const { screen } = room({ columns: 80, rows: 24 });
     await waitForText(screen, '[> Runs');
     await screen.press(KEY.tab);
     await waitForText(screen, '[> Team');
     expect(screen.frame()).not.toContain('[> Runs');
+    // The left column top to bottom, then the right one: the preview, at the bottom right, is last.
     await screen.press(KEY.tab);
-    await waitForText(screen, '[> Preview');
-    await screen.press(KEY.tab, KEY.tab);
-    await waitForText(screen, '[> Reviews');
-    await screen.press(KEY.shiftTab);
     await waitForText(screen, '[> Tasks');
+    await screen.press(KEY.shiftTab, KEY.shiftTab);
+    await waitForText(screen, '[> Runs');
+    await screen.press(KEY.shiftTab);
+    await waitForText(screen, '[> Preview');
+    await screen.press(KEY.shiftTab);
+    await waitForText(screen, '[> Activity');
     await screen.press(KEY.esc);
     await waitForText(screen, '[> Runs');
   });

@@ -11,7 +11,8 @@ import { cutLine, FrameComposer } from '../../src/ui/frame-compose.js';
 import { computeLayout } from '../../src/ui/layout.js';
 import { wantsOf } from '../../src/ui/metrics.js';
 import type { ScreenInput } from '../../src/ui/screen-blocks.js';
-import { ScreenMemo, screenBlocks } from '../../src/ui/screen-blocks.js';
+import { screenBlocks } from '../../src/ui/screen-blocks.js';
+import { ScreenMemo } from '../../src/ui/screen-memo.js';
 import { initialUiState } from '../../src/ui/state/ui-state.js';
 import { deriveView } from '../../src/ui/state/view.js';
 import { createTheme } from '../../src/ui/theme.js';
@@ -27,9 +28,9 @@ const NO_ACTIVITY: ScreenInput['activity'] = [];
 
 function input(snapshot: Snapshot, patch: Partial<ScreenInput> = {}): ScreenInput {
   const ui = initialUiState();
-  const view = deriveView(snapshot, 0, ui);
+  const view = deriveView(snapshot, [], ui);
   return {
-    layout: computeLayout(120, 40, wantsOf(view), view.rows.problems > 0),
+    layout: computeLayout(120, 40, wantsOf(view), view.focusable),
     snapshot,
     loading: false,
     activity: NO_ACTIVITY,
@@ -73,7 +74,7 @@ describe('the screen as blocks', () => {
     const first = fixtureSnapshot();
     const a = screenBlocks(input(first), memo);
     // The selected run is untouched; a run further down gets a new task.
-    const selected = deriveView(first, 0, initialUiState()).run!;
+    const selected = deriveView(first, [], initialUiState()).run!;
     const runs = first.runs.map((r) =>
       r.id !== selected.id && r.tasks.length > 0 ? { ...r, tasks: [...r.tasks, task('new')] } : r,
     );

@@ -10,7 +10,7 @@ import type { ActivityEntry } from '../../src/store/types.js';
 import { framedPane } from '../../src/ui/components/frame.js';
 import { activityLines } from '../../src/ui/panes/activity-pane.js';
 import { gatesLines } from '../../src/ui/panes/gates-pane.js';
-import { paneTitle } from '../../src/ui/panes/pane-title.js';
+import { paneSpec } from '../../src/ui/panes/registry.js';
 import { captureLines, previewFrame } from '../../src/ui/panes/preview-lines.js';
 import { problemsLines } from '../../src/ui/panes/problems-pane.js';
 import { reviewsLines } from '../../src/ui/panes/reviews-pane.js';
@@ -65,7 +65,7 @@ const text = (lines: readonly (readonly Segment[])[]) => lines.map((l) => l.map(
 
 /** A detail pane's content in its frame, titled as the screen titles it. */
 function framed(pane: DetailPane, width: number, content: Segment[][], run = tinaRun(), focused = false): string {
-  const title = paneTitle({ pane, run, problems: PROBLEMS, activity: ACTIVITY });
+  const title = paneSpec(pane).title({ run, problems: PROBLEMS, activity: ACTIVITY });
   return text(framedPane({ title, focused, width, height: HEIGHT, content }));
 }
 

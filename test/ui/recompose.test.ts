@@ -12,7 +12,8 @@ import { FrameComposer } from '../../src/ui/frame-compose.js';
 import { computeLayout } from '../../src/ui/layout.js';
 import { wantsOf } from '../../src/ui/metrics.js';
 import type { ScreenInput } from '../../src/ui/screen-blocks.js';
-import { ScreenMemo, screenBlocks } from '../../src/ui/screen-blocks.js';
+import { screenBlocks } from '../../src/ui/screen-blocks.js';
+import { ScreenMemo } from '../../src/ui/screen-memo.js';
 import type { UiState } from '../../src/ui/state/ui-state.js';
 import { initialUiState } from '../../src/ui/state/ui-state.js';
 import { deriveView } from '../../src/ui/state/view.js';
@@ -33,9 +34,9 @@ const COLUMNS = 120;
 const ROWS = 40;
 
 function input(snapshot: Snapshot, ui: UiState): ScreenInput {
-  const view = deriveView(snapshot, 0, ui);
+  const view = deriveView(snapshot, [], ui);
   return {
-    layout: computeLayout(COLUMNS, ROWS, wantsOf(view), view.rows.problems > 0),
+    layout: computeLayout(COLUMNS, ROWS, wantsOf(view), view.focusable),
     snapshot,
     loading: false,
     activity: NO_ACTIVITY,

@@ -149,7 +149,7 @@ describe('footer hints', () => {
   const situation = (patch: Partial<Situation>): Situation => {
     const snap = fixtureSnapshot([tinaRun(), harnessRun()]);
     return {
-      view: deriveView(snap, 0, initialUiState()),
+      view: deriveView(snap, [], initialUiState()),
       focus: 'runs',
       help: false,
       dialog: null,
@@ -164,7 +164,7 @@ describe('footer hints', () => {
     expect(words).toEqual(expect.arrayContaining(['checkpoint', 'terminate', 'rehydrate', 'attach', 'help', 'quit']));
     expect(words).not.toContain('grant');
     expect(words).not.toContain('request');
-    const harness = deriveView(fixtureSnapshot([harnessRun()]), 0, initialUiState());
+    const harness = deriveView(fixtureSnapshot([harnessRun()]), [], initialUiState());
     const h = availableHints(situation({ view: harness })).map((x) => x.command);
     expect(h).toEqual(expect.arrayContaining(['grant', 'request']));
     expect(h).not.toContain('checkpoint');
@@ -173,8 +173,8 @@ describe('footer hints', () => {
   it('offer a command exactly when its key would act, for every command and selection', () => {
     const snap = fixtureSnapshot([tinaRun(), harnessRun()]);
     const views = [
-      deriveView(snap, 0, initialUiState()),
-      deriveView(fixtureSnapshot([harnessRun()]), 0, initialUiState()),
+      deriveView(snap, [], initialUiState()),
+      deriveView(fixtureSnapshot([harnessRun()]), [], initialUiState()),
     ];
     // The tina run's team: the lead, a worker, a dead worker and an in-process reviewer (no pane of its own).
     const selections = views.flatMap((view) =>
@@ -205,7 +205,7 @@ describe('footer hints', () => {
 
   it('refuse terminate for a selected member without a pane of its own, and do not offer it', () => {
     const run = tinaRun();
-    const view = { ...deriveView(fixtureSnapshot([run]), 0, initialUiState()), member: run.members[3] ?? null };
+    const view = { ...deriveView(fixtureSnapshot([run]), [], initialUiState()), member: run.members[3] ?? null };
     expect(availableHints(situation({ view, focus: 'team' })).map((h) => h.command)).not.toContain('terminate');
     const verdict = SCREEN_COMMANDS.terminate;
     expect(
@@ -239,7 +239,7 @@ describe('footer hints', () => {
     for (const m of doubts) {
       const members = run.members.map((x) => (x === worker ? m : x));
       const shown = { ...run, members };
-      const view = { ...deriveView(fixtureSnapshot([shown]), 0, initialUiState()), member: m };
+      const view = { ...deriveView(fixtureSnapshot([shown]), [], initialUiState()), member: m };
       const offered = availableHints(situation({ view, focus: 'team' })).map((h) => h.command);
       expect(offered).not.toContain('terminate');
       expect(offered).not.toContain('send');
@@ -311,8 +311,8 @@ describe('teams that ended', () => {
     const shown = uiReducer(initialUiState(), { type: 'toggle-ended' });
     expect(shown.showEnded).toBe(true);
     expect(uiReducer(shown, { type: 'toggle-ended' }).showEnded).toBe(false);
-    expect(deriveView({ ...fixtureSnapshot(), runs }, 0, initialUiState()).runs).toHaveLength(runs.length - 2);
-    expect(deriveView({ ...fixtureSnapshot(), runs }, 0, shown).runs).toHaveLength(runs.length);
+    expect(deriveView({ ...fixtureSnapshot(), runs }, [], initialUiState()).runs).toHaveLength(runs.length - 2);
+    expect(deriveView({ ...fixtureSnapshot(), runs }, [], shown).runs).toHaveLength(runs.length);
   });
 });
 

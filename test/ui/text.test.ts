@@ -3,6 +3,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { frameLines, windowStart } from '../../src/ui/components/frame.js';
 import { fitColumns } from '../../src/ui/components/table.js';
+import { DETAIL_PANES } from '../../src/ui/state/ui-state.js';
 import { allocate, computeLayout } from '../../src/ui/layout.js';
 import { age, clock, gauge } from '../../src/ui/text/format.js';
 import { fitLine, lineWidth } from '../../src/ui/text/segments.js';
@@ -132,17 +133,18 @@ describe('columns, frames and layout', () => {
 
   it('is wide from 120×30, narrow below, and asks for room under 40×12', () => {
     const wants = { runs: 5, team: 4, preview: 12, tasks: 10, reviews: 3, gates: 2, problems: 1, activity: 1 };
-    expect(computeLayout(120, 40, wants, false).kind).toBe('wide');
-    expect(computeLayout(119, 40, wants, false).kind).toBe('narrow');
-    expect(computeLayout(80, 24, wants, false).kind).toBe('narrow');
-    expect(computeLayout(30, 10, wants, false).kind).toBe('too-small');
+    const noProblems = DETAIL_PANES.filter((p) => p !== 'problems');
+    expect(computeLayout(120, 40, wants, noProblems).kind).toBe('wide');
+    expect(computeLayout(119, 40, wants, noProblems).kind).toBe('narrow');
+    expect(computeLayout(80, 24, wants, noProblems).kind).toBe('narrow');
+    expect(computeLayout(30, 10, wants, noProblems).kind).toBe('too-small');
     for (const [w, h] of [
       [80, 24],
       [120, 40],
       [200, 60],
       [40, 12],
     ] as const) {
-      const l = computeLayout(w, h, wants, true);
+      const l = computeLayout(w, h, wants, DETAIL_PANES);
       if (l.kind === 'wide')
         for (const col of l.columns) expect(col.reduce((n, p) => n + p.rect.height, 0) + l.runs.height + 2).toBe(h);
       if (l.kind === 'narrow') expect(l.runs.height + l.detail.height + 3).toBe(h);

@@ -5,7 +5,6 @@ import { keyLabel } from '../../keys/key-name.js';
 import type { Hint } from '../state/available.js';
 import { countNeedingYou } from '../../store/needs-you.js';
 import { tmuxDownLine } from '../../store/tmux-down.js';
-import type { DetailPane } from '../state/ui-state.js';
 import type { Segment } from '../text/segments.js';
 import { fitLine, lineWidth } from '../text/segments.js';
 import { RunTally } from '../state/tally.js';
@@ -64,8 +63,8 @@ export function footerLine(hints: readonly Hint[], bindings: Bindings, width: nu
 
 /** The narrow layout's tab bar: every detail pane, the shown one in brackets. */
 export function tabBarLine(
-  tabs: readonly { pane: DetailPane; label: string }[],
-  shown: DetailPane,
+  tabs: readonly { pane: string; label: string }[],
+  shown: string,
   focused: boolean,
   width: number,
 ): Segment[] {

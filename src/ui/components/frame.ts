@@ -2,7 +2,7 @@
  * A pane's border with its title in the top edge. Focus shows in words and shape, not only colour:
  * the focused pane has a heavy border and its title reads `[> Team · 4]`.
  */
-import type { Rect } from '../layout.js';
+import type { Rect } from '../geometry.js';
 import type { Segment } from '../text/segments.js';
 import { blank, fitLine, lineWidth } from '../text/segments.js';
 import { truncate } from '../text/width.js';

@@ -19,7 +19,7 @@ import {
 } from '../input/translate.js';
 import { screenCommand } from '../commands/screen-commands.js';
 import type { ScreenSelection } from '../commands/screen-commands.js';
-import { scrollBack } from '../state/moves.js';
+import { paneSpec } from '../panes/registry.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
 import { heldInput } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
@@ -70,15 +70,15 @@ export class Controller {
     if (key === null) return;
     const view = this.view();
     const paneCommand = translatePaneKey(bindings, state.focus, key);
-    if (paneCommand && isMove(paneCommand) && state.focus === 'preview') {
-      const page = this.d.metrics().page.preview;
-      const max = Math.max(0, (this.d.previewLines?.(view, state.focus) ?? 0) - page);
-      ui.dispatch({
-        type: 'cursor',
-        pane: 'preview',
-        index: scrollBack(paneCommand, Math.min(state.cursors.preview, max), max, page),
+    // A key the focused pane handles itself (the preview scrolls back through its capture).
+    const own = paneCommand && state.focus !== 'runs' ? paneSpec(state.focus).key : undefined;
+    if (paneCommand && own && state.focus !== 'runs') {
+      const to = own(paneCommand, {
+        cursor: state.cursors[state.focus],
+        page: this.d.metrics().page[state.focus],
+        lines: this.d.previewLines?.(view, state.focus) ?? 0,
       });
-      return;
+      if (to !== null) return ui.dispatch({ type: 'cursor', pane: state.focus, index: to });
     }
     if (paneCommand && isMove(paneCommand)) {
       const page = this.d.metrics().page[state.focus];
@@ -99,7 +99,7 @@ export class Controller {
 
   /** The view as the next frame will show it. */
   view(): ScreenView {
-    return deriveView(this.d.snapshot(), this.d.activity().length, this.d.ui.getState());
+    return deriveView(this.d.snapshot(), this.d.activity(), this.d.ui.getState());
   }
 
   /** A main-screen command: its spec says whether it applies (else why not) and what it does. */

@@ -32,8 +32,8 @@ export interface OpeningScreen {
 /** The opening screen as blocks placed on a grid `height` rows tall. */
 export function openingScreen(s: OpeningScreen): { blocks: Placed[]; height: number } {
   const ui = initialUiState();
-  const view = deriveView(s.snapshot, 0, ui);
-  const layout = computeLayout(s.columns, s.rows, wantsOf(view), view.rows.problems > 0);
+  const view = deriveView(s.snapshot, [], ui);
+  const layout = computeLayout(s.columns, s.rows, wantsOf(view), view.focusable);
   const hints = availableHints({
     view,
     focus: ui.focus,

@@ -6,6 +6,8 @@ import { clock, timeOfDay } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
 import { highlight } from '../text/segments.js';
 import { activityStatusCell } from './words.js';
+import type { PaneSpec } from './pane-spec.js';
+import { framed } from './pane-spec.js';
 
 /** `0:42 / 5:00 waiting for handoff`: the clock first, so a narrow pane cuts the words, not the time. */
 export function progressText(p: NonNullable<ActivityEntry['progress']>): string {
@@ -67,3 +69,25 @@ export function activityLines({ entries, cursor, focused, height }: ActivityProp
   const start = windowStart(lines.length, cursorLine, height);
   return lines.slice(start, start + height);
 }
+
+/** What tower did: each action, its progress and outcome, newest first. */
+export const activityPane: PaneSpec<'activity'> = {
+  id: 'activity',
+  title: ({ activity }) => `Activity · ${activity.length}`,
+  rows: ({ activity }) => activity.length,
+  wants: ({ activity }) => Math.max(1, activity.length),
+  topLines: 0,
+  // An entry with its details is a few lines: up to a dozen lines.
+  slot: { column: 1, min: 3, ask: (w) => Math.min(w * 5, 12), grow: false },
+  draw: (c) =>
+    framed(
+      activityPane,
+      c,
+      c.memo.draw('activity', activityLines, {
+        entries: c.activity,
+        cursor: c.cursor,
+        focused: c.focused,
+        height: c.rect.height - 2,
+      }),
+    ),
+};

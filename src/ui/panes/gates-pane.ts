@@ -11,6 +11,8 @@ import { age } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
 import { gateBody } from '../text/gate-body.js';
 import { gateTagCell } from './words.js';
+import type { PaneSpec } from './pane-spec.js';
+import { framed } from './pane-spec.js';
 
 type Col = 'mark' | 'tag' | 'id' | 'title' | 'state' | 'age';
 
@@ -69,3 +71,29 @@ export function gatesLines({ run, cursor, focused, width, height, now }: GatesPr
   const body = gateBody(selected, width).slice(0, height - list.length - 1);
   return [...list, rule, ...body.map((text, i): Segment[] => [{ text, tone: i === 0 ? 'title' : 'plain' }])];
 }
+
+/** Gates and escalations, pending first, with the selected gate's body under the list. */
+export const gatesPane: PaneSpec<'gates'> = {
+  id: 'gates',
+  title: ({ run }) => `Gates · ${run?.gates.filter((g) => g.state === 'pending').length ?? 0} pending`,
+  rows: ({ run }) => run?.gates.length ?? 0,
+  wants: ({ run, gate }) => {
+    const body = gate ? Math.min(8, 2 + (gate.body?.split('\n').length ?? 0)) : 0;
+    return Math.max(1, (run?.gates.length ?? 0) + (body > 0 ? body + 1 : 0));
+  },
+  topLines: 0,
+  slot: { column: 1, min: 3, ask: (w) => w, grow: false },
+  draw: (c) =>
+    framed(
+      gatesPane,
+      c,
+      c.memo.draw('gates', gatesLines, {
+        run: c.run,
+        cursor: c.cursor,
+        focused: c.focused,
+        width: c.rect.width - 2,
+        height: c.rect.height - 2,
+        now: c.gatesNow,
+      }),
+    ),
+};

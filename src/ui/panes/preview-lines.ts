@@ -6,6 +6,9 @@ import { frameLines } from '../components/frame.js';
 import { paneTextLines } from '../text/pane-text.js';
 import type { Segment } from '../text/segments.js';
 import { activityWord } from './activity-words.js';
+import { isMove, scrollBack } from '../state/moves.js';
+import { previewMember } from '../state/selectors.js';
+import type { PaneSpec } from './pane-spec.js';
 
 /** The visible window of a capture: `height` lines ending `scroll` lines above the bottom (clamped). */
 export function previewWindow(
@@ -106,3 +109,41 @@ export function previewFrame(p: PreviewProps): Segment[][] {
     content,
   );
 }
+
+/**
+ * The live preview of a member's pane (the selected one, else the lead's). Its cursor is how many
+ * lines it is scrolled back from the bottom (0 follows new output), bounded by its capture.
+ */
+export const previewPane: PaneSpec<'preview'> = {
+  id: 'preview',
+  title: () => 'Preview',
+  rows: () => Number.MAX_SAFE_INTEGER,
+  wants: () => 12,
+  topLines: 0,
+  // The preview takes what the right column has left.
+  slot: { column: 1, min: 4, ask: () => 4, grow: true },
+  key: (command, k) => {
+    if (!isMove(command)) return null;
+    const max = Math.max(0, k.lines - k.page);
+    return scrollBack(command, Math.min(k.cursor, max), max, k.page);
+  },
+  draw: (c) => {
+    const member = previewMember(c.run, c.member, c.focus);
+    // A pane of another box is what that box streams of it, never a pane of this one's server.
+    const look = member ? c.look?.(member, c.run) : undefined;
+    const hostNote = c.run?.host ? (c.previewNote?.(c.run) ?? null) : null;
+    const lines = c.memo.draw('preview:text', captureLines, { text: look?.text ?? null, color: c.color });
+    return c.memo.draw('preview', previewFrame, {
+      member,
+      hasRun: c.run !== null,
+      host: c.run?.host ?? null,
+      hostNote,
+      look,
+      lines,
+      focused: c.focused,
+      scroll: c.cursor,
+      width: c.rect.width,
+      height: c.rect.height,
+    });
+  },
+};

@@ -4,6 +4,8 @@ import type { Problem, Run } from '../../model/model.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { listLines, mark } from '../components/list.js';
 import type { Segment } from '../text/segments.js';
+import type { PaneSpec } from './pane-spec.js';
+import { framed } from './pane-spec.js';
 
 /** One row of the pane. */
 interface Note {
@@ -60,3 +62,26 @@ export function problemsLines({ run, problems, cursor, focused, height }: Proble
     },
   });
 }
+
+/** The run's warnings and problems and the snapshot's own; there only while it has any. */
+export const problemsPane: PaneSpec<'problems'> = {
+  id: 'problems',
+  title: ({ run, problems }) => `Problems · ${notes(run, problems).length}`,
+  rows: ({ run, problems }) => (run ? run.problems.length + (run.warnings?.length ?? 0) : 0) + problems.length,
+  wants: (d) => Math.max(1, problemsPane.rows(d)),
+  topLines: 0,
+  slot: { column: 0, min: 1, ask: (w) => Math.min(w, 6), grow: false },
+  shown: (rows) => rows > 0,
+  draw: (c) =>
+    framed(
+      problemsPane,
+      c,
+      c.memo.draw('problems', problemsLines, {
+        run: c.run,
+        problems: c.problems,
+        cursor: c.cursor,
+        focused: c.focused,
+        height: c.rect.height - 2,
+      }),
+    ),
+};

@@ -6,6 +6,8 @@ import type { ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';
 import type { Segment } from '../text/segments.js';
 import { verdictCell } from './words.js';
+import type { PaneSpec } from './pane-spec.js';
+import { framed } from './pane-spec.js';
 
 type Col = 'mark' | 'task' | 'kind' | 'verdict' | 'reviewer';
 
@@ -52,3 +54,25 @@ export function reviewsLines({ run, cursor, focused, width, height }: ReviewsPro
     },
   });
 }
+
+/** Review verdicts; a few lines, then it scrolls. */
+export const reviewsPane: PaneSpec<'reviews'> = {
+  id: 'reviews',
+  title: ({ run }) => `Reviews · ${run?.reviews.length ?? 0}`,
+  rows: ({ run }) => run?.reviews.length ?? 0,
+  wants: ({ run }) => Math.max(1, (run?.reviews.length ?? 0) + 1),
+  topLines: 1,
+  slot: { column: 1, min: 2, ask: (w) => Math.min(w, 6), grow: false },
+  draw: (c) =>
+    framed(
+      reviewsPane,
+      c,
+      c.memo.draw('reviews', reviewsLines, {
+        run: c.run,
+        cursor: c.cursor,
+        focused: c.focused,
+        width: c.rect.width - 2,
+        height: c.rect.height - 2,
+      }),
+    ),
+};

@@ -8,6 +8,8 @@ import type { Segment } from '../text/segments.js';
 import { fitLine } from '../text/segments.js';
 import { taskCounts } from '../state/selectors.js';
 import { taskStatusTone } from './words.js';
+import type { PaneSpec } from './pane-spec.js';
+import { framed } from './pane-spec.js';
 
 type Col = 'mark' | 'id' | 'subject' | 'status' | 'owner' | 'blocked';
 
@@ -87,3 +89,25 @@ export function tasksLines({ run, stats, cursor, focused, width, height }: Tasks
     },
   });
 }
+
+/** The task table, with a summary of its statuses above it. */
+export const tasksPane: PaneSpec<'tasks'> = {
+  id: 'tasks',
+  title: ({ run }) => `Tasks · ${run?.tasks.length ?? 0}`,
+  rows: ({ run }) => run?.tasks.length ?? 0,
+  wants: ({ run }) => Math.max(1, (run?.tasks.length ?? 0) + 2),
+  topLines: 2,
+  slot: { column: 0, min: 3, ask: (w) => w, grow: true },
+  draw: (c) => {
+    const stats = c.memo.draw('tasks:stats', taskStats, { run: c.run });
+    const content = c.memo.draw('tasks', tasksLines, {
+      run: c.run,
+      stats,
+      cursor: c.cursor,
+      focused: c.focused,
+      width: c.rect.width - 2,
+      height: c.rect.height - 2,
+    });
+    return framed(tasksPane, c, content);
+  },
+};

@@ -12,6 +12,8 @@ import type { Segment } from '../text/segments.js';
 import { displayWidth } from '../text/width.js';
 import { activityCell } from './activity-words.js';
 import { memberStateCell } from './words.js';
+import type { PaneSpec } from './pane-spec.js';
+import { framed } from './pane-spec.js';
 
 type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'pane' | 'state' | 'context' | 'doing';
 
@@ -108,3 +110,27 @@ export function teamLabel(team: string, runName: string): string {
   const label = runName && team.startsWith(`${runName}-`) ? team.slice(runName.length + 1) : team;
   return sanitizeLine(label);
 }
+
+/** The team pane: every member of the run, its pane alive or dead, what it is doing, its context. */
+export const teamPane: PaneSpec<'team'> = {
+  id: 'team',
+  title: ({ run }) => `Team · ${run?.members.length ?? 0}`,
+  rows: ({ run }) => run?.members.length ?? 0,
+  wants: ({ run }) => Math.max(1, (run?.members.length ?? 0) + 1),
+  topLines: 1,
+  slot: { column: 0, min: 2, ask: (w) => w, grow: false },
+  draw: (c) =>
+    framed(
+      teamPane,
+      c,
+      c.memo.draw('team', teamLines, {
+        run: c.run,
+        cursor: c.cursor,
+        focused: c.focused,
+        width: c.rect.width - 2,
+        height: c.rect.height - 2,
+        now: c.teamNow,
+        threshold: c.contextThreshold,
+      }),
+    ),
+};

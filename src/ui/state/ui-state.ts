@@ -3,14 +3,17 @@
  * the help overlay. Pure; the router turns keys into these actions.
  */
 
+import type { DetailPane } from '../panes/registry.js';
+import { PANE_SPECS } from '../panes/registry.js';
 import type { Move } from './moves.js';
 import { moveIndex } from './moves.js';
 
-/** The panes, in Tab order. */
-export const PANES = ['runs', 'team', 'preview', 'tasks', 'reviews', 'gates', 'problems', 'activity'] as const;
-export type PaneId = (typeof PANES)[number];
-export type DetailPane = Exclude<PaneId, 'runs'>;
-export const DETAIL_PANES = PANES.filter((p): p is DetailPane => p !== 'runs');
+export type { DetailPane } from '../panes/registry.js';
+/** The detail panes, in Tab order (the registry's). */
+export const DETAIL_PANES: readonly DetailPane[] = PANE_SPECS.map((s) => s.id);
+/** The runs list, then the detail panes: the Tab order. */
+export const PANES: readonly PaneId[] = ['runs', ...DETAIL_PANES];
+export type PaneId = 'runs' | DetailPane;
 
 /** Everything the screen remembers between keys. */
 export interface UiState {
@@ -46,15 +49,7 @@ export type UiAction =
   | { type: 'help-scroll'; to: number };
 
 // The preview's cursor is how many lines it is scrolled back from the bottom: 0 follows new output.
-const ZERO: Record<DetailPane, number> = {
-  team: 0,
-  preview: 0,
-  tasks: 0,
-  reviews: 0,
-  gates: 0,
-  problems: 0,
-  activity: 0,
-};
+const ZERO = Object.fromEntries(DETAIL_PANES.map((p) => [p, 0])) as Record<DetailPane, number>;
 
 /** The state a fresh screen starts in. */
 export function initialUiState(): UiState {

@@ -1,5 +1,8 @@
 /** The screen's view of the snapshot: visible runs, the selected run and rows, clamped. Pure. */
 import type { Gate, Member, Run, Snapshot } from '../../model/model.js';
+import type { ActivityEntry } from '../../store/types.js';
+import type { PaneData } from '../panes/pane-spec.js';
+import { PANE_SPECS, paneSpec } from '../panes/registry.js';
 import { endedCount, visibleRuns } from './selectors.js';
 import type { DetailPane, PaneId, UiState } from './ui-state.js';
 import { DETAIL_PANES, PANES } from './ui-state.js';
@@ -16,39 +19,30 @@ export interface ScreenView {
   /** The selected member and gate (null when the pane is empty). */
   member: Member | null;
   gate: Gate | null;
-  /** Panes Tab cycles through: the problems pane only when there is something in it. */
+  /** Panes Tab cycles through and the screen draws (the problems pane only when it has a row). */
   focusable: readonly PaneId[];
+  /** What the detail panes count and draw from: the selected run, the snapshot's problems, the activity. */
+  data: PaneData;
   /** How many teams have ended (listed last, folded unless shown). */
   ended: number;
 }
 
-/** Problems and warnings rows of a run plus the snapshot's own problems. */
-export function noteCount(run: Run | null, snapshot: Snapshot): number {
-  return (run ? run.problems.length + (run.warnings?.length ?? 0) : 0) + snapshot.problems.length;
-}
-
-/** Derives the view; `activityCount` is the number of activity entries. */
-export function deriveView(snapshot: Snapshot, activityCount: number, ui: UiState): ScreenView {
+/** Derives the view from the snapshot, the activity entries and the screen's state. */
+export function deriveView(snapshot: Snapshot, activity: readonly ActivityEntry[], ui: UiState): ScreenView {
   const runs = visibleRuns(snapshot.runs, ui.filter, ui.showEnded);
   const found = ui.selectedRunId === null ? -1 : runs.findIndex((r) => r.id === ui.selectedRunId);
   const runIndex = found >= 0 ? found : 0;
   const run = runs[runIndex] ?? null;
-  const rows: Record<PaneId, number> = {
-    runs: runs.length,
-    team: run?.members.length ?? 0,
-    // Scrolling the preview is bounded by its capture (the controller clamps it), not by a row count.
-    preview: Number.MAX_SAFE_INTEGER,
-    tasks: run?.tasks.length ?? 0,
-    reviews: run?.reviews.length ?? 0,
-    gates: run?.gates.length ?? 0,
-    problems: noteCount(run, snapshot),
-    activity: activityCount,
-  };
+  const data: PaneData = { run, problems: snapshot.problems, activity };
+  const rows = Object.fromEntries([['runs', runs.length], ...PANE_SPECS.map((s) => [s.id, s.rows(data)])]) as Record<
+    PaneId,
+    number
+  >;
   const cursors = Object.fromEntries(DETAIL_PANES.map((p) => [p, clamp(ui.cursors[p], rows[p])])) as Record<
     DetailPane,
     number
   >;
-  const focusable = PANES.filter((p) => p !== 'problems' || rows.problems > 0);
+  const focusable = PANES.filter((p) => p === 'runs' || (paneSpec(p).shown?.(rows[p]) ?? true));
   return {
     runs,
     run,
@@ -58,6 +52,7 @@ export function deriveView(snapshot: Snapshot, activityCount: number, ui: UiStat
     member: run?.members[cursors.team] ?? null,
     gate: run?.gates[cursors.gates] ?? null,
     focusable,
+    data,
     ended: endedCount(snapshot.runs),
   };
 }
