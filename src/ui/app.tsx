@@ -2,7 +2,7 @@
  * The control room: wires the stores (snapshot, activity, clock, screen state) to the screen and
  * the keys to the controller. Everything it shows comes from stores outside React.
  */
-import { useApp } from 'ink';
+import { useApp, useStdout } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ActivityStore } from '../kit/activity.js';
 import type { PaneLooks } from '../store/captures.js';
@@ -11,26 +11,22 @@ import type { ControlRoomActions } from './actions-port.js';
 import type { Clock } from './clock.js';
 import { createTickingClock } from './clock.js';
 import { ActionRunner } from './controller/action-runner.js';
-import type { ScreenMetrics } from './controller/controller.js';
 import { Controller } from './controller/controller.js';
 import { ClockContext } from './hooks/use-clock.js';
 import { useInputRouter } from './hooks/use-input-router.js';
 import { useActivity, useSnapshot } from './hooks/use-snapshot.js';
-import { useTerminalSize } from './hooks/use-terminal-size.js';
+import { createSizeStore, useTerminalSize } from './hooks/use-terminal-size.js';
+import { frameDeriver } from './frame.js';
 import type { Bindings } from '../keys/keymap.js';
 import { defaultBindings } from '../keys/keymap.js';
-import { computeLayout } from './layout.js';
-import { dialogOverlay, helpOverlay, Screen } from './screen.js';
+import { Screen } from './screen.js';
 import type { SessionStore } from './session-state.js';
 import { createSessionStore } from './session-state.js';
-import { availableHints } from './state/available.js';
 import { NO_DIALOG, dialogReducer } from './state/dialog-state.js';
 import { createReducerStore } from './state/reducer-store.js';
 import { initialUiState, uiReducer } from './state/ui-state.js';
-import { deriveView } from './state/view.js';
 import { previewMember } from './state/selectors.js';
 import { paneTextLines } from './text/pane-text.js';
-import { firstPages, screenMetrics, wantsOf } from './metrics.js';
 import { createTheme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
 
@@ -64,11 +60,8 @@ export function ControlRoom(props: ControlRoomProps) {
   const theme = useMemo(() => createTheme(props.color ?? true), [props.color]);
   const [clock] = useState(() => props.clock ?? createTickingClock());
   const [session] = useState(() => props.session ?? createSessionStore());
-  const metrics = useRef<ScreenMetrics>({
-    page: firstPages(),
-    helpMax: 0,
-    dialogMax: 0,
-  });
+  const { stdout } = useStdout();
+  const [sizes] = useState(() => createSizeStore(stdout));
   const quit = useRef(() => {});
   quit.current = () => {
     props.onQuit?.();
@@ -84,14 +77,27 @@ export function ControlRoom(props: ControlRoomProps) {
       dialogs,
       readonly: Boolean(props.readonly),
     });
+    const frameOf = frameDeriver();
+    // The frame for the stores as they are now: the screen renders it, the keys act on it.
+    const frame = () =>
+      frameOf({
+        snapshot: props.store.getSnapshot(),
+        activity: props.activity.getSnapshot(),
+        ui: ui.getState(),
+        dialog: dialogs.getState().current,
+        size: sizes.getSize(),
+        bindings,
+        readonly: Boolean(props.readonly),
+        cancellable: runner.getCancellable() !== null,
+        muted: session.getSnapshot().muted,
+      });
     const controller = new Controller({
       bindings,
       ui,
       dialogs,
       runner,
-      snapshot: () => props.store.getSnapshot(),
       activity: () => props.activity.getSnapshot(),
-      metrics: () => metrics.current,
+      frame,
       quit: () => quit.current(),
       muted: () => session.getSnapshot().muted,
       toggleMute: () => session.set({ muted: !session.getSnapshot().muted }),
@@ -101,19 +107,22 @@ export function ControlRoom(props: ControlRoomProps) {
         return look ? paneTextLines(look.text, false).length : 0;
       },
     });
-    return { ui, dialogs, runner, controller };
+    return { ui, dialogs, runner, controller, frameOf };
   });
   useEffect(() => () => core.runner.dispose(), [core]);
 
+  // Subscriptions: each store's change renders again; the frame is derived from their values once.
   const snapshot = useSnapshot(props.store);
   const activity = useActivity(props.activity);
   const ui = useSyncExternalStore(core.ui.subscribe, core.ui.getState);
-  const dialogState = useSyncExternalStore(core.dialogs.subscribe, core.dialogs.getState);
-  const cancellable = useSyncExternalStore(core.runner.subscribe, core.runner.getCancellable);
+  const dialog = useSyncExternalStore(core.dialogs.subscribe, core.dialogs.getState).current;
+  const cancellable = useSyncExternalStore(core.runner.subscribe, core.runner.getCancellable) !== null;
   const { loading, reading, suspended, muted } = useSyncExternalStore(session.subscribe, session.getSnapshot);
-  const size = useTerminalSize();
+  const size = useTerminalSize(sizes);
+  const readonly = Boolean(props.readonly);
+  const frame = core.frameOf({ snapshot, activity, ui, dialog, size, bindings, readonly, cancellable, muted });
+  const { view } = frame;
 
-  const view = useMemo(() => deriveView(snapshot, activity, ui), [snapshot, activity, ui]);
   const runId = view.run?.id ?? null;
   useEffect(() => props.watch?.focus(runId), [props.watch, runId]);
   // Only the previewed pane streams; none while the terminal is handed to an attached pane.
@@ -123,22 +132,6 @@ export function ControlRoom(props: ControlRoomProps) {
     props.watch?.preview?.(previewedRun, previewed);
   }, [props.watch, previewedRun, previewed]);
   useEffect(() => () => props.watch?.preview?.(null, null), [props.watch]);
-  const layout = computeLayout(size.columns, size.rows, wantsOf(view), view.focusable);
-  const dialog = dialogState.current;
-  const help = ui.help ? helpOverlay(bindings, size.columns, size.rows) : null;
-  const dialogBox = dialog ? dialogOverlay(dialog, bindings, Boolean(props.readonly), size.columns, size.rows) : null;
-  metrics.current = screenMetrics(layout, help, dialogBox);
-  const hints = availableHints({
-    view,
-    focus: ui.focus,
-    help: ui.help,
-    dialog,
-    filtering: ui.filtering,
-    filter: ui.filter,
-    cancellable: cancellable !== null,
-    dialogScrolls: metrics.current.dialogMax > 0,
-    muted,
-  });
 
   const inPrompt = useMemo(
     () => () =>
@@ -151,7 +144,7 @@ export function ControlRoom(props: ControlRoomProps) {
     <ThemeContext.Provider value={theme}>
       <ClockContext.Provider value={clock}>
         <Screen
-          layout={layout}
+          layout={frame.layout}
           snapshot={snapshot}
           loading={loading}
           reading={reading}
@@ -160,13 +153,13 @@ export function ControlRoom(props: ControlRoomProps) {
           ui={ui}
           view={view}
           dialog={dialog}
-          hints={hints}
+          hints={frame.hints}
           bindings={bindings}
-          readonly={Boolean(props.readonly)}
+          readonly={readonly}
           contextThreshold={props.contextThreshold ?? 70}
           watch={props.watch ?? null}
-          help={help}
-          dialogBox={dialogBox}
+          help={frame.help}
+          dialogBox={frame.dialogBox}
         />
       </ClockContext.Provider>
     </ThemeContext.Provider>

@@ -1,5 +1,4 @@
 /** Sizes the layout asks of the view, and the page sizes the router takes from the layout. Pure. */
-import type { ScreenMetrics } from './controller/controller.js';
 import type { OverlayBox } from './components/overlay.js';
 import type { Rect } from './geometry.js';
 import type { Layout, Wants } from './layout.js';
@@ -7,6 +6,14 @@ import { PANE_SPECS, paneSpec } from './panes/registry.js';
 import type { PaneId } from './state/ui-state.js';
 import { PANES } from './state/ui-state.js';
 import type { ScreenView } from './state/view.js';
+
+/** Sizes the frame on screen has, so paging and scrolling match what is drawn. */
+export interface ScreenMetrics {
+  page: Record<PaneId, number>;
+  /** Largest first line of the help overlay and of the confirm dialog. */
+  helpMax: number;
+  dialogMax: number;
+}
 
 /** Lines each pane would like to show (frames excluded). */
 export function wantsOf(view: ScreenView): Wants {

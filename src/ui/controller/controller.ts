@@ -5,7 +5,6 @@
  */
 import { ACTION_KINDS } from '../../kit/types.js';
 import type { ActionKind } from '../../kit/types.js';
-import type { Snapshot } from '../../model/model.js';
 import type { ActivityEntry } from '../../store/types.js';
 import type { Bindings, Command } from '../../keys/keymap.js';
 import {
@@ -26,25 +25,20 @@ import type { ReducerStore } from '../state/reducer-store.js';
 import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
 import { memberInView } from '../state/requests.js';
 import type { ScreenView } from '../state/view.js';
-import { deriveView } from '../state/view.js';
+import type { Frame } from '../frame.js';
+import type { ScreenMetrics } from '../metrics.js';
 import type { ActionRunner } from './action-runner.js';
 
-/** Sizes the last frame had, so paging and scrolling match what is on screen. */
-export interface ScreenMetrics {
-  page: Record<PaneId, number>;
-  /** Largest first line of the help overlay and of the confirm dialog. */
-  helpMax: number;
-  dialogMax: number;
-}
+export type { ScreenMetrics } from '../metrics.js';
 
 export interface ControllerDeps {
   bindings: Bindings;
   ui: ReducerStore<UiState, UiAction>;
   dialogs: ReducerStore<DialogState, DialogAction>;
   runner: ActionRunner;
-  snapshot: () => Snapshot;
   activity: () => readonly ActivityEntry[];
-  metrics: () => ScreenMetrics;
+  /** The frame the screen shows for the stores as they are now (the same deriver the screen draws with). */
+  frame: () => Frame;
   /** Whether notifications are muted, and the toggle. */
   muted?: () => boolean;
   toggleMute?: () => void;
@@ -75,13 +69,13 @@ export class Controller {
     if (paneCommand && own && state.focus !== 'runs') {
       const to = own(paneCommand, {
         cursor: state.cursors[state.focus],
-        page: this.d.metrics().page[state.focus],
+        page: this.metrics().page[state.focus],
         lines: this.d.previewLines?.(view, state.focus) ?? 0,
       });
       if (to !== null) return ui.dispatch({ type: 'cursor', pane: state.focus, index: to });
     }
     if (paneCommand && isMove(paneCommand)) {
-      const page = this.d.metrics().page[state.focus];
+      const page = this.metrics().page[state.focus];
       ui.dispatch({
         type: 'move',
         pane: state.focus,
@@ -99,7 +93,11 @@ export class Controller {
 
   /** The view as the next frame will show it. */
   view(): ScreenView {
-    return deriveView(this.d.snapshot(), this.d.activity(), this.d.ui.getState());
+    return this.d.frame().view;
+  }
+
+  private metrics(): ScreenMetrics {
+    return this.d.frame().metrics;
   }
 
   /** A main-screen command: its spec says whether it applies (else why not) and what it does. */
@@ -137,12 +135,12 @@ export class Controller {
     const { ui } = this.d;
     const command = translateModalKey(this.d.bindings, key);
     if (command === 'help' || command === 'cancel') return ui.dispatch({ type: 'help', open: false });
-    const max = this.d.metrics().helpMax;
+    const max = this.metrics().helpMax;
     const to = command
       ? moveIndex(command, {
           index: Math.min(ui.getState().helpScroll, max),
           count: max + 1,
-          page: this.d.metrics().page.runs,
+          page: this.metrics().page.runs,
         })
       : null;
     if (to !== null) ui.dispatch({ type: 'help-scroll', to });
@@ -163,7 +161,7 @@ export class Controller {
         dialog: { kind: 'read', title: 'The whole input of the held request', text: input, scroll: 0 },
       });
     if ((d?.kind !== 'confirm' && d?.kind !== 'read') || !command) return;
-    const max = this.d.metrics().dialogMax;
+    const max = this.metrics().dialogMax;
     const to = moveIndex(command, { index: Math.min(d.scroll, max), count: max + 1, page: 5 });
     if (to !== null) dialogs.dispatch({ type: 'scroll', to });
   }
