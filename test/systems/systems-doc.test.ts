@@ -17,6 +17,15 @@ describe('docs/systems.md', () => {
     expect(headed.sort()).toEqual(SYSTEM_MODULES.map((m) => m.system).sort());
   });
 
+  it("names every folder under src/systems/, each system's source", () => {
+    const folders = fs
+      .readdirSync(path.join(REPO, 'src', 'systems'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(folders.length).toBeGreaterThanOrEqual(SYSTEM_MODULES.length);
+    expect(folders.filter((f) => !doc.includes(`\`src/systems/${f}/\``))).toEqual([]);
+  });
+
   it('names only source and test files that exist', () => {
     const named = [...doc.matchAll(/`((?:src|test|docs|scripts)\/[^`<>*\s]+)`/g)].map((m) => m[1] ?? '');
     expect(named.length).toBeGreaterThan(10);
