@@ -6,17 +6,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Problem } from '../../src/model/model.js';
+import type { Problem } from '../../../src/model/model.js';
 import {
   liveSessionOf,
   parseSession,
   procStartOf,
   sessionFileNames,
   sessionIsLive,
-} from '../../src/systems/claude-teams/sessions.js';
-import { tempDir, writeFile } from '../helpers/box.js';
+} from '../../../src/systems/claude-teams/sessions.js';
+import { tempDir, writeFile } from '../../helpers/box.js';
 
-const CAPTURED = path.join(import.meta.dirname, '../fixtures/claude-code-2.1.332/sessions');
+const CAPTURED = path.join(import.meta.dirname, '../../fixtures/claude-code-2.1.332/sessions');
 const captured = (name: string) =>
   JSON.parse(fs.readFileSync(path.join(CAPTURED, name), 'utf8')) as Record<string, unknown>;
 
