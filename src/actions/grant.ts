@@ -13,9 +13,15 @@ import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 
 function whyNotGrantable(run: Run, gate: Gate): string {
   if (gate.kind === 'context')
-    return `gate "context" of ${run.id} is a checkpoint signal, not a grant: run the checkpoint cycle (tower checkpoint ${run.id})`;
+    return (
+      `gate "context" of ${run.id} is a checkpoint signal, not a grant: run the checkpoint cycle ` +
+      `(tower checkpoint ${run.id})`
+    );
   if (gate.kind === 'escalation')
-    return `gate "${gate.id}" of ${run.id} is an escalation (${gate.title}): it can't be granted, it has to be resolved in the run`;
+    return (
+      `gate "${gate.id}" of ${run.id} is an escalation (${gate.title}): it can't be granted, it ` +
+      `has to be resolved in the run`
+    );
   return `gate "${gate.id}" of ${run.id} can't be granted`;
 }
 

@@ -52,11 +52,16 @@ export function memberNamed(run: Run, name: string): Member | { refusal: string 
   const working = all.filter((m) => m.team !== undefined && teams.includes(m.team));
   if (working.length === 1) return working[0]!;
   return {
-    refusal: `"${shown}" fits ${all.length} members of ${run.id}: ${all.map((m) => qualifiedName(run, m)).join(', ')}; name one as TEAM/NAME or by its pane id`,
+    refusal:
+      `"${shown}" fits ${all.length} members of ${run.id}: ` +
+      `${all.map((m) => qualifiedName(run, m)).join(', ')}; name one as TEAM/NAME or by its pane id`,
   };
 }
 
-/** The run's lead by default: the working team's (tina: the current phase's, as the checkpoint cycle), else the first. */
+/**
+ * The run's lead by default: the working team's (tina: the current phase's, as the checkpoint cycle), else
+ * the first.
+ */
 export function runLead(run: Run): Member | undefined {
   const teams = workingTeamNames(run);
   return (

@@ -32,17 +32,26 @@ export async function recheckPane(ctx: AppContext, t: PaneCheck): Promise<void> 
   if (wrong !== null) throw new ActionStop('refused', `${wrong}; nothing was done`);
 }
 
-/** Why the pane's first process `pid` (asked just now) is not the one the snapshot saw, or null when it is (or nothing was seen). */
+/**
+ * Why the pane's first process `pid` (asked just now) is not the one the snapshot saw, or null when it is (or
+ * nothing was seen).
+ */
 export function processMismatch(t: PaneCheck, pid: number): string | null {
   const seen = t.process;
   if (!seen) return null;
   const where = `${t.paneId}${onServer(t.server)}`;
   if (pid !== seen.pid)
-    return `pane ${where} is not the one you saw: it runs pid ${pid} now, ${t.who}'s pane ran pid ${seen.pid} (another agent's pane has its id)`;
+    return (
+      `pane ${where} is not the one you saw: it runs pid ${pid} now, ${t.who}'s pane ran pid ` +
+      `${seen.pid} (another agent's pane has its id)`
+    );
   if (seen.start === null) return null;
   const start = procStart(pid);
   if (start !== null && start !== seen.start)
-    return `pane ${where} is not the one you saw: its pid ${pid} is another process now (started at tick ${start}, ${t.who}'s at tick ${seen.start})`;
+    return (
+      `pane ${where} is not the one you saw: its pid ${pid} is another process now (started at ` +
+      `tick ${start}, ${t.who}'s at tick ${seen.start})`
+    );
   return null;
 }
 

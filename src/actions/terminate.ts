@@ -33,7 +33,8 @@ export function planTerminate(ctx: AppContext, run: Run, req: ActionRequest): Pl
   if (targets.length === 0) {
     const team = workingTeamNames(run)[0];
     return refuse(
-      `nothing to terminate: ${run.id} has no live teammates with a pane${team ? ` in team ${team}` : ''} (leads are only terminated when named)`,
+      `nothing to terminate: ${run.id} has no live teammates with a ` +
+        `pane${team ? ` in team ${team}` : ''} (leads are only terminated when named)`,
       `Force-terminate in ${run.id}`,
     );
   }
@@ -53,7 +54,8 @@ export function planTerminateTargets(
   const graceMs = ctx.config.killGraceSec * 1000;
   const effects = targets.flatMap((t) => [
     signalEffect(
-      `SIGTERM the process tree of ${t.paneId}${onServer(t.server)} (${t.name}${t.lead ? ', a lead' : ''}): pane_pid from list-panes, children first`,
+      `SIGTERM the process tree of ${t.paneId}${onServer(t.server)} ` +
+        `(${t.name}${t.lead ? ', a lead' : ''}): pane_pid from list-panes, children first`,
     ),
     waitEffect(`up to ${seconds(graceMs)} for those processes to exit`),
     signalEffect(`SIGKILL what is left of that tree`),
@@ -139,7 +141,9 @@ async function terminatePane(
     const parent = procs.get(pane.pid)?.ppid;
     return {
       ok: false,
-      line: `${who}: refused, pid ${pane.pid} is not that pane's process now (tmux says ${owner.pid}, its parent is ${parent ?? 'none'}, the tmux server is ${owner.serverPid}); nothing was signalled`,
+      line:
+        `${who}: refused, pid ${pane.pid} is not that pane's process now (tmux says ${owner.pid}, ` +
+        `its parent is ${parent ?? 'none'}, the tmux server is ${owner.serverPid}); nothing was signalled`,
     };
   }
   const keep = protectedPids(procs);

@@ -37,7 +37,9 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   if (snapshot.hosts?.length) text += `Hosts: ${snapshot.hosts.map(hostWord).join(', ')}\n`;
   if (snapshot.runs.length === 0) {
     const roots = ctx.roots.length ? ctx.roots.map(sanitizeLine).join(', ') : 'none given';
-    text += `Looked in ${sanitizeLine(ctx.claudeDir)}, the working directories of the tmux server's panes, and roots (${roots}).\n`;
+    text +=
+      `Looked in ${sanitizeLine(ctx.claudeDir)}, the working directories of the tmux server's ` +
+      `panes, and roots (${roots}).\n`;
   }
   ctx.out.write(text);
   return 0;

@@ -14,7 +14,10 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   writeTextAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** A JSON object from a file, or null when it is missing, empty, garbled or not an object (an agent may be mid-write). */
+/**
+ * A JSON object from a file, or null when it is missing, empty, garbled or not an object (an agent may be
+ * mid-write).
+ */
 export function readJsonObject(file: string): Record<string, unknown> | null {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;

@@ -88,13 +88,15 @@ function removeSocketFile(file: string): void {
 async function refuseBusy(dir: string, socketName: string, env: NodeJS.ProcessEnv): Promise<void> {
   if (await serverRuns(env, socketName))
     throw new DemoServerBusyError(
-      `tmux server -L ${socketName} is already running; a demo starts a server of its own and never stops another: name a free one with -L, or leave -L out`,
+      `tmux server -L ${socketName} is already running; a demo starts a server of its own and never ` +
+        `stops another: name a free one with -L, or leave -L out`,
     );
   const abs = path.resolve(dir);
   const old = fs.existsSync(abs) ? readDemoRecord(fs.realpathSync(abs)) : null;
   if (old && (await servedSandbox(new TmuxClient({ name: old.socketName }))) === old.dir)
     throw new SandboxDirError(
-      `a demo is running in ${old.dir} (tmux server -L ${old.socketName}); quit it (q) or stop it with tmux -L ${old.socketName} kill-server, or pick another --dir`,
+      `a demo is running in ${old.dir} (tmux server -L ${old.socketName}); quit it (q) or stop it ` +
+        `with tmux -L ${old.socketName} kill-server, or pick another --dir`,
     );
 }
 

@@ -106,7 +106,8 @@ async function writeTemp(file: string, content: string, mode: number): Promise<s
 
 /**
  * Replaces `file` atomically: a temp file in the same dir, fsynced, then renamed over it, keeping
- * the old file's mode (or taking `mode`, exactly). A target that is a symlink is refused; rename would replace only the link.
+ * the old file's mode (or taking `mode`, exactly). A target that is a symlink is refused; rename would
+ * replace only the link.
  */
 export async function writeAtomic(stateDir: string, file: string, content: string, mode?: number): Promise<void> {
   assertInsideStateDir(stateDir, file);

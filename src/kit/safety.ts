@@ -100,7 +100,9 @@ export function writableStateDir(run: Run): { dir: string } | { refusal: string 
     realRoot = fs.realpathSync(run.root);
   } catch (err) {
     return {
-      refusal: `${run.id}: state directory ${run.stateDir} is not readable (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      refusal:
+        `${run.id}: state directory ${run.stateDir} is not readable ` +
+        `(${(err as NodeJS.ErrnoException).code ?? String(err)})`,
     };
   }
   if (!isInside(realRoot, realState)) {

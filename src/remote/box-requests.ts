@@ -130,7 +130,9 @@ export class BoxRequests {
     if (this.pending.size >= MAX_PENDING)
       return `${this.link.name} has ${this.pending.size} requests unanswered; try again when it answers`;
     if (!this.link.write(msg))
-      return `${this.link.name} is not reading what this tower sends (${Math.round(MAX_QUEUED_BYTES / 1024)} KB unread)`;
+      return (
+        `${this.link.name} is not reading what this tower sends ` + `(${Math.round(MAX_QUEUED_BYTES / 1024)} KB unread)`
+      );
     this.nextId++;
     this.pending.set(msg.id, p);
     return msg.id;

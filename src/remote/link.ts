@@ -214,7 +214,8 @@ export class HostLink {
     const split = lineSplitter((line) => this.onLine(line), {
       onOverlong: (bytes) =>
         this.noteProblems([
-          `sent a line longer than ${Math.round(MAX_LINE_BYTES / 1048576)} MB (${Math.round(bytes / 1048576)} MB so far); it was dropped`,
+          `sent a line longer than ${Math.round(MAX_LINE_BYTES / 1048576)} MB ` +
+            `(${Math.round(bytes / 1048576)} MB so far); it was dropped`,
         ]),
     });
     child.stdout.on('data', split);
@@ -227,7 +228,9 @@ export class HostLink {
     });
     child.on('close', (code) => this.onExit(child, code));
     this.helloTimer = setTimeout(() => {
-      this.failure = `${this.host.destination} sent nothing within ${this.opts.timeoutSec} s (a slow or stopped box, or a tower that does not start)`;
+      this.failure =
+        `${this.host.destination} sent nothing within ${this.opts.timeoutSec} s (a slow ` +
+        `or stopped box, or a tower that does not start)`;
       child.kill('SIGKILL');
     }, this.opts.timeoutSec * 1000);
   }
@@ -240,7 +243,9 @@ export class HostLink {
     switch (msg.type) {
       case 'hello':
         if (msg.protocol !== PROTOCOL_VERSION) {
-          this.failure = `${this.host.name} runs tower ${msg.tower} speaking protocol ${msg.protocol}, this tower speaks ${PROTOCOL_VERSION}: install the same tower version on both boxes`;
+          this.failure =
+            `${this.host.name} runs tower ${msg.tower} speaking protocol ` +
+            `${msg.protocol}, this tower speaks ${PROTOCOL_VERSION}: install the same tower version on both boxes`;
           this.child?.kill('SIGTERM');
           return;
         }
@@ -248,7 +253,8 @@ export class HostLink {
         this.problems = [];
         if (!this.sendsActivity)
           this.noteProblems([
-            `runs an older tower (${msg.tower}) that does not send what its agents are doing: their activity shows as unknown`,
+            `runs an older tower (${msg.tower}) that does not send what its agents are doing: their ` +
+              `activity shows as unknown`,
           ]);
         // Changes without the whole order, when the box offers them.
         if (msg.features?.includes(ORDER_WHEN_MOVED)) this.write({ type: 'use', features: [ORDER_WHEN_MOVED] });

@@ -51,7 +51,10 @@ export class ActivityOverlay {
    * row per unattributed held request (`rows`, their messages, empty with none).
    */
   private last: { inner: Snapshot; version: number; laid: Snapshot; rows: string; out: Snapshot } | null = null;
-  /** The places in `of` (a run list) of the runs that have a member alive in each pane (by paneKey), made when first needed. */
+  /**
+   * The places in `of` (a run list) of the runs that have a member alive in each pane (by paneKey), made when
+   * first needed.
+   */
   private panesIndex: { of: readonly Run[]; at: Map<string, number[]> } | null = null;
   private wrapped: { base: Snapshot; key: string; out: Snapshot } | null = null;
 
@@ -162,7 +165,10 @@ export class ActivityOverlay {
     if (loose.length === 0) return { rows: '', out: s };
     const rows = loose.map((r) => ({
       file: r.file,
-      message: `unattributed question: a held permission request (${[r.tool, r.subject].filter(Boolean).join(': ') || r.id}) from pane ${r.paneId} on ${r.server ?? 'a tmux server the request does not name'}; tower cannot tie it to a member, so it answers it for none: answer it in the agent's own pane`,
+      message:
+        `unattributed question: a held permission request ` +
+        `(${[r.tool, r.subject].filter(Boolean).join(': ') || r.id}) from pane ${r.paneId} on ` +
+        `${r.server ?? 'a tmux server the request does not name'}; tower cannot tie it to a member, so it answers it for none: answer it in the agent's own pane`,
     }));
     const key = JSON.stringify(rows);
     // The same runs with the same rows: the same snapshot (its listeners have nothing new to read).

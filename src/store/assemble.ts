@@ -47,7 +47,10 @@ interface Entry {
 
 /** More changed runs than this share of the list: sorting them all is cheaper than moving each. */
 const RESORT_SHARE = 0.25;
-/** Up to this many runs leaving and coming, an update says how the list changed (RunEdit); past it, consumers walk the list. */
+/**
+ * Up to this many runs leaving and coming, an update says how the list changed (RunEdit); past it, consumers
+ * walk the list.
+ */
 const MAX_EDIT = 64;
 
 /** What the last update changed, when it can be told: the runs that left and came, and how the list moved. */

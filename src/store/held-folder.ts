@@ -35,7 +35,10 @@ export function heldFolderProblem(towerState: string, dir: string): string | nul
     if (st.uid !== uid())
       return `${d} belongs to uid ${st.uid}, not to you (uid ${uid()}): another user could answer for you there`;
     if ((st.mode & 0o022) !== 0)
-      return `${d} is writable by ${st.mode & 0o020 ? 'its group' : 'others'} (mode ${(st.mode & 0o777).toString(8)}): another user could answer for you there; chmod 700 it`;
+      return (
+        `${d} is writable by ${st.mode & 0o020 ? 'its group' : 'others'} (mode ` +
+        `${(st.mode & 0o777).toString(8)}): another user could answer for you there; chmod 700 it`
+      );
   }
   return null;
 }

@@ -42,7 +42,9 @@ export function seatLead(
   if (seat === null) return null;
   const at = { ...m, paneId: seat.paneId, state: 'unknown' as const };
   if ('foreign' in seat) {
-    const why = `its hooks place it in pane ${seat.paneId} of the tmux server ${sanitizeLine(seat.foreign)}, which tower does not read`;
+    const why =
+      `its hooks place it in pane ${seat.paneId} of the tmux server ` +
+      `${sanitizeLine(seat.foreign)}, which tower does not read`;
     return { member: at, where: { state: 'unknown', unresolved: why, problem: `${why}; actions on it are refused` } };
   }
   return { member: at, where: locatePane(at, root, index, { server: seat.server, place }) };

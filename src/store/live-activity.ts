@@ -11,7 +11,10 @@ import { LocalPaneLooks } from './preview-stream.js';
 import type { LiveStoreOptions } from './live-store.js';
 import type { SnapshotStore } from './types.js';
 
-/** The store (snapshots with each member's activity) and the captures behind it (the preview, streaming the previewed pane). */
+/**
+ * The store (snapshots with each member's activity) and the captures behind it (the preview, streaming the
+ * previewed pane).
+ */
 export function createWatchedStore(
   ctx: AppContext,
   opts: LiveStoreOptions = {},

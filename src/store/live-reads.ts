@@ -126,12 +126,18 @@ export class LiveReads {
     this.markPolled();
   }
 
-  /** Works out again which teams ended, after the panes alive changed (a team's pane may be alive again, or the last one died). */
+  /**
+   * Works out again which teams ended, after the panes alive changed (a team's pane may be alive again, or
+   * the last one died).
+   */
   settleEnded(): void {
     this.onEnded(this.book.settle(this.book.teams.keys(), this.livePaneIds()));
   }
 
-  /** A team that ended loses the watches of its folders; one that woke gets them back, and is read again at the next poll. */
+  /**
+   * A team that ended loses the watches of its folders; one that woke gets them back, and is read again at
+   * the next poll.
+   */
   private onEnded({ woke, slept }: EndedChange): void {
     if (!this.watcher) return;
     if (slept.length) this.watcher.unwatch(slept.flatMap((d) => this.book.folders(d)));

@@ -279,7 +279,9 @@ function pollFailure(err: unknown): Problem {
   const msg = cappedLine(err instanceof Error ? err.message : String(err), POLL_PROBLEM_CHARS);
   return {
     file: null,
-    message: `reading the panes failed (${msg}): previews, prompts and activity may be out of date; tried again every poll`,
+    message:
+      `reading the panes failed (${msg}): previews, prompts and activity may be out of date; ` +
+      `tried again every poll`,
   };
 }
 

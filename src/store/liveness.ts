@@ -140,7 +140,8 @@ function ghostsOfDeadLeads(members: Member[]): { members: Member[]; warnings: st
     if (ghosts.length === 0) continue;
     out = out.map((m) => (ghosts.includes(m) ? { ...m, state: 'unknown' as const } : m));
     warnings.push(
-      `team ${lead.team ?? ''}: lead ${lead.name}'s pane ${lead.paneId ?? ''} is gone; in-process ${ghosts.map((g) => g.name).join(', ')} may be left over from a crash`,
+      `team ${lead.team ?? ''}: lead ${lead.name}'s pane ${lead.paneId ?? ''} is gone; in-process ` +
+        `${ghosts.map((g) => g.name).join(', ')} may be left over from a crash`,
     );
   }
   return out === members ? null : { members: out, warnings };

@@ -80,12 +80,18 @@ function inside(dir: string, root: string): boolean {
   return dir === r || dir.startsWith(`${r}/`);
 }
 
-/** Whether a pane working in `dir` works in the member's folder `cwd` (or below it), as written or with links resolved. */
+/**
+ * Whether a pane working in `dir` works in the member's folder `cwd` (or below it), as written or with links
+ * resolved.
+ */
 export function worksIn(dir: string, cwd: string): boolean {
   return inside(dir, cwd) || inside(resolved(dir), resolved(cwd));
 }
 
-/** Where the lead's recorded process is, among the servers given. Null: no process recorded (or of another pid space). */
+/**
+ * Where the lead's recorded process is, among the servers given. Null: no process recorded (or of another pid
+ * space).
+ */
 export function leadPlace(m: Member, servers: readonly ServerPanes[], starts: StartBook): LeadPlace | null {
   const lp = m.leadProcess;
   if (!lp || !samePidSpace(lp.pidSpace)) return null;
@@ -114,11 +120,17 @@ export function contradiction(
 ): string | null {
   const where = `${sanitizeLine(pane.paneId)} on ${serverLabel(server)}`;
   if (lead?.alive === true && lead.server !== undefined && (lead.server !== server || lead.paneId !== pane.paneId)) {
-    return `pane ${where} is not where ${m.name}'s process ${m.leadProcess?.pid ?? ''} runs (${sanitizeLine(lead.paneId)} on ${serverLabel(lead.server)})`;
+    return (
+      `pane ${where} is not where ${m.name}'s process ${m.leadProcess?.pid ?? ''} runs ` +
+      `(${sanitizeLine(lead.paneId)} on ${serverLabel(lead.server)})`
+    );
   }
   // Alive, yet in no pane of any server tower reads: it runs on another tmux server (or outside tmux).
   if (lead?.alive === true && lead.server === undefined)
-    return `pane ${where} is not where ${m.name}'s process ${m.leadProcess?.pid ?? ''} runs (in no pane of the servers tower reads)`;
+    return (
+      `pane ${where} is not where ${m.name}'s process ${m.leadProcess?.pid ?? ''} runs (in no ` +
+      `pane of the servers tower reads)`
+    );
   if (m.joinedAt !== undefined) {
     const ticks = starts.startOf(pane.pid);
     const started = ticks === null ? null : ticksToEpochMs(ticks);

@@ -108,7 +108,9 @@ export function teamTie(lead: Member, index: PaneIndex): TeamTie | null {
   if (place?.alive === true && place.server !== undefined) {
     if (named !== undefined && place.server !== named)
       return {
-        both: `team ${lead.team ?? ''}: its lead's process ${lp.pid} runs in ${place.paneId} on ${serverLabel(place.server)}, and ${named} is named after it: tied to both, refused`,
+        both:
+          `team ${lead.team ?? ''}: its lead's process ${lp.pid} runs in ${place.paneId} on ` +
+          `${serverLabel(place.server)}, and ${named} is named after it: tied to both, refused`,
       };
     return { server: place.server, place };
   }
@@ -170,7 +172,9 @@ export function locatePane(m: Member, root: string | null, index: PaneIndex | nu
     // No evidence of where the member works, and the run's own swarm server lacks the %N: tower's
     // %N is the member's only if it works in the run's folder.
     if (c.server === null && elsewhere.length > 0 && !m.cwd && !within(c.pane.cwd, root)) {
-      const why = `pane ${paneId} is not on ${elsewhere.join(', ')} (this run's Claude Code tmux server), and the ${paneId} on tower's own server works elsewhere`;
+      const why =
+        `pane ${paneId} is not on ${elsewhere.join(', ')} (this run's Claude Code tmux ` +
+        `server), and the ${paneId} on tower's own server works elsewhere`;
       return {
         state: 'unknown',
         unresolved: why,
@@ -198,7 +202,10 @@ export function locatePane(m: Member, root: string | null, index: PaneIndex | nu
     return { state: 'not-its-pane', notItsPane: because, problem: `not its pane: ${because}` };
   }
   if (untied.length > 0) {
-    const why = `pane ${paneId} is not on tower's tmux server but on ${untied.join(', ')}, and nothing ties ${untied.length === 1 ? 'that server' : 'those servers'} to ${root ?? 'this run'} (no lead process or pane working there)`;
+    const why =
+      `pane ${paneId} is not on tower's tmux server but on ${untied.join(', ')}, and ` +
+      `nothing ties ${untied.length === 1 ? 'that server' : 'those servers'} to ${root ?? 'this run'} ` +
+      `(no lead process or pane working there)`;
     return { state: 'unknown', unresolved: why, problem: `${why}; its liveness is unknown` };
   }
   // No pane holds the %N where the team is: gone, when that server answered.

@@ -36,7 +36,10 @@ export class PaneTracker {
   private livenessKey = '';
   private cwdKey = '';
 
-  /** Takes one poll's answer: the panes, or a problem when tmux failed in another way than "no server"; and the swarm servers. */
+  /**
+   * Takes one poll's answer: the panes, or a problem when tmux failed in another way than "no server"; and
+   * the swarm servers.
+   */
   take(
     panes: PaneInfo[] | null,
     problem: Problem | null,

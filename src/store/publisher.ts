@@ -53,7 +53,10 @@ export class SnapshotPublisher {
     this.relive = true;
   }
 
-  /** Where sessions' hooks last ran moved (a lead with no pane may be seated elsewhere): members are looked at again. */
+  /**
+   * Where sessions' hooks last ran moved (a lead with no pane may be seated elsewhere): members are looked at
+   * again.
+   */
   setLeadSeats(seats: LeadSeats): void {
     this.leadSeats = seats;
     if (this.paneIndex) this.paneIndex.leadSeats = seats;

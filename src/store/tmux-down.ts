@@ -20,7 +20,9 @@ function serverName(socket: TmuxSocket): string {
 export function tmuxDownProblem(socket: TmuxSocket): Problem {
   return {
     file: null,
-    message: `tmux server ${serverName(socket)}${SUFFIX}: the panes of its members are unknown (start it, or name another with -L/-S)`,
+    message:
+      `tmux server ${serverName(socket)}${SUFFIX}: the panes of its members are unknown (start ` +
+      `it, or name another with -L/-S)`,
   };
 }
 

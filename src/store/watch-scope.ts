@@ -64,7 +64,10 @@ export class WatchScope {
     this.stateDirs = [...stateDirs].sort((a, b) => b.length - a.length);
   }
 
-  /** chokidar's `ignored`: true for every path outside the state directories, and for the folders of teams that ended. */
+  /**
+   * chokidar's `ignored`: true for every path outside the state directories, and for the folders of teams
+   * that ended.
+   */
   ignored = (p: string): boolean => {
     if (isInside(p, this.claudeDir)) return this.ignoredInClaudeDir(p, false);
     return !this.roots.some((root) => isInside(p, root) && this.wantedInRoot(p, root));
@@ -105,7 +108,10 @@ export class WatchScope {
     });
   }
 
-  /** The state directory whose run reads `p`, when `p` is one of the extra files a system names (or a folder leading to one). */
+  /**
+   * The state directory whose run reads `p`, when `p` is one of the extra files a system names (or a folder
+   * leading to one).
+   */
   private extraFileSource(p: string): string | null {
     for (const root of this.roots) {
       if (!isInside(p, root)) continue;

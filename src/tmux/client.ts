@@ -152,7 +152,10 @@ export function socketFile(socket: TmuxSocket, env: NodeJS.ProcessEnv = process.
  */
 export const NO_SOCKET_RECHECK_MS = 30_000;
 
-/** What the socket file says before a listing: ask tmux, skip it (no server), or ask it though the file says no server. */
+/**
+ * What the socket file says before a listing: ask tmux, skip it (no server), or ask it though the file says
+ * no server.
+ */
 type SocketLook = { ask: 'yes' | 'skip' | 'anyway'; file: fs.Stats | undefined | null };
 
 /** A tmux client bound to one server. */

@@ -3,7 +3,10 @@ import type { ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../kit/
 
 /** The actions as the control room calls them. */
 export interface ControlRoomActions {
-  /** Checks a request and returns its exact effects, or the refusal (a run of another box is planned there, so later). */
+  /**
+   * Checks a request and returns its exact effects, or the refusal (a run of another box is planned there, so
+   * later).
+   */
   plan(req: ActionRequest): ActionPlan | Promise<ActionPlan>;
   /** Runs a plan the operator confirmed; progress and the straggler offer come through the hooks. */
   run(plan: ActionPlan, hooks: RunHooks): Promise<ActionOutcome>;

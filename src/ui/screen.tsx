@@ -18,7 +18,10 @@ import type { Theme } from './theme.js';
 
 export { dialogOverlay, helpOverlay } from './screen-blocks.js';
 
-/** Everything the screen draws: what its blocks are drawn from, less what it reads itself (the clocks, the captures). */
+/**
+ * Everything the screen draws: what its blocks are drawn from, less what it reads itself (the clocks, the
+ * captures).
+ */
 export type ScreenProps = Omit<ScreenInput, 'gatesNow' | 'teamNow' | 'look' | 'color'> & {
   /** Pane captures for the preview (null: none). */
   watch?: PaneLooks | null | undefined;

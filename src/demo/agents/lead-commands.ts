@@ -46,7 +46,10 @@ export function readTeammates(rt: AgentRuntime, teamFile: string | null): Teamma
 
 function summarize(tasks: readonly AgentTask[]): string {
   const count = (s: string) => tasks.filter((t) => t.status === s).length;
-  return `${tasks.length} tasks (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending)`;
+  return (
+    `${tasks.length} tasks (${count('completed')} completed, ${count('in_progress')} in ` +
+    `progress, ${count('pending')} pending)`
+  );
 }
 
 function handoffFile(lc: LeadContext): string | null {
@@ -126,7 +129,8 @@ export async function rehydrate(lc: LeadContext): Promise<void> {
   rt.print(`  ⎿ handoff of ${at}: team ${team.join(', ') || '(none)'}`);
   await rt.sleep(400);
   rt.print(
-    `  ⎿ restored ${rows.length} tasks (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending)`,
+    `  ⎿ restored ${rows.length} tasks (${count('completed')} completed, ${count('in_progress')} in ` +
+      `progress, ${count('pending')} pending)`,
   );
   if (lc.meter) {
     lc.meter.reset(REHYDRATED_PCT);

@@ -29,7 +29,9 @@ export function runOrchestrator(rt: AgentRuntime): void {
     const tasks = rt.opts.tasks ? readTasks(rt, rt.opts.tasks) : [];
     const done = tasks.filter((t) => t.status === 'completed').length;
     const ctx = rt.readObject(path.join(stateDir, 'context-metrics.json'))?.used_pct;
-    const line = `phase ${phase}/${String(sup.total_phases ?? '?')} ${String(status)} · tasks ${done}/${tasks.length} done · lead context ${typeof ctx === 'number' ? `${ctx}%` : '?'}`;
+    const line =
+      `phase ${phase}/${String(sup.total_phases ?? '?')} ${String(status)} · tasks ` +
+      `${done}/${tasks.length} done · lead context ${typeof ctx === 'number' ? `${ctx}%` : '?'}`;
     if (line !== last) rt.print(style.dim(line));
     last = line;
   };

@@ -104,7 +104,9 @@ export function searchIndex(l: SandboxLayout, blockAfterSec: number): DemoRun {
   const member = membersIn(project, session);
 
   return {
-    summary: `tina search-index: phase 1 of 2; a worker is stuck and the phase escalates (blocked) after ~${blockAfterSec} s`,
+    summary:
+      `tina search-index: phase 1 of 2; a worker is stuck and the phase escalates (blocked) ` +
+      `after ~${blockAfterSec} s`,
     root: project,
     write,
     sessions: [

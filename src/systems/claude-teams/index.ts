@@ -1,4 +1,7 @@
-/** Claude Code agent teams: `<claudeDir>/teams/<team>/config.json` with `tasks/<team>/`, each a run unless another system takes it in. */
+/**
+ * Claude Code agent teams: `<claudeDir>/teams/<team>/config.json` with `tasks/<team>/`, each a run unless
+ * another system takes it in.
+ */
 import type { CycleWay, SystemModule } from '../module.js';
 import { teamRun } from './team-run.js';
 import { readTeam, readTeams, teamChangedAt } from './teams.js';

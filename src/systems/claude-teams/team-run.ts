@@ -66,7 +66,9 @@ function leadContext(run: Run, team: Team, settings: ReadSettings): void {
     grantable: false,
     title: `Context ${usage.usedPct}% ≥ ${threshold}% — checkpoint due`,
     file,
-    body: `${lead.name}'s transcript: ${usage.used} of ${usage.window} tokens in use at its last turn.\nThe checkpoint cycle saves a handoff, clears and rehydrates the lead.`,
+    body:
+      `${lead.name}'s transcript: ${usage.used} of ${usage.window} tokens in use at its last ` +
+      `turn.\nThe checkpoint cycle saves a handoff, clears and rehydrates the lead.`,
   });
 }
 

@@ -94,7 +94,10 @@ export function transcriptFile(claudeDir: string, cwd: string, sessionId: string
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
 
-/** A request the CLI recorded (`"type":"api-request"`) names its betas: a `context-1m` one opts the session in to 1M. */
+/**
+ * A request the CLI recorded (`"type":"api-request"`) names its betas: a `context-1m` one opts the session in
+ * to 1M.
+ */
 const ONE_M_BETA = /"betas":\[[^\]]{0,2000}"context-1m-/;
 
 function take(state: Followed, line: string): void {

@@ -1,4 +1,7 @@
-/** dotagent's grant: a `{phase, approved_at}` entry appended to `user_checkpoints` in `phase.json`, every other field kept. */
+/**
+ * dotagent's grant: a `{phase, approved_at}` entry appended to `user_checkpoints` in `phase.json`, every
+ * other field kept.
+ */
 import path from 'node:path';
 import { ActionStop } from '../../kit/execution.js';
 import { writeAtomic } from '../../kit/files.js';

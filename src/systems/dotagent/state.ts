@@ -82,7 +82,10 @@ function list(v: unknown, key: string, file: string, problems: Problem[]): unkno
   return [];
 }
 
-/** The entries of the list `value[key]` that are objects naming a phase, with that phase; any other entry is a problem. */
+/**
+ * The entries of the list `value[key]` that are objects naming a phase, with that phase; any other entry is a
+ * problem.
+ */
 function phaseEntries(
   value: Record<string, unknown>,
   key: string,

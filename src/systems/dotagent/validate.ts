@@ -85,7 +85,9 @@ function checkPhase(p: DotagentPhase, ctx: ValidationContext, problems: Problem[
   if (current >= 0 && current < last) {
     problems.push({
       file,
-      message: `phase sequence out of order: current_phase ${p.currentPhase} comes before completed ${DOTAGENT_PHASES[last]}`,
+      message:
+        `phase sequence out of order: current_phase ${p.currentPhase} comes before completed ` +
+        `${DOTAGENT_PHASES[last]}`,
     });
   }
 

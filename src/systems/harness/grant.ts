@@ -62,7 +62,10 @@ export const harnessGrant: GrantWay = {
         : null;
     if (twin)
       return {
-        refusal: `${twin} has the same folder name "${harnessSlug(run, dir)}": the operator knows a project by that name alone, so a grant could reach the other one; refused until the operator's workspace tells them apart`,
+        refusal:
+          `${twin} has the same folder name "${harnessSlug(run, dir)}": the operator knows a ` +
+          `project by that name alone, so a grant could reach the other one; refused until the ` +
+          `operator's workspace tells them apart`,
       };
     if (base !== null) {
       const url = checkpointActionUrl(base, harnessSlug(run, dir), gate.id, 'grant');
@@ -136,14 +139,16 @@ async function grantThroughOperator(d: GrantDetail, url: string): Promise<string
   if (after.kind !== 'ok') {
     throw new ActionStop(
       'failed',
-      `POST ${url} answered HTTP ${a.status}, but the checkpoints could not be read again (${after.kind === 'error' ? after.message : 'unknown project'}): not confirmed`,
+      `POST ${url} answered HTTP ${a.status}, but the checkpoints could not be read again ` +
+        `(${after.kind === 'error' ? after.message : 'unknown project'}): not confirmed`,
     );
   }
   const now = after.checkpoints.find((c) => c.name === name);
   if (!now?.granted) {
     throw new ActionStop(
       'failed',
-      `POST ${url} answered HTTP ${a.status}, but the operator still lists ${name} as ${now ? 'pending' : 'absent'}: not granted`,
+      `POST ${url} answered HTTP ${a.status}, but the operator still lists ${name} as ` +
+        `${now ? 'pending' : 'absent'}: not granted`,
     );
   }
   return `POST ${url} (HTTP ${a.status}); the operator lists ${name} as granted`;

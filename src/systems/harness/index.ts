@@ -1,4 +1,7 @@
-/** The checkpoint harness: `.harness/` (or `.papercusp/`) with named checkpoint files and their `.granted` sentinels. */
+/**
+ * The checkpoint harness: `.harness/` (or `.papercusp/`) with named checkpoint files and their `.granted`
+ * sentinels.
+ */
 import type { SystemModule } from '../module.js';
 import { harnessGrant } from './grant.js';
 import { harnessRequests } from './request.js';

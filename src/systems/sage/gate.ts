@@ -115,13 +115,21 @@ function answerNote(answer: GateAnswer, resume: ResumeFile | null): string | nul
   if (answer.state === 'answered' && answer.how === 'unread') {
     const how =
       resume && !resume.known
-        ? ` (the file says ${resume.written ?? 'nothing'}; the orchestrator acts only on a \`STATUS: WORD\` line in capitals, or the word alone, and goes on as ${answer.status})`
+        ? ` (the file says ${resume.written ?? 'nothing'}; the orchestrator acts only on a \`STATUS: ` +
+          `WORD\` line in capitals, or the word alone, and goes on as ${answer.status})`
         : '';
-    return `Answered in .resume-signal: ${answer.status || '(empty)'}${how}, written ${iso(answer.atMs)}; the orchestrator has not read it yet.`;
+    return (
+      `Answered in .resume-signal: ${answer.status || '(empty)'}${how}, written ` +
+      `${iso(answer.atMs)}; the orchestrator has not read it yet.`
+    );
   }
   if (answer.state === 'answered') {
     const read = answer.written ? ` (it read ${answer.written})` : '';
-    return `Answered: ${answer.status ?? '(status not logged)'}${read} at ${answer.at}. The orchestrator read and removed .resume-signal (.sage/logs/orchestrator-v2.log); a new gate comes with the next HITL signal.`;
+    return (
+      `Answered: ${answer.status ?? '(status not logged)'}${read} at ${answer.at}. The ` +
+      `orchestrator read and removed .resume-signal (.sage/logs/orchestrator-v2.log); a new gate ` +
+      `comes with the next HITL signal.`
+    );
   }
   if (answer.staleResume)
     return `Last answer in .resume-signal: STATUS: ${answer.staleResume.status} (older than this gate)`;

@@ -42,13 +42,15 @@ export const sageGrant: GrantWay = {
       if (answer.state === 'answered' && answer.how === 'unread') {
         throw new ActionStop(
           'refused',
-          `gate hitl is already answered: ${d.file} says ${answer.status || '(empty)'} and the orchestrator has not read it yet`,
+          `gate hitl is already answered: ${d.file} says ${answer.status || '(empty)'} and the ` +
+            `orchestrator has not read it yet`,
         );
       }
       if (answer.state === 'answered') {
         throw new ActionStop(
           'refused',
-          `gate hitl was already answered (${answer.status ?? 'status not logged'} at ${answer.at}, read by the orchestrator, ${signals.logFile}); another answer would go to the next gate unseen`,
+          `gate hitl was already answered (${answer.status ?? 'status not logged'} at ${answer.at}, ` +
+            `read by the orchestrator, ${signals.logFile}); another answer would go to the next gate unseen`,
         );
       }
       await writeAtomic(d.stateDir, d.file, RESUME_APPROVED);

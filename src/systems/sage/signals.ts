@@ -157,7 +157,9 @@ export function parseResumeSignal(
     problems: [
       {
         file,
-        message: `the orchestrator acts only on a \`STATUS: WORD\` line in capitals (or the word alone): ${what} goes on as ${value}`,
+        message:
+          `the orchestrator acts only on a \`STATUS: WORD\` line in capitals (or the word ` +
+          `alone): ${what} goes on as ${value}`,
       },
     ],
   };

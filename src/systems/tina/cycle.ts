@@ -30,7 +30,10 @@ export function phaseTeamNames(run: Run): string[] {
   return names;
 }
 
-/** `<stateDir>/phase-<N>/handoff.md` for the run's current phase, or null when the phase is unknown or not a plain name. */
+/**
+ * `<stateDir>/phase-<N>/handoff.md` for the run's current phase, or null when the phase is unknown or not a
+ * plain name.
+ */
 export function handoffPathFor(stateDir: string, run: Run): string | null {
   const phase = run.phase?.current;
   if (!phase || !PHASE_SEGMENT.test(phase) || phase === '.' || phase === '..') return null;

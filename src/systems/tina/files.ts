@@ -20,12 +20,18 @@ export interface TinaFiles {
   /** Whether supervisor-state.json exists at all (it may exist and still be unreadable). */
   supervisorPresent: boolean;
   supervisor: SupervisorState | null;
-  /** The current phase: the supervisor's (a running remediation `N.5` of its phase N), else the highest `phase-N` directory. */
+  /**
+   * The current phase: the supervisor's (a running remediation `N.5` of its phase N), else the highest
+   * `phase-N` directory.
+   */
   currentPhase: string | null;
   phaseStatusFile: string | null;
   phaseStatus: PhaseStatus | null;
   signal: { file: string; mtimeMs: number | null; value: CheckpointSignal } | null;
-  /** context-metrics.json, with where it is and when it was written (the gauge, and the context gate of a tina without checkpoint-needed). */
+  /**
+   * context-metrics.json, with where it is and when it was written (the gauge, and the context gate of a tina
+   * without checkpoint-needed).
+   */
   metrics: (ContextMetrics & { file?: string; mtimeMs?: number | null }) | null;
   /** The handoff of the current phase, else the newest of any phase. */
   handoff: { file: string; mtimeMs: number; value: ParsedHandoff | null } | null;
@@ -122,7 +128,10 @@ function readTowerEscalation(
 // of its state dir; a handoff rarely changes, so the last parse of each file is kept.
 const handoffCache = new Map<string, { text: string; result: ReturnType<typeof parseHandoff> }>();
 
-/** The parse of a handoff, or null while the Markdown reader is still being loaded (the snapshot reads it again then). */
+/**
+ * The parse of a handoff, or null while the Markdown reader is still being loaded (the snapshot reads it
+ * again then).
+ */
 function parseHandoffCached(text: string, file: string): ReturnType<typeof parseHandoff> | null {
   const hit = handoffCache.get(file);
   if (hit && hit.text === text) return hit.result;

@@ -1,6 +1,7 @@
 /**
  * Review verdicts as tina records them, normalized: the handoff's review tracking and the supervisor's
- * `review_verdicts` name the same facts in several ways ("task-3" or "3", spec_review or spec-review, pass or approved).
+ * `review_verdicts` name the same facts in several ways ("task-3" or "3", spec_review or spec-review, pass or
+ * approved).
  */
 import type { Problem, Review, ReviewVerdict } from '../../model/model.js';
 import { sanitizeLine } from '../../text/sanitize.js';

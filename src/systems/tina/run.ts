@@ -181,7 +181,10 @@ function metricsGate(files: TinaFiles, settings: ReadSettings): Gate | null {
     grantable: false,
     title: `Context ${m.usedPct}% ≥ ${settings.contextThresholdPct}% — checkpoint due`,
     file: m.file ?? null,
-    body: `context-metrics.json says ${m.usedPct}% used${m.timestamp ? ` at ${m.timestamp}` : ''}; the threshold is ${settings.contextThresholdPct}%.\nThe checkpoint cycle saves a handoff, clears and rehydrates the lead.`,
+    body:
+      `context-metrics.json says ${m.usedPct}% used${m.timestamp ? ` at ${m.timestamp}` : ''}; ` +
+      `the threshold is ${settings.contextThresholdPct}%.\nThe checkpoint cycle saves a handoff, ` +
+      `clears and rehydrates the lead.`,
   };
 }
 

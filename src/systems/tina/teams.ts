@@ -310,7 +310,10 @@ export function pickSessionTeams(
   if (newest && others.length > 0) {
     problems.push({
       file: newest.configFile,
-      message: `${byCwd.length} Claude Code session teams work in this worktree and none is tied to the run by a pane: took the newest, ${newest.name}; ${others.map((t) => t.name).join(', ')} listed on ${others.length === 1 ? 'its' : 'their'} own`,
+      message:
+        `${byCwd.length} Claude Code session teams work in this worktree and none is tied to ` +
+        `the run by a pane: took the newest, ${newest.name}; ${others.map((t) => t.name).join(', ')} ` +
+        `listed on ${others.length === 1 ? 'its' : 'their'} own`,
     });
   }
   return { teams: newest ? [newest] : [], problems };

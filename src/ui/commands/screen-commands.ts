@@ -104,7 +104,9 @@ function answer(choice: string): ScreenCommand {
 
 /** Opens an activity line in full: what happened, and every detail under it. */
 function readActivity(e: ActivityEntry, d: CommandDeps): void {
-  const head = `${e.time.slice(11, 19)} ${e.status} ${e.action}${e.runId ? ` · ${e.runId}` : ''}${e.target ? ` · ${e.target}` : ''}`;
+  const head =
+    `${e.time.slice(11, 19)} ${e.status} ` +
+    `${e.action}${e.runId ? ` · ${e.runId}` : ''}${e.target ? ` · ${e.target}` : ''}`;
   d.dialogs.dispatch({
     type: 'open',
     dialog: {
@@ -168,7 +170,8 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
       if (!systemOf(s.run.system).requests)
         return no(
           `request ${s.run.id}`,
-          `named checkpoints are requested on ${runsOf((m) => m.requests !== null)}; ${s.run.id} is a ${s.run.system} run`,
+          `named checkpoints are requested on ${runsOf((m) => m.requests !== null)}; ${s.run.id} is a ` +
+            `${s.run.system} run`,
         );
       if (s.readonly) return no(`request ${s.run.id}`, READ_ONLY_KEYS);
       return ok('request');

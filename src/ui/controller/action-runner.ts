@@ -119,7 +119,9 @@ export class ActionRunner {
     if (this.deps.readonly && plan.destructive && !plan.refusal) {
       plan = {
         ...plan,
-        refusal: `read-only mode: tower was started with --readonly (or readonly in the config), so "${plan.title}" is not run`,
+        refusal:
+          `read-only mode: tower was started with --readonly (or readonly in the config), so ` +
+          `"${plan.title}" is not run`,
       };
     }
     this.deps.dialogs.dispatch({ type: 'open', dialog: { kind: 'confirm', plan, scroll: 0 } });
@@ -256,7 +258,8 @@ export class ActionRunner {
     const offerId = this.nextOffer++;
     running.offers.add(offerId);
     this.deps.activity.update(id, {
-      message: `${alive.length} teammate${alive.length === 1 ? '' : 's'} still alive: asking whether to force-terminate`,
+      message:
+        `${alive.length} teammate${alive.length === 1 ? '' : 's'} still alive: asking whether ` + `to force-terminate`,
     });
     return new Promise<string[]>((resolve) => {
       this.offers.set(offerId, resolve);

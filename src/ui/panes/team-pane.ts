@@ -99,7 +99,10 @@ export function teamLines({ run, cursor, focused, width, height, now, threshold 
   });
 }
 
-/** The member's name as the list shows it: the ★ marks the lead; the word says it too (for screens without symbols) unless the name does. */
+/**
+ * The member's name as the list shows it: the ★ marks the lead; the word says it too (for screens without
+ * symbols) unless the name does.
+ */
 function memberLabel(m: Member): string {
   const name = sanitizeLine(m.name);
   return m.lead && !/lead/i.test(name) ? `${name} (lead)` : name;

@@ -93,7 +93,8 @@ export function answerRequest(sel: Selection, choice: string): Built {
   if (!optionFor(m.prompt, choice)) {
     return nothing(
       `answer ${m.name}`,
-      `the prompt has no option ${choice === 'n' ? 'that says No' : choice}: ${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
+      `the prompt has no option ${choice === 'n' ? 'that says No' : choice}: ` +
+        `${m.prompt.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
     );
   }
   return {

@@ -81,11 +81,15 @@ export function taskCounts(run: Run): [string, number][] {
   return [...counts];
 }
 
-/** Whose pane the preview shows: the member selected in the team pane (while team or preview has focus), else the lead. */
+/**
+ * Whose pane the preview shows: the member selected in the team pane (while team or preview has focus), else
+ * the lead.
+ */
 export function previewMember(run: Run | null, selected: Member | null, focus: string): Member | null {
   if (!run) return null;
   if ((focus === 'team' || focus === 'preview') && selected?.paneId) return selected;
-  // The lead the checkpoint cycle types into: of the working team (tina: the current phase's) when the system names one.
+  // The lead the checkpoint cycle types into: of the working team (tina: the current phase's) when the system
+  // names one.
   const teams = systemOf(run.system).cycle?.workingTeams(run) ?? [];
   const working = run.members.find(
     (m) => m.lead && m.paneId && m.state === 'alive' && m.team !== undefined && teams.includes(m.team),
