@@ -8,7 +8,8 @@
  */
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
-import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../store/prompt-reading.js';
+import { dialogGone, MIN_DIALOG_AGE_MS, noOption, optionFor, readPrompt } from '../store/prompt-reading.js';
+import { notAtInput } from '../store/input-box.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
@@ -23,6 +24,7 @@ import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
+import { guardEffect, guardTyping } from './input-guard.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
 export const CONFIRM_MS = 3000;
@@ -98,6 +100,8 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
       title,
       m.paneId,
     );
+  const cut = seen && option ? cutRefusal(seen, option, `the dialog ${asking.name} shows`) : null;
+  if (cut) return refuse(cut, title, m.paneId);
   const server = m.tmuxServer ?? null;
   const seenAt = seen?.since !== undefined ? Date.parse(seen.since) : NaN;
   const detail: AnswerDetail = {
@@ -160,9 +164,7 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
     ...(m.paneProcess ? { process: m.paneProcess } : {}),
   };
   const effects = [
-    checkEffect(
-      `what ${m.paneId}${onServer(server)} shows first: nothing is typed while it shows a permission prompt or question`,
-    ),
+    guardEffect({ target: m.paneId!, server, who: m.name }, 'the line'),
     ...typeEffects(ctx, m.paneId!, server, text),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the line to leave the input box`),
   ];
@@ -174,6 +176,15 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
     detail,
     destructive: true,
   };
+}
+
+/**
+ * Why `option` may not be chosen in a dialog whose top is out of sight, or null: tower cannot show
+ * what it would approve, so only the option that says No is typed into it.
+ */
+function cutRefusal(p: PanePrompt, option: PromptOption, what: string): string | null {
+  if (!p.cut || noOption(p) === option) return null;
+  return `${what} is taller than the pane (${p.cut}): tower cannot show what ${option.key}. ${option.label} would approve; attach to the pane (tower attach) and answer it there, or answer n`;
 }
 
 function describe(p: PanePrompt): string {
@@ -200,16 +211,24 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   const ctx = x.env.ctx;
   const where = d.asking ? `${d.asking}'s request in ${d.member}'s pane ${d.paneId}` : `${d.member}'s pane ${d.paneId}`;
   const check = async (): Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome> => {
-    const now = readPrompt(await paneScreen(ctx, d.paneId, d.server));
-    if (!now)
+    const screen = await paneScreen(ctx, d.paneId, d.server);
+    const now = readPrompt(screen);
+    if (!now) {
+      const why = notAtInput(screen);
       return {
         status: 'refused',
-        message: `${where} shows no prompt now (the agent moved on, or another answer came first)`,
+        message:
+          why && why.kind !== 'dialog' && why.kind !== 'no-input-box'
+            ? `${where} ${why.reason}`
+            : `${where} shows no prompt now (the agent moved on, or another answer came first)`,
       };
+    }
     if (d.expect !== null && now.signature !== d.expect)
       return { status: 'refused', message: `${where} shows another prompt than the one you saw: ${describe(now)}` };
     const option = optionFor(now, d.choice);
     if (!option) return { status: 'refused', message: `the prompt has no option ${d.choice}: ${describe(now)}` };
+    const cut = cutRefusal(now, option, where);
+    if (cut) return { status: 'refused', message: cut };
     return { prompt: now, option };
   };
   let seen = await check();
@@ -218,13 +237,13 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   // counted from when it was first seen (the snapshot's capture, else this one), and look again.
   const firstSeen = Math.min(d.seenAt ?? Date.now(), Date.now());
   const young = firstSeen + MIN_DIALOG_AGE_MS - Date.now();
-  if (young > 0) {
-    if (!(await sleep(young, x.hooks.signal))) return { status: 'cancelled', message: 'cancelled before typing' };
-    seen = await check();
-    if ('status' in seen) return seen;
-  }
-  const { prompt: before, option } = seen;
+  if (young > 0 && !(await sleep(young, x.hooks.signal)))
+    return { status: 'cancelled', message: 'cancelled before typing' };
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
+  // Read again right before typing: the key goes only into the dialog seen, whole, this instant.
+  seen = await check();
+  if ('status' in seen) return seen;
+  const { prompt: before, option } = seen;
   await typeAndSubmit(ctx, d.paneId, d.server, option.key);
   const details = [
     `${before.subject.join(' · ')}`.trim(),
@@ -262,13 +281,8 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
-  const prompt = readPrompt(await paneScreen(ctx, d.paneId, d.server));
-  if (prompt)
-    return {
-      status: 'refused',
-      message: `${d.member}'s pane shows a prompt (${describe(prompt)}): answer it first (tower answer)`,
-    };
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
+  await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line');
   await typeAndSubmit(ctx, d.paneId, d.server, d.text);
   const taken = await pollUntil({
     timeoutMs: d.confirmMs,

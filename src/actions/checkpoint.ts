@@ -21,6 +21,7 @@ import type { ActionOutcome, ActionRequest, Effect } from '../kit/types.js';
 import { countMarker, pollUntil } from '../kit/wait.js';
 import { paneClient } from './pane-client.js';
 import { recheckLead } from './pane-identity.js';
+import { guardEffect, guardTyping, typingTarget } from './input-guard.js';
 
 /** The line a lead prints when its handoff is written. */
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
@@ -70,6 +71,7 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
   const now = new Date();
   const effects = [
     ...(detail.writeSignal && detail.signalFile ? [writeEffect(detail.signalFile, signalBody(now))] : []),
+    guardEffect(typingTarget(lead), command),
     ...sendLineEffects(paneClient(ctx, lead.server), lead.target, command),
     waitEffect(`up to ${seconds(timeoutMs)} until ${waitingFor(detail)}`),
     waitEffect(
@@ -120,6 +122,8 @@ function timeoutReason(d: CheckpointDetail): string {
 export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
   await ensureLeadPane(ctx, d.lead);
+  // Looked at before the signal is written too: a refused cycle leaves nothing behind.
+  await guardTyping(ctx, typingTarget(d.lead), d.command);
   const details: string[] = [];
   let signalMtime: number | null = null;
   if (d.signalFile && d.stateDir) {
@@ -134,6 +138,7 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   const handoffBefore = d.handoffFile ? mtimeMs(d.handoffFile) : null;
   const baseline = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE);
   await recheckLead(ctx, d.lead);
+  await guardTyping(ctx, typingTarget(d.lead), d.command);
   await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.command);
   const sentAt = Date.now();
   details.push(`typed ${d.command} into ${d.lead.label}`);

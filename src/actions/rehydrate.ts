@@ -10,7 +10,7 @@ import { stateFilesOf } from './checkpoint.js';
 import type { RehydrateDetail } from '../kit/detail.js';
 import { deleteEffect, seconds, sendLineEffects, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
-import { refuse } from '../kit/execution.js';
+import { ActionStop, refuse } from '../kit/execution.js';
 import { deleteFile } from '../kit/files.js';
 import { captureLead, ensureLeadPane, screenWhileWaiting } from './lead-pane.js';
 import { findLead } from './targets.js';
@@ -18,6 +18,7 @@ import type { ActionOutcome } from '../kit/types.js';
 import { countMarker, pollUntil, showsPrompt } from '../kit/wait.js';
 import { paneClient } from './pane-client.js';
 import { recheckLead } from './pane-identity.js';
+import { guardEffect, guardTyping, typingTarget } from './input-guard.js';
 
 /** The line a lead prints when it has restored itself from the handoff. */
 export const REHYDRATE_COMPLETE = 'REHYDRATE COMPLETE';
@@ -57,10 +58,12 @@ export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
     detail.signalFile = w.files.signalFile;
   }
   const effects = [
+    guardEffect(typingTarget(lead), detail.clear),
     ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.clear),
     waitEffect(
       `up to ${seconds(detail.promptTimeoutMs)} for a prompt (a last line starting with > or ❯) in ${lead.label}`,
     ),
+    guardEffect(typingTarget(lead), detail.rehydrate),
     ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.rehydrate),
     ...(detail.signalFile ? [deleteEffect(detail.signalFile, '(if present)')] : []),
     waitEffect(`up to ${seconds(detail.timeoutMs)} for ${lead.label} to print ${REHYDRATE_COMPLETE}`),
@@ -82,6 +85,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
   await ensureLeadPane(ctx, d.lead);
   const details: string[] = [];
   await recheckLead(ctx, d.lead);
+  await guardTyping(ctx, typingTarget(d.lead), d.clear);
   await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.clear);
   details.push(`typed ${d.clear} into ${d.lead.label}`);
 
@@ -104,6 +108,12 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
 
   const baseline = countMarker(await captureLead(ctx, d.lead), REHYDRATE_COMPLETE);
   await recheckLead(ctx, d.lead);
+  try {
+    await guardTyping(ctx, typingTarget(d.lead), d.rehydrate);
+  } catch (err) {
+    if (!(err instanceof ActionStop)) throw err;
+    return { status: err.status, message: `${err.message} (${d.clear} was typed already)`, details };
+  }
   await paneClient(ctx, d.lead.server).sendLine(d.lead.target, d.rehydrate);
   details.push(`typed ${d.rehydrate}`);
   if (d.signalFile && d.stateDir) {

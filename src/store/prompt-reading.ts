@@ -28,7 +28,15 @@ export interface PanePrompt {
   drawnIn?: string;
   /** When tower first saw this dialog (ISO), set by the captures; the same dialog keeps its first time. */
   since?: string;
+  /**
+   * Why the dialog is not seen whole, when it is not: its top (title, description, head of the
+   * command) is out of sight. The subject then starts with CUT_MARK, never silently mid-command.
+   */
+  cut?: string;
 }
+
+/** The first line of a subject whose dialog's top is out of sight. */
+export const CUT_MARK = "[cut: the dialog's top is out of sight]";
 
 /** Non-blank lines looked at, from the bottom of the screen: a dialog with a long command is tall. */
 const LOOK = 40;
@@ -40,6 +48,11 @@ const OPTION = /^(\s*[❯>]?\s*(\d)\.\s+)(\S.*)$/;
 const YES_NO = /\[y\/n\]|\(y\/n\)/i;
 /** What may follow a prompt's options and still leave it waiting: its box's border, a key hint, an empty input. */
 const TRAILER = /^([╰└─━]+.*|.*\b[Ee]sc to (cancel|interrupt)\b.*|[❯>]\s*)$/;
+/**
+ * The row Claude Code 2.1.332 draws under a dialog's options when the dialog is taller than the
+ * pane (`↑ 34 more lines`): part of the dialog, which scrolls; its top is out of sight.
+ */
+export const MORE_LINES = /^\s*[↑↓]\s*\d+\s+more\s+lines?\b/;
 
 /** A line without a box's side borders (`│ text │` → ` text`), its indent kept. */
 export function unboxed(line: string): string {
@@ -58,9 +71,10 @@ export function readPrompt(plain: string): PanePrompt | null {
 }
 
 /** The options below the question; a label wrapped onto the next lines (indented under it) is joined. */
-function readOptions(lines: readonly string[]): { options: PromptOption[]; after: number } {
+function readOptions(lines: readonly string[]): { options: PromptOption[]; after: number; more: string | null } {
   const options: PromptOption[] = [];
   let after = 0;
+  let more: string | null = null;
   let labelAt = -1;
   for (const line of lines) {
     const m = OPTION.exec(line);
@@ -76,9 +90,13 @@ function readOptions(lines: readonly string[]): { options: PromptOption[]; after
       continue;
     }
     labelAt = -1;
+    if (after === 0 && options.length > 0 && MORE_LINES.test(line)) {
+      more = line.trim();
+      continue;
+    }
     if (!TRAILER.test(line.trim())) after++;
   }
-  return { options, after };
+  return { options, after, more };
 }
 
 function scan(plain: string): PanePrompt | 'answered' | null {
@@ -93,15 +111,19 @@ function scan(plain: string): PanePrompt | 'answered' | null {
   }
   if (q < 0) return null;
   const question = lines[q]!.trim();
-  const { options, after } = readOptions(lines.slice(q + 1));
+  const { options, after, more } = readOptions(lines.slice(q + 1));
   // Output below the prompt means it was answered and the agent went on: no prompt now.
   if (after > 0) return options.length > 0 ? 'answered' : null;
   if (options.length === 0 && YES_NO.test(question))
     options.push({ key: 'y', label: 'yes' }, { key: 'n', label: 'no' });
   if (options.length === 0) return null;
-  const subject = dialogSubject(raw, lines, q);
+  const read = dialogSubject(raw, lines, q);
+  // Its top out of sight: scrolled (a `↑ N more lines` row), or above the lines looked at.
+  const cut =
+    more ?? (read.top ? null : read.full || raw.length >= LOOK ? 'its top is above the lines tower reads' : null);
+  const subject = cut === null ? read.lines : [CUT_MARK, ...read.lines];
   const signature = JSON.stringify([question, subject, options.map((o) => `${o.key}.${o.label}`)]);
-  return { question, subject, options, signature };
+  return { question, subject, options, signature, ...(cut === null ? {} : { cut }) };
 }
 
 /** The option that says No (`4. No`, `2. No, and tell Claude …`), whatever its number; null when none does. */

@@ -25,9 +25,14 @@ const MAX_DIALOG = 36;
  * The dialog's subject: its lines from below its top (the `─` rule or the box's `╭`) to the
  * question, without rules, blank lines and the tip. `raw` are the screen's lines as captured,
  * `lines` the same without box borders, `q` the question's index. With no top in sight (a dialog
- * taller than the screen) the subject starts at the first line looked at.
+ * taller than the screen) the subject starts at the first line looked at, and `top` is false;
+ * `full` says the search for the top ran its whole length (MAX_DIALOG lines) without finding it.
  */
-export function dialogSubject(raw: readonly string[], lines: readonly string[], q: number): string[] {
+export function dialogSubject(
+  raw: readonly string[],
+  lines: readonly string[],
+  q: number,
+): { lines: string[]; top: boolean; full: boolean } {
   let top = -1;
   for (let i = q - 1; i >= 0 && q - i <= MAX_DIALOG; i--) {
     const line = raw[i] ?? '';
@@ -49,7 +54,7 @@ export function dialogSubject(raw: readonly string[], lines: readonly string[], 
     }
     if (text !== '' && !RULE.test(text)) out.push(text);
   }
-  return out;
+  return { lines: out, top: top >= 0, full: q > MAX_DIALOG };
 }
 
 /**

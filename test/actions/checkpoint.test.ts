@@ -185,9 +185,11 @@ describe('rehydrate', () => {
     const plan = planAction(w.env, { kind: 'rehydrate', run: 'tina:auth' });
     expect(plan.refusal).toBeNull();
     expect(plan.effects.map((e) => e.text)).toEqual([
+      expect.stringMatching(/^check what \S+ shows right before \/clear is typed: nothing is typed unless/),
       `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /clear`,
       `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`,
       expect.stringContaining('for a prompt'),
+      expect.stringMatching(/^check what \S+ shows right before \/tina:rehydrate is typed/),
       `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:rehydrate`,
       `tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`,
       `delete ${fx.signal} (if present)`,

@@ -88,10 +88,11 @@ describe('planning', () => {
     const plan = planAction(w.env, { kind: 'checkpoint', run: 'tina:auth' });
     expect(plan.title).toBe('Checkpoint tina:auth (lead team-lead in %1)');
     expect(plan.destructive).toBe(true);
-    expect(plan.effects.map((e) => e.kind)).toEqual(['write', 'tmux', 'tmux', 'wait', 'wait', 'write']);
-    expect(plan.effects[1]?.text).toBe(`tmux -L ${socket} send-keys -t %1 -l -- /tina:checkpoint`);
-    expect(plan.effects[4]?.text).toContain('(worker-1 %2)');
-    expect(plan.effects[5]?.text).toMatch(/^on timeout: write \S+tower-escalation\.json /);
+    expect(plan.effects.map((e) => e.kind)).toEqual(['write', 'wait', 'tmux', 'tmux', 'wait', 'wait', 'write']);
+    expect(plan.effects[1]?.text).toMatch(/^check what %1 shows right before \/tina:checkpoint is typed: nothing/);
+    expect(plan.effects[2]?.text).toBe(`tmux -L ${socket} send-keys -t %1 -l -- /tina:checkpoint`);
+    expect(plan.effects[5]?.text).toContain('(worker-1 %2)');
+    expect(plan.effects[6]?.text).toMatch(/^on timeout: write \S+tower-escalation\.json /);
   });
 
   it("types into the phase session's active pane when the lead's team file names no pane", () => {
