@@ -12,12 +12,16 @@ import type { LeadTarget } from '../kit/detail.js';
 import { ActionStop } from '../kit/execution.js';
 import { checkEffect } from '../kit/effects.js';
 import type { Effect } from '../kit/types.js';
+import { sleep } from '../kit/wait.js';
 import { heldRequestFor } from '../store/held-requests.js';
 import { notAtInput } from '../store/input-box.js';
 import { SessionBook } from '../store/session-book.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { socketFile } from '../tmux/client.js';
 import { onServer, paneClient, paneScreen, serverSocket } from './pane-client.js';
+
+/** How long after the first look the second is taken. */
+const SECOND_LOOK_MS = 100;
 
 /** The pane about to be typed into. */
 export interface TypingTarget {
@@ -66,8 +70,13 @@ export function waitsForPermission(ctx: AppContext, paneId: string, server: stri
  */
 export async function guardTyping(ctx: AppContext, t: TypingTarget, what: string): Promise<void> {
   const where = `${t.who}'s pane ${t.target}${onServer(t.server)}`;
-  const why = notAtInput(await paneScreen(ctx, t.target, t.server));
-  if (why) throw new ActionStop('refused', `${where} ${why.reason}; ${what} was not typed`);
+  // Two looks a moment apart: a dialog caught as its first line is drawn (its top rule alone) looks
+  // like the input box's own rule; a moment later it does not.
+  for (let look = 0; look < 2; look++) {
+    if (look > 0) await sleep(SECOND_LOOK_MS);
+    const why = notAtInput(await paneScreen(ctx, t.target, t.server));
+    if (why) throw new ActionStop('refused', `${where} ${why.reason}; ${what} was not typed`);
+  }
   const paneId = await paneIdOf(ctx, t);
   const waits = paneId === null ? null : waitsForPermission(ctx, paneId, t.server);
   if (waits) throw new ActionStop('refused', `${where} waits for permission: ${waits}; ${what} was not typed`);

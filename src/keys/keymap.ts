@@ -178,7 +178,8 @@ export const KEYMAP: readonly CommandSpec[] = [
     command: 'checkpoint',
     keys: ['c'],
     hint: 'checkpoint',
-    description: "Run the checkpoint cycle in the lead's pane",
+    description:
+      "Run the checkpoint cycle in the lead's pane; each line is typed only while the pane is at its input box",
     contexts: ['global'],
     group: 'Act',
   },
@@ -262,7 +263,7 @@ export const KEYMAP: readonly CommandSpec[] = [
     keys: ['s'],
     hint: 'send',
     description:
-      'Type a line to the selected member (else the lead) and submit it; refused while its pane shows a prompt',
+      'Type a line to the selected member (else the lead) and submit it; refused unless its pane is at its input box (see docs/answering.md)',
     contexts: ['global'],
     group: 'Act',
   },

@@ -94,6 +94,8 @@ export const MemberSchema = z.object({
       drawnIn: z.string().optional(),
       /** When tower first saw this dialog (ISO): Claude Code ignores keys typed into a dialog just drawn. */
       since: z.string().optional(),
+      /** Why its top is out of sight (`↑ 34 more lines`), when it is: the subject then starts with a cut mark. */
+      cut: z.string().optional(),
     })
     .optional(),
   /** How full its context is, from its Claude Code transcript (the lead of a Claude team). */

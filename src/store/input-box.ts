@@ -24,7 +24,10 @@ const MAX_FOOTER = 4;
 const MAX_INPUT = 12;
 /** A rule of the input box: `─` across, perhaps a label in it (`──── @worker ─`). */
 const BOX_RULE = /^─{3,}.*─$/;
-/** The input line: the prompt sign, then the draft (or nothing). */
+/**
+ * The input line: the prompt sign in the first column, then the draft (or nothing). A dialog's own
+ * lines are drawn indented (` > out.txt` of a command is no prompt).
+ */
 const PROMPT_LINE = /^[❯>](\s|$)/;
 /** A numbered choice (`❯ 1. Yes`, `  2. No`): a dialog's, never an input line. */
 const OPTION = /^\s*[❯>]?\s*\d\.\s+\S/;
@@ -63,17 +66,19 @@ function claudeInputBox(tail: readonly string[]): boolean {
     for (let top = bottom - 1; top >= 0 && bottom - top <= MAX_INPUT + 1; top--) {
       if (!isRule(tail[top]!)) continue;
       const first = tail[top + 1];
-      return top + 1 < bottom && first !== undefined && PROMPT_LINE.test(first.trim()) && !OPTION.test(first);
+      // Both rules span the pane: a shorter or longer one is another frame's (a dialog's top under a draft).
+      const sameWidth = tail[top]!.length === tail[bottom]!.length;
+      return sameWidth && top + 1 < bottom && first !== undefined && PROMPT_LINE.test(first) && !OPTION.test(first);
     }
     return false;
   }
   return false;
 }
 
-/** A plain prompt: the last line starts with `❯` or `>` and is no dialog's option. */
+/** A plain prompt: the last line starts with `❯` or `>` in its first column and is no dialog's option. */
 function plainPrompt(tail: readonly string[]): boolean {
   const last = tail[tail.length - 1] ?? '';
-  return PROMPT_LINE.test(last.trim()) && !OPTION.test(last) && !BOX_SIDE.test(last);
+  return PROMPT_LINE.test(last) && !OPTION.test(last);
 }
 
 /** A box opened (`╭`) and not closed below it: a frame drawn half. */

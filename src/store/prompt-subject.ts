@@ -6,9 +6,13 @@
  * whose top is `╭`. Pure.
  */
 
-/** A rule of `─` as wide as the pane (at least this long: the dialog's top, not a short underline). */
+/**
+ * A rule of `─` as wide as the pane (at least this long: the dialog's top, not a short underline),
+ * from the first column: the command's own lines are drawn indented, so a command line of `─`
+ * is never taken for the top (and the subject never starts after it, mid-command).
+ */
 const TOP_RULE = /^─{20,}$/;
-const BOX_TOP = /^\s*[╭┌]/;
+const BOX_TOP = /^[╭┌]/;
 /** The dashed rules around the command, and any other line drawn of rule characters only. */
 const RULE = /^[─━╌┄┈═]+$/;
 const TIP = /^Tip:/;
@@ -36,13 +40,13 @@ export function dialogSubject(
   let top = -1;
   for (let i = q - 1; i >= 0 && q - i <= MAX_DIALOG; i--) {
     const line = raw[i] ?? '';
-    if (TOP_RULE.test(line.trim()) || BOX_TOP.test(line)) {
+    if (TOP_RULE.test(line) || BOX_TOP.test(line)) {
       top = i;
       break;
     }
   }
   // The pane's width is the top rule's: what a wrapped line filled up to.
-  const width = top >= 0 && TOP_RULE.test((raw[top] ?? '').trim()) ? (raw[top] ?? '').length : null;
+  const width = top >= 0 && TOP_RULE.test(raw[top] ?? '') ? (raw[top] ?? '').length : null;
   const body = lines.slice(top + 1, q);
   const title = titleOf(body);
   const out: string[] = title ? [title.text] : [];
