@@ -19,7 +19,9 @@ import { isRunning, startClaude, type ClaudeRun } from '../test/helpers/claude-c
 import { afterToolResult, type Turn } from '../test/helpers/claude-cli/messages-api.js';
 import {
   DIALOG_QUESTION,
+  TALL_COMMAND,
   askForDialog,
+  bashRequest,
   bashTurn,
   startTeam,
   teamFolder,
@@ -136,6 +138,24 @@ async function narrow(): Promise<void> {
   }
 }
 
+/** A Bash command taller than the pane (40 rows): the dialog's `↑ N more lines` row, its top out of sight. */
+async function tall(): Promise<void> {
+  console.log('solo, a command taller than the pane');
+  const c = await startClaude({
+    columns: 120,
+    rows: 40,
+    script: [bashRequest('run tall', TALL_COMMAND, 'Run a tall script')],
+  });
+  runDir = c.dir;
+  try {
+    await c.ready();
+    await c.submit('run tall');
+    keep('screens/tall-dialog.120x40.txt', await c.waitForScreen(/↑ \d+ more lines[\s\S]*Esc to cancel/));
+  } finally {
+    await c.stop();
+  }
+}
+
 /** A lead with a teammate whose Bash request is drawn in the lead's pane; the team folder; its rename at exit. */
 async function team(): Promise<void> {
   console.log('a session team');
@@ -202,7 +222,7 @@ async function paneTeam(): Promise<void> {
   }
 }
 
-const SCENARIOS: Record<string, () => Promise<void>> = { solo, narrow, team, paneTeam };
+const SCENARIOS: Record<string, () => Promise<void>> = { solo, narrow, tall, team, paneTeam };
 /** The scenarios named on the command line (`… capture-claude-fixtures.ts paneTeam`), else all. */
 const chosen = process.argv.slice(2);
 fs.rmSync(TMP, { recursive: true, force: true });

@@ -19,26 +19,7 @@ import { CUT_MARK } from '../../src/store/prompt-reading.js';
 import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
 import { startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
-import { lastUserText } from '../helpers/claude-cli/messages-api.js';
-import type { Turn } from '../helpers/claude-cli/messages-api.js';
-import { DIALOG_QUESTION } from '../helpers/claude-cli/scenarios.js';
-
-/** The tall command: its head, then 60 harmless lines. */
-export const TALL_COMMAND = [
-  'touch HEAD_RAN.txt',
-  ...Array.from({ length: 60 }, (_, i) => `echo harmless line ${i}`),
-].join('\n');
-
-/**
- * A Bash request for `command` when the user's message says `trigger` (also when it carries the
- * result of a request denied just before: the CLI sends both in one message).
- */
-export function bashRequest(trigger: string, command: string, description: string): Turn {
-  return {
-    when: (r) => lastUserText(r).includes(trigger),
-    content: [{ type: 'tool_use', name: 'Bash', input: { command, description } }],
-  };
-}
+import { bashRequest, DIALOG_QUESTION, TALL_COMMAND } from '../helpers/claude-cli/scenarios.js';
 
 let c: ClaudeRun;
 beforeAll(async () => {

@@ -265,8 +265,9 @@ describe('--dry-run', () => {
         `^write ${fx.signal} "\\{\\\\"triggered_at\\\\": \\\\"\\S+Z\\\\", \\\\"source\\\\": \\\\"tower\\\\"\\}\\\\n"$`,
       ),
     );
-    expect(lines[1]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:checkpoint`);
-    expect(lines[2]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`);
+    expect(lines[1]).toMatch(/^check what %\d+ shows right before \/tina:checkpoint is typed: nothing is typed unless/);
+    expect(lines[2]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} -l -- /tina:checkpoint`);
+    expect(lines[3]).toBe(`tmux -L ${tmux.name} send-keys -t ${fx.panes.lead} Enter`);
     expect(cp.stdout).toContain(`on timeout: write ${path.join(fx.stateDir, 'tower-escalation.json')}`);
     expect(term.stdout).toContain(`tmux -L ${tmux.name} kill-pane -t ${fx.panes.worker2}`);
     expect(grant.stdout).toMatch(/^create \S+checkpoint-plan-approval\.md\.granted "granted at \S+Z\\n"$/);

@@ -25,7 +25,8 @@ import type { TmuxFixture } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /** A pane that says who it is, then echoes what is typed into it. */
-const ECHO = (who: string) => `bash -c 'echo ${who}; exec cat'`;
+/** An agent that says who it is, then shows a prompt (a line is typed only at one) and echoes what it is sent. */
+const ECHO = (who: string) => `bash -c 'echo ${who}; printf "❯ "; exec cat'`;
 
 let cleanups: (() => Promise<void> | void)[] = [];
 let tower: TmuxFixture;

@@ -70,6 +70,26 @@ export function teamTurns(
   ];
 }
 
+/**
+ * A command taller than a 40-row pane: its head, then 60 harmless lines. The CLI draws its dialog
+ * with a `↑ N more lines` row under the options; the head is out of sight.
+ */
+export const TALL_COMMAND = [
+  'touch HEAD_RAN.txt',
+  ...Array.from({ length: 60 }, (_, i) => `echo harmless line ${i}`),
+].join('\n');
+
+/**
+ * A Bash request for `command` when the user's message says `trigger` (also when it carries the
+ * result of a request denied just before: the CLI sends both in one message).
+ */
+export function bashRequest(trigger: string, command: string, description: string): Turn {
+  return {
+    when: (r) => lastUserText(r).includes(trigger),
+    content: [{ type: 'tool_use', name: 'Bash', input: { command, description } }],
+  };
+}
+
 /** At the CLI's input box, says `trigger` and waits for its permission dialog; the screen. */
 export async function askForDialog(c: ClaudeRun, trigger: string): Promise<string> {
   await c.ready();
