@@ -81,14 +81,16 @@ export const START_BUDGETS = {
   // 387 KB measured again (late Nov 2026); 397 KB with the same reading as tower status's 325 KB and
   // the keys that say at once why they do nothing.
   // 406 KB with the lead seated by its hooks (as tower status's 330 KB); 409 KB with the panes as
-  // one record each in a registry (src/ui/panes/registry.ts).
+  // one record each in a registry (src/ui/panes/registry.ts); still 410 KB with a dialog's
+  // `↑ N more lines` row read and its subject marked cut (src/store/prompt-reading.ts).
   'tower (first frame)': 410 * 1024,
   // Live screen 1,356 KB with the previewed pane streaming (src/store/preview-stream.ts, src/tmux/pane-output.ts).
   // 1,384 KB with the same; 1,403 KB measured again (late Nov 2026); 1,422 KB with the first frame's
   // 397 KB; 1,429 KB measured again, 1,435 KB with the lead seated by its hooks; 1,436 KB with a
   // failed capture round's problem row; 1,439 KB with the pane registry, 1,441 KB with one frame
-  // derived for the screen and the keys (src/ui/frame.ts).
-  'tower (live screen)': 1442 * 1024,
+  // derived for the screen and the keys (src/ui/frame.ts); 1,447 KB (1,480,885 bytes) with the
+  // guard every typed line waits on (src/store/input-box.ts, src/actions/input-guard.ts).
+  'tower (live screen)': 1447 * 1024,
 };
 
 /** The Markdown library handoffs are read with, and its family: loaded only to read a handoff's content. */

@@ -29,7 +29,8 @@ import { waitFor } from '../helpers/wait-for.js';
 const TEAM = 'swarm-team';
 const RUN = `claude-team:${TEAM}`;
 /** A pane that says who it is, then echoes what is typed into it. */
-const ECHO = (who: string) => `bash -c 'echo ${who}; exec cat'`;
+/** An agent that says who it is, then shows a prompt (a line is typed only at one) and echoes what it is sent. */
+const ECHO = (who: string) => `bash -c 'echo ${who}; printf "❯ "; exec cat'`;
 
 interface Swarm {
   name: string;
