@@ -184,7 +184,11 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
  */
 function cutRefusal(p: PanePrompt, option: PromptOption, what: string): string | null {
   if (!p.cut || noOption(p) === option) return null;
-  return `${what} is taller than the pane (${p.cut}): tower cannot show what ${option.key}. ${option.label} would approve; attach to the pane (tower attach) and answer it there, or answer n`;
+  return (
+    `${what} is taller than the pane (${p.cut}): ` +
+    `tower cannot show what ${option.key}. ${option.label} would approve; ` +
+    'attach to the pane (tower attach) and answer it there, or answer n'
+  );
 }
 
 function describe(p: PanePrompt): string {

@@ -41,7 +41,10 @@ export function typingTarget(lead: LeadTarget): TypingTarget {
 /** The dry run's and the confirm dialog's line for the guard before typing `what`. */
 export function guardEffect(t: TypingTarget, what: string): Effect {
   return checkEffect(
-    `what ${t.target}${onServer(t.server)} shows right before ${what} is typed: nothing is typed unless it is at its input box (not a dialog, a dialog taller than the pane, a dialog tower cannot read, a half-drawn frame), nor while its session file or tower's hook says it waits for permission`,
+    `what ${t.target}${onServer(t.server)} shows right before ${what} is typed: ` +
+      'nothing is typed unless it is at its input box (not a dialog, a dialog taller than the pane, ' +
+      'a dialog tower cannot read, a half-drawn frame), ' +
+      "nor while its session file or tower's hook says it waits for permission",
   );
 }
 
@@ -60,7 +63,10 @@ export function waitsForPermission(ctx: AppContext, paneId: string, server: stri
   book.refresh();
   const state = book.stateOf(server ? `${server}/${paneId}` : paneId);
   if (state?.session.status === 'waiting')
-    return `its Claude Code session file says it is waiting${state.session.waitingFor ? ` for a ${sanitizeLine(state.session.waitingFor)}` : ''}`;
+    return (
+      'its Claude Code session file says it is waiting' +
+      (state.session.waitingFor ? ` for a ${sanitizeLine(state.session.waitingFor)}` : '')
+    );
   return null;
 }
 

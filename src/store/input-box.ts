@@ -56,7 +56,10 @@ function dialogLine(line: string): string | null {
   return null;
 }
 
-/** Whether the lines end in Claude Code's input box: its `❯` line between two rules, and a few clean lines under it. */
+/**
+ * Whether the lines end in Claude Code's input box: its `❯` line between two rules, and a few clean
+ * lines under it.
+ */
 function claudeInputBox(tail: readonly string[]): boolean {
   for (let bottom = tail.length - 1; bottom >= 0 && tail.length - 1 - bottom <= MAX_FOOTER; bottom--) {
     if (!isRule(tail[bottom]!)) {
@@ -91,25 +94,31 @@ function openBox(tail: readonly string[]): boolean {
   return open;
 }
 
-/** Why typing into a pane showing `plain` (escape sequences removed) could land in a dialog; null when it is at its input box. */
+/**
+ * Why typing into a pane showing `plain` (escape sequences removed) could land in a dialog; null
+ * when it is at its input box.
+ */
 export function notAtInput(plain: string): NotAtInput | null {
   const tail = screenTail(plain, LOOK);
   const prompt = readPrompt(plain);
   if (prompt?.cut)
     return {
       kind: 'tall-dialog',
-      reason: `shows a dialog taller than the pane (${prompt.cut}): tower cannot read it whole; attach and answer it there`,
+      reason:
+        `shows a dialog taller than the pane (${prompt.cut}): ` +
+        'tower cannot read it whole; attach and answer it there',
     };
-  if (prompt)
-    return {
-      kind: 'dialog',
-      reason: `shows a prompt (${[prompt.question, ...prompt.options.map((o) => `${o.key}. ${o.label}`)].join(' / ')}): answer it first (tower answer)`,
-    };
+  if (prompt) {
+    const shown = [prompt.question, ...prompt.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
+    return { kind: 'dialog', reason: `shows a prompt (${shown}): answer it first (tower answer)` };
+  }
   const more = tail.find((l) => MORE_LINES.test(l));
   if (more !== undefined)
     return {
       kind: 'tall-dialog',
-      reason: `shows a dialog taller than the pane (a ${quoted(more)} row): tower cannot read it whole; attach and answer it there`,
+      reason:
+        `shows a dialog taller than the pane (a ${quoted(more)} row): ` +
+        'tower cannot read it whole; attach and answer it there',
     };
   if (tail.length === 0) return { kind: 'no-input-box', reason: 'shows nothing: no input box to type into' };
   if (openBox(tail))
