@@ -120,7 +120,11 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
   // A request tower's hook holds open for this pane is answered through the hook: one from this
   // pane's server (the hook names $TMUX's socket), never one from another server's same %N.
-  const throughHook = planHookAnswer(ctx, run.id, m, who, detail, option, title);
+  const throughHook = planHookAnswer(ctx, run.id, m, who, detail, option, title, {
+    request: req.request,
+    expect: req.expect,
+    seen,
+  });
   if (throughHook) return throughHook;
   const effects = [
     checkEffect(

@@ -29,7 +29,10 @@ const RUNNERS: Record<CommandName, Runner> = {
     (await actions()).checkpointCommand(ctx, runId ?? '', { timeoutSec: o.timeout as number | undefined }),
   rehydrate: async (ctx, [runId]) => (await actions()).rehydrateCommand(ctx, runId ?? ''),
   answer: async (ctx, [runId, choice], o) =>
-    (await actions()).answerCommand(ctx, runId ?? '', choice ?? '', { member: o.member as string | undefined }),
+    (await actions()).answerCommand(ctx, runId ?? '', choice ?? '', {
+      member: o.member as string | undefined,
+      request: o.request as string | undefined,
+    }),
   send: async (ctx, [runId, text], o) =>
     (await actions()).sendCommand(ctx, runId ?? '', text ?? '', { member: o.member as string | undefined }),
   hooks: async (ctx, [verb], o) =>

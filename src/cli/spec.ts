@@ -84,6 +84,11 @@ export const COMMANDS = [
         flags: '--member <name>',
         description: 'the member whose pane shows the prompt: its name, TEAM/NAME or pane id (%3)',
       },
+      {
+        flags: '--request <id>',
+        description:
+          "the permission request held by tower's hook to answer, as tower status shows it (<epoch>-<pid>:<hash>); needed when the pane has more than one held",
+      },
     ],
   },
   {

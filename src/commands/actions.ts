@@ -32,8 +32,13 @@ function progressPrinter(ctx: AppContext): (p: ActionProgress) => void {
   };
 }
 
+/** What a plan or an outcome approves, whole: every line, never cut. */
+function approvedText(lines: readonly string[] | undefined): string {
+  return (lines ?? []).map((l) => `  ${l}\n`).join('');
+}
+
 function printOutcome(ctx: AppContext, outcome: ActionOutcome): void {
-  const details = (outcome.details ?? []).map((d) => `  ${d}\n`).join('');
+  const details = (outcome.details ?? []).map((d) => `  ${d}\n`).join('') + approvedText(outcome.approved);
   if (outcome.status === 'done') ctx.out.write(`${outcome.message}\n${details}`);
   else ctx.err.write(`tower: ${outcome.status}: ${outcome.message}\n${details}`);
 }
@@ -71,10 +76,15 @@ async function runVerbOn(
       ctx.err.write(`tower: refused: ${plan.refusal}\n`);
       return { plan, outcome: null, code: EXIT_FAILURE };
     }
-    if (!opts.quiet) ctx.out.write(plan.effects.map((e) => `${e.text}\n`).join(''));
+    if (!opts.quiet)
+      ctx.out.write(
+        (plan.approves ? `approves:\n${approvedText(plan.approves)}` : '') +
+          plan.effects.map((e) => `${e.text}\n`).join(''),
+      );
     return { plan, outcome: null, code: EXIT_OK };
   }
-  if (plan.refusal === null) ctx.err.write(`tower: ${plan.title}\n`);
+  // What an answer approves is printed whole before it is given: a long command's tail too.
+  if (plan.refusal === null) ctx.err.write(`tower: ${plan.title}\n${approvedText(plan.approves)}`);
   const outcome = await cancellable((signal) =>
     actions.run(plan, { signal, onProgress: progressPrinter(ctx), ...opts.hooks }),
   );
@@ -140,14 +150,22 @@ export async function rehydrateCommand(ctx: AppContext, run: string): Promise<nu
   return (await runVerb(ctx, { kind: 'rehydrate', run })).code;
 }
 
-/** `tower answer <run> --member NAME <choice>`: 0 when the prompt took the answer. */
+/** `tower answer <run> --member NAME [--request ID] <choice>`: 0 when the prompt took the answer. */
 export async function answerCommand(
   ctx: AppContext,
   run: string,
   choice: string,
-  opts: { member?: string | undefined },
+  opts: { member?: string | undefined; request?: string | undefined },
 ): Promise<number> {
-  return (await runVerb(ctx, { kind: 'answer', run, choice, members: opts.member ? [opts.member] : [] })).code;
+  return (
+    await runVerb(ctx, {
+      kind: 'answer',
+      run,
+      choice,
+      members: opts.member ? [opts.member] : [],
+      ...(opts.request !== undefined ? { request: opts.request } : {}),
+    })
+  ).code;
 }
 
 /** `tower send <run> [--member NAME] <text>`: 0 when the line left the input box. */

@@ -24,6 +24,8 @@ export interface AuditEntry {
   /** Milliseconds from start to outcome. */
   duration: number;
   message: string;
+  /** What was approved, whole (an answer through the hook: the request, its hash, its every field). */
+  approved?: string[];
   /** The build box the action ran on, when that is another one (reached over ssh). */
   remote?: string;
 }
@@ -78,6 +80,7 @@ export async function settleOutcome(
     ...outcome,
     message: sanitizeLine(outcome.message),
     ...(outcome.details ? { details: outcome.details.map(sanitizeLine) } : {}),
+    ...(outcome.approved ? { approved: outcome.approved.map(sanitizeLine) } : {}),
   };
   if (dryRun) return out;
   const failure = await appendAudit(
@@ -91,6 +94,7 @@ export async function settleOutcome(
       outcome: out.status,
       duration: Date.now() - startedMs,
       message: out.message,
+      ...(out.approved ? { approved: out.approved } : {}),
       ...(rec.remote !== undefined ? { remote: rec.remote } : {}),
     },
     env,

@@ -145,6 +145,8 @@ export interface AnswerDetail {
    */
   hook?: {
     id: string;
+    /** sha256 of the request's tool and input when planned: the request must still hold exactly this. */
+    hash?: string | null;
     dir: string;
     file: string;
     answerFile: string;

@@ -15,6 +15,13 @@ export type PlanParts =
       effects: Effect[];
       detail: ActionDetail;
       destructive: boolean;
+      /** What it approves, whole (an answer through the hook: the request's every field). */
+      approves?: string[] | undefined;
+      /**
+       * What the plan pinned down of the request (an answer through the hook: the request's id and
+       * hash): a plan run again elsewhere (on its box) answers that request or none.
+       */
+      pin?: Partial<ActionRequest> | undefined;
     };
 
 /** A refusal with its reason. */
@@ -48,7 +55,7 @@ export function toActionPlan(request: ActionRequest, run: Run | null, parts: Pla
     };
   }
   return {
-    request,
+    request: parts.pin ? { ...request, ...parts.pin } : request,
     run,
     title: parts.title,
     effects: parts.effects,
@@ -56,6 +63,7 @@ export function toActionPlan(request: ActionRequest, run: Run | null, parts: Pla
     destructive: parts.destructive,
     target: parts.target,
     detail: parts.detail,
+    ...(parts.approves ? { approves: parts.approves } : {}),
   };
 }
 

@@ -36,6 +36,11 @@ export interface ActionRequest {
   text?: string | undefined;
   /** answer: the prompt the operator saw (its signature); refused when the pane shows another. */
   expect?: string | undefined;
+  /**
+   * answer: the held permission request the operator means, `<epoch>-<pid>` optionally with
+   * `:<sha256 of its input>` (or 8+ hex of it), as status shows it; refused when it is not held.
+   */
+  request?: string | undefined;
 }
 
 /** One exact effect, shown in the confirm dialog and printed by --dry-run. */
@@ -61,6 +66,12 @@ export interface ActionPlan {
   target?: string | null | undefined;
   /** The resolved details the effects were computed from; runAction executes exactly these. */
   detail?: ActionDetail | undefined;
+  /**
+   * What the action approves, whole, one line each (an answer through the hook: the request, its
+   * hash, and every field of its input, a command one part per line): printed by the CLI and
+   * --dry-run, shown by the confirm dialog.
+   */
+  approves?: string[] | undefined;
 }
 
 /** Progress while an action runs, for the activity pane. */
@@ -75,6 +86,8 @@ export interface ActionOutcome {
   status: 'done' | 'refused' | 'failed' | 'cancelled' | 'timeout';
   message: string;
   details?: string[];
+  /** What was approved, whole, one line each (an answer through the hook); kept in the audit line. */
+  approved?: string[];
 }
 
 /** What an action needs from its caller. */

@@ -14,6 +14,9 @@ import {
 } from './values.js';
 
 /** A file that could not be read or makes no sense, and why. `file` is null for run-level findings. */
+/** The most held requests one member carries (a box sending more is refused at the door). */
+export const MAX_HELD = 50;
+
 export const ProblemSchema = z.object({
   file: z.string().nullable(),
   message: z.string(),
@@ -97,6 +100,31 @@ export const MemberSchema = z.object({
       /** Why its top is out of sight (`↑ 34 more lines`), when it is: the subject then starts with a cut mark. */
       cut: z.string().optional(),
     })
+    .optional(),
+  /**
+   * The permission requests tower's hook holds open for its pane, oldest first, each answered by
+   * itself (`tower answer --request ID`): its id (`<epoch>-<pid>`), the sha256 of its tool and input
+   * (an answer is bound to both), the tool, the line its dialog shows, whether that line leaves
+   * anything out, the whole input (every field), why it cannot be shown whole, and until when it is
+   * held. Extra to the v1 contract.
+   */
+  held: z
+    .array(
+      z.object({
+        id: z.string().regex(/^\d{1,12}-\d{1,10}$/),
+        hash: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/)
+          .nullable(),
+        tool: z.string().nullable(),
+        subject: z.string().nullable(),
+        cut: z.boolean(),
+        whole: z.string().nullable(),
+        unreadable: z.string().nullable(),
+        until: z.string(),
+      }),
+    )
+    .max(MAX_HELD)
     .optional(),
   /** How full its context is, from its Claude Code transcript (the lead of a Claude team). */
   context: z.object({ usedPct: z.number(), tokens: z.number(), window: z.number() }).nullable().optional(),

@@ -40,7 +40,8 @@ export type Admitted = { message: ServerMessage; problems: string[] } | { messag
 /** Text from a box made safe to print and bounded: `body` keeps its lines, everything else is one line. */
 function clean(value: unknown, key: string | null): unknown {
   if (typeof value === 'string') {
-    if (key === 'body') return sanitize(value.slice(0, MAX_BODY_CHARS));
+    // A gate's body and a held request's whole input keep their lines.
+    if (key === 'body' || key === 'whole') return sanitize(value.slice(0, MAX_BODY_CHARS));
     // A prompt's signature is sent back as it came when it is answered: cut short, it would never match.
     return sanitizeLine(value.slice(0, key === 'signature' ? MAX_BODY_CHARS : MAX_LINE_CHARS));
   }

@@ -38,7 +38,15 @@ const ActionRequestSchema = z.object({
   choice: z.string().optional(),
   text: z.string().optional(),
   expect: z.string().optional(),
+  /** A held permission request an answer is bound to: `<epoch>-<pid>:<sha256>`. */
+  request: z
+    .string()
+    .regex(/^\d{1,12}-\d{1,10}(:[0-9a-f]{8,64})?$/)
+    .optional(),
 });
+
+/** The most lines of what a plan approves or an outcome approved (a held request's input is at most 64 KB). */
+const MAX_APPROVED_LINES = 5000;
 
 /** Only a grant's detail is read here (`tower grant --json` names the file); a box's plan is never executed here. */
 const GrantDetailSchema = z.object({
@@ -65,6 +73,7 @@ const ActionPlanSchema = z.object({
   refusal: z.string().nullable(),
   destructive: z.boolean(),
   target: z.string().nullable().optional(),
+  approves: z.array(z.string()).max(MAX_APPROVED_LINES).optional(),
   // Any other detail is dropped, not refused: a newer tower may describe more.
   detail: z
     .unknown()
@@ -99,6 +108,7 @@ export const OutcomeMessageSchema = z.object({
     status: z.enum(['done', 'refused', 'failed', 'cancelled', 'timeout']),
     message: z.string(),
     details: z.array(z.string()).optional(),
+    approved: z.array(z.string()).max(MAX_APPROVED_LINES).optional(),
   }),
 });
 export const ErrorMessageSchema = z.object({ type: z.literal('error'), id: RequestId.nullable(), message: z.string() });

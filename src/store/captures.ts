@@ -142,9 +142,9 @@ export class PaneWatch {
     return hooked ?? this.sessions?.stateOf(key)?.transcript ?? null;
   }
 
-  /** The permission request tower's hook holds open for a pane (by paneKey), or null. */
-  heldRequest(key: string): HeldRequest | null {
-    if (!this.hooks) return null;
+  /** The permission requests tower's hook holds open for a pane (by paneKey), oldest first. */
+  heldRequests(key: string): HeldRequest[] {
+    if (!this.hooks) return [];
     const a = this.hookAddress(key);
     return this.hooks.heldFor(a.socket, a.paneId, this.now());
   }

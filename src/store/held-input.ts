@@ -3,11 +3,15 @@
  * input: `tool_name`, `tool_input`): the tool's real input, parsed, never a pattern on raw JSON.
  * The line the dialog shows is the input's first field that says what runs or is touched (the
  * command, the file path, the URL); the model-written `description` never stands in for it. A line
- * cut to fit is marked, and the whole input is kept for reading (`v`). Input that cannot be shown as
+ * cut to fit is marked, the fields it leaves out are named, and the whole input is kept for
+ * reading (`v`), every field, hidden and look-alike characters written out. Input that cannot be shown as
  * it is (bytes that are no JSON, characters that would be hidden or reordered) is unreadable: tower
  * then does not answer through the hook, and the agent's own dialog answers.
  */
+import { createHash } from 'node:crypto';
+import { commandLines } from '../text/command-parts.js';
 import { escapeInvisible, sanitize } from '../text/sanitize.js';
+import { revealed, revealedWithCount } from '../text/visible.js';
 
 /** The longest line the dialog shows of a request's input; the rest is one key away. */
 export const SUBJECT_CHARS = 200;
@@ -16,6 +20,9 @@ export const CUT_MARK = '… (cut: v shows the whole input)';
 
 /** The fields that say what a tool runs or touches, the first found leading (Claude Code's tool inputs). */
 const SUBJECT_FIELDS = ['command', 'file_path', 'notebook_path', 'url', 'path', 'pattern', 'query', 'prompt'];
+
+/** The subject fields that name a file. */
+const PATH_FIELDS = new Set(['file_path', 'notebook_path', 'path']);
 
 /**
  * The two fields read, checked by hand rather than with zod: held requests are read by `tower status`,
@@ -33,13 +40,24 @@ export interface HeldInput {
   tool: string;
   /**
    * The line the dialog shows: the main field's value on one line (`↵` for a newline), cut and
-   * marked, then the names of other text fields (`(+ content)`).
+   * marked, then the names of the other fields it leaves out (`(+ content, timeout)`).
    */
   subject: string;
-  /** Whether `subject` was cut (the whole input is then one key away). */
+  /** Whether `subject` leaves out anything but the description (the whole input is then one key away). */
   cut: boolean;
-  /** The whole input, `name: value` per field, for reading before answering. */
+  /**
+   * The whole input, every field, strings or not: `name: value`, a value of many lines under its
+   * name, a command one part per line; hidden and look-alike characters written out (`⟨U+0456⟩`).
+   */
   whole: string;
+  /** sha256 (hex) of the tool and its input as read: what an answer is bound to. */
+  hash: string;
+  /** How many characters `whole` writes out as `⟨U+XXXX⟩`. */
+  marked: number;
+  /** The main field's value as the agent's own dialog draws it (the command, the path), or null. */
+  shown: string | null;
+  /** Whether `shown` is a path (the dialog may draw it relative to the agent's folder). */
+  shownIsPath: boolean;
 }
 
 // C0/C1 controls other than newline and tab, bidi controls and zero-width characters: a terminal
@@ -47,8 +65,24 @@ export interface HeldInput {
 const UNSHOWABLE =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
+/** A field's value as text: a string as it is, anything else as JSON (on one line when short). */
 function asBlock(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  if (typeof value === 'string') return value;
+  const flat = JSON.stringify(value) ?? String(value);
+  return flat.length <= SUBJECT_CHARS ? flat : JSON.stringify(value, null, 2);
+}
+
+/** One field of the whole input: a command one part per line, other text of many lines under its name. */
+function fieldLines(name: string, value: unknown, text: string): string {
+  const lines = name === 'command' && typeof value === 'string' ? commandLines(text) : text.split(/\r?\n/);
+  return lines.length === 1 ? `${name}: ${lines[0]}` : `${name}:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** The hash an answer is bound to: the tool and its input as read, serialized again. */
+export function inputHash(tool: string, input: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify([tool, input]))
+    .digest('hex');
 }
 
 /** A request's JSON read into what it would approve, or why it cannot be shown whole. */
@@ -62,7 +96,7 @@ export function readHeldInput(json: string): HeldInput | { unreadable: string } 
   const parsed = requestOf(raw);
   if (!parsed) return { unreadable: 'it names no tool and its input' };
   const { tool, input } = parsed;
-  const fields = Object.entries(input).map(([name, value]) => ({ name, text: asBlock(value) }));
+  const fields = Object.entries(input).map(([name, value]) => ({ name, value, text: asBlock(value) }));
   const bad = fields.find((f) => UNSHOWABLE.test(f.text) || UNSHOWABLE.test(f.name));
   if (bad || UNSHOWABLE.test(tool))
     return {
@@ -74,15 +108,34 @@ export function readHeldInput(json: string): HeldInput | { unreadable: string } 
     ) ?? null;
   // No field says what runs: the input itself (without the model's description) is the line.
   const rest = Object.fromEntries(Object.entries(input).filter(([name]) => name !== 'description'));
-  const line = (main ? main.text : JSON.stringify(rest)).replace(/\r?\n/g, ' ↵ ').replace(/\t/g, ' ');
-  const cut = [...line].length > SUBJECT_CHARS;
-  // Other fields that change what happens (a file's new content) are named after the line.
-  const others = main ? Object.keys(rest).filter((n) => n !== main.name && typeof input[n] === 'string') : [];
-  const more = others.length > 0 ? ` (+ ${others.join(', ')})` : '';
-  const subject = (cut ? [...line].slice(0, SUBJECT_CHARS).join('') + CUT_MARK : line) + more;
+  const line = revealed(main ? main.text : JSON.stringify(rest))
+    .replace(/\r?\n/g, ' ↵ ')
+    .replace(/\t/g, ' ');
+  const long = [...line].length > SUBJECT_CHARS;
+  // Every other field that changes what happens (a file's new content, `run_in_background`, an
+  // MCP tool's `args`) is named after the line: the line alone is not all that is approved.
+  const others = main ? Object.keys(rest).filter((n) => n !== main.name) : [];
+  const more = others.length > 0 ? ` (+ ${others.map((n) => revealed(n)).join(', ')})` : '';
+  const subject = (long ? [...line].slice(0, SUBJECT_CHARS).join('') + CUT_MARK : line) + more;
+  let marked = 0;
   const whole = fields
-    .map((f) => (f.text.includes('\n') ? `${f.name}:\n${f.text}` : `${f.name}: ${f.text}`))
+    .map((f) => {
+      const name = revealedWithCount(f.name);
+      const text = revealedWithCount(f.text);
+      marked += name.marked + text.marked;
+      return fieldLines(name.text, f.value, text.text);
+    })
     .join('\n')
     .replace(/\t/g, '  ');
-  return { tool, subject, cut, whole };
+  const toolShown = revealedWithCount(tool);
+  return {
+    tool: toolShown.text,
+    subject,
+    cut: long || others.length > 0,
+    whole,
+    hash: inputHash(tool, input),
+    marked: marked + toolShown.marked,
+    shown: main ? main.text : null,
+    shownIsPath: main !== null && PATH_FIELDS.has(main.name),
+  };
 }

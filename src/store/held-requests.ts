@@ -50,9 +50,16 @@ export interface HeldRequest {
   /** The tool asked about, and the line that says what it would run or touch (cut and marked). */
   tool: string | null;
   subject: string | null;
-  /** Whether `subject` was cut; the whole input, to read before answering. */
+  /** Whether `subject` leaves anything out; the whole input, to read before answering. */
   cut: boolean;
   whole: string | null;
+  /** sha256 (hex) of the tool and its input: an answer is bound to this id and this hash. */
+  hash: string | null;
+  /** How many characters `whole` writes out as `⟨U+XXXX⟩` (hidden or look-alike ones). */
+  marked: number;
+  /** The main field's value as the agent's dialog draws it (to tie the dialog to the request), or null. */
+  shown: string | null;
+  shownIsPath: boolean;
   /** Why the input cannot be shown whole (tower then does not answer through the hook), or null. */
   unreadable: string | null;
   /** The request file and where tower's answer goes. */
@@ -106,6 +113,10 @@ export function readHeldRequest(dir: string, name: string): HeldRequest | null {
     subject: readable?.subject ?? null,
     cut: readable?.cut ?? false,
     whole: readable?.whole ?? null,
+    hash: readable?.hash ?? null,
+    marked: readable?.marked ?? 0,
+    shown: readable?.shown ?? null,
+    shownIsPath: readable?.shownIsPath ?? false,
     unreadable: 'unreadable' in input ? input.unreadable : null,
     file,
     answerFile: path.join(dir, `${id}.answer`),
@@ -226,28 +237,45 @@ export function heldRequests(towerState: string, now: number = Date.now()): Held
 }
 
 /**
- * The request held open now for pane `paneId` of the tmux server whose socket is `server` (the
- * newest), or null. A pane id names a pane of one server only: a request from another server's
- * `%N`, or one that names no server (an older hook), is never this pane's. A request whose hook
- * is gone is never one (and is removed); nor is any in a folder others can write into.
+ * The requests held open now for pane `paneId` of the tmux server whose socket is `server`, oldest
+ * first. A pane id names a pane of one server only: a request from another server's `%N`, or one
+ * that names no server (an older hook), is never this pane's. A request whose hook is gone is never
+ * one (and is removed); nor is any in a folder others can write into. A pane may have more than one
+ * held at once (a background subagent asks while its lead's request is held): each is its own.
  */
+export function heldRequestsFor(
+  towerState: string,
+  server: string | null,
+  paneId: string,
+  now: number = Date.now(),
+): HeldRequest[] {
+  const l = listing(towerState, now);
+  if (!l) return [];
+  const out: HeldRequest[] = [];
+  for (const r of l.requests) {
+    if (r.paneId !== paneId || !fromServer(r, server) || now > r.until - ANSWER_MARGIN_MS) continue;
+    if (!hookAlive(r.pid, r.since / 1000)) {
+      fs.rmSync(r.file, { force: true });
+      continue;
+    }
+    out.push(r);
+  }
+  return out.sort((a, b) => a.since - b.since || a.pid - b.pid);
+}
+
+/** The newest request held open now for pane `paneId` of the server `server`, or null (heldRequestsFor). */
 export function heldRequestFor(
   towerState: string,
   server: string | null,
   paneId: string,
   now: number = Date.now(),
 ): HeldRequest | null {
-  const l = listing(towerState, now);
-  if (!l) return null;
-  let best: HeldRequest | null = null;
-  for (const r of l.requests) {
-    if (r.paneId !== paneId || !fromServer(r, server) || now > r.until - ANSWER_MARGIN_MS) continue;
-    if (best && r.since <= best.since) continue;
-    if (!hookAlive(r.pid, r.since / 1000)) {
-      fs.rmSync(r.file, { force: true });
-      continue;
-    }
-    best = r;
-  }
-  return best;
+  return heldRequestsFor(towerState, server, paneId, now).at(-1) ?? null;
+}
+
+/** The request `id` as its file says now, or null when it is gone (answered, given up, its hook ended). */
+export function heldRequestNow(dir: string, id: string): HeldRequest | null {
+  if (!ID.test(id)) return null;
+  const r = readHeldRequest(dir, `${id}.req`);
+  return r && hookAlive(r.pid, r.since / 1000) ? r : null;
 }

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { LineFollower, MAX_LINE_BYTES } from '../files/follow.js';
 import type { Activity } from '../model/model.js';
-import { heldRequestFor, heldRequests, heldRequestsProblem } from './held-requests.js';
+import { heldRequests, heldRequestsFor, heldRequestsProblem } from './held-requests.js';
 import { canonicalSocket, parseEventLine } from './hook-line.js';
 
 export { hookEventsFile, parseEventLine } from './hook-line.js';
@@ -68,10 +68,15 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
   }
 }
 
+/** The longest a request file may say it is held (held-requests.ts reads no longer hold), and a second. */
+const MAX_HOLD_MS = 3601_000;
+
 /** The events file, followed: the newest state per pane. */
 export class HookEvents {
   private states = new Map<string, HookState>();
   private transcripts = new Map<string, string>();
+  /** When each pane last asked for permission (epoch ms): a request is held only within a hold of that. */
+  private asked = new Map<string, number>();
   private readonly lines: LineFollower;
 
   constructor(readonly file: string) {
@@ -109,6 +114,7 @@ export class HookEvents {
     const s = stateOfEvent(e.event, e.notificationType);
     if (!s) return false;
     remember(this.states, key, { ...s, event: e.event, at: e.at, server: e.server });
+    if (e.event === 'PermissionRequest') remember(this.asked, key, e.at);
     return true;
   }
 
@@ -130,12 +136,15 @@ export class HookEvents {
   }
 
   /**
-   * The permission request tower's hook holds open for a pane of a server, or null. Looked for only
-   * while the pane's last event (from that server) is a PermissionRequest: no other event holds anything.
+   * The permission requests tower's hook holds open for a pane of a server, oldest first. Looked for
+   * only while the pane asked for permission within the longest hold: no other pane holds anything.
+   * Not only while its last event is that request: a background subagent's request stays held
+   * while the lead's tool runs and its events come.
    */
-  heldFor(server: string, paneId: string, now: number): HeldRequest | null {
-    if (this.states.get(eventKey(server, paneId))?.event !== 'PermissionRequest') return null;
-    return heldRequestFor(this.stateDir(), server, paneId, now);
+  heldFor(server: string, paneId: string, now: number): HeldRequest[] {
+    const asked = this.asked.get(eventKey(server, paneId));
+    if (asked === undefined || now - asked > MAX_HOLD_MS) return [];
+    return heldRequestsFor(this.stateDir(), server, paneId, now);
   }
 
   /** Every request held now, whoever it is for (for those no member can be told to own). */

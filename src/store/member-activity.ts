@@ -29,28 +29,51 @@ function withContext(m: Member, watch: PaneWatch): Member {
     : m;
 }
 
+/** A held request as the member's `held` entry (status JSON, the answer dialog). */
+export function heldEntry(r: HeldRequest): NonNullable<Member['held']>[number] {
+  return {
+    id: r.id,
+    hash: r.hash,
+    tool: r.tool,
+    subject: r.subject,
+    cut: r.cut,
+    whole: r.whole,
+    unreadable: r.unreadable,
+    until: new Date(r.until).toISOString(),
+  };
+}
+
+/** A held request's signature: its id and its input's hash, which an answer is bound to. */
+export function heldSignature(r: Pick<HeldRequest, 'id' | 'hash'>): string {
+  return r.hash ? `held:${r.id}:${r.hash}` : `held:${r.id}`;
+}
+
 /**
  * A held request as the prompt tower answers: 1 allows, 2 denies, through the hook. One whose input
- * cannot be shown whole offers nothing: the agent's own dialog answers it when the hold ends.
+ * cannot be shown whole offers nothing: the agent's own dialog answers it when the hold ends. Other
+ * requests held for the same pane (`others`) are named under it: each is answered by itself.
  */
-export function heldPrompt(r: HeldRequest): PanePrompt {
+export function heldPrompt(r: HeldRequest, others: readonly HeldRequest[] = []): PanePrompt {
+  const also = others.map(
+    (o) => `also held: request ${o.id} (${[o.tool, o.subject].filter(Boolean).join(': ')}): answer it by its id`,
+  );
   if (r.unreadable)
     return {
       question: `Held by the hook, but its input cannot be shown whole (${r.unreadable}): answer in the agent's dialog when the hold ends`,
-      subject: r.tool ? [r.tool] : [],
+      subject: [...(r.tool ? [r.tool] : []), ...also],
       options: [],
-      signature: `held:${r.id}`,
+      signature: heldSignature(r),
     };
   const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
   return {
     // Claude Code draws its own dialog too: both are open, and the first answer wins.
-    question: "Allow this? (held by the hook for tower; the agent's own dialog is open too: the first answer wins)",
-    subject,
+    question: `Allow this? (held by the hook for tower as request ${r.id}; the agent's own dialog is open too: the first answer wins)`,
+    subject: [...subject, ...also],
     options: [
       { key: '1', label: 'Yes' },
       { key: '2', label: 'No' },
     ],
-    signature: `held:${r.id}`,
+    signature: heldSignature(r),
   };
 }
 
@@ -67,11 +90,26 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   const look = pane ? watch.look(pane) : undefined;
   const hooked = pane ? watch.hookState(pane) : null;
   const told = pane ? sessionActivity(watch.sessionState(pane)) : null;
-  const rest = 'prompt' in m ? withoutPrompt(m) : m;
-  if (!hooked && !look && !told) return Object.assign({}, rest, NO_ACTIVITY);
-  // While the hook holds a request the agent draws no dialog: the request stands in for it.
-  const held = pane && hooked?.event === 'PermissionRequest' && !look?.prompt ? watch.heldRequest(pane) : null;
-  const prompt = look?.prompt ? { prompt: look.prompt } : held ? { prompt: heldPrompt(held) } : {};
+  const rest = 'prompt' in m || 'held' in m ? withoutPrompt(m) : m;
+  // Every request held for the pane is shown, each answerable by itself; where the pane draws no
+  // dialog the oldest stands in for it, the others named under it.
+  const held = pane ? watch.heldRequests(pane) : [];
+  if (!hooked && !look && !told && held.length === 0) return Object.assign({}, rest, NO_ACTIVITY);
+  const prompt = look?.prompt
+    ? { prompt: look.prompt }
+    : held.length > 0
+      ? { prompt: heldPrompt(held[0]!, held.slice(1)) }
+      : {};
+  if (held.length > 0) Object.assign(prompt, { held: held.map(heldEntry) });
+  // A request held for the pane waits for the operator, whatever else its agent does meanwhile (a
+  // background subagent asks while its lead works): the member is waiting at a question.
+  if (held.length > 0 && !look?.prompt)
+    return Object.assign({}, rest, prompt, {
+      activity: 'waiting' as const,
+      activitySince: new Date(held[0]!.since).toISOString(),
+      activityCue: 'question',
+      activitySource: 'hooks' as const,
+    });
   // The CLI's own word first: it writes its status as it changes, with no setup.
   if (told) return Object.assign({}, rest, prompt, told);
   // A hook's "working" (PreToolUse) is older than a question the screen shows now: a teammate's
@@ -110,9 +148,9 @@ function sessionActivity(
   };
 }
 
-/** A member without the prompt an earlier capture saw. */
+/** A member without the prompt and held requests an earlier capture saw. */
 function withoutPrompt(m: Member): Member {
-  const { prompt: _seenBefore, ...rest } = m;
+  const { prompt: _seenBefore, held: _heldBefore, ...rest } = m;
   return rest;
 }
 
