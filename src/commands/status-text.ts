@@ -86,6 +86,16 @@ function memberText(m: Member, paint: Paint): string {
   return `${sanitizeLine(m.name)} (${paint(stateColor, body)})`;
 }
 
+/** A held request as status says it: `1764000000-4242:9f86d081884c Bash: touch A.txt`. */
+function heldLine(h: NonNullable<Member['held']>[number]): string {
+  const ref = h.hash ? `${h.id}:${h.hash.slice(0, 12)}` : h.id;
+  const about = [h.tool, h.subject]
+    .filter((x): x is string => x !== null)
+    .map(sanitizeLine)
+    .join(': ');
+  return `request ${ref} ${about}${h.unreadable ? ` (cannot be shown whole: ${sanitizeLine(h.unreadable)})` : ''}`;
+}
+
 function problemLine(p: Problem): string {
   return p.file ? `${sanitizeLine(p.file)}: ${sanitizeLine(p.message)}` : sanitizeLine(p.message);
 }
@@ -116,6 +126,10 @@ export function runBlock(run: Run, opts: TextOptions): string[] {
     const label = teams.length > 1 && team ? `members (${sanitizeLine(team)})` : 'members';
     if (members.length) lines.push(`  ${label}: ${members.map((m) => memberText(m, paint)).join(', ')}`);
   }
+  // Every request held for a member's pane, each by the id `tower answer --request` takes.
+  for (const m of run.members)
+    for (const h of m.held ?? [])
+      lines.push(`  ${paint(SGR.amber, 'held')} for ${sanitizeLine(m.name)}: ${heldLine(h)}`);
   if (run.tasks.length)
     lines.push(`  tasks: ${run.tasks.length} (${countBy(run.tasks, (t) => sanitizeLine(t.status))})`);
   if (run.reviews.length) lines.push(`  reviews: ${countBy(run.reviews, (r) => r.verdict)}`);

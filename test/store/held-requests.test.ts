@@ -152,7 +152,7 @@ describe('what a held request approves', () => {
   });
 
   it('is bound to its input by a hash: the same input the same hash, any change another', () => {
-    const hash = (input: object, tool = 'Bash') => {
+    const hash = (input: Record<string, unknown>, tool = 'Bash') => {
       const r = readHeldInput(request(input, tool));
       if (!('tool' in r)) throw new Error('unreadable');
       return r.hash;

@@ -37,6 +37,13 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
       const { plan } = dialog;
       if (plan.refusal) return refusalText(plan.title, plan.refusal, width, bindings);
       const body: Segment[][] = [...wrapped(plan.title, width, 'title'), []];
+      // What it approves, whole: each line wrapped, none cut (a command one part a line).
+      if (plan.approves) {
+        body.push([{ text: 'It approves:', tone: 'dim' }]);
+        for (const line of plan.approves)
+          for (const l of wrapText(sanitizeLine(line), Math.max(1, width - 2))) body.push([{ text: `  ${l}` }]);
+        body.push([]);
+      }
       body.push([
         {
           text: plan.effects.length > 0 ? (plan.destructive ? 'This will:' : 'Steps:') : 'This changes nothing.',

@@ -20,7 +20,7 @@ import { screenCommand } from '../commands/screen-commands.js';
 import type { ScreenSelection } from '../commands/screen-commands.js';
 import { paneSpec } from '../panes/registry.js';
 import type { DialogAction, DialogState } from '../state/dialog-state.js';
-import { heldInput } from '../state/dialog-state.js';
+import { heldInput, unreadCut } from '../state/dialog-state.js';
 import type { ReducerStore } from '../state/reducer-store.js';
 import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
 import { memberInView } from '../state/requests.js';
@@ -150,16 +150,25 @@ export class Controller {
     if (key === null) return;
     const { runner, dialogs } = this.d;
     const command = translateModalKey(this.d.bindings, key);
+    const d = dialogs.getState().current;
+    // A held request whose line leaves something out is read whole before y answers it.
+    const unread = d && command === 'confirm' ? unreadCut(d) : null;
+    if (unread !== null)
+      return dialogs.dispatch({
+        type: 'peek',
+        dialog: { kind: 'refusal', title: 'Read it whole first', reason: unread },
+      });
     if (command === 'confirm') return runner.confirm();
     if (command === 'cancel') return runner.cancel();
-    const d = dialogs.getState().current;
     const input = d?.kind === 'confirm' && command === 'read' ? heldInput(d.plan) : null;
     // The request's whole input, read in front of the dialog that answers it (which comes back on close).
-    if (input !== null)
+    if (input !== null) {
+      dialogs.dispatch({ type: 'read-whole' });
       return dialogs.dispatch({
         type: 'peek',
         dialog: { kind: 'read', title: 'The whole input of the held request', text: input, scroll: 0 },
       });
+    }
     if ((d?.kind !== 'confirm' && d?.kind !== 'read') || !command) return;
     const max = this.metrics().dialogMax;
     const to = moveIndex(command, { index: Math.min(d.scroll, max), count: max + 1, page: 5 });

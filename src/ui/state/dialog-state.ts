@@ -6,8 +6,11 @@ import type { ActionPlan } from '../../kit/types.js';
 
 /** A dialog on screen. */
 export type Dialog =
-  /** Shows exactly the plan's title and effects; y runs it. */
-  | { kind: 'confirm'; plan: ActionPlan; scroll: number }
+  /**
+   * Shows exactly the plan's title, what it approves and its effects; y runs it. A held request
+   * whose line leaves something out must be read whole (`v`) first: `read` says it was.
+   */
+  | { kind: 'confirm'; plan: ActionPlan; scroll: number; read?: boolean }
   /** Why an action cannot run. */
   | { kind: 'refusal'; title: string; reason: string }
   /** A gate's whole text, to read before granting. */
@@ -40,6 +43,8 @@ export type DialogAction =
   /** Closes the straggler offer with this id wherever it is (its action ended). */
   | { type: 'drop-offer'; offerId: number }
   | { type: 'scroll'; to: number }
+  /** The confirm dialog's held request was read whole (`v`): y may run it. */
+  | { type: 'read-whole' }
   | { type: 'type'; text: string }
   | { type: 'erase' }
   | { type: 'next-field' }
@@ -51,6 +56,18 @@ export const NO_DIALOG: DialogState = { current: null, queue: [] };
 /** The whole input of the held permission request a plan answers through the hook, or null. */
 export function heldInput(plan: ActionPlan): string | null {
   return plan.detail?.kind === 'answer' ? (plan.detail.hook?.input ?? null) : null;
+}
+
+/**
+ * Why y cannot run a confirm dialog yet, or null: the held request it answers shows a line that
+ * leaves something out, and its whole input was not read with `v`.
+ */
+export function unreadCut(d: Dialog): string | null {
+  if (d.kind !== 'confirm' || d.read || d.plan.refusal) return null;
+  const hook = d.plan.detail?.kind === 'answer' ? d.plan.detail.hook : null;
+  return hook?.cut
+    ? "the request's line in this dialog leaves part of its input out: press v to read it whole first, then y"
+    : null;
 }
 
 /** Applies one action. */
@@ -69,6 +86,8 @@ export function dialogReducer(state: DialogState, action: DialogAction): DialogS
       if (d && isIt(d)) return { current: queue[0] ?? null, queue: queue.slice(1) };
       return queue.length === state.queue.length ? state : { ...state, queue };
     }
+    case 'read-whole':
+      return d?.kind === 'confirm' ? { ...state, current: { ...d, read: true } } : state;
     case 'scroll':
       return d?.kind === 'confirm' || d?.kind === 'read'
         ? { ...state, current: { ...d, scroll: Math.max(0, action.to) } }
