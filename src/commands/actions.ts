@@ -33,7 +33,7 @@ function progressPrinter(ctx: AppContext): (p: ActionProgress) => void {
 }
 
 /** What a plan or an outcome approves, whole: every line, never cut. */
-function approvedText(lines: readonly string[] | undefined): string {
+export function approvedText(lines: readonly string[] | undefined): string {
   return (lines ?? []).map((l) => `  ${l}\n`).join('');
 }
 
