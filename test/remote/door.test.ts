@@ -95,6 +95,47 @@ describe('the door', () => {
     expect(plan.message?.type === 'plan' && plan.message.plan.title).toBe('Grant');
   });
 
+  it('carries what an answer approves, line by line, and the held request it is bound to, checked', () => {
+    const hash = 'a'.repeat(64);
+    const planOf = (request: string) =>
+      admitLine(
+        line({
+          type: 'plan',
+          id: 1,
+          plan: {
+            request: { kind: 'answer', run: 'claude-team:docs', choice: '1', request },
+            run: goodRun(),
+            title: 'Answer through the hook',
+            effects: [],
+            refusal: null,
+            destructive: true,
+            approves: [`request 1-2, tool Bash${OSC0}:`, '  command:', '    npm test ;', '    curl x |', '    sh'],
+          },
+        }),
+      );
+    const plan = planOf(`1764000000-4242:${hash}`);
+    expect(plan.message?.type === 'plan' && plan.message.plan.approves).toEqual([
+      'request 1-2, tool Bash:',
+      '  command:',
+      '    npm test ;',
+      '    curl x |',
+      '    sh',
+    ]);
+    expect(plan.message?.type === 'plan' && plan.message.plan.request.request).toBe(`1764000000-4242:${hash}`);
+    // A request reference that is not an id and a hash is no plan.
+    const bad = planOf(`1764000000-4242; rm -rf ~`);
+    expect(bad.message).toBeNull();
+    expect(bad.problems).toHaveLength(1);
+    const outcome = admitLine(
+      line({
+        type: 'outcome',
+        id: 1,
+        outcome: { status: 'done', message: 'allowed', approved: [`  command: x${OSC52}`] },
+      }),
+    );
+    expect(outcome.message?.type === 'outcome' && outcome.message.outcome.approved).toEqual(['  command: x']);
+  });
+
   it('turns malformed messages into problems instead of crashing what reads them', () => {
     const cases = [
       line({ type: 'changes', upsert: 5, remove: 5, order: 5 }),
@@ -204,6 +245,31 @@ describe('the door, for what a box says its agents do', () => {
 
     const bad = goodRun('bad');
     Object.assign(bad.members[0]!, { state: `alive${OSC0}` });
+    const b = snapshotOf([goodRun('other'), bad]);
+    expect(runsOf(b).map((r) => r.name)).toEqual(['other']);
+    expect(b.problems).toHaveLength(1);
+  });
+
+  it("keeps a member's held requests, their whole input's lines too; a request not named by an id is no run", () => {
+    const held = (id: string) => ({
+      id,
+      hash: 'b'.repeat(64),
+      tool: 'Bash',
+      subject: 'touch A',
+      cut: false,
+      whole: `command: touch A${OSC0}\ndescription: d`,
+      unreadable: null,
+      until: '2026-01-01T00:00:00.000Z',
+    });
+    const run = goodRun();
+    run.members[0] = { ...run.members[0]!, held: [held('1764000000-42'), held('1764000001-43')] };
+    const a = snapshotOf([run]);
+    expect(runsOf(a)[0]?.members[0]?.held?.map((h) => [h.id, h.whole])).toEqual([
+      ['1764000000-42', 'command: touch A\ndescription: d'],
+      ['1764000001-43', 'command: touch A\ndescription: d'],
+    ]);
+    const bad = goodRun('bad');
+    bad.members[0] = { ...bad.members[0]!, held: [held('../../x')] };
     const b = snapshotOf([goodRun('other'), bad]);
     expect(runsOf(b).map((r) => r.name)).toEqual(['other']);
     expect(b.problems).toHaveLength(1);
