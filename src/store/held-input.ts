@@ -8,10 +8,13 @@
  * it is (bytes that are no JSON, characters that would be hidden or reordered) is unreadable: tower
  * then does not answer through the hook, and the agent's own dialog answers.
  */
-import { createHash } from 'node:crypto';
+import type crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import { commandLines } from '../text/command-parts.js';
 import { escapeInvisible, sanitize } from '../text/sanitize.js';
 import { revealed, revealedWithCount } from '../text/visible.js';
+
+const load = createRequire(import.meta.url);
 
 /** The longest line the dialog shows of a request's input; the rest is one key away. */
 export const SUBJECT_CHARS = 200;
@@ -78,9 +81,13 @@ function fieldLines(name: string, value: unknown, text: string): string {
   return lines.length === 1 ? `${name}: ${lines[0]}` : `${name}:\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
 
-/** The hash an answer is bound to: the tool and its input as read, serialized again. */
+/**
+ * The hash an answer is bound to: the tool and its input as read, serialized again. Node's crypto
+ * is loaded here, the first time a request is held, not by every `tower status` (its start path).
+ */
 export function inputHash(tool: string, input: unknown): string {
-  return createHash('sha256')
+  return (load('node:crypto') as typeof crypto)
+    .createHash('sha256')
     .update(JSON.stringify([tool, input]))
     .digest('hex');
 }

@@ -73,6 +73,12 @@ function hold(r: Req): void {
   fs.writeFileSync(reqFile(r.id), `${pane}\t${epoch}\t60\t${socket}\n${JSON.stringify(ask(r.command))}\n`);
 }
 
+/** The part of a request's JSON the hash is of. */
+interface HookInput {
+  tool_name: string;
+  tool_input: unknown;
+}
+
 /** What the stand-in hook took: the request answered and the hash of the input its file held then. */
 interface Taken {
   id: string;
@@ -86,9 +92,9 @@ function standInHook(): { taken: Taken[]; stop: () => void } {
     for (const name of fs.readdirSync(dir)) {
       if (!name.endsWith('.answer')) continue;
       const id = name.slice(0, -'.answer'.length);
-      let json: { tool_name: string; tool_input: unknown } | null = null;
+      let json: HookInput | null = null;
       try {
-        json = JSON.parse(fs.readFileSync(reqFile(id), 'utf8').split('\n')[1]!) as typeof json;
+        json = JSON.parse(fs.readFileSync(reqFile(id), 'utf8').split('\n')[1]!) as HookInput;
       } catch {
         json = null;
       }
