@@ -25,3 +25,38 @@ describe('team pane state column', () => {
     }
   });
 });
+
+describe('team pane activity column', () => {
+  it('says how many requests are held for a pane when more than one is, at 78 and 118 columns', () => {
+    const run = tinaRun();
+    const held = (id: string) => ({
+      id,
+      hash: null,
+      tool: 'Bash',
+      subject: 'touch A',
+      cut: false,
+      whole: 'command: touch A',
+      unreadable: null,
+      until: '2026-01-01T00:00:00.000Z',
+    });
+    const asking = member('worker-3', {
+      paneId: '%9',
+      state: 'alive',
+      activity: 'waiting',
+      activityCue: 'question',
+      held: [held('1-2'), held('1-3')],
+    });
+    for (const width of [78, 118]) {
+      const lines = teamLines({
+        run: { ...run, members: [...run.members, asking] },
+        cursor: 0,
+        focused: true,
+        width,
+        height: 10,
+        now: 0,
+        threshold: null,
+      }).map(text);
+      expect(lines.find((l) => l.includes('worker-3'))).toContain('? 2 held');
+    }
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * What a member is doing, in words and symbols that say it without colour too: `▶ working`,
- * `? question`, `… waiting`, `· idle`, with the time in that state.
+ * `? question` (`? 2 held`: requests held for its pane), `… waiting`, `· idle`, with the time in that state.
  */
 import type { Member } from '../../model/model.js';
 import { memberWaitsForHuman } from '../../store/needs-you.js';
@@ -21,6 +21,8 @@ export function activityCell(m: Member, now: number): Cell {
     case 'working':
       return { text: `▶ working${since}`, tone: 'green' };
     case 'waiting':
+      // Requests held for the pane, each answered by itself: how many, so a second is never missed.
+      if ((m.held?.length ?? 0) > 1) return { text: `? ${m.held!.length} held${since}`, tone: 'amber' };
       return m.activityCue === 'question'
         ? { text: `? question${since}`, tone: 'amber' }
         : { text: `… waiting${since}`, tone: m.lead ? 'amber' : 'plain' };
