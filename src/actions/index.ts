@@ -120,7 +120,8 @@ async function recorded(
       status: outcome.status,
       message: outcome.message,
       progress: undefined,
-      details: outcome.details,
+      // What an answer approved stays in view, whole, with the outcome.
+      details: outcome.approved ? [...(outcome.details ?? []), ...outcome.approved] : outcome.details,
     });
   }
   return outcome;
