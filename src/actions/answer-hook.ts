@@ -9,11 +9,10 @@ import { stateHome } from '../config/config.js';
 import { createExclusive, deleteFile } from '../kit/files.js';
 import { ANSWER_MARGIN_MS, fromServer, heldDir, heldRequestNow, heldRequestsFor } from '../store/held-requests.js';
 import { heldFolderProblem } from '../store/held-folder.js';
-import type { HeldRequest } from '../store/held-requests.js';
 import type { Member } from '../model/model.js';
 import { readPrompt } from '../store/prompt-reading.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
-import { sanitizeLine } from '../text/sanitize.js';
+import { approvedLines, chooseHeld, heldAbout, heldList, requestRef, tiedToDialog } from './held-choice.js';
 import type { AnswerDetail } from '../kit/detail.js';
 import { checkEffect, createEffect, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
@@ -23,55 +22,13 @@ import { pollUntil } from '../kit/wait.js';
 import { paneScreen, serverSocket } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 
-/** A held request as the operator names it: `<epoch>-<pid>`, optionally `:<sha256 of its input>`. */
-const REQUEST_REF = /^(\d{1,12}-\d{1,10})(?::([0-9a-f]{8,64}))?$/;
-
-/** The request id and hash (or hash prefix) named by `--request`, or by a held prompt's signature. */
-export function namedRequest(ref: string | null | undefined): { id: string; hash: string | null } | null {
-  const m = ref ? REQUEST_REF.exec(ref.startsWith('held:') ? ref.slice(5) : ref) : null;
-  return m ? { id: m[1]!, hash: m[2] ?? null } : null;
-}
-
-/** A held request's reference as it is shown and named: `<id>:<first 12 of its hash>`. */
-export function requestRef(r: Pick<HeldRequest, 'id' | 'hash'>): string {
-  return r.hash ? `${r.id}:${r.hash.slice(0, 12)}` : r.id;
-}
-
-/** Whether a held request's hash is the one named (the whole hash or a prefix of 8 or more). */
-function sameHash(r: HeldRequest, hash: string | null): boolean {
-  return hash === null || (r.hash !== null && r.hash.startsWith(hash));
-}
-
-/**
- * Whether the dialog a pane shows is a held request's: the text of the request's main field (the
- * command, the URL), every blank left out, is in the dialog's lines (wrapped as the pane wraps
- * them); a path may show relative to the agent's folder, so its end from a `/` on is enough.
- */
-export function tiedToDialog(r: HeldRequest, p: PanePrompt): boolean {
-  if (r.shown === null) return false;
-  const squeeze = (t: string) => t.replace(/\s+/g, '');
-  const screen = squeeze(p.subject.join('\n'));
-  const value = squeeze(r.shown);
-  if (value === '') return false;
-  if (screen.includes(value)) return true;
-  if (!r.shownIsPath) return false;
-  const tail = value.slice(value.lastIndexOf('/') + 1);
-  return tail !== '' && screen.includes(tail);
-}
-
-/** One line per held request: its reference, tool and line. */
-function heldList(rs: readonly HeldRequest[]): string {
-  return rs.map((r) => `${requestRef(r)} (${heldAbout(r)})`).join('; ');
-}
-
 /**
  * The plan of an answer through the hook, when it holds a request from the pane `m` (`detail.paneId`
  * on `detail.server`): a refusal when the request cannot be shown whole. Null when no request is
  * held, or the answer is not one the hook can give (keys are typed then; `detail.keysBecause` says why).
  *
- * The request answered is the one the operator was shown, by its id and its input's hash: the one
- * named (`--request`, or the held prompt the screen showed), else the one whose input the pane's
- * dialog shows, else the only one held. Two held and none named or shown is a refusal naming both.
+ * The request answered is the one the operator was shown, by its id and its input's hash
+ * (held-choice.ts); the plan pins both.
  */
 export function planHookAnswer(
   ctx: AppContext,
@@ -87,69 +44,13 @@ export function planHookAnswer(
   // pane's server (the hook names $TMUX's socket), never one from another server's same %N.
   const socket = serverSocket(ctx, detail.server);
   const all = heldRequestsFor(stateHome(ctx.env), socket, m.paneId!);
-  const refused = (why: string) => refuse(why, title, m.paneId);
-  const asked = req.request !== undefined ? namedRequest(req.request) : null;
-  if (req.request !== undefined && !asked)
-    return refused(
-      `--request takes a held request's id (<epoch>-<pid>, optionally :<hash>), not "${sanitizeLine(req.request)}"`,
-    );
-  if (all.length === 0) {
-    if (asked)
-      return refused(
-        `request ${asked.id} is not held for ${m.name}'s pane ${m.paneId} now (answered, or its hold ended)`,
-      );
+  const chosen = chooseHeld(all, m, { ...req, runId, choice: detail.choice });
+  if ('keysBecause' in chosen) {
+    detail.keysBecause = chosen.keysBecause;
     return null;
   }
-  // The prompt shown: the pane's own dialog, or a held request standing in for it.
-  // What the operator saw (`detail.expect`: the request's signature, or the screen's), and the
-  // dialog the pane draws now, which the request answered must be.
-  // A held prompt counts as shown only when the operator's own screen sent it (`expect`): the CLI's
-  // snapshot standing the oldest request in for a dialog is not one the operator chose.
-  const shownHeld = req.expect?.startsWith('held:') ? namedRequest(req.expect) : null;
-  const dialog = req.seen && !req.seen.signature.startsWith('held:') ? req.seen : null;
-  const named = asked ?? shownHeld;
-  if (asked && shownHeld && (asked.id !== shownHeld.id || !sameHashes(asked.hash, shownHeld.hash)))
-    return refused(`request ${asked.id} is not the one ${m.name}'s prompt shows (${shownHeld.id})`);
-  let pick = all;
-  if (named) {
-    pick = all.filter((r) => r.id === named.id);
-    if (pick.length === 0)
-      return refused(
-        `request ${named.id} is no longer held for ${m.name}'s pane ${m.paneId} (held now: ${heldList(all)})`,
-      );
-    if (!sameHash(pick[0]!, named.hash))
-      return refused(
-        `request ${named.id}'s input is not the one shown (its hash is ${pick[0]!.hash?.slice(0, 12) ?? 'unknown'} now, not ${named.hash}): nothing answered`,
-      );
-  }
-  // Where the pane draws a dialog too, the request answered must be the one it draws.
-  if (dialog) {
-    const tied = pick.filter((r) => tiedToDialog(r, dialog));
-    if (tied.length === 0) {
-      if (named)
-        return refused(
-          `${m.name}'s pane shows a dialog that is not request ${named.id}'s (${heldAbout(pick[0]!)}): answer the one on screen, or name it`,
-        );
-      const unreadable = pick.find((r) => r.unreadable);
-      if (unreadable)
-        return refused(
-          `${m.name}'s permission request ${unreadable.id} is held by tower's hook, but its input cannot be shown whole (${unreadable.unreadable}), so tower cannot tell it from the dialog on screen: answer in the agent's own dialog, which shows when the hold ends (${new Date(unreadable.until).toISOString()})`,
-        );
-      // None of the held requests is the dialog on screen: the dialog shown is answered by keys.
-      detail.keysBecause = `the dialog on screen is none of the requests held for the pane (${heldList(all)})`;
-      return null;
-    }
-    pick = tied;
-  }
-  if (pick.length > 1)
-    return refused(
-      `${pick.length} permission requests are held for ${m.name}'s pane ${m.paneId}: ${heldList(pick)}; name the one you mean: tower answer ${runId} --member ${m.name} --request ID ${detail.choice}`,
-    );
-  const held = pick[0]!;
-  if (held.unreadable)
-    return refused(
-      `${m.name}'s permission request ${held.id} is held by tower's hook, but its input cannot be shown whole (${held.unreadable}): answer it in the agent's own dialog, which shows when the hold ends (${new Date(held.until).toISOString()})`,
-    );
+  if ('refusal' in chosen) return chosen.refusal === null ? null : refuse(chosen.refusal, title, m.paneId);
+  const held = chosen.held;
   const way = hookDecision(detail.choice, option?.label ?? null);
   if (!('behavior' in way)) {
     detail.keysBecause = way.because;
@@ -186,25 +87,6 @@ export function planHookAnswer(
     approves: approvedLines(held),
     pin: { request: `${held.id}:${held.hash}` },
   };
-}
-
-/** Two hashes naming the same input (either may be a prefix), or either not given. */
-function sameHashes(a: string | null, b: string | null): boolean {
-  return a === null || b === null || a.startsWith(b) || b.startsWith(a);
-}
-
-/** What an answer approves, whole: the request, its hash, and its input one field (one command part) a line. */
-export function approvedLines(r: HeldRequest): string[] {
-  const marked = r.marked > 0 ? ` (${r.marked} hidden or look-alike character(s) written out as ⟨U+XXXX⟩)` : '';
-  return [
-    `request ${r.id}, tool ${r.tool ?? 'unknown'}, input sha256 ${r.hash ?? 'unknown'}${marked}:`,
-    ...(r.whole ?? '').split('\n').map((l) => `  ${l}`),
-  ];
-}
-
-/** What a held request is about: `Bash: npm test`. */
-function heldAbout(r: HeldRequest): string {
-  return [r.tool, r.subject].filter(Boolean).join(': ') || `request ${r.id}`;
 }
 
 /**

@@ -30,6 +30,13 @@ function keysLine(bindings: Bindings, pairs: [Command, string][]): Segment[] {
   ]);
 }
 
+/** What a plan approves, whole: each line wrapped, none cut (a command one part a line); none: no lines. */
+function approvesLines(approves: readonly string[] | undefined, width: number): Segment[][] {
+  if (!approves) return [];
+  const lines = approves.flatMap((line) => wrapText(sanitizeLine(line), Math.max(1, width - 2)));
+  return [[{ text: 'It approves:', tone: 'dim' }], ...lines.map((l): Segment[] => [{ text: `  ${l}` }]), []];
+}
+
 /** The dialog's lines for an inner width of `width` cells. */
 export function dialogText(dialog: Dialog, width: number, bindings: Bindings, readonly: boolean): DialogText {
   switch (dialog.kind) {
@@ -37,13 +44,7 @@ export function dialogText(dialog: Dialog, width: number, bindings: Bindings, re
       const { plan } = dialog;
       if (plan.refusal) return refusalText(plan.title, plan.refusal, width, bindings);
       const body: Segment[][] = [...wrapped(plan.title, width, 'title'), []];
-      // What it approves, whole: each line wrapped, none cut (a command one part a line).
-      if (plan.approves) {
-        body.push([{ text: 'It approves:', tone: 'dim' }]);
-        for (const line of plan.approves)
-          for (const l of wrapText(sanitizeLine(line), Math.max(1, width - 2))) body.push([{ text: `  ${l}` }]);
-        body.push([]);
-      }
+      body.push(...approvesLines(plan.approves, width));
       body.push([
         {
           text: plan.effects.length > 0 ? (plan.destructive ? 'This will:' : 'Steps:') : 'This changes nothing.',
