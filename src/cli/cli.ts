@@ -54,7 +54,14 @@ const RUNNERS: Record<CommandName, Runner> = {
   serve: async (ctx) => (await import('../remote/serve.js')).serveStdio(ctx),
 };
 
-const controlRoom: Runner = async (ctx) => (await import('../ui/main.js')).runControlRoom(ctx);
+const controlRoom: Runner = async (ctx) => {
+  const code = await (await import('../ui/main.js')).runControlRoom(ctx);
+  // Ended by a signal or a lost terminal: exit now, whatever timer or handle is still about.
+  const { SIGNAL_CODES } = await import('../ui/terminal/lifecycle.js');
+  if ((Object.values(SIGNAL_CODES) as number[]).includes(code))
+    return (await import('../ui/terminal/ending.js')).endProcess(code);
+  return code;
+};
 
 /** Runs tower with argv (without node and script) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {

@@ -13,6 +13,7 @@ export function quietOnClosedOutput(streams: NodeJS.WriteStream[] = [process.std
 }
 
 function onOutputError(err: NodeJS.ErrnoException): void {
-  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+  // EIO: the terminal itself went away (hang-up); the control room hears it and ends (ui/terminal/ending.ts).
+  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' || err.code === 'EIO') return;
   throw err;
 }

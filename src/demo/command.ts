@@ -4,10 +4,13 @@
  * control room kills only that server. Two demos never share a server, so one never stops another.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context/context.js';
 import { DEMO_SOCKET_PREFIX } from '../context/demo-record.js';
 import { TmuxClient } from '../tmux/client.js';
+import { atEnd, endProcess, toStderr } from '../ui/terminal/ending.js';
+import { installLifecycle, SIGNAL_CODES } from '../ui/terminal/lifecycle.js';
 import { TmuxError } from '../tmux/errors.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
 import { removeOldSandboxes } from './old-sandboxes.js';
@@ -27,6 +30,8 @@ export interface DemoOptions {
   socketName: string;
   agentSpeed?: number;
   agentScript?: string;
+  /** The sandbox is the demo's own (made in the temp folder): removed when a signal ends the demo. */
+  removeSandbox?: boolean;
 }
 
 /** `tower demo [--no-ui] [--dir DIR] [-L NAME]`. */
@@ -36,6 +41,7 @@ export async function demoCommand(
 ): Promise<number> {
   let dir = opts.dir;
   let socketName = opts.socketName;
+  const removeSandbox = dir === undefined;
   if (dir === undefined) {
     // Sandboxes of earlier demos that nothing uses go first, then this one's is made.
     await removeOldSandboxes();
@@ -44,7 +50,7 @@ export async function demoCommand(
     socketName ??= path.basename(dir);
   }
   socketName ??= `${DEMO_SOCKET_PREFIX}${crypto.randomBytes(3).toString('hex')}`;
-  return runDemo(ctx, { ui: opts.ui, dir, socketName });
+  return runDemo(ctx, { ui: opts.ui, dir, socketName, removeSandbox });
 }
 
 async function hasTmux(): Promise<boolean> {
@@ -69,6 +75,35 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
     );
     return 1;
   }
+  // A signal or a lost terminal while the sandbox is built is acted on once it is (it is stopped).
+  let endedBy: number | null = null;
+  let demo: DemoSandbox | null = null;
+  const finish = async (code: number): Promise<never> => {
+    if (demo) await endDemo(demo, opts);
+    return endProcess(code);
+  };
+  const uninstall = installLifecycle({
+    onSignal(signal) {
+      endedBy ??= SIGNAL_CODES[signal];
+      if (demo) void finish(endedBy);
+    },
+    onCrash(error) {
+      toStderr(`tower demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      void finish(1);
+    },
+  });
+  try {
+    return await runBuilt(ctx, opts, (built) => {
+      demo = built;
+      if (endedBy !== null) void finish(endedBy);
+    });
+  } finally {
+    uninstall();
+  }
+}
+
+/** Builds the sandbox and runs the control room on it. */
+async function runBuilt(ctx: AppContext, opts: DemoOptions, built: (sandbox: DemoSandbox) => void): Promise<number> {
   let sandbox: DemoSandbox;
   try {
     sandbox = await buildSandbox(opts.dir ?? makeTempSandboxDir(), {
@@ -83,6 +118,7 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
     ctx.err.write(`tower demo: ${(err as Error).message}\n`);
     return 1;
   }
+  built(sandbox);
 
   if (!opts.ui) {
     ctx.out.write(instructions(sandbox));
@@ -100,20 +136,50 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
     // The demo's actions are audited in its sandbox, never in the operator's own log.
     env: { ...ctx.env, XDG_STATE_HOME: sandbox.stateHome },
   };
-  // A closed terminal or a kill must not leave the agents running behind the user's back.
-  const onSignal = (signal: NodeJS.Signals) => {
-    void sandbox.stop().finally(() => process.exit(signal === 'SIGHUP' ? 129 : 143));
-  };
-  process.once('SIGHUP', onSignal);
-  process.once('SIGTERM', onSignal);
+  // A crash anywhere must not leave the agents running behind the user's back either.
+  const unregister = atEnd(() => endDemo(sandbox, opts));
+  let code = 1;
   try {
     const { runControlRoom } = await import('../ui/main.js');
-    return await runControlRoom(demoCtx);
+    code = await runControlRoom(demoCtx);
+    return code;
   } finally {
-    process.off('SIGHUP', onSignal);
-    process.off('SIGTERM', onSignal);
+    unregister();
+    if (code in ENDED_BY) {
+      // A signal or a closed terminal: nobody is left to look at the sandbox or to read a word.
+      await endDemo(sandbox, opts);
+      await endProcess(code);
+    }
     await sandbox.stop();
     ctx.out.write(`tower demo: stopped its tmux server (-L ${opts.socketName}). The sandbox stays at ${sandbox.dir}\n`);
+  }
+}
+
+/** The exit codes of an ending by a signal or a lost terminal. */
+const ENDED_BY = Object.fromEntries(Object.values(SIGNAL_CODES).map((c) => [c, true]));
+
+/** Each sandbox's ending, once: a hang-up and the EIO it causes both end the demo. */
+const endings = new WeakMap<DemoSandbox, Promise<void>>();
+
+/** Stops the demo's server and agents, and removes its sandbox when the demo made it in the temp folder. */
+function endDemo(sandbox: DemoSandbox, opts: DemoOptions): Promise<void> {
+  let ending = endings.get(sandbox);
+  if (!ending) {
+    ending = (async () => {
+      await sandbox.stop().catch(() => undefined);
+      if (opts.removeSandbox) removeTreeQuietly(sandbox.dir);
+    })();
+    endings.set(sandbox, ending);
+  }
+  return ending;
+}
+
+/** Removes a folder, retrying a moment while an agent that is ending still writes into it. */
+function removeTreeQuietly(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  } catch {
+    // The next demo removes what is left (old-sandboxes.ts).
   }
 }
 

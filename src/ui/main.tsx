@@ -10,6 +10,7 @@ import { buildSnapshot } from '../store/snapshot.js';
 import { openingFrame } from './first-frame/frame-text.js';
 import type { Bindings } from '../keys/keymap.js';
 import { bindingsFrom } from '../keys/keymap.js';
+import { endProcess, toStderr } from './terminal/ending.js';
 import { installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
 import { Terminal } from './terminal/terminal.js';
@@ -93,12 +94,12 @@ export async function runControlRoom(ctx: AppContext): Promise<number> {
   const early = installLifecycle({
     onSignal(signal) {
       terminal.restore();
-      process.exit(SIGNAL_CODES[signal]);
+      void endProcess(SIGNAL_CODES[signal]);
     },
     onCrash(error) {
       terminal.restore();
-      process.stderr.write(`tower: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
+      toStderr(`tower: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      void endProcess(1);
     },
   });
   try {

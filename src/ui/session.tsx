@@ -19,6 +19,7 @@ import { startNotifications } from './notifications.js';
 import { createSessionStore } from './session-state.js';
 import type { SessionStore } from './session-state.js';
 import { FrameSink } from './terminal/frame-sink.js';
+import { endProcess, toStderr } from './terminal/ending.js';
 import { holdConsole, installLifecycle, SIGNAL_CODES } from './terminal/lifecycle.js';
 import { ScreenPainter } from './terminal/screen-painter.js';
 import type { Terminal } from './terminal/terminal.js';
@@ -136,18 +137,15 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     onCrash(error) {
       painter.suspend();
       terminal.restore();
-      held.release((t) => process.stderr.write(t));
+      held.release(toStderr);
       // The message can quote what a file or a box said: made safe to print like everything else.
-      process.stderr.write(
+      toStderr(
         `tower: the control room crashed: ${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
       );
-      process.exit(1);
+      void endProcess(1);
     },
   });
   start.onStarted?.();
-  // A terminal that went away (ssh dropped) fails writes: end the session instead of crashing on it.
-  const onWriteError = () => instance?.unmount();
-  stdout.on('error', onWriteError);
 
   terminal.enter();
   try {
@@ -199,15 +197,14 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     failure = err;
   } finally {
     uninstall();
-    stdout.off('error', onWriteError);
     painter.stop();
     sink.dispose();
     terminal.restore();
     await notifications.stop().catch(() => {});
-    held.release((t) => process.stderr.write(t));
+    held.release(toStderr);
     await store.stop().catch(() => {});
   }
   if (failure !== undefined)
-    process.stderr.write(`tower: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
+    toStderr(`tower: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
   return code;
 }

@@ -3,6 +3,8 @@
  * wrap. `restore` puts everything back and is safe to call any number of times, from any exit path.
  */
 
+import { terminalGone } from './ending.js';
+
 const ENTER = '\u001b[?1049h\u001b[?25l\u001b[?7l\u001b[H\u001b[2J';
 const LEAVE = '\u001b[?2026l\u001b[0m\u001b[?7h\u001b[?25h\u001b[?1049l';
 
@@ -36,6 +38,8 @@ export class Terminal {
   }
 
   private write(data: string): void {
+    // A terminal that hung up takes no bytes: writing would only fail again (EIO).
+    if (terminalGone()) return;
     try {
       this.out.write(data);
     } catch {
