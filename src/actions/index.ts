@@ -11,10 +11,10 @@ import { swarmLeadPid } from '../tmux/swarm.js';
 import { planAnswer, planSend, runAnswer, runSend } from './answer.js';
 import { planAttach, planAttachPane, runAttach } from './attach.js';
 import type { TerminalHandOver } from './attach.js';
-import { settleOutcome } from '../kit/audit.js';
+import { beginAudit, settleOutcome } from '../kit/audit.js';
 import { planCheckpoint, runCheckpoint } from './checkpoint.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
-import { outcomeOfError, refuse, toActionPlan } from '../kit/execution.js';
+import { ActionStop, outcomeOfError, refuse, toActionPlan } from '../kit/execution.js';
 import { planGrant, runGrant } from './grant.js';
 import { planRehydrate, runRehydrate } from './rehydrate.js';
 import { planRequest, runRequest } from './request.js';
@@ -86,9 +86,16 @@ async function recorded(
   rec: Recorded,
   title: string,
   hooks: RunHooks,
-  body: (progress: (p: ActionProgress) => void) => Promise<ActionOutcome>,
+  body: (progress: (p: ActionProgress) => void, begin: () => Promise<void>) => Promise<ActionOutcome>,
 ): Promise<ActionOutcome> {
   const started = Date.now();
+  let id: string | null = null;
+  // Called by the body once it is about to act: the `begun` line first, or no acting at all.
+  const begin = async (): Promise<void> => {
+    const begun = await beginAudit(env.ctx.env, rec, started, title);
+    if (begun.failure !== null) throw new ActionStop('refused', `${begun.failure}; nothing was done`);
+    id = begun.id;
+  };
   const activityId = env.activity?.push({
     action: rec.action,
     runId: rec.run,
@@ -110,11 +117,11 @@ async function recorded(
   };
   let outcome: ActionOutcome;
   try {
-    outcome = await body(progress);
+    outcome = await body(progress, begin);
   } catch (err) {
     outcome = outcomeOfError(err);
   }
-  outcome = await settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome);
+  outcome = await settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome, id);
   if (activityId !== undefined) {
     env.activity?.update(activityId, {
       status: outcome.status,
@@ -132,7 +139,7 @@ export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHook
   // A plan built elsewhere (without its details) is checked again against the current snapshot.
   const p = plan.refusal === null && !plan.detail ? planAction(env, plan.request) : plan;
   const rec = { action: p.request.kind, run: p.run?.id ?? p.request.run, target: p.target ?? null };
-  return recorded(env, rec, p.title, hooks, async (progress) => {
+  return recorded(env, rec, p.title, hooks, async (progress, begin) => {
     if (p.refusal !== null) return { status: 'refused', message: p.refusal };
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
     if (env.ctx.dryRun)
@@ -144,6 +151,7 @@ export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHook
     const d = p.detail;
     const run = p.run;
     if (!d || !run) return { status: 'failed', message: `plan for ${p.request.kind} has nothing to run` };
+    await begin();
     const x: Execution = {
       env,
       hooks,
@@ -190,7 +198,7 @@ export async function attachToPane(env: ActionEnv, pane: string, io: TerminalHan
   const who = member && run ? `${member.name} of ${run.id}` : sanitizeLine(paneId);
   const serverOk = server === null || swarmLeadPid(server) !== null;
   const parts = planAttachPane(env.ctx, paneId, who, serverOk ? server : null, member?.paneProcess);
-  return recorded(env, rec, parts.title, {}, async () => {
+  return recorded(env, rec, parts.title, {}, async (_progress, begin) => {
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };
     if (!/^%\d+$/.test(paneId))
       return { status: 'refused', message: `"${sanitizeLine(paneId)}" is not a pane id (like %3)` };
@@ -207,6 +215,7 @@ export async function attachToPane(env: ActionEnv, pane: string, io: TerminalHan
         message: `dry run: nothing was done (${parts.title})`,
         details: parts.effects.map((e) => e.text),
       };
+    await begin();
     return runAttach(env.ctx, parts.detail, io);
   });
 }

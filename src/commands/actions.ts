@@ -5,6 +5,7 @@
 import type { AppContext } from '../context/context.js';
 import type { BoxActions } from '../remote/actions.js';
 import { openBoxes } from '../remote/boxes.js';
+import { interruptedLine, markInterrupted } from '../kit/audit.js';
 import { seconds } from '../kit/effects.js';
 import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from '../kit/types.js';
 import { cancellable } from '../kit/wait.js';
@@ -70,6 +71,8 @@ async function runVerbOn(
   req: ActionRequest,
   opts: { quiet?: boolean; hooks?: Partial<RunHooks> },
 ): Promise<VerbResult> {
+  // An earlier tower killed in the middle of an action: said before anything else is done.
+  if (!ctx.dryRun) for (const e of await markInterrupted(ctx.env)) ctx.err.write(`tower: ${interruptedLine(e)}\n`);
   const plan = await actions.plan(req);
   if (ctx.dryRun) {
     if (plan.refusal !== null) {

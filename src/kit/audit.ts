@@ -1,13 +1,17 @@
 /**
- * The audit log: one JSON line per action run, whatever its outcome, in
+ * The audit log: per action run, a `begun` line before it acts and one line with its outcome, in
  * `$XDG_STATE_HOME/tower/audit.jsonl`. Lines are appended with one write each (O_APPEND), so two
- * towers writing at once never interleave within a line.
+ * towers writing at once never interleave within a line, and a tower killed mid-action leaves a
+ * whole `begun` line that the next start marks `interrupted` (never done). An action whose `begun`
+ * line cannot be written is refused: nothing is done unaudited.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stateHome } from '../config/config.js';
+import { randomHex } from '../text/random.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import { pidAlive } from './process-tree.js';
 import type { ActionOutcome } from './types.js';
 
 /** One line of the audit log. */
@@ -20,7 +24,8 @@ export interface AuditEntry {
   /** The run id (or the query, when it matched no run). */
   run: string;
   target: string | null;
-  outcome: ActionOutcome['status'];
+  /** `begun` before it acts, then how it ended; `interrupted` when tower ended in between. */
+  outcome: ActionOutcome['status'] | 'begun' | 'interrupted';
   /** Milliseconds from start to outcome. */
   duration: number;
   message: string;
@@ -28,6 +33,10 @@ export interface AuditEntry {
   approved?: string[];
   /** The build box the action ran on, when that is another one (reached over ssh). */
   remote?: string;
+  /** Ties an action's lines together (its `begun` line and its outcome). */
+  id?: string;
+  /** The tower process that ran it (on `begun` lines: whether it still runs tells interrupted). */
+  pid?: number;
 }
 
 /** The audit log's path for an environment. */
@@ -56,6 +65,125 @@ export async function appendAudit(entry: AuditEntry, env: NodeJS.ProcessEnv = pr
   }
 }
 
+/** The start of an action: its id, or why its `begun` line could not be written (it must not act). */
+export async function beginAudit(
+  env: NodeJS.ProcessEnv,
+  rec: AuditRecord,
+  startedMs: number,
+  title: string,
+): Promise<{ id: string; failure: null } | { id: null; failure: string }> {
+  const id = randomHex(8);
+  const failure = await appendAudit(
+    { ...entryOf(env, rec, startedMs, 'begun', sanitizeLine(title)), duration: 0, id, pid: process.pid },
+    env,
+  );
+  return failure === null ? { id, failure: null } : { id: null, failure };
+}
+
+function entryOf(
+  env: NodeJS.ProcessEnv,
+  rec: AuditRecord,
+  startedMs: number,
+  outcome: AuditEntry['outcome'],
+  message: string,
+): AuditEntry {
+  return {
+    time: new Date(startedMs).toISOString(),
+    user: currentUser(env),
+    host: os.hostname(),
+    action: rec.action,
+    run: rec.run,
+    target: rec.target,
+    outcome,
+    duration: Date.now() - startedMs,
+    message,
+    ...(rec.remote !== undefined ? { remote: rec.remote } : {}),
+  };
+}
+
+/** At most this much of the log's end is read for actions left begun (a log grows for years). */
+const TAIL_BYTES = 1 << 20;
+
+/** The last `TAIL_BYTES` of the log, from its first whole line; '' when there is none. */
+async function logTail(file: string): Promise<string> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - TAIL_BYTES);
+    const buf = Buffer.alloc(size - start);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, start);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A `begun` line's fields, or null for anything else (the log is a file anyone could edit). */
+function begunOf(line: string): (AuditEntry & { id: string; pid: number }) | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  const e = v as Partial<AuditEntry>;
+  if (e.outcome !== 'begun' || typeof e.id !== 'string' || typeof e.pid !== 'number') return null;
+  if (typeof e.action !== 'string' || typeof e.run !== 'string' || typeof e.time !== 'string') return null;
+  return e as AuditEntry & { id: string; pid: number };
+}
+
+/** The id of any line, or null. */
+function idOf(line: string): string | null {
+  const m = /"id":"([0-9a-f]+)"/.exec(line);
+  return m ? (m[1] ?? null) : null;
+}
+
+/**
+ * Actions this box's towers began and never ended (the tower is gone: killed, crashed, the box
+ * rebooted): each gets an `interrupted` line, once, and is returned so the caller can say so.
+ */
+export async function markInterrupted(env: NodeJS.ProcessEnv = process.env): Promise<AuditEntry[]> {
+  const lines = (await logTail(auditLogPath(env))).split('\n');
+  const ended = new Set<string>();
+  const begun: (AuditEntry & { id: string; pid: number })[] = [];
+  for (const line of lines) {
+    const b = begunOf(line);
+    if (b) begun.push(b);
+    else {
+      const id = idOf(line);
+      if (id) ended.add(id);
+    }
+  }
+  const host = os.hostname();
+  const left = begun.filter((b) => !ended.has(b.id) && b.host === host && b.pid !== process.pid && !pidAlive(b.pid));
+  const marked: AuditEntry[] = [];
+  for (const b of left) {
+    const entry: AuditEntry = {
+      ...b,
+      outcome: 'interrupted',
+      duration: Math.max(0, Date.now() - Date.parse(b.time)),
+      message: sanitizeLine(
+        `tower (pid ${b.pid}) ended before this action did: it may be half done; look at the run before acting again (${b.message})`,
+      ),
+    };
+    delete entry.pid;
+    if ((await appendAudit(entry, env)) === null) marked.push(entry);
+  }
+  return marked;
+}
+
+/** One line for an interrupted action, as the command line and the activity pane say it. */
+export function interruptedLine(e: AuditEntry): string {
+  return `${e.action} ${e.run}${e.target ? ` (${e.target})` : ''} begun at ${e.time} was interrupted: tower ended before it did; it may be half done`;
+}
+
 /** What an audit line says of an action besides its outcome. */
 export interface AuditRecord {
   action: string;
@@ -75,6 +203,7 @@ export async function settleOutcome(
   rec: AuditRecord,
   startedMs: number,
   outcome: ActionOutcome,
+  id?: string | null,
 ): Promise<ActionOutcome> {
   let out: ActionOutcome = {
     ...outcome,
@@ -85,17 +214,9 @@ export async function settleOutcome(
   if (dryRun) return out;
   const failure = await appendAudit(
     {
-      time: new Date(startedMs).toISOString(),
-      user: currentUser(env),
-      host: os.hostname(),
-      action: rec.action,
-      run: rec.run,
-      target: rec.target,
-      outcome: out.status,
-      duration: Date.now() - startedMs,
-      message: out.message,
+      ...entryOf(env, rec, startedMs, out.status, out.message),
       ...(out.approved ? { approved: out.approved } : {}),
-      ...(rec.remote !== undefined ? { remote: rec.remote } : {}),
+      ...(id ? { id } : {}),
     },
     env,
   );

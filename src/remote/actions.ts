@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { READ_ONLY, attachToPane, planAction, runAction } from '../actions/index.js';
 import type { TerminalHandOver } from '../actions/attach.js';
-import { settleOutcome } from '../kit/audit.js';
+import { beginAudit, settleOutcome } from '../kit/audit.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../kit/types.js';
 import type { Run } from '../model/model.js';
 import { resolveRun } from '../store/snapshot.js';
@@ -103,23 +103,30 @@ export async function runOnHost(
   hooks: RunHooks,
 ): Promise<ActionOutcome> {
   const started = Date.now();
-  let outcome: ActionOutcome;
-  if (plan.refusal !== null) outcome = { status: 'refused', message: plan.refusal };
-  else if (env.ctx.readonly) outcome = { status: 'refused', message: READ_ONLY };
-  else {
-    try {
-      outcome = await link.run(request, env.ctx.dryRun, hooks);
-    } catch (err) {
-      outcome = { status: 'failed', message: (err as Error).message };
-    }
-  }
   const rec = {
     action: request.kind,
     run: plan.run?.id ?? hostRunId(link.host.name, request.run),
     target: plan.target ?? null,
     remote: link.host.name,
   };
-  return settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome);
+  let outcome: ActionOutcome;
+  let id: string | null = null;
+  if (plan.refusal !== null) outcome = { status: 'refused', message: plan.refusal };
+  else if (env.ctx.readonly) outcome = { status: 'refused', message: READ_ONLY };
+  else {
+    // Audited here before the box is asked to act: a log that can't be written refuses the action.
+    const begun = env.ctx.dryRun ? null : await beginAudit(env.ctx.env, rec, started, plan.title);
+    if (begun?.failure) outcome = { status: 'refused', message: `${begun.failure}; nothing was done` };
+    else {
+      id = begun?.id ?? null;
+      try {
+        outcome = await link.run(request, env.ctx.dryRun, hooks);
+      } catch (err) {
+        outcome = { status: 'failed', message: (err as Error).message };
+      }
+    }
+  }
+  return settleOutcome(env.ctx.env, env.ctx.dryRun, rec, started, outcome, id);
 }
 
 /** The remote command that attaches to a pane on the host's tmux server. */

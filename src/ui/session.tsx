@@ -8,6 +8,7 @@ import type { ActionEnv } from '../kit/types.js';
 import type { AppContext } from '../context/context.js';
 import type { Snapshot } from '../model/model.js';
 import { ActivityStore } from '../kit/activity.js';
+import { interruptedLine, markInterrupted } from '../kit/audit.js';
 import { attachToPane, planAction, runAction } from '../actions/index.js';
 import { usesHosts } from '../config/hosts.js';
 import { createWatchedStore } from '../store/live-activity.js';
@@ -190,6 +191,21 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         });
       },
     );
+    // An earlier tower killed in the middle of an action: said in the activity pane.
+    if (!ctx.dryRun && !ctx.readonly)
+      void markInterrupted(ctx.env).then(
+        (left) => {
+          for (const e of left)
+            activity.push({
+              action: e.action,
+              runId: e.run,
+              target: e.target,
+              status: 'failed',
+              message: interruptedLine(e),
+            });
+        },
+        () => undefined,
+      );
     await instance.waitUntilExit();
   } catch (err) {
     // A render error (ink's boundary caught it) or a failed start: reported after the terminal is back.

@@ -190,8 +190,13 @@ export function actionWorld(
   };
 }
 
-/** The parsed lines of the audit log under `<home>/state/tower/audit.jsonl`. */
+/** The outcome lines of the audit log under `<home>/state/tower/audit.jsonl` (`begun` lines left out). */
 export function readAudit(home: string): Record<string, unknown>[] {
+  return readAuditLines(home).filter((l) => l.outcome !== 'begun');
+}
+
+/** Every parsed line of the audit log, `begun` lines too. */
+export function readAuditLines(home: string): Record<string, unknown>[] {
   const file = path.join(home, 'state', 'tower', 'audit.jsonl');
   return fs.existsSync(file) ? jsonLines(fs.readFileSync(file, 'utf8')) : [];
 }

@@ -128,7 +128,8 @@ export async function startFleet(
         .readFileSync(path.join(home, 'state', 'tower', 'audit.jsonl'), 'utf8')
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, unknown>),
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.outcome !== 'begun'),
   };
 
   return {
