@@ -8,6 +8,7 @@ import type { HostState, Problem, Run, Snapshot } from '../model/model.js';
 import type { SnapshotStore } from '../store/types.js';
 import { HostRunMapper, hostProblem, hostProblems, splitHostRunId } from './host-runs.js';
 import { HostLink } from './link.js';
+import { removeOldControlDirs } from './old-control-dirs.js';
 import { ControlDir } from './ssh.js';
 
 /** The local store's snapshot when this box is left out. */
@@ -48,6 +49,8 @@ export class CompositeStore implements SnapshotStore {
 
   constructor(private readonly opts: CompositeOptions) {
     this.now = opts.now ?? Date.now;
+    // Folders of towers killed before they could remove theirs go first (in the background).
+    void removeOldControlDirs().catch(() => undefined);
     this.controlDir = new ControlDir();
     this.links = opts.hosts.map(
       (h, i) =>

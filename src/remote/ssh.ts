@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { HostConfig } from '../config/config.js';
+import { CONTROL_DIR_OWNER, CONTROL_DIR_PREFIX } from './old-control-dirs.js';
 
 /** Seconds between keepalives; after three unanswered ones ssh gives up on the connection. */
 export const KEEPALIVE_SEC = 5;
@@ -15,7 +16,8 @@ export const KEEPALIVE_SEC = 5;
 const SHORT_BASE = 60;
 
 /**
- * A private directory for the control sockets, owned by us with mode 0700, removed by `dispose()`.
+ * A private directory for the control sockets, owned by us with mode 0700, removed by `dispose()`
+ * (or, after a SIGKILL, by a later start: old-control-dirs.ts).
  * Socket paths stay short: a unix socket path holds at most 104-108 bytes, and ssh adds a 17-byte
  * suffix while it sets the socket up, so each host's socket is named by its index, not ssh's %C.
  */
@@ -23,8 +25,10 @@ export class ControlDir {
   readonly path: string;
   constructor(base = os.tmpdir()) {
     const root = base.length > SHORT_BASE ? '/tmp' : base;
-    this.path = fs.mkdtempSync(path.join(root, 'tower-ssh-'));
+    this.path = fs.mkdtempSync(path.join(root, CONTROL_DIR_PREFIX));
     fs.chmodSync(this.path, 0o700);
+    // Names this tower as the folder's user, so a later start never removes it while it runs.
+    fs.writeFileSync(path.join(this.path, CONTROL_DIR_OWNER), `${process.pid}\n`, { mode: 0o600 });
     // A signal or crash may end the process before stop(): the directory goes anyway.
     process.once('exit', this.dispose);
   }
