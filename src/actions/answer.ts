@@ -18,13 +18,14 @@ import { literalArg } from '../tmux/client.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
-import { pollUntil, showsPrompt, sleep } from '../kit/wait.js';
+import { pollUntil, sleep } from '../kit/wait.js';
 import { answerThroughHook, planHookAnswer } from './answer-hook.js';
 import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
+import { confirmSent, markBeforeSend } from './send-confirm.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
 export const CONFIRM_MS = 3000;
@@ -291,17 +292,7 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   const ctx = x.env.ctx;
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line');
+  const mark = markBeforeSend(ctx, d);
   await typeAndSubmit(ctx, d.paneId, d.server, d.text);
-  const taken = await pollUntil({
-    timeoutMs: d.confirmMs,
-    intervalMs: 150,
-    signal: x.hooks.signal,
-    check: async () => (showsPrompt(await paneScreen(ctx, d.paneId, d.server), d.text) ? true : null),
-  });
-  if (taken.status === 'ok')
-    return { status: 'done', message: `sent a line to ${d.member} (${d.paneId}): it left the input box` };
-  return {
-    status: 'failed',
-    message: `typed the line into ${d.paneId} but could not see it submitted within ${seconds(d.confirmMs)}; look at the pane`,
-  };
+  return confirmSent(ctx, d, mark, x.hooks.signal);
 }

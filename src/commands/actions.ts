@@ -171,7 +171,7 @@ export async function answerCommand(
   ).code;
 }
 
-/** `tower send <run> [--member NAME] <text>`: 0 when the line left the input box. */
+/** `tower send <run> [--member NAME] <text>`: 0 once the line is typed and submitted (confirmed or not yet). */
 export async function sendCommand(
   ctx: AppContext,
   run: string,

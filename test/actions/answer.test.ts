@@ -162,6 +162,18 @@ describe('send', () => {
     });
   });
 
+  it('says "sent, not yet confirmed" (not failed) when nothing shows the line taken', async () => {
+    // A pane with no input box and no Claude Code session: nothing can confirm the line.
+    const quiet = await tmux.newSession('quiet', tempDir('tower-answer-quiet-'), 'sleep 100000');
+    const run = emptyRun('claude-team', 'docs', null, null);
+    run.members = [{ name: 'team-lead', role: 'team-lead', model: 'm', paneId: quiet, state: 'alive', lead: true }];
+    w.setSnapshot(snapshotOf(run));
+    const sent = await runAction(w.env, planAction(w.env, { kind: 'send', run: 'docs', text: 'SENT-LINE-L' }));
+    expect(sent.status).toBe('done');
+    expect(sent.message).toMatch(/^sent, not yet confirmed: typed the line into %\d+ and pressed Enter/);
+    expect(await tmux.client.capturePane(quiet)).toContain('SENT-LINE-L');
+  });
+
   it('types to the lead by default and refuses control characters', () => {
     w.setSnapshot(snapshotOf(team()));
     expect(planAction(w.env, { kind: 'send', run: 'docs', text: 'hello' }).title).toContain('team-lead');

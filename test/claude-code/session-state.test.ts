@@ -99,7 +99,11 @@ describe("the real CLI's session file, with no hooks installed", () => {
     await claude.keys('Escape');
     await claude.ready();
     // No --member: the lead's pane.
-    await tower('send', waiting.id, 'note from tower');
+    const said = await tower('send', waiting.id, 'note from tower');
+    // Confirmed the way the CLI shows it, never reported failed while the CLI took the line.
+    expect(said).toMatch(
+      /^sent a line to team-lead \(%\d+\): (its session says a turn began|its transcript has the line|it left the input box)\n/,
+    );
     await waitFor(() => claude.api.requests.some((r) => lastUserText(r).includes('note from tower')), 15_000);
     const working = await waitFor(async () => {
       const l = (await sessionTeam())?.members.find((m) => m.lead);
