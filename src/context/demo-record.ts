@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { TmuxClient, socketFile } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
 
@@ -73,7 +74,8 @@ export function readDemoRecord(dir: string): DemoRecord | null {
 export function writeDemoRecord(rec: DemoRecord): void {
   const { dir, ...rest } = rec;
   const body = { by: 'tower demo', createdAt: new Date().toISOString(), ...rest };
-  fs.writeFileSync(path.join(dir, SANDBOX_MARKER), `${JSON.stringify(body, null, 2)}\n`);
+  // Whole or not at all: `tower status --demo` and a new demo read it while this one runs.
+  writeFileAtomic.sync(path.join(dir, SANDBOX_MARKER), `${JSON.stringify(body, null, 2)}\n`);
 }
 
 /** The sandbox a tmux server says it serves, or null when no server runs there or it serves none. */

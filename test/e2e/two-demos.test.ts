@@ -42,6 +42,16 @@ async function openDemo(args: string[]): Promise<Stage> {
   return stage;
 }
 
+/** The whole lines of an audit log so far, parsed (none while it is missing). */
+function auditLines(file: string): Record<string, unknown>[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(0, -1)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
 /** The pids of the panes on a demo's server, by pane id. */
 async function panePids(socket: string): Promise<Map<string, number>> {
   const panes = (await new TmuxClient({ name: socket }, 5000).listPanesOrNull()) ?? [];
@@ -106,8 +116,11 @@ describe('two demos', () => {
     await waitForScreen(b, /Grant ARCHITECTURE of dotagent/, { what: 'the grant dialog' });
     await press(b, 'confirm');
     const auditB = path.join(dirB, 'state', 'tower', 'audit.jsonl');
-    await waitFor(() => fs.existsSync(auditB), 10_000, { what: "the grant's audit line in B's sandbox" });
-    const line = JSON.parse(fs.readFileSync(auditB, 'utf8').trim().split('\n')[0] ?? '{}') as Record<string, unknown>;
+    // The log exists a moment before its first line is written, and a line may be caught half
+    // written: only whole lines count, and the grant's outcome line is waited for.
+    const line = await waitFor(() => auditLines(auditB).find((l) => l.outcome !== 'begun'), 10_000, {
+      what: "the grant's audit line in B's sandbox",
+    });
     expect([line.action, line.target, line.outcome]).toEqual(['grant', 'ARCHITECTURE', 'done']);
     expect(fs.existsSync(path.join(home, 'state', 'tower', 'audit.jsonl'))).toBe(false);
     expect(fs.existsSync(path.join(dirA, 'state', 'tower', 'audit.jsonl'))).toBe(false);

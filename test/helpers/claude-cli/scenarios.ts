@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ClaudeRun } from './launch.js';
 import { afterToolResult, lastUserText } from './messages-api.js';
+import { waitFor } from '../wait-for.js';
 import type { Turn, Usage } from './messages-api.js';
 
 /** The question of the CLI's permission dialog. */
@@ -117,9 +118,15 @@ export function teamFolder(c: ClaudeRun): string {
  * waits for the lead's approval; the pane and its screen.
  */
 export async function workerWaiting(c: ClaudeRun): Promise<{ pane: string; screen: string }> {
-  const config = JSON.parse(fs.readFileSync(path.join(teamFolder(c), 'config.json'), 'utf8')) as {
-    members: { name: string; tmuxPaneId: string }[];
-  };
+  // The CLI writes the config as it goes: a read caught half way is tried again.
+  const config = await waitFor(
+    () =>
+      JSON.parse(fs.readFileSync(path.join(teamFolder(c), 'config.json'), 'utf8')) as {
+        members: { name: string; tmuxPaneId: string }[];
+      },
+    5000,
+    { what: "the team's whole config.json" },
+  );
   const pane = config.members.find((m) => m.name === 'worker')?.tmuxPaneId;
   if (!pane) throw new Error('the team config names no pane of the worker');
   return { pane, screen: await c.waitForScreen('Waiting for team lead approval', 20_000, pane) };
