@@ -52,6 +52,26 @@ describe('a line that never ends', () => {
     expect(MAX_LINE_BYTES).toBe(1024 * 1024);
   });
 
+  it('passes 50 MB without a newline in the read that meets it: the next event is read at once', () => {
+    const file = path.join(tempDir(), 'events');
+    fs.writeFileSync(file, event('%1', 'Stop'));
+    const f = new LineFollower(file, 256 * 1024, 4 * 1024 * 1024);
+    expect(f.read()?.lines).toHaveLength(1);
+    const fifty = Buffer.alloc(50 * 1024 * 1024, 'z');
+    fs.appendFileSync(file, fifty);
+    // The runaway line, still unfinished: nothing to hand out, and it is skipped, counted once.
+    expect(f.read()).toMatchObject({ lines: [], skipped: 1 });
+    const next = event('%2', 'Stop');
+    fs.appendFileSync(file, `\n${next}`);
+    // One read after the newline arrives: the next event, not one 4 MB step per read.
+    expect(f.read()).toMatchObject({ lines: [next.trimEnd()], skipped: 0 });
+    // Written in one go, line and event, they are passed in a single read as well.
+    fs.appendFileSync(file, fifty);
+    const last = event('%3', 'UserPromptSubmit');
+    fs.appendFileSync(file, `\n${last}`);
+    expect(f.read()).toMatchObject({ lines: [last.trimEnd()], skipped: 1 });
+  });
+
   it('makes one problem row for the hook events, and the member on a real pane is still read', async () => {
     const state = path.join(tempDir(), 'tower');
     const file = path.join(state, 'hooks', 'events');
