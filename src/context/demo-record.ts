@@ -122,6 +122,18 @@ export async function findRunningDemo(env: NodeJS.ProcessEnv, socketName?: strin
       throw new DemoTargetError(`--demo: tmux server -L ${socketName} is not running (is the demo still open?)`);
     throw new DemoTargetError(`--demo: tmux server -L ${socketName} runs no tower demo`);
   }
+  const found = await runningDemos(env);
+  const [only, ...more] = found;
+  if (!only) throw new DemoTargetError('--demo: no demo is running (npm start or tower demo opens one)');
+  if (more.length > 0) {
+    const list = found.map(demoLabel).join(', ');
+    throw new DemoTargetError(`--demo: ${found.length} demos are running: ${list}; name one with --demo -L NAME`);
+  }
+  return only;
+}
+
+/** The demos whose servers run now (on `tower-demo-*` sockets), at most MAX_DEMO_SERVERS asked. */
+export async function runningDemos(env: NodeJS.ProcessEnv): Promise<DemoRecord[]> {
   const dir = path.dirname(socketFile({ name: 'x' }, env));
   let names: string[] = [];
   try {
@@ -134,11 +146,23 @@ export async function findRunningDemo(env: NodeJS.ProcessEnv, socketName?: strin
     const rec = await demoOn(env, name);
     if (rec) found.push(rec);
   }
-  const [only, ...more] = found;
-  if (!only) throw new DemoTargetError('--demo: no demo is running (npm start or tower demo opens one)');
-  if (more.length > 0) {
-    const list = found.map((r) => `-L ${r.socketName} (${r.dir})`).join(', ');
-    throw new DemoTargetError(`--demo: ${found.length} demos are running: ${list}; name one with --demo -L NAME`);
+  return found;
+}
+
+/**
+ * Whether a demo's control room is open: the `tower demo` that built it still runs (a demo built
+ * with --no-ui, or whose tower was killed, runs its agents with nobody watching them).
+ */
+export function hasControlRoom(rec: DemoRecord): boolean {
+  try {
+    process.kill(rec.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  return only;
+}
+
+/** A demo as a list names it: its server, its sandbox, and whether it has a control room. */
+export function demoLabel(rec: DemoRecord): string {
+  return `-L ${rec.socketName} (${rec.dir}${hasControlRoom(rec) ? '' : ', no control room'})`;
 }

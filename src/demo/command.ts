@@ -14,6 +14,7 @@ import { installLifecycle, SIGNAL_CODES } from '../ui/terminal/lifecycle.js';
 import { TmuxError } from '../tmux/errors.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
 import { removeOldSandboxes } from './old-sandboxes.js';
+import { offerToStopOrphans } from './orphans.js';
 import { shellQuote } from './panes.js';
 import type { DemoSandbox } from './sandbox.js';
 import { DemoServerBusyError, buildSandbox } from './sandbox.js';
@@ -42,6 +43,8 @@ export async function demoCommand(
   let dir = opts.dir;
   let socketName = opts.socketName;
   const removeSandbox = dir === undefined;
+  // A demo nobody watches any more is said first (and, in a terminal, offered to be stopped).
+  await offerToStopOrphans(ctx);
   if (dir === undefined) {
     // Sandboxes of earlier demos that nothing uses go first, then this one's is made.
     await removeOldSandboxes();
