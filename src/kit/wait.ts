@@ -55,16 +55,19 @@ export interface WaitOptions<T> {
 
 /** Polls `check` until it gives a value, the timeout passes, or the signal aborts. Never overlaps itself. */
 export async function pollUntil<T>(opts: WaitOptions<T>): Promise<WaitResult<T>> {
-  const start = Date.now();
+  // The monotonic clock: a wall clock stepped back an hour (NTP, a VM resumed) must not stretch the
+  // wait by that hour, nor one stepped forward end it at once.
+  const start = performance.now();
+  const elapsed = () => Math.round(performance.now() - start);
   for (;;) {
-    if (opts.signal?.aborted) return { status: 'cancelled', elapsedMs: Date.now() - start };
+    if (opts.signal?.aborted) return { status: 'cancelled', elapsedMs: elapsed() };
     const value = await opts.check();
     if (value !== null) return { status: 'ok', value };
-    const elapsedMs = Date.now() - start;
+    const elapsedMs = elapsed();
     if (elapsedMs >= opts.timeoutMs) return { status: 'timeout', elapsedMs };
     await opts.onTick?.(elapsedMs);
     const slept = await sleep(Math.min(opts.intervalMs, Math.max(0, opts.timeoutMs - elapsedMs)), opts.signal);
-    if (!slept) return { status: 'cancelled', elapsedMs: Date.now() - start };
+    if (!slept) return { status: 'cancelled', elapsedMs: elapsed() };
   }
 }
 
