@@ -86,6 +86,24 @@ function handOver(session: SessionStore, painter: ScreenPainter, terminal: Termi
   };
 }
 
+/** An earlier tower killed in the middle of an action: marked in the audit log, said in the activity pane. */
+function sayInterrupted(ctx: AppContext, activity: ActivityStore): void {
+  if (ctx.dryRun || ctx.readonly) return;
+  markInterrupted(ctx.env).then(
+    (left) => {
+      for (const e of left)
+        activity.push({
+          action: e.action,
+          runId: e.run,
+          target: e.target,
+          status: 'failed',
+          message: interruptedLine(e),
+        });
+    },
+    () => undefined,
+  );
+}
+
 /** What the launcher (main.tsx) has already done: the keymap is checked, the terminal is set up. */
 export interface SessionStart {
   bindings: Bindings;
@@ -191,21 +209,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         });
       },
     );
-    // An earlier tower killed in the middle of an action: said in the activity pane.
-    if (!ctx.dryRun && !ctx.readonly)
-      void markInterrupted(ctx.env).then(
-        (left) => {
-          for (const e of left)
-            activity.push({
-              action: e.action,
-              runId: e.run,
-              target: e.target,
-              status: 'failed',
-              message: interruptedLine(e),
-            });
-        },
-        () => undefined,
-      );
+    sayInterrupted(ctx, activity);
     await instance.waitUntilExit();
   } catch (err) {
     // A render error (ink's boundary caught it) or a failed start: reported after the terminal is back.
