@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { TmuxClient, socketFile } from '../tmux/client.js';
 import { TmuxError } from '../tmux/errors.js';
 
@@ -74,8 +73,18 @@ export function readDemoRecord(dir: string): DemoRecord | null {
 export function writeDemoRecord(rec: DemoRecord): void {
   const { dir, ...rest } = rec;
   const body = { by: 'tower demo', createdAt: new Date().toISOString(), ...rest };
-  // Whole or not at all: `tower status --demo` and a new demo read it while this one runs.
-  writeFileAtomic.sync(path.join(dir, SANDBOX_MARKER), `${JSON.stringify(body, null, 2)}\n`);
+  writeMarker(dir, `${JSON.stringify(body, null, 2)}\n`);
+}
+
+/**
+ * Writes a sandbox's marker whole or not at all (a temp file renamed over it): `tower status
+ * --demo` and a new demo read it while the demo is built and runs.
+ */
+export function writeMarker(dir: string, text: string): void {
+  const file = path.join(dir, SANDBOX_MARKER);
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, text);
+  fs.renameSync(temp, file);
 }
 
 /** The sandbox a tmux server says it serves, or null when no server runs there or it serves none. */

@@ -5,8 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import { DEMO_SOCKET_PREFIX, SANDBOX_MARKER } from '../context/demo-record.js';
+import { DEMO_SOCKET_PREFIX, SANDBOX_MARKER, writeMarker } from '../context/demo-record.js';
 
 export { SANDBOX_MARKER } from '../context/demo-record.js';
 /** What a sandbox holds besides the marker; only these are removed when a sandbox is rebuilt. */
@@ -47,9 +46,6 @@ export function prepareSandboxDir(dir: string): string {
   }
   const real = fs.realpathSync(abs);
   // The pid says the sandbox is in use while it is being built (see old-sandboxes.ts).
-  writeFileAtomic.sync(
-    path.join(real, SANDBOX_MARKER),
-    `${JSON.stringify({ by: 'tower demo', createdAt: new Date().toISOString(), pid: process.pid })}\n`,
-  );
+  writeMarker(real, `${JSON.stringify({ by: 'tower demo', createdAt: new Date().toISOString(), pid: process.pid })}\n`);
   return real;
 }
