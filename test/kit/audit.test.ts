@@ -14,7 +14,7 @@ import { tempDir, writeFile } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux, uniqueSocketName } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { actionWorld, readAuditLines, snapshotOf } from './kit.js';
+import { actionWorld, readAuditLines, snapshotOf } from '../actions/kit.js';
 
 const DRIVER = fileURLToPath(new URL('../fixtures/agents/attach-driver.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
