@@ -163,8 +163,14 @@ describe('send', () => {
   });
 
   it('says "sent, not yet confirmed" (not failed) when nothing shows the line taken', async () => {
-    // A pane with no input box and no Claude Code session: nothing can confirm the line.
-    const quiet = await tmux.newSession('quiet', tempDir('tower-answer-quiet-'), 'sleep 100000');
+    // A plain prompt that never takes the line (the terminal echoes it, nothing reads it) and no
+    // Claude Code session: nothing can confirm the line.
+    const quiet = await tmux.newSession(
+      'quiet',
+      tempDir('tower-answer-quiet-'),
+      `sh -c 'printf "> "; exec sleep 100000'`,
+    );
+    await waitFor(async () => (await tmux.client.capturePane(quiet)).startsWith('>'), 5000, { what: 'the prompt' });
     const run = emptyRun('claude-team', 'docs', null, null);
     run.members = [{ name: 'team-lead', role: 'team-lead', model: 'm', paneId: quiet, state: 'alive', lead: true }];
     w.setSnapshot(snapshotOf(run));
