@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stateHome } from '../config/config.js';
 import { sanitizeLine } from '../text/sanitize.js';
+import type { RuleAnswer } from './detail.js';
 import type { ActionOutcome } from './types.js';
 
 /** One line of the audit log. */
@@ -26,6 +27,8 @@ export interface AuditEntry {
   message: string;
   /** The build box the action ran on, when that is another one (reached over ssh). */
   remote?: string;
+  /** An answer a rule gave: the rule, the request, its whole input and the box. */
+  rule?: RuleAnswer;
 }
 
 /** The audit log's path for an environment. */
@@ -61,6 +64,7 @@ export interface AuditRecord {
   target: string | null;
   /** The build box it ran on, when that is another one. */
   remote?: string;
+  rule?: RuleAnswer;
 }
 
 /**
@@ -92,6 +96,7 @@ export async function settleOutcome(
       duration: Date.now() - startedMs,
       message: out.message,
       ...(rec.remote !== undefined ? { remote: rec.remote } : {}),
+      ...(rec.rule !== undefined ? { rule: rec.rule } : {}),
     },
     env,
   );

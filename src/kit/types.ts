@@ -2,7 +2,7 @@
 import type { AppContext } from '../context/context.js';
 import type { Run, Snapshot } from '../model/model.js';
 import type { ActivityStore } from './activity.js';
-import type { ActionDetail } from './detail.js';
+import type { ActionDetail, RuleAnswer } from './detail.js';
 
 export const ACTION_KINDS = [
   'checkpoint',
@@ -36,6 +36,8 @@ export interface ActionRequest {
   text?: string | undefined;
   /** answer: the prompt the operator saw (its signature); refused when the pane shows another. */
   expect?: string | undefined;
+  /** answer: decided by a rule, for this held request only: through the hook, never typed. */
+  byRule?: RuleAnswer | undefined;
 }
 
 /** One exact effect, shown in the confirm dialog and printed by --dry-run. */
