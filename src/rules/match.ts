@@ -106,7 +106,7 @@ function matchesWhole(c: CompiledRule, r: RuleRequest): boolean {
   if (c.tool && !c.tool(r.tool)) return false;
   if (c.rule.paths) {
     const paths = pathsOf(r);
-    if (!paths || !paths.every((p) => insideAny(p, c.rule.paths!, r.cwd ?? r.place.root, r.place.root))) return false;
+    if (!paths || !paths.every((p) => insideAny(p, c.rule.paths!, r.cwd, r.place.root))) return false;
   }
   if (c.host) {
     const host = hostOf(r);
