@@ -99,6 +99,11 @@ export class RuleAnswerer {
     readonly box: string = os.hostname(),
   ) {}
 
+  /** Resolves once the look under way (if any) is done. */
+  settled(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
   /** Looks now, or once more right after the look under way. Never throws. */
   look(): Promise<void> {
     if (this.running) {
@@ -192,7 +197,8 @@ export class RuleAnswerer {
       outcome: outcome.status,
       message: outcome.message,
     };
-    if (outcome.status === 'done') {
+    // A dry run of the whole command line (--dry-run) answered nothing: it is not counted.
+    if (outcome.status === 'done' && !this.env.ctx.dryRun) {
       if (said === 'allowed') this.tally.allowed++;
       else {
         this.tally.denied++;

@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppContext } from '../context/context.js';
-import { defaultConfigPath, stateHome } from '../config/config.js';
+import { stateHome } from '../config/config.js';
+import { rulesFileOf } from '../actions/rule-follow.js';
 import { ownerOf, placeOf, ruleInputOf } from '../actions/rule-answer.js';
 import { serverSocket } from '../actions/pane-client.js';
-import { loadRules, rulesFilePath } from '../rules/load.js';
+import { loadRules } from '../rules/load.js';
 import type { LoadedRules } from '../rules/load.js';
 import { judge } from '../rules/match.js';
 import type { RuleRequest } from '../rules/match.js';
@@ -36,14 +37,13 @@ export interface RulesOptions {
 }
 
 /** The rules file tower reads: --rules, else the config's `rulesFile`, else rules.json beside the config. */
-export function rulesFileOf(ctx: AppContext, flag: string | undefined): string {
-  if (flag) return path.resolve(flag);
-  return rulesFilePath(ctx.configFile ?? defaultConfigPath(ctx.env), ctx.config.rulesFile);
+function rulesFile(ctx: AppContext, flag: string | undefined): string {
+  return flag ? path.resolve(flag) : rulesFileOf(ctx);
 }
 
 /** Runs `tower rules <verb>`. */
 export async function rulesCommand(ctx: AppContext, verb: string, o: RulesOptions): Promise<number> {
-  const loaded = loadRules(rulesFileOf(ctx, o.rules));
+  const loaded = loadRules(rulesFile(ctx, o.rules));
   const say = (line: string) => ctx.out.write(`${line}\n`);
   if (verb === 'check') return check(loaded, say);
   if (verb === 'test') return test(ctx, loaded, o, say);

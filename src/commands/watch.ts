@@ -12,6 +12,7 @@ import { systemOf } from '../systems/registry.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { ActionEnv, ActionKind } from '../kit/types.js';
 import { cancellable } from '../kit/wait.js';
+import { followRules } from '../actions/rule-follow.js';
 import type { WatchEvent } from './watch-events.js';
 import { diffSnapshots } from './watch-events.js';
 
@@ -49,6 +50,17 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const actions = actionsFor(env, store, { suspend: () => {}, resume: () => {} });
   const cycles = new Map<string, Promise<void>>();
   const now = (): string => new Date().toISOString();
+  // Rules answer this box's held requests; each decision is a line (the audit log has it too).
+  const warn = opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`));
+  const rules = followRules(
+    env,
+    store,
+    (r) => {
+      const { time, run, ...rest } = r;
+      opts.emit({ time, event: 'rule-decision', run, ...rest });
+    },
+    { onProblem: (p) => (p ? warn(p) : undefined) },
+  );
 
   const cycle = async (run: Run): Promise<void> => {
     for (const kind of CYCLE) {
@@ -106,6 +118,7 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
       await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   } finally {
     unsubscribe();
+    await rules.stop();
     await Promise.allSettled([...cycles.values()]);
     await notifier?.settled();
     await store.stop();

@@ -53,6 +53,8 @@ export interface ScreenInput {
   reading?: string | undefined;
   /** Notifications muted (the header says so). */
   muted?: boolean | undefined;
+  /** What rules answered for the operator (`12 allowed by rule`), said in the header. */
+  byRule?: string | undefined;
   activity: readonly ActivityEntry[];
   ui: UiState;
   view: ScreenView;
@@ -163,6 +165,7 @@ export function screenBlocks(
     readonly: p.readonly,
     loading: p.loading,
     muted: p.muted ?? false,
+    byRule: p.byRule ?? '',
   });
   const rect = layout.runs;
   const reading = p.loading ? (p.reading ?? '') : null;

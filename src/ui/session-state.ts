@@ -7,6 +7,8 @@ export interface SessionState {
   suspended: boolean;
   /** Notifications muted by the operator (bell, desktop, command; the title still counts). */
   muted: boolean;
+  /** What rules answered for the operator since tower started (`12 allowed by rule`), or ''. */
+  byRule: string;
 }
 
 /** A tiny store the terminal session writes and the app reads. */
@@ -18,7 +20,7 @@ export interface SessionStore {
 
 /** A session store starting at `initial`. */
 export function createSessionStore(initial: Partial<SessionState> = {}): SessionStore {
-  let state: SessionState = { loading: false, reading: '', suspended: false, muted: false, ...initial };
+  let state: SessionState = { loading: false, reading: '', suspended: false, muted: false, byRule: '', ...initial };
   const listeners = new Set<() => void>();
   return {
     subscribe(l) {
@@ -32,7 +34,8 @@ export function createSessionStore(initial: Partial<SessionState> = {}): Session
         next.loading === state.loading &&
         next.reading === state.reading &&
         next.suspended === state.suspended &&
-        next.muted === state.muted
+        next.muted === state.muted &&
+        next.byRule === state.byRule
       )
         return;
       state = next;

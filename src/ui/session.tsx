@@ -126,6 +126,9 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
 
   let code = 0;
   let failure: unknown;
+  // The rules' follower, once loaded (a holder: TypeScript does not see the callback assign it).
+  const rules: { current: { stop(): Promise<void> } | null } = { current: null };
+  let stopped = false;
   let instance: Instance | null = null;
   const held = holdConsole();
   const uninstall = installLifecycle({
@@ -179,6 +182,21 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         firstSnapshot();
         session.set({ loading: false });
         notifications.follow();
+        // Rules answer this box's held requests; loaded after the first frame (it brings zod).
+        void import('../actions/rule-follow.js').then(({ followRules, tallyWords }) => {
+          if (stopped) return;
+          const followed = followRules(
+            { ...env, activity },
+            live,
+            () => session.set({ byRule: tallyWords(followed.answerer.tally) ?? '' }),
+            {
+              onProblem: (problem) =>
+                problem &&
+                activity.push({ action: 'rules', runId: null, target: null, status: 'refused', message: problem }),
+            },
+          );
+          rules.current = followed;
+        });
       },
       (err: unknown) => {
         firstSnapshot();
@@ -204,6 +222,8 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     sink.dispose();
     terminal.restore();
     await notifications.stop().catch(() => {});
+    stopped = true;
+    await rules.current?.stop().catch(() => {});
     held.release((t) => process.stderr.write(t));
     await store.stop().catch(() => {});
   }
