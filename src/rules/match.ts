@@ -10,7 +10,8 @@ import picomatch from 'picomatch';
 import type { Rule, RulesFile } from './schema.js';
 import { PLACE_FIELDS } from './schema.js';
 import { commandParts } from './shell.js';
-import { insideAny } from './paths.js';
+import { insideFolders, reachedPath, realish, ruleFolders } from './paths.js';
+import type { CommandParts } from './shell.js';
 
 /** Where a request comes from: each field null when unknown (a rule naming it does not match). */
 export interface RequestPlace {
@@ -44,6 +45,8 @@ export interface CompiledRule {
   tool: ((v: string) => boolean) | null;
   command: ((v: string) => boolean) | null;
   host: ((v: string) => boolean) | null;
+  /** The folders of `paths`, resolved when the file was read (`root` per request). */
+  folders: { root: boolean; folders: string[] } | null;
 }
 
 export type Decision = 'allow' | 'deny' | 'ask';
@@ -61,8 +64,11 @@ export interface Verdict {
   wouldBe: { decision: 'allow' | 'deny'; rule: CompiledRule; why: string } | null;
 }
 
-const glob = (patterns: string[], nocase = false) =>
-  picomatch(patterns, { bash: true, dot: true, nocase, noextglob: true });
+/** A matcher for any of the globs: their regular expressions, made once (picomatch's own matcher costs ~µs a call). */
+function glob(patterns: string[], nocase = false): (v: string) => boolean {
+  const res = patterns.map((p) => picomatch.makeRe(p, { bash: true, dot: true, nocase, noextglob: true }));
+  return (v) => res.some((re) => re.test(v));
+}
 
 /** The rules of a file, compiled in file order. */
 export function compileRules(file: RulesFile): CompiledRule[] {
@@ -76,49 +82,62 @@ export function compileRules(file: RulesFile): CompiledRule[] {
     tool: rule.tool ? glob(rule.tool) : null,
     command: rule.command ? glob(rule.command) : null,
     host: rule.host ? glob(rule.host, true) : null,
+    folders: rule.paths ? ruleFolders(rule.paths) : null,
   }));
 }
 
-/** The request's paths (Claude Code's file tools), or null when its input names none. */
-function pathsOf(r: RuleRequest): string[] | null {
-  const found = ['file_path', 'notebook_path', 'path'].flatMap((k) =>
-    typeof r.input[k] === 'string' ? [r.input[k] as string] : [],
-  );
-  return found.length > 0 ? found : null;
+/** What rules read of a request, worked out once per request, not once per rule. */
+interface Facts {
+  /** The paths it touches, as the agent reaches them (null: it names none; a null entry: one that cannot be told). */
+  paths: (string | null)[] | null;
+  realRoot: string | null;
+  /** Its URL's host, lower case, or null. */
+  host: string | null;
+  command: CommandParts | null;
 }
 
-/** The host of the request's URL (lower case), or null. */
-function hostOf(r: RuleRequest): string | null {
-  if (typeof r.input.url !== 'string') return null;
-  try {
-    return new URL(r.input.url).hostname.toLowerCase() || null;
-  } catch {
-    return null;
-  }
+function factsOf(r: RuleRequest): Facts {
+  const named = ['file_path', 'notebook_path', 'path'].flatMap((k) =>
+    typeof r.input[k] === 'string' ? [r.input[k] as string] : [],
+  );
+  let host: string | null = null;
+  if (typeof r.input.url === 'string')
+    try {
+      host = new URL(r.input.url).hostname.toLowerCase() || null;
+    } catch {
+      host = null;
+    }
+  return {
+    paths: named.length > 0 ? named.map((p) => reachedPath(p, r.cwd)) : null,
+    realRoot: r.place.root === null ? null : realish(r.place.root),
+    host,
+    command: typeof r.input.command === 'string' ? commandParts(r.input.command) : null,
+  };
 }
 
 /** Whether a rule matches the request apart from its command. */
-function matchesWhole(c: CompiledRule, r: RuleRequest): boolean {
+function matchesWhole(c: CompiledRule, r: RuleRequest, f: Facts): boolean {
+  // The tool first: it tells most rules from a request at once.
+  if (c.tool && !c.tool(r.tool)) return false;
   for (const [field, m] of c.place) {
     const v = r.place[field];
     if (v === null || !m(v)) return false;
   }
-  if (c.tool && !c.tool(r.tool)) return false;
-  if (c.rule.paths) {
-    const paths = pathsOf(r);
-    if (!paths || !paths.every((p) => insideAny(p, c.rule.paths!, r.cwd, r.place.root))) return false;
+  if (c.folders) {
+    if (!f.paths || !f.paths.every((p) => p !== null && insideFolders(p, c.folders!, f.realRoot))) return false;
   }
-  if (c.host) {
-    const host = hostOf(r);
-    if (host === null || !c.host(host)) return false;
-  }
+  if (c.host && (f.host === null || !c.host(f.host))) return false;
   return true;
 }
 
 /** The decision of one set of rules (active only, or all). */
-function decide(rules: CompiledRule[], r: RuleRequest): { decision: Decision; rule: CompiledRule; why: string } | null {
-  const cmd = typeof r.input.command === 'string' ? commandParts(r.input.command) : null;
-  const whole = rules.filter((c) => matchesWhole(c, r));
+function decide(
+  rules: CompiledRule[],
+  r: RuleRequest,
+  f: Facts,
+): { decision: Decision; rule: CompiledRule; why: string } | null {
+  const cmd = f.command;
+  const whole = rules.filter((c) => matchesWhole(c, r, f));
   /** The rules that match a part (a rule with no command field matches every part). */
   const partRule = (d: Decision, part: string) =>
     whole.find((c) => c.rule.decision === d && (c.command === null || c.command(part)));
@@ -147,12 +166,11 @@ function decide(rules: CompiledRule[], r: RuleRequest): { decision: Decision; ru
 }
 
 /** Why no rule decides a request (for `tower rules test`). */
-export function whyUndecided(rules: CompiledRule[], r: RuleRequest): string {
-  if (typeof r.input.command !== 'string') return 'no rule matches it: it is asked as before';
-  const cmd = commandParts(r.input.command);
-  if (cmd.opaque && rules.some((c) => c.rule.decision === 'allow' && matchesWhole(c, r)))
-    return `no rule may allow it: ${cmd.opaque}; it is asked as before`;
-  const whole = rules.filter((c) => c.rule.decision === 'allow' && matchesWhole(c, r));
+export function whyUndecided(rules: CompiledRule[], r: RuleRequest, f: Facts = factsOf(r)): string {
+  const cmd = f.command;
+  if (cmd === null) return 'no rule matches it: it is asked as before';
+  const whole = rules.filter((c) => c.rule.decision === 'allow' && matchesWhole(c, r, f));
+  if (cmd.opaque && whole.length > 0) return `no rule may allow it: ${cmd.opaque}; it is asked as before`;
   const unmatched = cmd.parts.filter((p) => !whole.some((c) => c.command === null || c.command(p)));
   return unmatched.length > 0
     ? `no rule allows ${unmatched.map((p) => `"${p}"`).join(', ')}: it is asked as before`
@@ -161,9 +179,10 @@ export function whyUndecided(rules: CompiledRule[], r: RuleRequest): string {
 
 /** What the rules make of a request: the active rules act, those in dry run are said beside. */
 export function judge(rules: CompiledRule[], r: RuleRequest): Verdict {
+  const f = factsOf(r);
   const active = rules.filter((c) => !c.dryRun);
-  const real = decide(active, r);
-  const all = active.length === rules.length ? real : decide(rules, r);
+  const real = decide(active, r, f);
+  const all = active.length === rules.length ? real : decide(rules, r, f);
   const acts = real && real.decision !== 'ask' ? real.decision : null;
   const wouldBe =
     all && all.rule.dryRun && all.decision !== 'ask' && all.decision !== acts
@@ -173,7 +192,7 @@ export function judge(rules: CompiledRule[], r: RuleRequest): Verdict {
     acts,
     decision: real?.decision ?? null,
     rule: real?.rule ?? null,
-    why: real?.why ?? whyUndecided(active, r),
+    why: real?.why ?? whyUndecided(active, r, f),
     wouldBe,
   };
 }

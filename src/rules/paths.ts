@@ -37,12 +37,22 @@ export function isInside(child: string, folder: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-/** Whether path `p` (relative ones read from `base`) lies inside any of the rule's folders. */
-export function insideAny(p: string, folders: string[], base: string | null, root: string | null): boolean {
-  if (!path.isAbsolute(p) && base === null) return false;
-  const real = realish(path.resolve(base ?? '/', p));
-  return folders.some((name) => {
-    const f = folderOf(name, root);
-    return f !== null && isInside(real, realish(path.resolve(f)));
+/** A request's path as the agent reaches it (relative ones read from `base`), or null when it cannot be told. */
+export function reachedPath(p: string, base: string | null): string | null {
+  if (!path.isAbsolute(p) && base === null) return null;
+  return realish(path.resolve(base ?? '/', p));
+}
+
+/** A rule's folders, read once: `root` stays a name (each run has its own), the rest are resolved now. */
+export function ruleFolders(names: string[]): { root: boolean; folders: string[] } {
+  const folders = names.flatMap((n) => {
+    const f = n === 'root' ? null : folderOf(n, null);
+    return f === null ? [] : [realish(path.resolve(f))];
   });
+  return { root: names.includes('root'), folders };
+}
+
+/** Whether a reached path lies inside the run's root (when the rule names it) or one of its folders. */
+export function insideFolders(real: string, f: { root: boolean; folders: string[] }, realRoot: string | null): boolean {
+  return (f.root && realRoot !== null && isInside(real, realRoot)) || f.folders.some((d) => isInside(real, d));
 }
