@@ -9,6 +9,14 @@ export interface SessionState {
   muted: boolean;
   /** What rules answered for the operator since tower started (`12 allowed by rule`), or ''. */
   byRule: string;
+  /** The newest request a rule denied, per member (`<run id>/<member>`): the rule and when. */
+  deniedByRule: ReadonlyMap<string, DeniedByRule>;
+}
+
+/** A member's request a rule denied: which rule, and when (epoch ms). */
+export interface DeniedByRule {
+  rule: string;
+  at: number;
 }
 
 /** A tiny store the terminal session writes and the app reads. */
@@ -20,7 +28,15 @@ export interface SessionStore {
 
 /** A session store starting at `initial`. */
 export function createSessionStore(initial: Partial<SessionState> = {}): SessionStore {
-  let state: SessionState = { loading: false, reading: '', suspended: false, muted: false, byRule: '', ...initial };
+  let state: SessionState = {
+    loading: false,
+    reading: '',
+    suspended: false,
+    muted: false,
+    byRule: '',
+    deniedByRule: new Map(),
+    ...initial,
+  };
   const listeners = new Set<() => void>();
   return {
     subscribe(l) {
@@ -35,7 +51,8 @@ export function createSessionStore(initial: Partial<SessionState> = {}): Session
         next.reading === state.reading &&
         next.suspended === state.suspended &&
         next.muted === state.muted &&
-        next.byRule === state.byRule
+        next.byRule === state.byRule &&
+        next.deniedByRule === state.deniedByRule
       )
         return;
       state = next;

@@ -188,7 +188,16 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
           const followed = followRules(
             { ...env, activity },
             live,
-            () => session.set({ byRule: tallyWords(followed.answerer.tally) ?? '' }),
+            (r) => {
+              const denied = new Map(session.getSnapshot().deniedByRule);
+              if (r.said === 'denied' && r.outcome === 'done') {
+                denied.delete(`${r.run}/${r.member}`);
+                denied.set(`${r.run}/${r.member}`, { rule: r.rule, at: Date.now() });
+                // Bounded: the oldest go (a member shows a denial ten minutes at most anyway).
+                if (denied.size > 500) denied.delete(denied.keys().next().value!);
+              }
+              session.set({ byRule: tallyWords(followed.answerer.tally) ?? '', deniedByRule: denied });
+            },
             {
               onProblem: (problem) =>
                 problem &&
