@@ -51,16 +51,7 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const cycles = new Map<string, Promise<void>>();
   const now = (): string => new Date().toISOString();
   // Rules answer this box's held requests; each decision is a line (the audit log has it too).
-  const warn = opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`));
-  const rules = followRules(
-    env,
-    store,
-    (r) => {
-      const { time, run, ...rest } = r;
-      opts.emit({ time, event: 'rule-decision', run, ...rest });
-    },
-    { onProblem: (p) => (p ? warn(p) : undefined) },
-  );
+  const rules = watchRules(env, store, opts, ctx);
 
   const cycle = async (run: Run): Promise<void> => {
     for (const kind of CYCLE) {
@@ -138,4 +129,18 @@ export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: bool
     [ctx.out],
   );
   return 0;
+}
+
+/** Rules following the watched store: a `rule-decision` line per decision, a refused file on stderr. */
+function watchRules(env: ActionEnv, store: SnapshotStore, opts: WatchOptions, ctx: AppContext) {
+  const warn = opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`));
+  return followRules(
+    env,
+    store,
+    (r) => {
+      const { time, run, ...rest } = r;
+      opts.emit({ time, event: 'rule-decision', run, ...rest });
+    },
+    { onProblem: (p) => (p ? warn(p) : undefined) },
+  );
 }
