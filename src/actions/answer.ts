@@ -6,11 +6,13 @@
  * command of its own), then capture again and say whether the prompt cleared or the line went in.
  * A permission request tower's hook holds is answered through the hook instead (answer-hook.ts).
  */
+import path from 'node:path';
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
 import { dialogGone, MIN_DIALOG_AGE_MS, noOption, optionFor, readPrompt } from '../store/prompt-reading.js';
 import { notAtInput } from '../store/input-box.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
+import { readHeldRequest } from '../store/held-requests.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
 import { checkEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
@@ -116,6 +118,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     asking: asking === m ? null : asking.name,
     confirmMs: CONFIRM_MS,
     ...(m.paneProcess ? { process: m.paneProcess } : {}),
+    ...(req.byRule ? { byRule: req.byRule } : {}),
   };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
   const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
@@ -126,7 +129,27 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     expect: req.expect,
     seen,
   });
+  if (throughHook && req.byRule) {
+    const h = 'detail' in throughHook ? (throughHook.detail as AnswerDetail | undefined)?.hook : null;
+    if (
+      h?.id !== req.byRule.request ||
+      h.input !== req.byRule.input ||
+      h.behavior !== (choice === 'y' ? 'allow' : 'deny')
+    )
+      return refuse(
+        `${req.byRule.rule} decided request ${req.byRule.request}, but ${who}'s held request is another now (${h?.id ?? 'none'}): nothing answered`,
+        title,
+        m.paneId,
+      );
+  }
   if (throughHook) return throughHook;
+  // A rule answers the request it read, through the hook, or nothing: it never types into a dialog.
+  if (req.byRule)
+    return refuse(
+      `${req.byRule.rule} decided request ${req.byRule.request}, which is no longer held for ${who}${detail.keysBecause ? ` (${detail.keysBecause})` : ''}: nothing answered`,
+      title,
+      m.paneId,
+    );
   const effects = [
     checkEffect(
       `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${option?.key ?? choice}, drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
@@ -211,12 +234,29 @@ async function typeAndSubmit(
   await tmux.run(['send-keys', '-t', paneId, '-H', '0D']);
 }
 
+/** Whether the held request still holds exactly the input a rule read (its file read again now). */
+function sameInput(h: NonNullable<AnswerDetail['hook']>, input: string): boolean {
+  const now = readHeldRequest(h.dir, path.basename(h.file));
+  return now !== null && now.id === h.id && now.whole === input;
+}
+
 /** Answers the prompt, after checking it is still the one asked about and old enough to take keys. */
 export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOutcome> {
+  if (d.hook && d.byRule && !sameInput(d.hook, d.byRule.input))
+    return {
+      status: 'refused',
+      message: `${d.byRule.rule} decided request ${d.byRule.request} of ${d.member}, whose input is not what the rule read any more: nothing answered`,
+    };
   if (d.hook) {
     const through = await answerThroughHook(x, d, d.hook);
+    if (through && d.byRule) return { ...through, message: `${through.message}, by ${d.byRule.rule}` };
     if (through) return through;
   }
+  if (d.byRule)
+    return {
+      status: 'refused',
+      message: `${d.byRule.rule} decided request ${d.byRule.request} of ${d.member}, which is no longer held: nothing answered, no key typed (${d.keysBecause ?? 'the hook let it go'})`,
+    };
   const ctx = x.env.ctx;
   const where = d.asking ? `${d.asking}'s request in ${d.member}'s pane ${d.paneId}` : `${d.member}'s pane ${d.paneId}`;
   const check = async (): Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome> => {

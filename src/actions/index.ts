@@ -21,6 +21,7 @@ import { planRequest, runRequest } from './request.js';
 import { planTerminate, runTerminate } from './terminate.js';
 import { paneRefusal } from './targets.js';
 import type { ActionEnv, ActionOutcome, ActionPlan, ActionProgress, ActionRequest, RunHooks } from '../kit/types.js';
+import type { RuleAnswer } from '../kit/detail.js';
 
 export type { TerminalHandOver } from './attach.js';
 export { auditLogPath } from '../kit/audit.js';
@@ -78,6 +79,7 @@ interface Recorded {
   action: string;
   run: string;
   target: string | null;
+  rule?: RuleAnswer;
 }
 
 /** Runs `body` as one recorded action: an activity entry with progress, then one audit line. */
@@ -138,7 +140,8 @@ async function recorded(
 export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHooks = {}): Promise<ActionOutcome> {
   // A plan built elsewhere (without its details) is checked again against the current snapshot.
   const p = plan.refusal === null && !plan.detail ? planAction(env, plan.request) : plan;
-  const rec = { action: p.request.kind, run: p.run?.id ?? p.request.run, target: p.target ?? null };
+  const rec: Recorded = { action: p.request.kind, run: p.run?.id ?? p.request.run, target: p.target ?? null };
+  if (p.request.byRule) rec.rule = p.request.byRule;
   return recorded(env, rec, p.title, hooks, async (progress, begin) => {
     if (p.refusal !== null) return { status: 'refused', message: p.refusal };
     if (env.ctx.readonly) return { status: 'refused', message: READ_ONLY };

@@ -40,6 +40,14 @@ const RUNNERS: Record<CommandName, Runner> = {
       settings: o.settings as string | undefined,
       holdPermissions: o.holdPermissions as string | undefined,
     }),
+  rules: async (ctx, [verb], o) =>
+    (await import('../commands/rules.js')).rulesCommand(ctx, verb ?? '', {
+      rules: o.rules as string | undefined,
+      request: o.request as string | undefined,
+      held: o.held as string | undefined,
+      run: o.run as string | undefined,
+      member: o.member as string | undefined,
+    }),
   terminate: async (ctx, [runId], o) =>
     (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
   watch: async (ctx, _args, o) =>

@@ -124,6 +124,25 @@ export const COMMANDS = [
     ],
   },
   {
+    name: 'rules',
+    description:
+      'say what each rule answering held permission requests means (check), or which rule decides a request and why (test)',
+    args: [{ name: 'verb', description: 'check or test' }],
+    options: [
+      {
+        flags: '--rules <file>',
+        description: "the rules file (default the config's rulesFile, else rules.json beside it)",
+      },
+      {
+        flags: '--request <json>',
+        description: "test: a request as Claude Code's PermissionRequest JSON (tool_name, tool_input, cwd), or @FILE",
+      },
+      { flags: '--held <id>', description: 'test: a request held now by its id (<epoch>-<pid>)' },
+      { flags: '--run <run>', description: 'test --request: the run it comes from (for rules naming a place)' },
+      { flags: '--member <name>', description: 'test --request: the member of that run (default its lead)' },
+    ],
+  },
+  {
     name: 'watch',
     description: 'headless supervisor: print events as JSON lines',
     options: [

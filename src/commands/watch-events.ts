@@ -14,6 +14,7 @@ export const WATCH_EVENTS = [
   'liveness-unknown',
   'action-started',
   'action-finished',
+  'rule-decision',
 ] as const;
 export type WatchEventName = (typeof WATCH_EVENTS)[number];
 

@@ -12,6 +12,7 @@ import { systemOf } from '../systems/registry.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { ActionEnv, ActionKind } from '../kit/types.js';
 import { cancellable } from '../kit/wait.js';
+import { followRules } from '../actions/rule-follow.js';
 import type { WatchEvent } from './watch-events.js';
 import { diffSnapshots } from './watch-events.js';
 
@@ -49,6 +50,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const actions = actionsFor(env, store, { suspend: () => {}, resume: () => {} });
   const cycles = new Map<string, Promise<void>>();
   const now = (): string => new Date().toISOString();
+  // Rules answer this box's held requests; each decision is a line (the audit log has it too).
+  const rules = watchRules(env, store, opts, ctx);
 
   const cycle = async (run: Run): Promise<void> => {
     for (const kind of CYCLE) {
@@ -106,6 +109,7 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
       await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   } finally {
     unsubscribe();
+    await rules.stop();
     await Promise.allSettled([...cycles.values()]);
     await notifier?.settled();
     await store.stop();
@@ -125,4 +129,18 @@ export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: bool
     [ctx.out],
   );
   return 0;
+}
+
+/** Rules following the watched store: a `rule-decision` line per decision, a refused file on stderr. */
+function watchRules(env: ActionEnv, store: SnapshotStore, opts: WatchOptions, ctx: AppContext) {
+  const warn = opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`));
+  return followRules(
+    env,
+    store,
+    (r) => {
+      const { time, run, ...rest } = r;
+      opts.emit({ time, event: 'rule-decision', run, ...rest });
+    },
+    { onProblem: (p) => (p ? warn(p) : undefined) },
+  );
 }

@@ -82,6 +82,8 @@ export const ConfigSchema = z
     keys: z.record(z.string(), z.array(z.string().min(1))).default({}),
     /** Notifications when something newly needs a human (bell, desktop, title, command). */
     notify: NotifyConfigSchema.default(NotifyConfigSchema.parse({})),
+    /** The rules that answer held permission requests (default: rules.json beside this file). */
+    rulesFile: z.string().min(1).optional(),
   })
   .strict();
 

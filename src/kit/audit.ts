@@ -12,6 +12,7 @@ import { stateHome } from '../config/config.js';
 import { randomHex } from '../text/random.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { pidAlive } from './process-tree.js';
+import type { RuleAnswer } from './detail.js';
 import type { ActionOutcome } from './types.js';
 
 /** One line of the audit log. */
@@ -37,6 +38,8 @@ export interface AuditEntry {
   id?: string;
   /** The tower process that ran it (on `begun` lines: whether it still runs tells interrupted). */
   pid?: number;
+  /** An answer a rule gave: the rule, the request, its whole input and the box. */
+  rule?: RuleAnswer;
 }
 
 /** The audit log's path for an environment. */
@@ -98,6 +101,7 @@ function entryOf(
     duration: Date.now() - startedMs,
     message,
     ...(rec.remote !== undefined ? { remote: rec.remote } : {}),
+    ...(rec.rule !== undefined ? { rule: rec.rule } : {}),
   };
 }
 
@@ -191,6 +195,7 @@ export interface AuditRecord {
   target: string | null;
   /** The build box it ran on, when that is another one. */
   remote?: string;
+  rule?: RuleAnswer;
 }
 
 /**

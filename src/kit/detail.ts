@@ -1,6 +1,15 @@
 /** What a checked plan resolved, per action: the exact inputs runAction executes. */
 import type { Gate, System } from '../model/model.js';
 
+/** A held request answered by a rule: which rule, which request, and what it approves or refuses. */
+export interface RuleAnswer {
+  rule: string;
+  request: string;
+  /** The request's whole input as the rule read it: the hook's request must still hold exactly this. */
+  input: string;
+  box: string;
+}
+
 /**
  * The pane's first process as the snapshot saw it: its pid and start (clock ticks since boot, null
  * when /proc did not say). Checked again right before an effect: a pane whose first process is
@@ -160,6 +169,8 @@ export interface AnswerDetail {
   } | null;
   /** Why the hook way was not taken although a request was held (said in the outcome). */
   keysBecause?: string | null;
+  /** Decided by a rule: answered through the hook or not at all (no key is typed). */
+  byRule?: RuleAnswer;
 }
 
 /** send: the member's pane and the line typed into it. */

@@ -2,7 +2,7 @@
 import type { AppContext } from '../context/context.js';
 import type { Run, Snapshot } from '../model/model.js';
 import type { ActivityStore } from './activity.js';
-import type { ActionDetail } from './detail.js';
+import type { ActionDetail, RuleAnswer } from './detail.js';
 
 export const ACTION_KINDS = [
   'checkpoint',
@@ -41,6 +41,8 @@ export interface ActionRequest {
    * `:<sha256 of its input>` (or 8+ hex of it), as status shows it; refused when it is not held.
    */
   request?: string | undefined;
+  /** answer: decided by a rule, for this held request only: through the hook, never typed. */
+  byRule?: RuleAnswer | undefined;
 }
 
 /** One exact effect, shown in the confirm dialog and printed by --dry-run. */

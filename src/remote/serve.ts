@@ -81,9 +81,13 @@ export async function serveStdio(
   const unsubscribe = store.subscribe(() => {
     if (last) publish();
   });
+  // This box's own rules answer its held requests (its own config's rules file), as its own tower would.
+  let rules: { stop(): Promise<void> } | null = null;
   try {
     await store.start();
     publish();
+    const { followRules } = await import('../actions/rule-follow.js');
+    if (!closed) rules = followRules({ ctx, snapshot: () => store.getSnapshot() }, store, () => {});
   } catch (err) {
     send({
       type: 'error',
@@ -96,6 +100,7 @@ export async function serveStdio(
   unsubscribe();
   panes?.dispose();
   requests.cancelAll();
+  await rules?.stop().catch(() => {});
   await store.stop().catch(() => {});
   return 0;
 }

@@ -117,7 +117,10 @@ export function ControlRoom(props: ControlRoomProps) {
   const ui = useSyncExternalStore(core.ui.subscribe, core.ui.getState);
   const dialog = useSyncExternalStore(core.dialogs.subscribe, core.dialogs.getState).current;
   const cancellable = useSyncExternalStore(core.runner.subscribe, core.runner.getCancellable) !== null;
-  const { loading, reading, suspended, muted } = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const { loading, reading, suspended, muted, byRule, deniedByRule } = useSyncExternalStore(
+    session.subscribe,
+    session.getSnapshot,
+  );
   const size = useTerminalSize(sizes);
   const readonly = Boolean(props.readonly);
   const frame = core.frameOf({ snapshot, activity, ui, dialog, size, bindings, readonly, cancellable, muted });
@@ -149,6 +152,8 @@ export function ControlRoom(props: ControlRoomProps) {
           loading={loading}
           reading={reading}
           muted={muted}
+          byRule={byRule}
+          deniedByRule={deniedByRule}
           activity={activity}
           ui={ui}
           view={view}

@@ -7,6 +7,7 @@
  * rewritten in one run rebuilds the runs list rows and that run's panes, and leaves every other
  * line (and its styled text, see frame-compose.ts) as it was.
  */
+import type { DeniedByRule } from './session-state.js';
 import type { Member, Run, Snapshot } from '../model/model.js';
 import type { PaneLook } from '../store/captures.js';
 import type { ActivityEntry } from '../store/types.js';
@@ -53,6 +54,10 @@ export interface ScreenInput {
   reading?: string | undefined;
   /** Notifications muted (the header says so). */
   muted?: boolean | undefined;
+  /** What rules answered for the operator (`12 allowed by rule`), said in the header. */
+  byRule?: string | undefined;
+  /** Members whose request a rule denied (`<run id>/<member>`), shown in the team pane. */
+  deniedByRule?: ReadonlyMap<string, DeniedByRule> | undefined;
   activity: readonly ActivityEntry[];
   ui: UiState;
   view: ScreenView;
@@ -136,6 +141,7 @@ function detailBlock(p: ScreenInput, memo: ScreenMemo, pane: DetailPane, rect: R
     contextThreshold: p.contextThreshold,
     gatesNow: p.gatesNow,
     teamNow: p.teamNow,
+    deniedByRule: p.deniedByRule,
     look: p.look,
     previewNote: p.previewNote,
     color: p.color,
@@ -163,6 +169,7 @@ export function screenBlocks(
     readonly: p.readonly,
     loading: p.loading,
     muted: p.muted ?? false,
+    byRule: p.byRule ?? '',
   });
   const rect = layout.runs;
   const reading = p.loading ? (p.reading ?? '') : null;

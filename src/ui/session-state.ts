@@ -7,6 +7,16 @@ export interface SessionState {
   suspended: boolean;
   /** Notifications muted by the operator (bell, desktop, command; the title still counts). */
   muted: boolean;
+  /** What rules answered for the operator since tower started (`12 allowed by rule`), or ''. */
+  byRule: string;
+  /** The newest request a rule denied, per member (`<run id>/<member>`): the rule and when. */
+  deniedByRule: ReadonlyMap<string, DeniedByRule>;
+}
+
+/** A member's request a rule denied: which rule, and when (epoch ms). */
+export interface DeniedByRule {
+  rule: string;
+  at: number;
 }
 
 /** A tiny store the terminal session writes and the app reads. */
@@ -18,7 +28,15 @@ export interface SessionStore {
 
 /** A session store starting at `initial`. */
 export function createSessionStore(initial: Partial<SessionState> = {}): SessionStore {
-  let state: SessionState = { loading: false, reading: '', suspended: false, muted: false, ...initial };
+  let state: SessionState = {
+    loading: false,
+    reading: '',
+    suspended: false,
+    muted: false,
+    byRule: '',
+    deniedByRule: new Map(),
+    ...initial,
+  };
   const listeners = new Set<() => void>();
   return {
     subscribe(l) {
@@ -32,7 +50,9 @@ export function createSessionStore(initial: Partial<SessionState> = {}): Session
         next.loading === state.loading &&
         next.reading === state.reading &&
         next.suspended === state.suspended &&
-        next.muted === state.muted
+        next.muted === state.muted &&
+        next.byRule === state.byRule &&
+        next.deniedByRule === state.deniedByRule
       )
         return;
       state = next;

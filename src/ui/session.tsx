@@ -12,6 +12,7 @@ import { interruptedLine, markInterrupted } from '../kit/audit.js';
 import { attachToPane, planAction, runAction } from '../actions/index.js';
 import { usesHosts } from '../config/hosts.js';
 import { createWatchedStore } from '../store/live-activity.js';
+import type { SnapshotStore } from '../store/types.js';
 import type { ControlRoomActions } from './actions-port.js';
 import { ControlRoom } from './app.js';
 import { seededStore } from './first-frame/seeded-store.js';
@@ -146,6 +147,9 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
 
   let code = 0;
   let failure: unknown;
+  // The rules' follower, once loaded (a holder: TypeScript does not see the callback assign it).
+  const rules: { current: { stop(): Promise<void> } | null } = { current: null };
+  let stopped = false;
   let instance: Instance | null = null;
   const held = holdConsole();
   const uninstall = installLifecycle({
@@ -196,6 +200,11 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         firstSnapshot();
         session.set({ loading: false });
         notifications.follow();
+        // Rules answer this box's held requests; loaded after the first frame (it brings zod).
+        void startRules({ ...env, activity }, live, session).then((r) => {
+          if (stopped) void r.stop();
+          else rules.current = r;
+        });
       },
       (err: unknown) => {
         firstSnapshot();
@@ -221,10 +230,44 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     sink.dispose();
     terminal.restore();
     await notifications.stop().catch(() => {});
+    stopped = true;
+    await rules.current?.stop().catch(() => {});
     held.release(toStderr);
     await store.stop().catch(() => {});
   }
   if (failure !== undefined)
     toStderr(`tower: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
   return code;
+}
+
+/**
+ * Rules answering this box's held requests while the control room runs: each decision an activity
+ * row (the answer action's own), counted in the header, and a denial shown on its member.
+ */
+async function startRules(
+  env: ActionEnv,
+  store: SnapshotStore,
+  session: SessionStore,
+): Promise<{ stop(): Promise<void> }> {
+  const { followRules, tallyWords } = await import('../actions/rule-follow.js');
+  const followed = followRules(
+    env,
+    store,
+    (r) => {
+      const denied = new Map(session.getSnapshot().deniedByRule);
+      if (r.said === 'denied' && r.outcome === 'done') {
+        denied.delete(`${r.run}/${r.member}`);
+        denied.set(`${r.run}/${r.member}`, { rule: r.rule, at: Date.now() });
+        // Bounded: the oldest go (a member shows a denial ten minutes at most anyway).
+        if (denied.size > 500) denied.delete(denied.keys().next().value!);
+      }
+      session.set({ byRule: tallyWords(followed.answerer.tally) ?? '', deniedByRule: denied });
+    },
+    {
+      onProblem: (problem) =>
+        problem &&
+        env.activity?.push({ action: 'rules', runId: null, target: null, status: 'refused', message: problem }),
+    },
+  );
+  return followed;
 }

@@ -20,13 +20,15 @@ export interface HeaderProps {
   loading: boolean;
   /** Notifications are muted. */
   muted: boolean;
+  /** What rules answered for the operator (`12 allowed by rule`), or ''. */
+  byRule?: string;
 }
 
 /**
- * `tower · 6 runs · 2 need you · 1 problem` on the left (`tower · tmux server -L x is not running · …`
+ * `tower · 6 runs · 2 need you · 1 problem · 12 allowed by rule` on the left (`tower · tmux server -L x is not running · …`
  * when it is not), `[read-only]` on the right.
  */
-export function headerLine({ snapshot, width, readonly, loading, muted }: HeaderProps): Segment[] {
+export function headerLine({ snapshot, width, readonly, loading, muted, byRule }: HeaderProps): Segment[] {
   const needYou = countNeedingYou(snapshot);
   const problems = snapshot.problems.length + runProblems.sum(snapshot.runs);
   const left: Segment[] = [{ text: ' tower', tone: 'accent' }];
@@ -38,6 +40,7 @@ export function headerLine({ snapshot, width, readonly, loading, muted }: Header
     left.push({ text: ` · ${snapshot.runs.length} run${snapshot.runs.length === 1 ? '' : 's'}` });
     if (needYou > 0) left.push({ text: ` · ${needYou} need${needYou === 1 ? 's' : ''} you`, tone: 'amber' });
     if (problems > 0) left.push({ text: ` · ${problems} problem${problems === 1 ? '' : 's'}`, tone: 'red' });
+    if (byRule) left.push({ text: ` · ${byRule}`, tone: 'dim' });
   }
   const right: Segment[] = [
     ...(muted ? [{ text: '[muted] ', tone: 'dim' as const }] : []),

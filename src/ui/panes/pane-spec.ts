@@ -4,6 +4,7 @@
  * registry (registry.ts) lists the records; the screen's state, its view, the layout, the metrics,
  * the titles and the drawing all loop over that list, so a pane is one file and one line there.
  */
+import type { DeniedByRule } from '../session-state.js';
 import type { Command } from '../../keys/keymap.js';
 import type { Gate, Member, Problem, Run } from '../../model/model.js';
 import type { PaneLook } from '../../store/captures.js';
@@ -46,6 +47,8 @@ export interface DrawContext extends PaneData {
   /** Now as the gates pane and the team pane count ages (each rounded to what it shows). */
   gatesNow: number;
   teamNow: number;
+  /** Members whose request a rule denied (`<run id>/<member>`), for the team pane. */
+  deniedByRule?: ReadonlyMap<string, DeniedByRule> | undefined;
   look?: ((m: Member, run: Run | null) => PaneLook | undefined) | undefined;
   previewNote?: ((run: Run) => string | null) | undefined;
   color: boolean;

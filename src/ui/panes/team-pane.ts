@@ -2,6 +2,7 @@
  * The team: name, role, model, pane id, whether the pane is alive, how full its context is and what it
  * is doing; the lead is starred.
  */
+import type { DeniedByRule } from '../session-state.js';
 import type { Member, Run } from '../../model/model.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { listLines, mark } from '../components/list.js';
@@ -54,10 +55,23 @@ export interface TeamProps {
   now: number;
   /** The context threshold of runs that name none (config contextThresholdPct); a run's own threshold wins. */
   threshold: number | null;
+  /** Members whose request a rule denied (`<run id>/<member>`): the rule and when. */
+  denied?: ReadonlyMap<string, DeniedByRule> | undefined;
+}
+
+/** How long a member shows the request a rule denied (unless it asks something again). */
+const DENIED_SHOWN_MS = 10 * 60_000;
+
+/** The doing cell: what the member does, or the rule that denied its request lately. */
+function doingCell(m: Member, run: Run, now: number, denied: ReadonlyMap<string, DeniedByRule> | undefined): Cell {
+  const d = denied?.get(`${run.id}/${m.name}`);
+  if (!d || now - d.at > DENIED_SHOWN_MS || (m.activity === 'waiting' && m.activityCue === 'question'))
+    return activityCell(m, now);
+  return { text: `✗ denied: ${sanitizeLine(d.rule)}`, tone: 'red' };
 }
 
 /** The team pane's content lines. */
-export function teamLines({ run, cursor, focused, width, height, now, threshold }: TeamProps): Segment[][] {
+export function teamLines({ run, cursor, focused, width, height, now, threshold, denied }: TeamProps): Segment[][] {
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
   // A tina run merges several teams: show which one when there is more than one. The context column
@@ -93,7 +107,7 @@ export function teamLines({ run, cursor, focused, width, height, now, threshold 
         pane: { text: m.paneId ? sanitizeLine(m.paneId) : '-' },
         state: memberStateCell(m.state),
         context: contextCell(m, limit),
-        doing: activityCell(m, now),
+        doing: run ? doingCell(m, run, now, denied) : activityCell(m, now),
       });
     },
   });
@@ -134,6 +148,7 @@ export const teamPane: PaneSpec<'team'> = {
         height: c.rect.height - 2,
         now: c.teamNow,
         threshold: c.contextThreshold,
+        denied: c.deniedByRule,
       }),
     ),
 };
