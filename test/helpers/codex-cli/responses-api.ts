@@ -69,11 +69,13 @@ export function lastUserText(req: SeenRequest): string {
   return last.content.map((c: { text?: unknown }) => (typeof c.text === 'string' ? c.text : '')).join('\n');
 }
 
-/** The output of the newest function call the request carries back, or null when it carries none. */
+/** The output of a function call the request carries back after its last user message, or null when none. */
 export function lastCallOutput(req: SeenRequest): string | null {
-  const outs = (req.input as Array<{ type?: string; output?: unknown }>).filter(
-    (i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output',
-  );
+  const items = req.input as Array<{ type?: string; role?: string; output?: unknown }>;
+  const userAt = items.findLastIndex((i) => i.role === 'user');
+  const outs = items
+    .slice(userAt + 1)
+    .filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output');
   const last = outs[outs.length - 1];
   if (!last) return null;
   return typeof last.output === 'string' ? last.output : JSON.stringify(last.output ?? null);
