@@ -6,9 +6,10 @@
  */
 import type { AgentId } from '../model/values.js';
 import { claudeCode } from './claude-code/index.js';
+import { codex } from './codex/index.js';
 import type { AgentCli, AgentWays, PaneProcess } from './types.js';
 
-export const AGENT_CLIS: readonly AgentCli[] = [claudeCode];
+export const AGENT_CLIS: readonly AgentCli[] = [claudeCode, codex];
 
 /** The module of a CLI by its id, or null (`unknown`, or a CLI of a newer tower). */
 export function agentCli(id: AgentId | undefined): AgentCli | null {

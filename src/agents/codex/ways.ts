@@ -1,0 +1,33 @@
+/**
+ * Codex's reading and typing. A choice in its dialog is one key and takes effect at once (`1`, `y`,
+ * `n`: no Enter; an Enter after it would land in the input box that comes back). A line goes in as
+ * literal text, then a carriage return as a call of its own: keys that come in one burst are taken
+ * for a paste, where a carriage return is a newline, not a submit.
+ */
+import type { AgentWays, SendKeys } from '../types.js';
+import { rolloutUsage } from './rollout.js';
+import { codexDialogGone, codexOption, codexPrompt, readCodexScreen } from './screen.js';
+
+/** The key typed for a choice: its number. */
+function answerKeys(key: string): readonly SendKeys[] {
+  return [['-l', '--', key]];
+}
+
+export const codexWays: AgentWays = {
+  screen: { read: readCodexScreen, prompt: codexPrompt, gone: codexDialogGone, option: codexOption },
+  typing: {
+    answer: (o) => answerKeys(o.key),
+    line: (text) => [
+      ['-l', '--', text],
+      ['-H', '0D'],
+    ],
+    // Seen taking a key 0.3 s after the dialog showed; kept as Claude Code's wait.
+    minDialogAgeMs: 600,
+  },
+  usage: rolloutUsage,
+  cycle: {
+    // `/new` starts another thread in the same pane, as `/clear` does in Claude Code.
+    clear: { command: '/new' },
+    compact: { command: '/compact' },
+  },
+};
