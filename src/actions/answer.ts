@@ -25,6 +25,10 @@ import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
+import { agentCli, waysOf } from '../agents/registry.js';
+import { claudeCode } from '../agents/claude-code/index.js';
+import type { AgentWays, SendKeys } from '../agents/types.js';
+import type { AgentId } from '../model/model.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
 export const CONFIRM_MS = 3000;
@@ -113,6 +117,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     expect: req.expect ?? seen?.signature ?? null,
     seenAt: Number.isFinite(seenAt) ? seenAt : null,
     asking: asking === m ? null : asking.name,
+    ...(m.agent && m.agent !== 'unknown' ? { agent: m.agent } : {}),
     confirmMs: CONFIRM_MS,
     ...(m.paneProcess ? { process: m.paneProcess } : {}),
   };
@@ -164,6 +169,7 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
     paneId: m.paneId!,
     server,
     text,
+    ...(m.agent && m.agent !== 'unknown' ? { agent: m.agent } : {}),
     confirmMs: CONFIRM_MS,
     ...(m.paneProcess ? { process: m.paneProcess } : {}),
   };
@@ -199,15 +205,23 @@ function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
 }
 
-async function typeAndSubmit(
+/** The reading and typing of the CLI a plan saw in the pane (Claude Code's when it said none). */
+function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
+  return waysOf(agentCli(agent) ?? claudeCode);
+}
+
+/** Types the agent's way: each call's keys as one `send-keys`, literal text through the client's own. */
+async function typeKeys(
   ctx: AppContext,
   paneId: string,
   server: string | null | undefined,
-  text: string,
+  calls: readonly SendKeys[],
 ): Promise<void> {
   const tmux = paneClient(ctx, server);
-  await tmux.sendText(paneId, text);
-  await tmux.run(['send-keys', '-t', paneId, '-H', '0D']);
+  for (const keys of calls) {
+    if (keys[0] === '-l' && keys[1] === '--' && keys.length === 3) await tmux.sendText(paneId, keys[2]!);
+    else await tmux.run(['send-keys', '-t', paneId, ...keys]);
+  }
 }
 
 /** Answers the prompt, after checking it is still the one asked about and old enough to take keys. */
@@ -217,12 +231,13 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     if (through) return through;
   }
   const ctx = x.env.ctx;
+  const ways = await waysFor(d.agent);
   const where = d.asking ? `${d.asking}'s request in ${d.member}'s pane ${d.paneId}` : `${d.member}'s pane ${d.paneId}`;
   const check = async (): Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome> => {
     const screen = await paneScreen(ctx, d.paneId, d.server);
-    const now = readPrompt(screen);
+    const now = ways.screen.prompt(screen);
     if (!now) {
-      const why = notAtInput(screen);
+      const why = ways === claudeWays ? notAtInput(screen) : null;
       return {
         status: 'refused',
         message:
@@ -233,7 +248,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     }
     if (d.expect !== null && now.signature !== d.expect)
       return { status: 'refused', message: `${where} shows another prompt than the one you saw: ${describe(now)}` };
-    const option = optionFor(now, d.choice);
+    const option = ways.screen.option(now, d.choice);
     if (!option) return { status: 'refused', message: `the prompt has no option ${d.choice}: ${describe(now)}` };
     const cut = cutRefusal(now, option, where);
     if (cut) return { status: 'refused', message: cut };
@@ -244,7 +259,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   // Claude Code drops keys typed into a dialog it has just drawn: wait until this one is old enough,
   // counted from when it was first seen (the snapshot's capture, else this one), and look again.
   const firstSeen = Math.min(d.seenAt ?? Date.now(), Date.now());
-  const young = firstSeen + MIN_DIALOG_AGE_MS - Date.now();
+  const young = firstSeen + ways.typing.minDialogAgeMs - Date.now();
   if (young > 0 && !(await sleep(young, x.hooks.signal)))
     return { status: 'cancelled', message: 'cancelled before typing' };
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
@@ -252,7 +267,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   seen = await check();
   if ('status' in seen) return seen;
   const { prompt: before, option } = seen;
-  await typeAndSubmit(ctx, d.paneId, d.server, option.key);
+  await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
   const details = [
     `${before.subject.join(' · ')}`.trim(),
     `${before.question} → ${option.key}. ${option.label}`,
@@ -265,7 +280,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     intervalMs: 150,
     signal: x.hooks.signal,
     check: async () => {
-      const gone = dialogGone(await paneScreen(ctx, d.paneId, d.server), before);
+      const gone = ways.screen.gone(await paneScreen(ctx, d.paneId, d.server), before);
       const twice = gone && goneBefore;
       goneBefore = gone;
       return twice ? true : null;
@@ -289,14 +304,16 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
+  const ways = await waysFor(d.agent);
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
-  await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line');
-  await typeAndSubmit(ctx, d.paneId, d.server, d.text);
+  await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', atInputOf(ways));
+  await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
+  const holds = ways.screen.inputHolds ?? ((plain: string, typed: string) => !showsPrompt(plain, typed));
   const taken = await pollUntil({
     timeoutMs: d.confirmMs,
     intervalMs: 150,
     signal: x.hooks.signal,
-    check: async () => (showsPrompt(await paneScreen(ctx, d.paneId, d.server), d.text) ? true : null),
+    check: async () => (holds(await paneScreen(ctx, d.paneId, d.server), d.text) ? null : true),
   });
   if (taken.status === 'ok')
     return { status: 'done', message: `sent a line to ${d.member} (${d.paneId}): it left the input box` };

@@ -91,6 +91,11 @@ export interface ScreenWays {
   gone(plain: string, before: AgentPrompt): boolean;
   /** The option a choice (`1`, `y`, `n`, …) means in this prompt, or null. */
   option(p: AgentPrompt, choice: string): AgentPromptOption | null;
+  /**
+   * Whether the input box still holds `typed` (not submitted yet). Absent: the box is the last line
+   * starting `>` or `❯` among the last few (Claude Code's).
+   */
+  inputHolds?(plain: string, typed: string): boolean;
 }
 
 /**

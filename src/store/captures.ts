@@ -18,6 +18,8 @@ import type { SwarmServer } from '../tmux/swarm.js';
 import { cappedLine, sanitize } from '../text/sanitize.js';
 import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
+import { paneAgent } from '../agents/pane-process.js';
+import { waysOf } from '../agents/registry.js';
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
 import type { SessionBook, SessionState } from './session-book.js';
@@ -298,14 +300,17 @@ export class PaneWatch {
           const moving = movedAt > 0 && now - movedAt < MOVING_MS;
           if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
           const plain = sanitize(cap.text);
-          const reading = readPane(plain, moving, cap.command);
+          // The pane's CLI reads its own screen; one tower does not know is read as Claude Code's was.
+          const agent = paneAgent(cap.command, cap.pid);
+          const screen = agent?.cli ? (await waysOf(agent.cli)).screen : null;
+          const reading = screen ? screen.read(plain, moving, cap.command) : readPane(plain, moving, cap.command);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
-          const read = reading.cue === 'question' ? readPrompt(plain) : null;
+          const read = reading.cue === 'question' ? (screen ? screen.prompt(plain) : readPrompt(plain)) : null;
           // The same dialog read again keeps the time it was first seen: how old it is decides when keys may go in.
           const first =
             prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
           const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
-          this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt });
+          this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null });
           touched?.add(id);
           changed = true;
         }

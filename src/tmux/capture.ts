@@ -10,7 +10,9 @@ import type { TmuxClient } from './client.js';
 import { TmuxError } from './errors.js';
 
 /** What one pane's capture gave: its screen (and scrollback) as text with SGR kept, or gone. */
-export type PaneCapture = { ok: true; text: string; command: string } | { ok: false; reason: 'gone' };
+/** A pane's capture: its text, its foreground command, and its first process (null when tmux did not say). */
+export type PaneCapture =
+  { ok: true; text: string; command: string; pid?: number | null } | { ok: false; reason: 'gone' };
 
 export interface CaptureOptions {
   /** Lines of scrollback above the visible screen (default 100). */
@@ -28,8 +30,8 @@ export function captureArgs(paneIds: readonly string[], nonce: string, history: 
   const args: string[] = [];
   paneIds.forEach((paneId, i) => {
     if (i > 0) args.push(';');
-    // The begin marker also says which process runs in the pane (a shell or an agent).
-    args.push('display-message', '-p', '-t', paneId, `${nonce}:${i}:b:#{pane_current_command}`, ';');
+    // The begin marker also says which process runs in the pane (a shell or an agent), and its first process.
+    args.push('display-message', '-p', '-t', paneId, `${nonce}:${i}:b:p#{pane_pid}/#{pane_current_command}`, ';');
     args.push('capture-pane', '-p', '-e', '-t', paneId, '-S', `-${history}`, ';');
     args.push('display-message', '-p', `${nonce}:${i}:e`);
   });
@@ -44,12 +46,13 @@ export function parseCaptureOutput(
   stdout: string,
   nonce: string,
   count: number,
-): { texts: Map<number, { text: string; command: string }>; broken: number | null } {
-  const texts = new Map<number, { text: string; command: string }>();
+): { texts: Map<number, { text: string; command: string; pid?: number }>; broken: number | null } {
+  const texts = new Map<number, { text: string; command: string; pid?: number }>();
   const lines = stdout.split('\n');
   let open: number | null = null;
   let body: string[] = [];
   let command = '';
+  let pid: number | null = null;
   const marker = new RegExp(`^${nonce}:(\\d+):(b:|e$)(.*)$`);
   for (const line of lines) {
     const m = marker.exec(line);
@@ -62,9 +65,12 @@ export function parseCaptureOutput(
     if (m[2] === 'b:') {
       open = i;
       body = [];
-      command = m[3] ?? '';
+      // `p<pid>/<command>`; a marker without the pid (`<command>` alone) still reads.
+      const withPid = /^p(\d{1,10})\/(.*)$/.exec(m[3] ?? '');
+      pid = withPid ? Number(withPid[1]) : null;
+      command = withPid ? (withPid[2] ?? '') : (m[3] ?? '');
     } else if (open === i) {
-      texts.set(i, { text: body.join('\n'), command });
+      texts.set(i, pid === null ? { text: body.join('\n'), command } : { text: body.join('\n'), command, pid });
       open = null;
     }
   }
@@ -96,9 +102,9 @@ export async function capturePanes(
       stdout = '';
     }
     const { texts } = parseCaptureOutput(stdout, nonce, rest.length);
-    for (const [i, { text, command }] of texts) {
+    for (const [i, { text, command, pid }] of texts) {
       const id = rest[i];
-      if (id) out.set(id, { ok: true, text, command });
+      if (id) out.set(id, { ok: true, text, command, pid: pid ?? null });
     }
     if (!failed) {
       for (const id of rest) if (!out.has(id)) out.set(id, { ok: false, reason: 'gone' });

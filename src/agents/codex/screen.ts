@@ -94,3 +94,9 @@ export function codexDialogGone(plain: string, before: AgentPrompt): boolean {
   const now = codexPrompt(plain);
   return now === null || now.signature !== before.signature;
 }
+
+/** Whether the input box (the last `›` line near the bottom) still holds `typed`. */
+export function codexInputHolds(plain: string, typed: string): boolean {
+  const box = tail(plain, 6).findLast((l) => INPUT.test(l));
+  return box !== undefined && box.includes(typed);
+}

@@ -6,7 +6,7 @@
  */
 import type { AgentWays, SendKeys } from '../types.js';
 import { rolloutUsage } from './rollout.js';
-import { codexDialogGone, codexOption, codexPrompt, readCodexScreen } from './screen.js';
+import { codexDialogGone, codexInputHolds, codexOption, codexPrompt, readCodexScreen } from './screen.js';
 
 /** The key typed for a choice: its number. */
 function answerKeys(key: string): readonly SendKeys[] {
@@ -14,7 +14,13 @@ function answerKeys(key: string): readonly SendKeys[] {
 }
 
 export const codexWays: AgentWays = {
-  screen: { read: readCodexScreen, prompt: codexPrompt, gone: codexDialogGone, option: codexOption },
+  screen: {
+    read: readCodexScreen,
+    prompt: codexPrompt,
+    gone: codexDialogGone,
+    option: codexOption,
+    inputHolds: codexInputHolds,
+  },
   typing: {
     answer: (o) => answerKeys(o.key),
     line: (text) => [
