@@ -6,6 +6,7 @@
  * command of its own), then capture again and say whether the prompt cleared or the line went in.
  * A permission request tower's hook holds is answered through the hook instead (answer-hook.ts).
  */
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
 import { dialogGone, MIN_DIALOG_AGE_MS, noOption, optionFor, readPrompt } from '../store/prompt-reading.js';
@@ -210,6 +211,19 @@ function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
   return waysOf(agentCli(agent) ?? claudeCode);
 }
 
+/** Puts `text` into the pane as one bracketed paste, through a buffer of its own that the paste deletes. */
+async function pasteText(
+  ctx: AppContext,
+  paneId: string,
+  server: string | null | undefined,
+  text: string,
+): Promise<void> {
+  const tmux = paneClient(ctx, server);
+  const buffer = `tower-${randomUUID()}`;
+  await tmux.run(['set-buffer', '-b', buffer, '--', text]);
+  await tmux.run(['paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId]);
+}
+
 /** Types the agent's way: each call's keys as one `send-keys`, literal text through the client's own. */
 async function typeKeys(
   ctx: AppContext,
@@ -307,7 +321,11 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   const ways = await waysFor(d.agent);
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', atInputOf(ways));
-  await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
+  const submit = ways.typing.submitAfterPaste;
+  if (submit) {
+    await pasteText(ctx, d.paneId, d.server, d.text);
+    await typeKeys(ctx, d.paneId, d.server, submit);
+  } else await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
   const holds = ways.screen.inputHolds ?? ((plain: string, typed: string) => !showsPrompt(plain, typed));
   const taken = await pollUntil({
     timeoutMs: d.confirmMs,

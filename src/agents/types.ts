@@ -110,6 +110,12 @@ export interface TypingWays {
   answer(option: AgentPromptOption): readonly SendKeys[];
   /** The calls that type a line into the input box and submit it. */
   line(text: string): readonly SendKeys[];
+  /**
+   * Present: the line goes in as one bracketed paste (tmux `paste-buffer -p`) and these keys then
+   * submit it, instead of `line`: a CLI that reads a fast burst of keys as an unbracketed paste
+   * (Codex) takes a carriage return right after it for a newline, not a submit.
+   */
+  submitAfterPaste?: readonly SendKeys[];
   /** How old a dialog must be before a key typed into it is taken (ms): a CLI may drop keys that come right after it draws. */
   minDialogAgeMs: number;
 }

@@ -1,8 +1,9 @@
 /**
  * Codex's reading and typing. A choice in its dialog is one key and takes effect at once (`1`, `y`,
  * `n`: no Enter; an Enter after it would land in the input box that comes back). A line goes in as
- * literal text, then a carriage return as a call of its own: keys that come in one burst are taken
- * for a paste, where a carriage return is a newline, not a submit.
+ * one bracketed paste, then a carriage return: keys typed in one burst are taken for an unbracketed
+ * paste, and a carriage return soon after them is a newline, not a submit (seen with 150 and 200 ms
+ * between the text and the carriage return; a bracketed paste was submitted every time).
  */
 import type { AgentWays, SendKeys } from '../types.js';
 import { rolloutUsage } from './rollout.js';
@@ -27,6 +28,7 @@ export const codexWays: AgentWays = {
       ['-l', '--', text],
       ['-H', '0D'],
     ],
+    submitAfterPaste: [['-H', '0D']],
     // Seen taking a key 0.3 s after the dialog showed; kept as Claude Code's wait.
     minDialogAgeMs: 600,
   },

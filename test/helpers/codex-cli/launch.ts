@@ -65,7 +65,7 @@ export interface CodexRun {
   waitForScreen(want: RegExp | string, timeoutMs?: number, paneId?: string): Promise<string>;
   /** Waits for the input box with no dialog and no turn running. */
   ready(timeoutMs?: number): Promise<string>;
-  /** Types `text` literally, then Enter as a key of its own. */
+  /** Pastes `text` (bracketed), then Enter as a key of its own. */
   submit(text: string, paneId?: string): Promise<void>;
   keys(...keys: string[]): Promise<void>;
   stop(): Promise<void>;
@@ -290,8 +290,10 @@ export async function startCodex(opts: CodexOptions = {}): Promise<CodexRun> {
     screen,
     waitForScreen,
     ready: (timeoutMs = 60_000) => waitForScreen(/← for agents/, timeoutMs),
+    // One bracketed paste, then Enter: keys typed in a burst would make the Enter a newline.
     submit: async (text, pane = paneId) => {
-      await tmux.run(['send-keys', '-t', pane, '-l', '--', text]);
+      await tmux.run(['set-buffer', '-b', 'submit', '--', text]);
+      await tmux.run(['paste-buffer', '-p', '-d', '-b', 'submit', '-t', pane]);
       await tmux.run(['send-keys', '-t', pane, 'Enter']);
     },
     keys: async (...keys) => void (await tmux.run(['send-keys', '-t', paneId, ...keys])),

@@ -43,10 +43,13 @@ export function slowTurn(trigger: string, text: string, delayMs: number): Turn {
   };
 }
 
-/** Types a message the way that lands: the text, a pause (a burst of keys is read as a paste), then Enter. */
+/**
+ * Types a message the way that lands: one bracketed paste, then a carriage return (keys typed in a
+ * burst are read as a paste, and a carriage return soon after them as a newline).
+ */
 export async function say(c: CodexRun, text: string): Promise<void> {
-  await c.tmux.run(['send-keys', '-t', c.paneId, '-l', '--', text]);
-  await new Promise((r) => setTimeout(r, 150));
+  await c.tmux.run(['set-buffer', '-b', 'say', '--', text]);
+  await c.tmux.run(['paste-buffer', '-p', '-d', '-b', 'say', '-t', c.paneId]);
   await c.tmux.run(['send-keys', '-t', c.paneId, '-H', '0D']);
 }
 
