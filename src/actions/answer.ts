@@ -26,8 +26,6 @@ import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
-import { agentCli, waysOf } from '../agents/registry.js';
-import { claudeCode } from '../agents/claude-code/index.js';
 import type { AgentWays, SendKeys } from '../agents/types.js';
 import type { AgentId } from '../model/model.js';
 
@@ -206,9 +204,9 @@ function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
 }
 
-/** The reading and typing of the CLI a plan saw in the pane (Claude Code's when it said none). */
-function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
-  return waysOf(agentCli(agent) ?? claudeCode);
+/** The reading and typing of the CLI a plan saw in the pane (Claude Code's when it said none), loaded as the action runs. */
+async function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
+  return (await import('../agents/ways-for.js')).waysFor(agent);
 }
 
 /** Puts `text` into the pane as one bracketed paste, through a buffer of its own that the paste deletes. */

@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import type { AgentId } from '../model/values.js';
 import { agentOfPane, AGENT_CLIS } from './registry.js';
+
+export { waysOf } from './registry.js';
 import type { AgentCli } from './types.js';
 
 /** Processes that mean "no agent here, a shell". */

@@ -18,8 +18,13 @@ import type { SwarmServer } from '../tmux/swarm.js';
 import { cappedLine, sanitize } from '../text/sanitize.js';
 import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
-import { paneAgent } from '../agents/pane-process.js';
-import { waysOf } from '../agents/registry.js';
+
+/**
+ * The agent CLI modules, loaded with the first pane captured: a start with no pane (and the status
+ * file, where they are a file of their own) carries none of them.
+ */
+let agentModules: Promise<typeof import('../agents/pane-process.js')> | null = null;
+const agents = () => (agentModules ??= import('../agents/pane-process.js'));
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
 import type { SessionBook, SessionState } from './session-book.js';
@@ -301,6 +306,7 @@ export class PaneWatch {
           if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
           const plain = sanitize(cap.text);
           // The pane's CLI reads its own screen; one tower does not know is read as Claude Code's was.
+          const { paneAgent, waysOf } = await agents();
           const agent = paneAgent(cap.command, cap.pid);
           const screen = agent?.cli ? (await waysOf(agent.cli)).screen : null;
           const reading = screen ? screen.read(plain, moving, cap.command) : readPane(plain, moving, cap.command);

@@ -46,13 +46,13 @@ export function parseCaptureOutput(
   stdout: string,
   nonce: string,
   count: number,
-): { texts: Map<number, { text: string; command: string; pid?: number }>; broken: number | null } {
-  const texts = new Map<number, { text: string; command: string; pid?: number }>();
+): { texts: Map<number, { text: string; command: string; pid: number | undefined }>; broken: number | null } {
+  const texts = new Map<number, { text: string; command: string; pid: number | undefined }>();
   const lines = stdout.split('\n');
   let open: number | null = null;
   let body: string[] = [];
   let command = '';
-  let pid: number | null = null;
+  let pid: number | undefined;
   const marker = new RegExp(`^${nonce}:(\\d+):(b:|e$)(.*)$`);
   for (const line of lines) {
     const m = marker.exec(line);
@@ -67,10 +67,10 @@ export function parseCaptureOutput(
       body = [];
       // `p<pid>/<command>`; a marker without the pid (`<command>` alone) still reads.
       const withPid = /^p(\d{1,10})\/(.*)$/.exec(m[3] ?? '');
-      pid = withPid ? Number(withPid[1]) : null;
+      pid = withPid ? Number(withPid[1]) : undefined;
       command = withPid ? (withPid[2] ?? '') : (m[3] ?? '');
     } else if (open === i) {
-      texts.set(i, pid === null ? { text: body.join('\n'), command } : { text: body.join('\n'), command, pid });
+      texts.set(i, { text: body.join('\n'), command, pid });
       open = null;
     }
   }
@@ -78,7 +78,13 @@ export function parseCaptureOutput(
 }
 
 /**
- * Captures every pane in `paneIds` (normally one tmux call). A pane that no longer exists is
+ * Panes captured per tmux call: tmux refuses a command line past its message size (16 KiB; one pane
+ * takes ~200 bytes of it), so a round of more panes is several calls, one after the other.
+ */
+export const PANES_PER_CALL = 50;
+
+/**
+ * Captures every pane in `paneIds` (one tmux call per PANES_PER_CALL panes). A pane that no longer exists is
  * `{ok: false, reason: 'gone'}`; a server that is gone or hangs throws the TmuxError.
  */
 export async function capturePanes(
@@ -87,30 +93,33 @@ export async function capturePanes(
   opts: CaptureOptions = {},
 ): Promise<Map<string, PaneCapture>> {
   const out = new Map<string, PaneCapture>();
-  let rest = [...new Set(paneIds)];
+  const all = [...new Set(paneIds)];
   const history = opts.history ?? 100;
-  while (rest.length > 0) {
-    const nonce = newNonce();
-    let stdout: string;
-    let failed = false;
-    try {
-      stdout = await client.run(captureArgs(rest, nonce, history), { signal: opts.signal });
-    } catch (err) {
-      if (!(err instanceof TmuxError) || err.kind !== 'no-such-pane') throw err;
-      // The output before the failure is lost with the error: find the missing panes, then go again.
-      failed = true;
-      stdout = '';
+  for (let at = 0; at < all.length; at += PANES_PER_CALL) {
+    let rest = all.slice(at, at + PANES_PER_CALL);
+    while (rest.length > 0) {
+      const nonce = newNonce();
+      let stdout: string;
+      let failed = false;
+      try {
+        stdout = await client.run(captureArgs(rest, nonce, history), { signal: opts.signal });
+      } catch (err) {
+        if (!(err instanceof TmuxError) || err.kind !== 'no-such-pane') throw err;
+        // The output before the failure is lost with the error: find the missing panes, then go again.
+        failed = true;
+        stdout = '';
+      }
+      const { texts } = parseCaptureOutput(stdout, nonce, rest.length);
+      for (const [i, { text, command, pid }] of texts) {
+        const id = rest[i];
+        if (id) out.set(id, { ok: true, text, command, pid });
+      }
+      if (!failed) {
+        for (const id of rest) if (!out.has(id)) out.set(id, { ok: false, reason: 'gone' });
+        break;
+      }
+      rest = await stillThere(client, rest, out, opts.signal);
     }
-    const { texts } = parseCaptureOutput(stdout, nonce, rest.length);
-    for (const [i, { text, command, pid }] of texts) {
-      const id = rest[i];
-      if (id) out.set(id, { ok: true, text, command, pid: pid ?? null });
-    }
-    if (!failed) {
-      for (const id of rest) if (!out.has(id)) out.set(id, { ok: false, reason: 'gone' });
-      break;
-    }
-    rest = await stillThere(client, rest, out, opts.signal);
   }
   return out;
 }
