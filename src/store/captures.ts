@@ -23,13 +23,14 @@ import { readPane } from './pane-reading.js';
  * The agent CLI modules, loaded with the first pane captured: a start with no pane (and the status
  * file, where they are a file of their own) carries none of them.
  */
-let agentModules: Promise<typeof import('../agents/pane-process.js')> | null = null;
+let agentModules: Promise<typeof AgentModules> | null = null;
 const agents = () => (agentModules ??= import('../agents/pane-process.js'));
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
 import type { SessionBook, SessionState } from './session-book.js';
 import type { PaneLook } from './pane-looks.js';
 import { LookChanges } from './look-changes.js';
+import type * as AgentModules from '../agents/pane-process.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
