@@ -25,6 +25,20 @@ import { readPane } from './pane-reading.js';
  */
 let agentModules: Promise<typeof AgentModules> | null = null;
 const agents = () => (agentModules ??= import('../agents/pane-process.js'));
+
+/**
+ * What one capture shows, read by the pane's own CLI module; a CLI tower does not know is read as
+ * Claude Code's screen always was.
+ */
+async function readCapture(cap: { text: string; command: string; pid?: number | null }, moving: boolean) {
+  const plain = sanitize(cap.text);
+  const { paneAgent, waysOf } = await agents();
+  const agent = paneAgent(cap.command, cap.pid);
+  const screen = agent?.cli ? (await waysOf(agent.cli)).screen : null;
+  const reading = screen ? screen.read(plain, moving, cap.command) : readPane(plain, moving, cap.command);
+  const read = reading.cue === 'question' ? (screen ? screen.prompt(plain) : readPrompt(plain)) : null;
+  return { agent, reading, read };
+}
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
 import type { SessionBook, SessionState } from './session-book.js';
@@ -305,14 +319,8 @@ export class PaneWatch {
           const movedAt = prev && prev.text !== cap.text ? now : (prev?.movedAt ?? 0);
           const moving = movedAt > 0 && now - movedAt < MOVING_MS;
           if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
-          const plain = sanitize(cap.text);
-          // The pane's CLI reads its own screen; one tower does not know is read as Claude Code's was.
-          const { paneAgent, waysOf } = await agents();
-          const agent = paneAgent(cap.command, cap.pid);
-          const screen = agent?.cli ? (await waysOf(agent.cli)).screen : null;
-          const reading = screen ? screen.read(plain, moving, cap.command) : readPane(plain, moving, cap.command);
+          const { agent, reading, read } = await readCapture(cap, moving);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
-          const read = reading.cue === 'question' ? (screen ? screen.prompt(plain) : readPrompt(plain)) : null;
           // The same dialog read again keeps the time it was first seen: how old it is decides when keys may go in.
           const first =
             prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
