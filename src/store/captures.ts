@@ -305,7 +305,6 @@ export class PaneWatch {
     if (paneIds.length > 0) {
       try {
         const captures = await this.captureAll(paneIds, signal);
-        this.problem = null;
         const now = this.now();
         for (const [id, cap] of captures) {
           if (!cap.ok) {
@@ -329,6 +328,9 @@ export class PaneWatch {
           touched?.add(id);
           changed = true;
         }
+        // Cleared once the round is read whole: reading may wait on a CLI's module loading, and the
+        // problem row must not go before the activity it was hiding comes back.
+        this.problem = null;
       } catch (err) {
         // No server is not a fault of its own: liveness already says every member is unknown.
         if (err instanceof TmuxError && err.kind === 'no-server') this.problem = null;
