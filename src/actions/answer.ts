@@ -26,7 +26,7 @@ import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
-import type { AgentWays, SendKeys } from '../agents/types.js';
+import type { AgentWays, NotAtInput, SendKeys } from '../agents/types.js';
 import type { AgentId } from '../model/model.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
@@ -222,6 +222,11 @@ async function pasteText(
   await tmux.run(['paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId]);
 }
 
+/** How the guard before typing reads the member's screen: its CLI's own input box. */
+function atInputOf(ways: AgentWays): (plain: string) => NotAtInput | null {
+  return (plain) => ways.screen.atInput(plain);
+}
+
 /** Types the agent's way: each call's keys as one `send-keys`, literal text through the client's own. */
 async function typeKeys(
   ctx: AppContext,
@@ -249,7 +254,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     const screen = await paneScreen(ctx, d.paneId, d.server);
     const now = ways.screen.prompt(screen);
     if (!now) {
-      const why = ways === claudeWays ? notAtInput(screen) : null;
+      const why = ways.screen.atInput(screen);
       return {
         status: 'refused',
         message:

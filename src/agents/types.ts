@@ -96,6 +96,18 @@ export interface ScreenWays {
    * starting `>` or `❯` among the last few (Claude Code's).
    */
   inputHolds?(plain: string, typed: string): boolean;
+  /**
+   * Why the screen is not at its input box, ready for a typed line (a dialog, a dialog taller than the
+   * pane, one tower cannot read, a half-drawn frame, no box at all), or null when it positively is.
+   * The guard before every typed line asks it: a screen a module cannot read as its input box is refused.
+   */
+  atInput(plain: string): NotAtInput | null;
+}
+
+/** Why a screen is not at its input box; `kind` names the shape seen, `reason` says it in words. */
+export interface NotAtInput {
+  kind: 'dialog' | 'tall-dialog' | 'unknown-dialog' | 'half-drawn' | 'no-input-box';
+  reason: string;
 }
 
 /**

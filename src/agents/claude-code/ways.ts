@@ -3,6 +3,7 @@
  * (store/pane-reading.ts, store/prompt-reading.ts, in this layer), the transcript's usage, the
  * digit-then-carriage-return way of typing that lands in 2.1.332.
  */
+import { notAtInput } from '../../store/input-box.js';
 import { readPane } from '../../store/pane-reading.js';
 import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../../store/prompt-reading.js';
 import { transcriptUsage } from '../../systems/claude-teams/transcript.js';
@@ -17,7 +18,7 @@ function typed(text: string): readonly SendKeys[] {
 }
 
 export const claudeCodeWays: AgentWays = {
-  screen: { read: readPane, prompt: readPrompt, gone: dialogGone, option: optionFor },
+  screen: { read: readPane, prompt: readPrompt, gone: dialogGone, option: optionFor, atInput: notAtInput },
   typing: { answer: (o) => typed(o.key), line: typed, minDialogAgeMs: MIN_DIALOG_AGE_MS },
   usage(file) {
     const u = transcriptUsage(file);

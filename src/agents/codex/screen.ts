@@ -7,7 +7,7 @@
  * (p)` (wrapped, indented under its label), `3. No, and tell Codex what to do differently (esc)`,
  * and `Press enter to confirm or esc to cancel`.
  */
-import type { AgentPrompt, AgentPromptOption, AgentReading } from '../types.js';
+import type { NotAtInput, AgentPrompt, AgentPromptOption, AgentReading } from '../types.js';
 
 /** Non-blank lines looked at from the bottom: a dialog with a long command is tall. */
 const LOOK = 40;
@@ -99,4 +99,19 @@ export function codexDialogGone(plain: string, before: AgentPrompt): boolean {
 export function codexInputHolds(plain: string, typed: string): boolean {
   const box = tail(plain, 6).findLast((l) => INPUT.test(l));
   return box !== undefined && box.includes(typed);
+}
+
+/**
+ * Why Codex's screen is not at its input box, or null when it is: no dialog and no `Press enter to
+ * confirm` hint in view, and the box's `›` line (not a `› 1.` option) among the last lines. A screen
+ * without that line is not read as a box, whatever else it shows.
+ */
+export function codexNotAtInput(plain: string): NotAtInput | null {
+  const asking = codexPrompt(plain);
+  if (asking) return { kind: 'dialog', reason: `shows a prompt (${asking.question}): answer it first (tower answer)` };
+  const lines = tail(plain, LOOK);
+  if (lines.some((l) => QUESTION.test(l) || HINT.test(l)))
+    return { kind: 'unknown-dialog', reason: 'shows a dialog tower cannot read whole: attach and look (tower attach)' };
+  const box = tail(plain, 6).some((l) => INPUT.test(l) && !OPTION.test(l));
+  return box ? null : { kind: 'no-input-box', reason: 'shows no input box (no `›` line at its bottom)' };
 }

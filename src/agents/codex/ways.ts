@@ -7,7 +7,14 @@
  */
 import type { AgentWays, SendKeys } from '../types.js';
 import { rolloutUsage } from './rollout.js';
-import { codexDialogGone, codexInputHolds, codexOption, codexPrompt, readCodexScreen } from './screen.js';
+import {
+  codexDialogGone,
+  codexInputHolds,
+  codexNotAtInput,
+  codexOption,
+  codexPrompt,
+  readCodexScreen,
+} from './screen.js';
 
 /** The key typed for a choice: its number. */
 function answerKeys(key: string): readonly SendKeys[] {
@@ -21,6 +28,7 @@ export const codexWays: AgentWays = {
     gone: codexDialogGone,
     option: codexOption,
     inputHolds: codexInputHolds,
+    atInput: codexNotAtInput,
   },
   typing: {
     answer: (o) => answerKeys(o.key),
