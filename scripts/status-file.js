@@ -34,6 +34,11 @@ export const CONFIG_SCHEMA_FILE = 'config-schema.cjs';
  * dist/markdown-reader.cjs, loaded the first time a handoff's content is read.
  */
 export const MARKDOWN_READER_FILE = 'markdown-reader.cjs';
+/**
+ * The agent CLI modules (telling a pane's CLI, each CLI's screen and typing) are a file of their
+ * own, dist/agents.cjs, loaded the first time a pane is captured.
+ */
+export const AGENTS_FILE = 'agents.cjs';
 
 const leaveOut = {
   name: 'status-file-leave-out',
@@ -46,6 +51,9 @@ const leaveOut = {
     );
     b.onResolve({ filter: /[\\/]markdown-reader\.js$/ }, (args) =>
       args.kind === 'dynamic-import' ? { path: `./${MARKDOWN_READER_FILE}`, external: true } : undefined,
+    );
+    b.onResolve({ filter: /[\\/]agents[\\/]pane-process\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./${AGENTS_FILE}`, external: true } : undefined,
     );
   },
 };
@@ -60,8 +68,14 @@ const COMMON_JS = {
   logLevel: 'warning',
 };
 
-/** Writes `outdir`/status.cjs, `outdir`/config-schema.cjs and `outdir`/markdown-reader.cjs. */
+/** Writes `outdir`/status.cjs, `outdir`/config-schema.cjs, `outdir`/markdown-reader.cjs and `outdir`/agents.cjs. */
 export async function bundleStatusFile(outdir, extra = {}) {
+  await build({
+    ...COMMON_JS,
+    entryPoints: [path.join(REPO, 'src', 'agents', 'pane-process.ts')],
+    outfile: path.join(outdir, AGENTS_FILE),
+    ...extra,
+  });
   await build({
     ...COMMON_JS,
     entryPoints: [path.join(REPO, 'src', 'systems', 'tina', 'markdown-reader.ts')],

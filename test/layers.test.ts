@@ -101,7 +101,12 @@ function cycles(graph: Graph): string[][] {
 const layers = readLayers();
 const files = sourceFiles(SRC);
 const graph: Graph = new Map(files.map((f) => [f, importsOf(f)]));
-const rankOf = (file: string): number | undefined => layers.find((l) => l.patterns.some((p) => p.test(file)))?.rank;
+/** A file's layer: the line naming the file itself (a pattern without a trailing `/`) wins over its folder's. */
+const rankOf = (file: string): number | undefined =>
+  (
+    layers.find((l) => l.patterns.some((p) => !p.source.endsWith('/') && p.test(file))) ??
+    layers.find((l) => l.patterns.some((p) => p.test(file)))
+  )?.rank;
 
 describe('layers', () => {
   it('docs/layers.md lists the layers in order, each with paths', () => {

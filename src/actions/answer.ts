@@ -7,6 +7,7 @@
  * A permission request tower's hook holds is answered through the hook instead (answer-hook.ts).
  */
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
 import { dialogGone, MIN_DIALOG_AGE_MS, noOption, optionFor, readPrompt } from '../store/prompt-reading.js';
@@ -28,6 +29,8 @@ import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
 import { confirmSent, markBeforeSend } from './send-confirm.js';
+import type { AgentWays, NotAtInput, SendKeys } from '../agents/types.js';
+import type { AgentId } from '../model/model.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
 export const CONFIRM_MS = 3000;
@@ -116,6 +119,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     expect: req.expect ?? seen?.signature ?? null,
     seenAt: Number.isFinite(seenAt) ? seenAt : null,
     asking: asking === m ? null : asking.name,
+    ...(m.agent && m.agent !== 'unknown' ? { agent: m.agent } : {}),
     confirmMs: CONFIRM_MS,
     ...(m.paneProcess ? { process: m.paneProcess } : {}),
     ...(req.byRule ? { byRule: req.byRule } : {}),
@@ -188,6 +192,7 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
     paneId: m.paneId!,
     server,
     text,
+    ...(m.agent && m.agent !== 'unknown' ? { agent: m.agent } : {}),
     confirmMs: CONFIRM_MS,
     ...(m.paneProcess ? { process: m.paneProcess } : {}),
   };
@@ -223,15 +228,41 @@ function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
 }
 
-async function typeAndSubmit(
+/** The reading and typing of the CLI a plan saw in the pane (Claude Code's when it said none), loaded as the action runs. */
+async function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
+  return (await import('../agents/ways-for.js')).waysFor(agent);
+}
+
+/** Puts `text` into the pane as one bracketed paste, through a buffer of its own that the paste deletes. */
+async function pasteText(
   ctx: AppContext,
   paneId: string,
   server: string | null | undefined,
   text: string,
 ): Promise<void> {
   const tmux = paneClient(ctx, server);
-  await tmux.sendText(paneId, text);
-  await tmux.run(['send-keys', '-t', paneId, '-H', '0D']);
+  const buffer = `tower-${randomUUID()}`;
+  await tmux.run(['set-buffer', '-b', buffer, '--', text]);
+  await tmux.run(['paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId]);
+}
+
+/** How the guard before typing reads the member's screen: its CLI's own input box. */
+function atInputOf(ways: AgentWays): (plain: string) => NotAtInput | null {
+  return (plain) => ways.screen.atInput(plain);
+}
+
+/** Types the agent's way: each call's keys as one `send-keys`, literal text through the client's own. */
+async function typeKeys(
+  ctx: AppContext,
+  paneId: string,
+  server: string | null | undefined,
+  calls: readonly SendKeys[],
+): Promise<void> {
+  const tmux = paneClient(ctx, server);
+  for (const keys of calls) {
+    if (keys[0] === '-l' && keys[1] === '--' && keys.length === 3) await tmux.sendText(paneId, keys[2]!);
+    else await tmux.run(['send-keys', '-t', paneId, ...keys]);
+  }
 }
 
 /** Whether the held request still holds exactly the input a rule read (its file read again now). */
@@ -258,12 +289,13 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
       message: `${d.byRule.rule} decided request ${d.byRule.request} of ${d.member}, which is no longer held: nothing answered, no key typed (${d.keysBecause ?? 'the hook let it go'})`,
     };
   const ctx = x.env.ctx;
+  const ways = await waysFor(d.agent);
   const where = d.asking ? `${d.asking}'s request in ${d.member}'s pane ${d.paneId}` : `${d.member}'s pane ${d.paneId}`;
   const check = async (): Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome> => {
     const screen = await paneScreen(ctx, d.paneId, d.server);
-    const now = readPrompt(screen);
+    const now = ways.screen.prompt(screen);
     if (!now) {
-      const why = notAtInput(screen);
+      const why = ways.screen.atInput(screen);
       return {
         status: 'refused',
         message:
@@ -274,7 +306,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     }
     if (d.expect !== null && now.signature !== d.expect)
       return { status: 'refused', message: `${where} shows another prompt than the one you saw: ${describe(now)}` };
-    const option = optionFor(now, d.choice);
+    const option = ways.screen.option(now, d.choice);
     if (!option) return { status: 'refused', message: `the prompt has no option ${d.choice}: ${describe(now)}` };
     const cut = cutRefusal(now, option, where);
     if (cut) return { status: 'refused', message: cut };
@@ -285,7 +317,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   // Claude Code drops keys typed into a dialog it has just drawn: wait until this one is old enough,
   // counted from when it was first seen (the snapshot's capture, else this one), and look again.
   const firstSeen = Math.min(d.seenAt ?? Date.now(), Date.now());
-  const young = firstSeen + MIN_DIALOG_AGE_MS - Date.now();
+  const young = firstSeen + ways.typing.minDialogAgeMs - Date.now();
   if (young > 0 && !(await sleep(young, x.hooks.signal)))
     return { status: 'cancelled', message: 'cancelled before typing' };
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
@@ -293,7 +325,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   seen = await check();
   if ('status' in seen) return seen;
   const { prompt: before, option } = seen;
-  await typeAndSubmit(ctx, d.paneId, d.server, option.key);
+  await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
   const details = [
     `${before.subject.join(' · ')}`.trim(),
     `${before.question} → ${option.key}. ${option.label}`,
@@ -306,7 +338,7 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     intervalMs: 150,
     signal: x.hooks.signal,
     check: async () => {
-      const gone = dialogGone(await paneScreen(ctx, d.paneId, d.server), before);
+      const gone = ways.screen.gone(await paneScreen(ctx, d.paneId, d.server), before);
       const twice = gone && goneBefore;
       goneBefore = gone;
       return twice ? true : null;
@@ -330,9 +362,15 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
+  const ways = await waysFor(d.agent);
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
-  await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line');
+  await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', atInputOf(ways));
   const mark = markBeforeSend(ctx, d);
-  await typeAndSubmit(ctx, d.paneId, d.server, d.text);
-  return confirmSent(ctx, d, mark, x.hooks.signal);
+  const submit = ways.typing.submitAfterPaste;
+  if (submit) {
+    await pasteText(ctx, d.paneId, d.server, d.text);
+    await typeKeys(ctx, d.paneId, d.server, submit);
+  } else await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
+  const holds = ways.screen.inputHolds;
+  return confirmSent(ctx, d, mark, x.hooks.signal, holds ? (screen, typed) => !holds(screen, typed) : undefined);
 }

@@ -14,6 +14,7 @@ import { checkEffect } from '../kit/effects.js';
 import type { Effect } from '../kit/types.js';
 import { sleep } from '../kit/wait.js';
 import { heldRequestFor } from '../store/held-requests.js';
+import type { NotAtInput } from '../store/input-box.js';
 import { notAtInput } from '../store/input-box.js';
 import { SessionBook } from '../store/session-book.js';
 import { sanitizeLine } from '../text/sanitize.js';
@@ -71,16 +72,22 @@ export function waitsForPermission(ctx: AppContext, paneId: string, server: stri
 }
 
 /**
- * Throws a refusal unless the pane is at its input box now and nothing first-party says it waits
+ * Throws a refusal unless the pane is at its input box now (as its CLI's module reads it: `atInput`,
+ * Claude Code's by default) and nothing first-party says it waits
  * for permission; `what` is said in the refusal (`/clear`, `the line`).
  */
-export async function guardTyping(ctx: AppContext, t: TypingTarget, what: string): Promise<void> {
+export async function guardTyping(
+  ctx: AppContext,
+  t: TypingTarget,
+  what: string,
+  atInput: (plain: string) => NotAtInput | null = notAtInput,
+): Promise<void> {
   const where = `${t.who}'s pane ${t.target}${onServer(t.server)}`;
   // Two looks a moment apart: a dialog caught as its first line is drawn (its top rule alone) looks
   // like the input box's own rule; a moment later it does not.
   for (let look = 0; look < 2; look++) {
     if (look > 0) await sleep(SECOND_LOOK_MS);
-    const why = notAtInput(await paneScreen(ctx, t.target, t.server));
+    const why = atInput(await paneScreen(ctx, t.target, t.server));
     if (why) throw new ActionStop('refused', `${where} ${why.reason}; ${what} was not typed`);
   }
   const paneId = await paneIdOf(ctx, t);

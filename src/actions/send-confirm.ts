@@ -116,6 +116,8 @@ export async function confirmSent(
   d: SendDetail,
   mark: SendMark,
   signal: AbortSignal | undefined,
+  /** Whether the CLI's input box no longer holds the line (Claude Code's by default). */
+  cleared: (screen: string, typed: string) => boolean = inputBoxCleared,
 ): Promise<ActionOutcome> {
   const taken = await pollUntil<string>({
     timeoutMs: d.confirmMs,
@@ -124,7 +126,7 @@ export async function confirmSent(
     check: async () => {
       if (turnBegan(mark)) return 'its session says a turn began';
       if (transcriptHas(mark, d.text)) return 'its transcript has the line';
-      if (inputBoxCleared(await paneScreen(ctx, d.paneId, d.server), d.text)) return 'it left the input box';
+      if (cleared(await paneScreen(ctx, d.paneId, d.server), d.text)) return 'it left the input box';
       return null;
     },
   });

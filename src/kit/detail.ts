@@ -1,5 +1,5 @@
 /** What a checked plan resolved, per action: the exact inputs runAction executes. */
-import type { Gate, System } from '../model/model.js';
+import type { AgentId, Gate, System } from '../model/model.js';
 
 /** A held request answered by a rule: which rule, which request, and what it approves or refuses. */
 export interface RuleAnswer {
@@ -141,6 +141,8 @@ export interface AnswerDetail {
   /** The pane's first process when the plan was made (checked again before the effect). */
   process?: PaneProcess;
   choice: string;
+  /** The agent CLI the pane runs, as the snapshot saw it: its way of reading and typing is used. Absent: Claude Code's. */
+  agent?: AgentId;
   /** The prompt's signature the operator saw, or null (the CLI: any prompt that has the option). */
   expect: string | null;
   /** When that prompt was first seen (epoch ms), or null: keys wait until the dialog is old enough to take them. */
@@ -183,6 +185,8 @@ export interface SendDetail {
   /** The pane's first process when the plan was made (checked again before the effect). */
   process?: PaneProcess;
   text: string;
+  /** The agent CLI the pane runs, as the snapshot saw it: its way of typing is used. Absent: Claude Code's. */
+  agent?: AgentId;
   confirmMs: number;
 }
 

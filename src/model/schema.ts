@@ -11,6 +11,8 @@ import {
   GATE_KINDS,
   REVIEW_VERDICTS,
   HOST_STATES,
+  AGENTS,
+  ACTIVITY_SOURCES,
 } from './values.js';
 
 /** A file that could not be read or makes no sense, and why. `file` is null for run-level findings. */
@@ -77,8 +79,13 @@ export const MemberSchema = z.object({
   activitySince: z.string().nullable().optional(),
   /** What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`, `silent`. Extra to the v1 contract. */
   activityCue: z.string().optional(),
-  /** Where the activity came from: Claude Code's hooks, or the screen. */
-  activitySource: z.enum(['session', 'hooks', 'screen']).nullable().optional(),
+  /** Where the activity came from: the CLI's own source (session file, app server, rollout), hooks, or the screen. */
+  activitySource: z.enum(ACTIVITY_SOURCES).nullable().optional(),
+  /**
+   * The agent CLI the member runs (`claude-code`, `codex`, …; `unknown` for a CLI tower does not
+   * know). Absent: not told (a tower older than this field). Extra to the v1 contract.
+   */
+  agent: z.enum(AGENTS).optional(),
   /**
    * The permission prompt or question its pane shows: what is asked about (the tool, the command),
    * the question, the options as numbered on screen, and a signature telling it from another prompt.

@@ -19,6 +19,21 @@ export type MemberState = (typeof MEMBER_STATES)[number];
 export const ACTIVITIES = ['working', 'waiting', 'idle', 'unknown'] as const;
 export type Activity = (typeof ACTIVITIES)[number];
 
+/**
+ * The agent CLI a member runs (src/agents/ holds one module per CLI). `unknown`: a pane whose CLI
+ * tower does not know (still listed, with its pane and what the screen shows), or a word a newer
+ * tower sent.
+ */
+export const AGENTS = ['claude-code', 'codex', 'opencode', 'gemini-cli', 'unknown'] as const;
+export type AgentId = (typeof AGENTS)[number];
+
+/**
+ * Where a member's activity was read from, exactest first: the CLI's own session file (`session`),
+ * its server's word (`app-server`, `events`), its own log of the turn (`rollout`), hooks, the screen.
+ */
+export const ACTIVITY_SOURCES = ['session', 'app-server', 'events', 'rollout', 'hooks', 'screen'] as const;
+export type ActivitySource = (typeof ACTIVITY_SOURCES)[number];
+
 export const GATE_KINDS = ['checkpoint', 'escalation', 'context', 'approval'] as const;
 export type GateKind = (typeof GATE_KINDS)[number];
 

@@ -79,7 +79,7 @@ function tidyRun(run: Run): Run {
 const NEWER_WORD = /^[a-z][a-z-]{0,31}$/;
 
 /**
- * A member of a newer tower may carry a state, an activity or a source this one does not know yet
+ * A member of a newer tower may carry a state, an activity, a source or an agent CLI this one does not know yet
  * (additions only: a box's tower can be newer): read as unknown, not as a run that cannot be read.
  */
 function tolerateNewer(raw: unknown): void {
@@ -95,6 +95,7 @@ function tolerateNewer(raw: unknown): void {
     if (newer(o.state, shape.state)) o.state = 'unknown';
     if (newer(o.activity, shape.activity)) o.activity = 'unknown';
     if (newer(o.activitySource, shape.activitySource)) o.activitySource = null;
+    if (newer(o.agent, shape.agent)) o.agent = 'unknown';
   }
 }
 

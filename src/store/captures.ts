@@ -18,11 +18,33 @@ import type { SwarmServer } from '../tmux/swarm.js';
 import { cappedLine, sanitize } from '../text/sanitize.js';
 import type { HookEvents, HookState } from './hook-events.js';
 import { readPane } from './pane-reading.js';
+
+/**
+ * The agent CLI modules, loaded with the first pane captured: a start with no pane (and the status
+ * file, where they are a file of their own) carries none of them.
+ */
+let agentModules: Promise<typeof AgentModules> | null = null;
+const agents = () => (agentModules ??= import('../agents/pane-process.js'));
+
+/**
+ * What one capture shows, read by the pane's own CLI module; a CLI tower does not know is read as
+ * Claude Code's screen always was.
+ */
+async function readCapture(cap: { text: string; command: string; pid?: number | null }, moving: boolean) {
+  const plain = sanitize(cap.text);
+  const { paneAgent, waysOf } = await agents();
+  const agent = paneAgent(cap.command, cap.pid);
+  const screen = agent?.cli ? (await waysOf(agent.cli)).screen : null;
+  const reading = screen ? screen.read(plain, moving, cap.command) : readPane(plain, moving, cap.command);
+  const read = reading.cue === 'question' ? (screen ? screen.prompt(plain) : readPrompt(plain)) : null;
+  return { agent, reading, read };
+}
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
 import type { SessionBook, SessionState } from './session-book.js';
 import type { PaneLook } from './pane-looks.js';
 import { LookChanges } from './look-changes.js';
+import type * as AgentModules from '../agents/pane-process.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
@@ -283,7 +305,6 @@ export class PaneWatch {
     if (paneIds.length > 0) {
       try {
         const captures = await this.captureAll(paneIds, signal);
-        this.problem = null;
         const now = this.now();
         for (const [id, cap] of captures) {
           if (!cap.ok) {
@@ -297,18 +318,19 @@ export class PaneWatch {
           const movedAt = prev && prev.text !== cap.text ? now : (prev?.movedAt ?? 0);
           const moving = movedAt > 0 && now - movedAt < MOVING_MS;
           if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
-          const plain = sanitize(cap.text);
-          const reading = readPane(plain, moving, cap.command);
+          const { agent, reading, read } = await readCapture(cap, moving);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
-          const read = reading.cue === 'question' ? readPrompt(plain) : null;
           // The same dialog read again keeps the time it was first seen: how old it is decides when keys may go in.
           const first =
             prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
           const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
-          this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt });
+          this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null });
           touched?.add(id);
           changed = true;
         }
+        // Cleared once the round is read whole: reading may wait on a CLI's module loading, and the
+        // problem row must not go before the activity it was hiding comes back.
+        this.problem = null;
       } catch (err) {
         // No server is not a fault of its own: liveness already says every member is unknown.
         if (err instanceof TmuxError && err.kind === 'no-server') this.problem = null;

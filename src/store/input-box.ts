@@ -10,11 +10,9 @@ import { MORE_LINES, readPrompt, unboxed } from './prompt-reading.js';
 import { screenTail } from './screen-tail.js';
 import { sanitizeLine } from '../text/sanitize.js';
 
-/** Why a screen is not at its input box; `kind` names the shape seen. */
-export interface NotAtInput {
-  kind: 'dialog' | 'tall-dialog' | 'unknown-dialog' | 'half-drawn' | 'no-input-box';
-  reason: string;
-}
+import type { NotAtInput } from '../agents/types.js';
+
+export type { NotAtInput } from '../agents/types.js';
 
 /** Non-blank lines looked at from the bottom (as the prompt reader does). */
 const LOOK = 40;

@@ -95,6 +95,8 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   // dialog the oldest stands in for it, the others named under it.
   const held = pane ? watch.heldRequests(pane) : [];
   if (!hooked && !look && !told && held.length === 0) return Object.assign({}, rest, NO_ACTIVITY);
+  // Which CLI the pane runs, as its capture told it (nothing for a shell, or before a capture).
+  const agent = look?.agent ? { agent: look.agent } : {};
   const prompt = look?.prompt
     ? { prompt: look.prompt }
     : held.length > 0
@@ -104,25 +106,25 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   // A request held for the pane waits for the operator, whatever else its agent does meanwhile (a
   // background subagent asks while its lead works): the member is waiting at a question.
   if (held.length > 0 && !look?.prompt)
-    return Object.assign({}, rest, prompt, {
+    return Object.assign({}, rest, agent, prompt, {
       activity: 'waiting' as const,
       activitySince: new Date(held[0]!.since).toISOString(),
       activityCue: 'question',
       activitySource: 'hooks' as const,
     });
   // The CLI's own word first: it writes its status as it changes, with no setup.
-  if (told) return Object.assign({}, rest, prompt, told);
+  if (told) return Object.assign({}, rest, agent, prompt, told);
   // A hook's "working" (PreToolUse) is older than a question the screen shows now: a teammate's
   // request forwarded to its lead fires no PermissionRequest in the teammate.
   if (hooked && !(hooked.activity === 'working' && look?.reading.cue === 'question'))
-    return Object.assign({}, rest, prompt, {
+    return Object.assign({}, rest, agent, prompt, {
       activity: hooked.activity,
       activitySince: new Date(hooked.at).toISOString(),
       activityCue: hooked.cue,
       activitySource: 'hooks' as const,
     });
   const seen = look as PaneLook;
-  return Object.assign({}, rest, prompt, {
+  return Object.assign({}, rest, agent, prompt, {
     activity: seen.reading.activity,
     activitySince: new Date(seen.since).toISOString(),
     activityCue: seen.reading.cue,

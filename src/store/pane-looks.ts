@@ -1,5 +1,5 @@
 /** What the preview reads a pane through, on this box or another one. */
-import type { Member, Run } from '../model/model.js';
+import type { AgentId, Member, Run } from '../model/model.js';
 import type { PaneReading } from './pane-reading.js';
 import type { PanePrompt } from './prompt-reading.js';
 
@@ -14,6 +14,8 @@ export interface PaneLook {
   since: number;
   /** When the text last changed (0: not seen changing yet), epoch ms. */
   movedAt: number;
+  /** The agent CLI the pane runs (`unknown`: not a shell, not a CLI tower knows); null: a shell; absent: not told. */
+  agent?: AgentId | null;
 }
 
 export interface PaneLooks {

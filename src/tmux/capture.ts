@@ -10,7 +10,9 @@ import type { TmuxClient } from './client.js';
 import { TmuxError } from './errors.js';
 
 /** What one pane's capture gave: its screen (and scrollback) as text with SGR kept, or gone. */
-export type PaneCapture = { ok: true; text: string; command: string } | { ok: false; reason: 'gone' };
+/** A pane's capture: its text, its foreground command, and its first process (null when tmux did not say). */
+export type PaneCapture =
+  { ok: true; text: string; command: string; pid?: number | null } | { ok: false; reason: 'gone' };
 
 export interface CaptureOptions {
   /** Lines of scrollback above the visible screen (default 100). */
@@ -28,8 +30,8 @@ export function captureArgs(paneIds: readonly string[], nonce: string, history: 
   const args: string[] = [];
   paneIds.forEach((paneId, i) => {
     if (i > 0) args.push(';');
-    // The begin marker also says which process runs in the pane (a shell or an agent).
-    args.push('display-message', '-p', '-t', paneId, `${nonce}:${i}:b:#{pane_current_command}`, ';');
+    // The begin marker also says which process runs in the pane (a shell or an agent), and its first process.
+    args.push('display-message', '-p', '-t', paneId, `${nonce}:${i}:b:p#{pane_pid}/#{pane_current_command}`, ';');
     args.push('capture-pane', '-p', '-e', '-t', paneId, '-S', `-${history}`, ';');
     args.push('display-message', '-p', `${nonce}:${i}:e`);
   });
@@ -44,12 +46,13 @@ export function parseCaptureOutput(
   stdout: string,
   nonce: string,
   count: number,
-): { texts: Map<number, { text: string; command: string }>; broken: number | null } {
-  const texts = new Map<number, { text: string; command: string }>();
+): { texts: Map<number, { text: string; command: string; pid: number | undefined }>; broken: number | null } {
+  const texts = new Map<number, { text: string; command: string; pid: number | undefined }>();
   const lines = stdout.split('\n');
   let open: number | null = null;
   let body: string[] = [];
   let command = '';
+  let pid: number | undefined;
   const marker = new RegExp(`^${nonce}:(\\d+):(b:|e$)(.*)$`);
   for (const line of lines) {
     const m = marker.exec(line);
@@ -62,9 +65,12 @@ export function parseCaptureOutput(
     if (m[2] === 'b:') {
       open = i;
       body = [];
-      command = m[3] ?? '';
+      // `p<pid>/<command>`; a marker without the pid (`<command>` alone) still reads.
+      const withPid = /^p(\d{1,10})\/(.*)$/.exec(m[3] ?? '');
+      pid = withPid ? Number(withPid[1]) : undefined;
+      command = withPid ? (withPid[2] ?? '') : (m[3] ?? '');
     } else if (open === i) {
-      texts.set(i, { text: body.join('\n'), command });
+      texts.set(i, { text: body.join('\n'), command, pid });
       open = null;
     }
   }
@@ -72,7 +78,13 @@ export function parseCaptureOutput(
 }
 
 /**
- * Captures every pane in `paneIds` (normally one tmux call). A pane that no longer exists is
+ * Panes captured per tmux call: tmux refuses a command line past its message size (16 KiB; one pane
+ * takes ~200 bytes of it), so a round of more panes is several calls, one after the other.
+ */
+export const PANES_PER_CALL = 50;
+
+/**
+ * Captures every pane in `paneIds` (one tmux call per PANES_PER_CALL panes). A pane that no longer exists is
  * `{ok: false, reason: 'gone'}`; a server that is gone or hangs throws the TmuxError.
  */
 export async function capturePanes(
@@ -81,30 +93,33 @@ export async function capturePanes(
   opts: CaptureOptions = {},
 ): Promise<Map<string, PaneCapture>> {
   const out = new Map<string, PaneCapture>();
-  let rest = [...new Set(paneIds)];
+  const all = [...new Set(paneIds)];
   const history = opts.history ?? 100;
-  while (rest.length > 0) {
-    const nonce = newNonce();
-    let stdout: string;
-    let failed = false;
-    try {
-      stdout = await client.run(captureArgs(rest, nonce, history), { signal: opts.signal });
-    } catch (err) {
-      if (!(err instanceof TmuxError) || err.kind !== 'no-such-pane') throw err;
-      // The output before the failure is lost with the error: find the missing panes, then go again.
-      failed = true;
-      stdout = '';
+  for (let at = 0; at < all.length; at += PANES_PER_CALL) {
+    let rest = all.slice(at, at + PANES_PER_CALL);
+    while (rest.length > 0) {
+      const nonce = newNonce();
+      let stdout: string;
+      let failed = false;
+      try {
+        stdout = await client.run(captureArgs(rest, nonce, history), { signal: opts.signal });
+      } catch (err) {
+        if (!(err instanceof TmuxError) || err.kind !== 'no-such-pane') throw err;
+        // The output before the failure is lost with the error: find the missing panes, then go again.
+        failed = true;
+        stdout = '';
+      }
+      const { texts } = parseCaptureOutput(stdout, nonce, rest.length);
+      for (const [i, { text, command, pid }] of texts) {
+        const id = rest[i];
+        if (id) out.set(id, { ok: true, text, command, pid });
+      }
+      if (!failed) {
+        for (const id of rest) if (!out.has(id)) out.set(id, { ok: false, reason: 'gone' });
+        break;
+      }
+      rest = await stillThere(client, rest, out, opts.signal);
     }
-    const { texts } = parseCaptureOutput(stdout, nonce, rest.length);
-    for (const [i, { text, command }] of texts) {
-      const id = rest[i];
-      if (id) out.set(id, { ok: true, text, command });
-    }
-    if (!failed) {
-      for (const id of rest) if (!out.has(id)) out.set(id, { ok: false, reason: 'gone' });
-      break;
-    }
-    rest = await stillThere(client, rest, out, opts.signal);
   }
   return out;
 }

@@ -12,11 +12,20 @@ export { activityWord } from '../../store/needs-you.js';
 /** Whether this member waits for a human: a lead at its prompt, or anyone at a question. */
 export const waitsForHuman = memberWaitsForHuman;
 
+/**
+ * Which CLI the member runs, when it is not Claude Code (tower's first, unmarked): ` · codex`, or
+ * ` · CLI unknown` for a pane tower cannot read but by its screen.
+ */
+function agentWord(m: Member): string {
+  if (!m.agent || m.agent === 'claude-code') return '';
+  return m.agent === 'unknown' ? ' · CLI unknown' : ` · ${m.agent}`;
+}
+
 /** The team pane's activity cell: symbol, word and time in that state. */
 export function activityCell(m: Member, now: number): Cell {
   if (m.state === 'dead') return { text: '' };
   // `h` marks a state Claude Code's hooks reported (exact); without it, it was read from the screen.
-  const since = `${m.activitySince ? ` ${age(m.activitySince, now)}` : ''}${m.activitySource === 'hooks' ? ' h' : ''}`;
+  const since = `${m.activitySince ? ` ${age(m.activitySince, now)}` : ''}${m.activitySource === 'hooks' ? ' h' : ''}${agentWord(m)}`;
   switch (m.activity) {
     case 'working':
       return { text: `▶ working${since}`, tone: 'green' };

@@ -19,7 +19,10 @@ export class NotingClient extends TmuxClient {
 }
 
 /** An action world on the CLI's tmux server (state in a temp dir named after `prefix`), and its noting client. */
-export function actingWorld(run: ClaudeRun, prefix: string): { w: ActionWorld; tmux: NotingClient } {
+export function actingWorld(
+  run: Pick<ClaudeRun, 'socketPath'>,
+  prefix: string,
+): { w: ActionWorld; tmux: NotingClient } {
   const w = actionWorld('unused', tempDir(prefix));
   const tmux = new NotingClient({ path: run.socketPath }, 5000);
   w.ctx.tmux = tmux;

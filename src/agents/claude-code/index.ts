@@ -1,0 +1,29 @@
+/**
+ * Claude Code as an agent CLI: how its pane is told and where its state comes from. Its reading and
+ * typing (ways.ts) load only once a pane runs it.
+ */
+import type { AgentCli } from '../types.js';
+
+/** The native binary's name (`bin/claude.exe` of @anthropic-ai/claude-code, run as `claude`). */
+const BINARY = /(^|\/)claude(\.exe)?$/;
+
+export const claudeCode: AgentCli = {
+  id: 'claude-code',
+  label: 'Claude Code',
+  badge: 'cc',
+  tested: { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
+  recognise: {
+    commands: ['claude', 'claude.exe'],
+    argv: (argv) => BINARY.test(argv[0] ?? ''),
+  },
+  sources: [
+    {
+      source: 'session',
+      what: 'its session file, <claude>/sessions/<pid>.json (status idle, busy, waiting)',
+      needsSetup: false,
+    },
+    { source: 'hooks', what: "tower's hooks (tower hooks install), by session and pane", needsSetup: true },
+    { source: 'screen', what: 'the pane: the interrupt hint, the permission dialog, the input box', needsSetup: false },
+  ],
+  load: async () => (await import('./ways.js')).claudeCodeWays,
+};

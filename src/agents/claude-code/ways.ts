@@ -1,0 +1,31 @@
+/**
+ * Claude Code's reading and typing, as tower has always done them: the screen readers of the store
+ * (store/pane-reading.ts, store/prompt-reading.ts, in this layer), the transcript's usage, the
+ * digit-then-carriage-return way of typing that lands in 2.1.332.
+ */
+import { notAtInput } from '../../store/input-box.js';
+import { readPane } from '../../store/pane-reading.js';
+import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../../store/prompt-reading.js';
+import { transcriptUsage } from '../../systems/claude-teams/transcript.js';
+import type { AgentWays, SendKeys } from '../types.js';
+
+/** Claude Code takes a key typed as literal text, then a raw carriage return as a call of its own. */
+function typed(text: string): readonly SendKeys[] {
+  return [
+    ['-l', '--', text],
+    ['-H', '0D'],
+  ];
+}
+
+export const claudeCodeWays: AgentWays = {
+  screen: { read: readPane, prompt: readPrompt, gone: dialogGone, option: optionFor, atInput: notAtInput },
+  typing: { answer: (o) => typed(o.key), line: typed, minDialogAgeMs: MIN_DIALOG_AGE_MS },
+  usage(file) {
+    const u = transcriptUsage(file);
+    return u ? { usedPct: u.usedPct, used: u.used, window: u.window, tokens: u.tokens } : null;
+  },
+  cycle: {
+    clear: { command: '/clear' },
+    compact: { command: '/compact' },
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * Codex CLI as an agent CLI: how its pane is told and where its state comes from. Its reading and
+ * typing (ways.ts) load only once a pane runs it. docs/agents.md says what 0.169.0 was seen to do.
+ */
+import type { AgentCli } from '../types.js';
+
+/**
+ * The npm launcher (`node …/@openai/codex/bin/codex.js`, tmux says `node`) or the platform binary
+ * it runs as a child (`…/codex-linux-x64/vendor/<target>/bin/codex`, or a `codex` on PATH).
+ */
+const LAUNCHER = /(^|\/)@openai\/codex\/bin\/codex\.js$|(^|\/)bin\/codex(\.js)?$/;
+const BINARY = /(^|\/)codex$/;
+
+export const codex: AgentCli = {
+  id: 'codex',
+  label: 'Codex',
+  badge: 'cx',
+  tested: { pkg: '@openai/codex', version: '0.169.0' },
+  recognise: {
+    commands: ['codex'],
+    // Not the app server the first Codex starts (`codex app-server …`): it is no agent of its own.
+    argv: (argv) =>
+      argv[1] !== 'app-server' &&
+      (BINARY.test(argv[0] ?? '') || (/(^|\/)node$/.test(argv[0] ?? '') && LAUNCHER.test(argv[1] ?? ''))),
+  },
+  sources: [
+    {
+      source: 'app-server',
+      what: '`thread/list` on the app server every Codex on a CODEX_HOME shares (status idle, active, `waitingOnApproval`)',
+      needsSetup: false,
+    },
+    {
+      source: 'rollout',
+      what: 'its rollout, `<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl` (turns started, ended, aborted; token counts)',
+      needsSetup: false,
+    },
+    {
+      source: 'screen',
+      what: 'the pane: `Working (Ns • esc to interrupt)`, the approval dialog, the input box',
+      needsSetup: false,
+    },
+  ],
+  load: async () => (await import('./ways.js')).codexWays,
+};

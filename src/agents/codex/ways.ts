@@ -1,0 +1,49 @@
+/**
+ * Codex's reading and typing. A choice in its dialog is one key and takes effect at once (`1`, `y`,
+ * `n`: no Enter; an Enter after it would land in the input box that comes back). A line goes in as
+ * one bracketed paste, then a carriage return: keys typed in one burst are taken for an unbracketed
+ * paste, and a carriage return soon after them is a newline, not a submit (seen with 150 and 200 ms
+ * between the text and the carriage return; a bracketed paste was submitted every time).
+ */
+import type { AgentWays, SendKeys } from '../types.js';
+import { rolloutUsage } from './rollout.js';
+import {
+  codexDialogGone,
+  codexInputHolds,
+  codexNotAtInput,
+  codexOption,
+  codexPrompt,
+  readCodexScreen,
+} from './screen.js';
+
+/** The key typed for a choice: its number. */
+function answerKeys(key: string): readonly SendKeys[] {
+  return [['-l', '--', key]];
+}
+
+export const codexWays: AgentWays = {
+  screen: {
+    read: readCodexScreen,
+    prompt: codexPrompt,
+    gone: codexDialogGone,
+    option: codexOption,
+    inputHolds: codexInputHolds,
+    atInput: codexNotAtInput,
+  },
+  typing: {
+    answer: (o) => answerKeys(o.key),
+    line: (text) => [
+      ['-l', '--', text],
+      ['-H', '0D'],
+    ],
+    submitAfterPaste: [['-H', '0D']],
+    // Seen taking a key 0.3 s after the dialog showed; kept as Claude Code's wait.
+    minDialogAgeMs: 600,
+  },
+  usage: rolloutUsage,
+  cycle: {
+    // `/new` starts another thread in the same pane, as `/clear` does in Claude Code.
+    clear: { command: '/new' },
+    compact: { command: '/compact' },
+  },
+};

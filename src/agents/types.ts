@@ -1,0 +1,180 @@
+/**
+ * What tower knows about one agent CLI (Claude Code, Codex, …), in one typed shape. The store, the
+ * actions and the door loop over the registry's list (registry.ts) and never name a CLI; everything
+ * particular to one (how its pane is told, where its state is, how its dialog reads, how keys land
+ * in it, its context, its checkpoint commands) lives in its folder under src/agents/. docs/agents.md
+ * says what each module gives and what each CLI was seen to do.
+ *
+ * A module is two parts: a light description (`AgentCli`, on every start path: a few strings and a
+ * test on a pane's process) and the reading and typing (`AgentWays`), loaded by `load()` only once a
+ * pane runs that CLI.
+ */
+import type { Activity, ActivitySource, AgentId } from '../model/values.js';
+
+export type { AgentId, ActivitySource } from '../model/values.js';
+
+/** What is known of a pane's processes when it is matched to a CLI (the capture reads these). */
+export interface PaneProcess {
+  /** tmux's `#{pane_current_command}` (a node launcher shows as `node`). */
+  command: string;
+  /**
+   * The argv of the pane's first process and its descendants, the pane's own first (from
+   * /proc/<pid>/cmdline, each bounded); empty when /proc does not say.
+   */
+  argv: readonly (readonly string[])[];
+}
+
+/** How a CLI is told in a pane: by its process, else by the files only it writes. */
+export interface PaneRecognition {
+  /** `#{pane_current_command}` values that are this CLI by themselves (`claude`, `codex`). */
+  commands: readonly string[];
+  /**
+   * Whether a process's argv is this CLI (a launcher such as `node …/bin/codex.js`, a native binary
+   * under its package's folder). Called only when `commands` did not match.
+   */
+  argv(argv: readonly string[]): boolean;
+}
+
+/**
+ * A source of a CLI's state, as the module lists them from exactest to last: its own files or
+ * server first, hooks next, the screen last. `activitySource` on a member names the one that spoke.
+ */
+export interface StateSource {
+  source: ActivitySource;
+  /** What it is, in words for docs and the activity overlay ("`thread/list` on the shared app server"). */
+  what: string;
+  /** Whether it needs setup by the operator (hooks installed, a notify command): such a source may be missing. */
+  needsSetup: boolean;
+}
+
+/** One option of a prompt as its dialog numbers it. Same shape as the store's PromptOption. */
+export interface AgentPromptOption {
+  /** What the operator types to choose it (`1`, `y`, `n`). */
+  key: string;
+  label: string;
+}
+
+/** A permission dialog or question read from a screen. Same shape as the store's PanePrompt. */
+export interface AgentPrompt {
+  /** The question line, as drawn. */
+  question: string;
+  /** What it is about: the dialog's own lines above the question (the tool, the reason, the command), whole. */
+  subject: string[];
+  options: AgentPromptOption[];
+  /** The prompt as a whole (question, subject, options), telling it from another one. */
+  signature: string;
+  /** The member whose pane draws it, when that is another one. */
+  drawnIn?: string;
+  /** When tower first saw this dialog (ISO). */
+  since?: string;
+}
+
+/** What a cue the screen gave means (carried as `activityCue`). */
+export type AgentCue = 'interrupt-hint' | 'question' | 'output-moving' | 'prompt' | 'shell' | 'silent';
+
+/** What a screen says the agent is doing. Same shape as the store's PaneReading. */
+export interface AgentReading {
+  activity: Activity;
+  cue: AgentCue;
+}
+
+/** How a CLI's screen is read: its activity, its prompt, whether a prompt went. All pure. */
+export interface ScreenWays {
+  /**
+   * The activity a screen shows. `plain` is the screen without escapes, `moved` whether it differs
+   * from the previous capture, `command` the pane's `#{pane_current_command}`.
+   */
+  read(plain: string, moved: boolean, command: string): AgentReading;
+  /** The dialog or question at the bottom of the screen, read whole; null when none (or one not read whole). */
+  prompt(plain: string): AgentPrompt | null;
+  /** Whether the dialog `before` is gone from a screen (answered, or another one in its place). */
+  gone(plain: string, before: AgentPrompt): boolean;
+  /** The option a choice (`1`, `y`, `n`, …) means in this prompt, or null. */
+  option(p: AgentPrompt, choice: string): AgentPromptOption | null;
+  /**
+   * Whether the input box still holds `typed` (not submitted yet). Absent: the box is the last line
+   * starting `>` or `❯` among the last few (Claude Code's).
+   */
+  inputHolds?(plain: string, typed: string): boolean;
+  /**
+   * Why the screen is not at its input box, ready for a typed line (a dialog, a dialog taller than the
+   * pane, one tower cannot read, a half-drawn frame, no box at all), or null when it positively is.
+   * The guard before every typed line asks it: a screen a module cannot read as its input box is refused.
+   */
+  atInput(plain: string): NotAtInput | null;
+}
+
+/** Why a screen is not at its input box; `kind` names the shape seen, `reason` says it in words. */
+export interface NotAtInput {
+  kind: 'dialog' | 'tall-dialog' | 'unknown-dialog' | 'half-drawn' | 'no-input-box';
+  reason: string;
+}
+
+/**
+ * One tmux `send-keys` call's arguments after `-t <pane>`: `['-l', '--', text]` for literal text,
+ * `['-H', '0D']` for a raw carriage return, `['Escape']` for a named key.
+ */
+export type SendKeys = readonly string[];
+
+/** How keys are typed so that they land in this CLI. */
+export interface TypingWays {
+  /** The calls that choose `option` in a dialog the screen shows (Claude Code: the digit, then CR; Codex: the key alone). */
+  answer(option: AgentPromptOption): readonly SendKeys[];
+  /** The calls that type a line into the input box and submit it. */
+  line(text: string): readonly SendKeys[];
+  /**
+   * Present: the line goes in as one bracketed paste (tmux `paste-buffer -p`) and these keys then
+   * submit it, instead of `line`: a CLI that reads a fast burst of keys as an unbracketed paste
+   * (Codex) takes a carriage return right after it for a newline, not a submit.
+   */
+  submitAfterPaste?: readonly SendKeys[];
+  /** How old a dialog must be before a key typed into it is taken (ms): a CLI may drop keys that come right after it draws. */
+  minDialogAgeMs: number;
+}
+
+/** How full an agent's context is and the tokens its turns used, as the CLI's own files say. */
+export interface AgentUsage {
+  /** Per cent of the window in use, 0–100. */
+  usedPct: number;
+  /** Tokens in the context now. */
+  used: number;
+  /** The model's context window. */
+  window: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+/** A command typed into the agent for a step of the checkpoint cycle, or why the CLI has none. */
+export type CycleCommand = { command: string } | { refusal: string };
+
+/** The checkpoint cycle's steps as this CLI takes them. */
+export interface CycleCommands {
+  /** Empties the conversation, the agent going on in the same pane (Claude Code: `/clear`). */
+  clear: CycleCommand;
+  /** Shrinks the context in place, when the CLI has it (Codex: `/compact`). */
+  compact: CycleCommand;
+}
+
+/** The parts of a module loaded only once a pane runs the CLI. */
+export interface AgentWays {
+  screen: ScreenWays;
+  typing: TypingWays;
+  /** The context and tokens in one of the CLI's own files (a transcript, a rollout), or null when it says none. */
+  usage(file: string): AgentUsage | null;
+  cycle: CycleCommands;
+}
+
+/** One agent CLI tower knows. */
+export interface AgentCli {
+  id: Exclude<AgentId, 'unknown'>;
+  /** Its name in sentences and in the Team pane ("Claude Code", "Codex"). */
+  label: string;
+  /** Its badge where space is short (the Team pane): a few letters. */
+  badge: string;
+  /** The npm package and exact version tower's tests run (the pin in package.json), for docs. */
+  tested: { pkg: string; version: string };
+  recognise: PaneRecognition;
+  /** Its sources of state, exactest first; the screen is always last. */
+  sources: readonly StateSource[];
+  /** Loads the reading and typing parts (a dynamic import: only panes running this CLI pay for it). */
+  load(): Promise<AgentWays>;
+}
