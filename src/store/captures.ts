@@ -227,8 +227,9 @@ export class PaneWatch {
     panes: readonly PaneInfo[] | null,
     signal?: AbortSignal,
     swarms: readonly SwarmServer[] = [],
+    via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<void> {
-    return this.capture(paneIds, panes, signal, swarms, false);
+    return this.capture(paneIds, panes, signal, swarms, false, via);
   }
 
   /**
@@ -242,6 +243,7 @@ export class PaneWatch {
     signal: AbortSignal | undefined,
     swarms: readonly SwarmServer[],
     wide: boolean,
+    via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<void> {
     /** The panes whose looks changed; null: anything may have (hook events and session files speak for any pane). */
     let touched: Set<string> | null = new Set<string>();
@@ -282,7 +284,7 @@ export class PaneWatch {
     const problemBefore = this.problem;
     if (paneIds.length > 0) {
       try {
-        const captures = await this.captureAll(paneIds, signal);
+        const captures = await this.captureAll(paneIds, signal, via);
         this.problem = null;
         const now = this.now();
         for (const [id, cap] of captures) {
@@ -323,11 +325,20 @@ export class PaneWatch {
     for (const l of [...this.listeners]) l();
   }
 
-  /** Captures keys grouped by server (one call per server, servers one after another), keyed back by paneKey. */
+  /**
+   * Captures keys grouped by server (one call per server, servers one after another), keyed back by
+   * paneKey; one key with `via`: asked of its control client first (no process), as usual if it gives none.
+   */
   private async captureAll(
     keys: readonly string[],
     signal: AbortSignal | undefined,
+    via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<Map<string, PaneCapture>> {
+    const only = keys.length === 1 ? keys[0] : undefined;
+    if (via && only !== undefined) {
+      const cap = await via(CAPTURE_HISTORY);
+      if (cap) return new Map([[only, cap]]);
+    }
     const byServer = new Map<string | null, string[]>();
     for (const key of keys) {
       const { server, paneId } = splitPaneKey(key);
