@@ -22,7 +22,9 @@ export const CONTROL_LINE_CHARS = 1 << 20;
 type Phase = 'marker' | 'marker-end' | 'body-begin' | 'body' | 'body-end' | 'closing';
 
 interface Request {
-  nonce: string;
+  /** The start of the closing marker's line, and the opening marker's whole line. */
+  closing: string;
+  opening: RegExp;
   history: number;
   phase: Phase;
   left: number;
@@ -64,7 +66,16 @@ export class ControlCaptures {
     if (this.current) return Promise.resolve(null);
     const nonce = newNonce();
     return new Promise((resolve) => {
-      this.current = { nonce, history, phase: 'marker', left: 0, lines: [], ok: false, resolve };
+      this.current = {
+        closing: `${nonce}:e:`,
+        opening: new RegExp(`^${nonce}:b:(\\d+):(\\d+)$`),
+        history,
+        phase: 'marker',
+        left: 0,
+        lines: [],
+        ok: false,
+        resolve,
+      };
       send(controlCaptureCommands(paneId, nonce, history));
     });
   }
@@ -102,15 +113,14 @@ export class ControlCaptures {
       if (line !== null) this.onLine(line);
       return;
     }
-    const closing = `${r.nonce}:e:`;
-    if (line !== null && line.startsWith(closing)) {
+    if (line !== null && line.startsWith(r.closing)) {
       this.current = null;
-      r.resolve(r.ok ? { ok: true, text: r.lines.join('\n'), command: line.slice(closing.length) } : null);
+      r.resolve(r.ok ? { ok: true, text: r.lines.join('\n'), command: line.slice(r.closing.length) } : null);
       return;
     }
     switch (r.phase) {
       case 'marker': {
-        const m = line === null ? null : new RegExp(`^${r.nonce}:b:(\\d+):(\\d+)$`).exec(line);
+        const m = line === null ? null : r.opening.exec(line);
         if (m) {
           r.left = Math.min(r.history, Number(m[1])) + Number(m[2]);
           r.phase = 'marker-end';

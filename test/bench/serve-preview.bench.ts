@@ -46,6 +46,8 @@ interface Lane {
   serverPid: number;
   serve: ChildProcess | null;
   figures: { own: number[]; children: number[]; server: number[] };
+  /** Messages the serve wrote, by type, and their bytes. */
+  sent: Map<string, { n: number; bytes: number }>;
 }
 
 const dir = tempDir('tower-bench-serve-preview-');
@@ -57,24 +59,54 @@ try {
     const claudeDir = path.join(home, 'claude');
     fs.mkdirSync(claudeDir, { recursive: true });
     const pane = await agentPane(socket, dir, PRINTER);
-    const serverPid = Number(execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }));
-    const lane: Lane = { label, socket, serverPid, serve: null, figures: { own: [], children: [], server: [] } };
+    const serverPid = Number(
+      execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }),
+    );
+    const lane: Lane = {
+      label,
+      socket,
+      serverPid,
+      serve: null,
+      figures: { own: [], children: [], server: [] },
+      sent: new Map(),
+    };
     lanes.push(lane);
     if (!bin) return lane;
     writeCrew(claudeDir, dir, [{ name: 'lead', pane }]);
     const env = { ...process.env, HOME: home, XDG_STATE_HOME: `${home}/state`, XDG_CONFIG_HOME: `${home}/config` };
-    const serve = spawn(process.execPath, [bin, '--claude-dir', claudeDir, '-L', socket, 'serve', '--stdio'], {
-      env,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
+    const serve = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        bin,
+        '--claude-dir',
+        claudeDir,
+        '-L',
+        socket,
+        'serve',
+        '--stdio',
+      ],
+      {
+        env,
+        stdio: ['pipe', 'pipe', 'ignore'],
+      },
+    );
     lane.serve = serve;
     let out = '';
     let lines = 0;
+    let partial = '';
     serve.stdout!.setEncoding('utf8');
     serve.stdout!.on('data', (chunk: string) => {
       // Only the first lines are kept (hello, snapshot), then only whether pane text arrives.
       if (out.length < 1 << 20) out += chunk;
-      lines += chunk.split('\n').length - 1;
+      const whole = (partial + chunk).split('\n');
+      partial = whole.pop() ?? '';
+      lines += whole.length;
+      for (const line of whole) {
+        const type = /^\{"type":"([a-z-]+)"/.exec(line)?.[1] ?? '?';
+        const t = lane.sent.get(type) ?? { n: 0, bytes: 0 };
+        lane.sent.set(type, { n: t.n + 1, bytes: t.bytes + line.length + 1 });
+      }
     });
     await waitFor(() => out.includes('"type":"snapshot"'), 60_000, { what: `${label}: the snapshot` });
     serve.stdin!.write(`${JSON.stringify({ type: 'use', features: ['pane-preview'] })}\n`);
@@ -87,6 +119,7 @@ try {
   const floor = await setUp('floor: the pane printing, no tower', null);
   for (const bin of bins) await setUp(path.relative(process.cwd(), bin), bin);
   await pause(3000);
+  for (const l of lanes) l.sent.clear();
   for (let w = 0; w < WINDOWS; w++) {
     const before = lanes.map((l) => ({ serve: l.serve?.pid ? ticks(l.serve.pid) : null, server: ticks(l.serverPid) }));
     await pause(WINDOW_SEC * 1000);
@@ -114,15 +147,28 @@ try {
     const above = median(l.figures.server) - floorServer;
     const total = median(l.figures.own) + median(l.figures.children) + above;
     totals.push(total);
+    const sent = [...l.sent].map(
+      ([type, t]) =>
+        `${type} ${(t.n / (WINDOWS * WINDOW_SEC)).toFixed(1)}/s ${(t.bytes / (WINDOWS * WINDOW_SEC) / 1024).toFixed(1)} KB/s`,
+    );
     console.log(
       `${l.label.padEnd(42)} ${f(l.figures.own)}   ${f(l.figures.children)}        ${above.toFixed(2).padStart(5)} %              ${total.toFixed(2).padStart(5)} %`,
     );
+    console.log(`  sent: ${sent.join(', ')}`);
   }
   if (totals.length === 2 && totals[1]! > 0)
     console.log(`previous build / this build: ${(totals[0]! / totals[1]!).toFixed(2)}× the CPU`);
 } finally {
+  // stdin closing ends a serve (as ssh going away does); one that lingers is killed.
+  for (const l of lanes) l.serve?.stdin?.end();
+  await Promise.all(
+    lanes.map((l) =>
+      l.serve && l.serve.exitCode === null
+        ? Promise.race([new Promise((r) => l.serve!.once('exit', r)), pause(5000)])
+        : null,
+    ),
+  );
   for (const l of lanes) {
-    l.serve?.stdin?.end();
     l.serve?.kill();
     try {
       execFileSync('tmux', ['-L', l.socket, 'kill-server'], { stdio: 'ignore' });
