@@ -112,7 +112,8 @@ export class ClaudeDirWatch {
     // Some platforms give no file name: then the folder as a whole changed.
     const file = name === null || name === '' ? dir : path.join(dir, String(name));
     if (file !== dir && this.depth(file) <= FOLDER_DEPTH && !this.scope.ignored(file)) {
-      // A folder that came gets its watch (before the store reads it, so no later write is missed); one that went loses it.
+      // A folder that came gets its watch (before the store reads it, so no later write is missed);
+      // one that went loses it.
       if (isDir(file)) this.watch(file);
       else this.unwatch([file]);
     }
