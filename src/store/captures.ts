@@ -62,6 +62,8 @@ const SOURCE_PROBLEM_CHARS = 200;
 export const MOVING_MS = 12_000;
 /** Lines of scrollback kept per capture (what the preview can scroll back through). */
 export const CAPTURE_HISTORY = 200;
+/** The least time between two reads of the session files and hook events by a streamed pane's captures. */
+export const STREAMED_SOURCES_MS = 1000;
 
 /**
  * A pane's key among captures: its id on tower's own server (`%3`), `<server>/%3` on a Claude Code
@@ -116,6 +118,7 @@ export class PaneWatch {
   private looks = new Map<string, PaneLook>();
   private focused: string | null = null;
   private ticks = 0;
+  private sourcesReadAt = -Infinity;
   private listeners = new Set<() => void>();
   private version = 0;
   private readonly changes = new LookChanges();
@@ -249,8 +252,9 @@ export class PaneWatch {
     panes: readonly PaneInfo[] | null,
     signal?: AbortSignal,
     swarms: readonly SwarmServer[] = [],
+    via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<void> {
-    return this.capture(paneIds, panes, signal, swarms, false);
+    return this.capture(paneIds, panes, signal, swarms, false, via);
   }
 
   /**
@@ -264,29 +268,16 @@ export class PaneWatch {
     signal: AbortSignal | undefined,
     swarms: readonly SwarmServer[],
     wide: boolean,
+    via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<void> {
     /** The panes whose looks changed; null: anything may have (hook events and session files speak for any pane). */
     let touched: Set<string> | null = new Set<string>();
     let changed = false;
-    // The hook events are one source among the captures: their failure never stops the panes' reading.
-    // It is one row, each source's message on one line and capped; it goes once both read again.
-    const failed: string[] = [];
-    try {
-      changed = this.sessions?.refresh() ?? false;
-    } catch (err) {
-      failed.push(
-        `session files: ${cappedLine(err instanceof Error ? err.message : String(err), SOURCE_PROBLEM_CHARS)}`,
-      );
-    }
-    try {
-      changed = (this.hooks?.refresh() ?? false) || changed;
-    } catch (err) {
-      failed.push(`hook events: ${cappedLine(err instanceof Error ? err.message : String(err), SOURCE_PROBLEM_CHARS)}`);
-    }
-    const hooksProblem = failed.length > 0 ? failed.join('; ') : null;
-    if (hooksProblem !== this.hooksProblem) {
-      this.hooksProblem = hooksProblem;
-      changed = true;
+    // A pane streamed while it prints is captured up to ten times a second: the session files and
+    // hook events are read with it at most once a STREAMED_SOURCES_MS then (the poll tick reads them too).
+    if (!via || this.now() - this.sourcesReadAt >= STREAMED_SOURCES_MS) {
+      this.sourcesReadAt = this.now();
+      changed = this.readSources();
     }
     if (changed || wide) touched = null;
     if (panes) {
@@ -304,7 +295,7 @@ export class PaneWatch {
     const problemBefore = this.problem;
     if (paneIds.length > 0) {
       try {
-        const captures = await this.captureAll(paneIds, signal);
+        const captures = await this.captureAll(paneIds, signal, via);
         const now = this.now();
         for (const [id, cap] of captures) {
           if (!cap.ok) {
@@ -345,11 +336,46 @@ export class PaneWatch {
     for (const l of [...this.listeners]) l();
   }
 
-  /** Captures keys grouped by server (one call per server, servers one after another), keyed back by paneKey. */
+  /** Reads the session files and hook events again; whether anything they say (or their problem) changed. */
+  private readSources(): boolean {
+    // The hook events are one source among the captures: their failure never stops the panes' reading.
+    // It is one row, each source's message on one line and capped; it goes once both read again.
+    let changed = false;
+    const failed: string[] = [];
+    try {
+      changed = this.sessions?.refresh() ?? false;
+    } catch (err) {
+      failed.push(
+        `session files: ${cappedLine(err instanceof Error ? err.message : String(err), SOURCE_PROBLEM_CHARS)}`,
+      );
+    }
+    try {
+      changed = (this.hooks?.refresh() ?? false) || changed;
+    } catch (err) {
+      failed.push(`hook events: ${cappedLine(err instanceof Error ? err.message : String(err), SOURCE_PROBLEM_CHARS)}`);
+    }
+    const hooksProblem = failed.length > 0 ? failed.join('; ') : null;
+    if (hooksProblem !== this.hooksProblem) {
+      this.hooksProblem = hooksProblem;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
+   * Captures keys grouped by server (one call per server, servers one after another), keyed back by
+   * paneKey; one key with `via`: asked of its control client first (no process), as usual if it gives none.
+   */
   private async captureAll(
     keys: readonly string[],
     signal: AbortSignal | undefined,
+    via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<Map<string, PaneCapture>> {
+    const only = keys.length === 1 ? keys[0] : undefined;
+    if (via && only !== undefined) {
+      const cap = await via(CAPTURE_HISTORY);
+      if (cap) return new Map([[only, cap]]);
+    }
     const byServer = new Map<string | null, string[]>();
     for (const key of keys) {
       const { server, paneId } = splitPaneKey(key);

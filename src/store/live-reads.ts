@@ -5,7 +5,6 @@
  * `apply` reads it again. When to read (the frame, the poll tick) stays the store's business.
  */
 import path from 'node:path';
-import type { FSWatcher } from 'chokidar';
 import type { AppContext } from '../context/context.js';
 import type { Problem } from '../model/model.js';
 import { isDir } from '../files/look.js';
@@ -18,7 +17,7 @@ import { mergesTeams, readSource } from './readers.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 import { discoverSources, paneSessionsOf, settingsFrom } from './snapshot.js';
 import { watchStateDirs } from './state-watcher.js';
-import type { StateWatcherHandlers } from './state-watcher.js';
+import type { StateWatch, StateWatcherHandlers } from './state-watcher.js';
 import { TeamBook } from './team-book.js';
 import type { EndedChange } from './team-book.js';
 import { WatchScope } from './watch-scope.js';
@@ -43,7 +42,7 @@ export class LiveReads {
    * and a file written before it is ready would be missed (the read that made the path known came first).
    */
   private recheck = cleanDirty();
-  private watcher: FSWatcher | null = null;
+  private watcher: StateWatch | null = null;
   private readonly scope: WatchScope;
 
   constructor(

@@ -7,6 +7,7 @@
  * once a second while previewed.
  */
 import type { Member, Run } from '../model/model.js';
+import type { PaneCapture } from '../tmux/capture.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { followPaneOutput } from '../tmux/pane-output.js';
 import type { PaneOutputFollower } from '../tmux/pane-output.js';
@@ -27,13 +28,19 @@ const RETRY_MS = [500, 2000, 5000] as const;
  */
 export const UNFOLLOWED_MS = 1000;
 
+/** A capture asked of the followed pane's control client, null when it cannot give one. */
+export type ViaFollower = (history: number) => Promise<PaneCapture | null>;
+
 export interface PreviewStreamDeps {
   /** The client of the server a pane key is on (null: not reachable from here). */
   clientFor(key: string): TmuxClient | null;
   /** The pane id of a key on its server. */
   paneIdOf(key: string): string;
-  /** Captures that one pane (and tells the watch's listeners when it changed). */
-  capture(key: string): Promise<void>;
+  /**
+   * Captures that one pane (and tells the watch's listeners when it changed); `via`, while the pane
+   * is followed: the capture asked of its control client (null from it: capture as usual).
+   */
+  capture(key: string, via?: ViaFollower): Promise<void>;
   /** Follows a pane (tests swap one in). */
   follow?: typeof followPaneOutput;
   /** The pauses before following again, and how often an unfollowed pane is captured (tests shorten them). */
@@ -128,7 +135,8 @@ export class PreviewStream {
     this.again = false;
     this.lastCaptureAt = performance.now();
     try {
-      await this.d.capture(key);
+      const follower = this.follower;
+      await this.d.capture(key, follower?.capture ? (history) => follower.capture!(history) : undefined);
     } catch {
       // A failed capture is the poll tick's to report; the next print tries again.
     } finally {
@@ -155,7 +163,7 @@ export class LocalPaneLooks implements PaneLooks {
     this.stream = new PreviewStream({
       clientFor: (key) => watch.clientOf(splitPaneKey(key).server),
       paneIdOf: (key) => splitPaneKey(key).paneId,
-      capture: (key) => watch.round([key], null),
+      capture: (key, via) => watch.round([key], null, undefined, [], via),
     });
   }
 

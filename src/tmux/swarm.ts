@@ -224,7 +224,8 @@ export class SwarmScanner {
       candidates.push({ name, path: full, ino: st.ino, mtime: st.mtimeMs });
     }
     // The newest sockets first: a lead that started lately is the one most likely still running.
-    candidates.sort((a, b) => b.mtime - a.mtime || a.name.localeCompare(b.name));
+    // Code-unit order, not localeCompare: a collator loads ICU's locale data (tens of ms) at start.
+    candidates.sort((a, b) => b.mtime - a.mtime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (candidates.length > max)
       problems.push(
         `tmux: ${candidates.length} claude-swarm servers in ${sanitizeLine(dir)}; only the newest ${max} are read`,

@@ -1,5 +1,6 @@
 /** The runs list's rows (pure): system, name, status, phase, pending gates and the context gauge, one run a row. */
 import type { Run } from '../../model/model.js';
+import { thousands } from '../../text/count.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { frameLines, windowStart } from '../components/frame.js';
 import type { Cell, ColumnSpec } from '../components/table.js';
@@ -157,7 +158,7 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
   const folded = p.folded ?? 0;
   const foldLine: Segment[] = [
     {
-      text: `  ⋯ ${folded.toLocaleString('en-US')} ${folded === 1 ? 'team' : 'teams'} ended (files unchanged for two days, no pane alive); ${p.foldKey ?? 'E'} lists them`,
+      text: `  ⋯ ${thousands(folded)} ${folded === 1 ? 'team' : 'teams'} ended (files unchanged for two days, no pane alive); ${p.foldKey ?? 'E'} lists them`,
       tone: 'dim',
     },
   ];
