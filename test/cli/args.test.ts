@@ -89,6 +89,7 @@ describe('parseArgv', () => {
     expect(refusal(['terminate'])).toBe("missing required argument 'run'");
     expect(refusal(['status', 'extra'])).toBe("too many arguments for 'status': expected 0, got 1");
     expect(refusal(['status', '--root'])).toBe("option '--root <dir>' argument missing");
+    expect(refusal(['status', '-L'])).toBe("option '-L, --socket-name <name>' argument missing");
     expect(refusal(['status', '--member', 'a'])).toBe("unknown option '--member'");
     expect(refusal(['status', '-V'])).toBe("unknown option '-V'");
     // A value that starts with a dash is given with `=`: `--config -odd` could be a forgotten value.
@@ -140,6 +141,9 @@ describe('typos and what a command takes', () => {
 
   it('says the option or command that was most likely meant, and nothing when none is near', async () => {
     expect(await said(['status', '--jsn'])).toBe("unknown option '--jsn'; did you mean '--json'?");
+    // One letter is near every other: a short option is taken for the one long option it starts.
+    expect(await said(['status', '-j'])).toBe("unknown option '-j'; did you mean '--json'?");
+    expect(await said(['status', '-q'])).toBe("unknown option '-q'");
     expect(await said(['grant', 'r', 'g', '--dryrun'])).toBe("unknown option '--dryrun'; did you mean '--dry-run'?");
     expect(await said(['stauts'])).toBe("unknown command 'stauts'; did you mean 'status'?");
     expect(await said(['status', '--zzzzzz'])).toBe("unknown option '--zzzzzz'");
