@@ -152,3 +152,25 @@ describe('checkpoint --timeout', () => {
     }
   });
 });
+
+describe('contradictory settings', () => {
+  let stderr: string;
+  beforeEach(() => {
+    stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('refuse watch --auto-checkpoint in read-only mode at the start, by flag or by config', async () => {
+    const common = ['-L', uniqueSocketName(), '--claude-dir', dir, '--root', dir];
+    expect(await main(['watch', '--auto-checkpoint', '--readonly', ...common])).toBe(2);
+    expect(stderr).toContain('tower: --auto-checkpoint runs the checkpoint cycle, and read-only mode');
+    stderr = '';
+    writeFile(file, { readonly: true });
+    expect(await main(['watch', '--auto-checkpoint', '--config', file, ...common])).toBe(2);
+    expect(stderr).toContain('give one of the two');
+  });
+});
