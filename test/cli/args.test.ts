@@ -158,6 +158,34 @@ describe('typos and what a command takes', () => {
     expect(demo).not.toMatch(/--root|--host|--socket-path|--demo\b/);
   });
 
+  it('lists on each command only what it takes: no --readonly on status, no other box on hooks', async () => {
+    const help = (name: string) => helpText(TOWER, TOWER.commands.find((c) => c.name === name) ?? null);
+    expect(help('status')).not.toContain('--readonly');
+    expect(help('status').replace(/\s+/g, ' ')).toContain('its shape: docs/status-json.md');
+    expect(await said(['status', '--readonly'])).toBe(
+      "tower status does not take '--readonly' (tower status --help lists what it takes)",
+    );
+    expect(help('hooks')).not.toMatch(/--host|--no-local|--demo\b/);
+    expect(await said(['hooks', 'status', '--demo'])).toBe(
+      "tower hooks does not take '--demo' (tower hooks --help lists what it takes)",
+    );
+    // What each command's help lists, it takes: every option parses.
+    for (const command of TOWER.commands) {
+      const flags = [...helpText(TOWER, command).matchAll(/^ {2}(?:-\w, )?(?: {4})?(--[a-z-]+)/gm)].map(
+        (m) => m[1] ?? '',
+      );
+      expect(flags.length, command.name).toBeGreaterThan(1);
+      for (const flag of flags.filter((f) => f !== '--help' && f !== '--version')) {
+        const takesValue = new RegExp(`${flag} <`).test(helpText(TOWER, command));
+        const args = (command.args ?? []).map(() => 'x');
+        expect(
+          () => parseArgv(TOWER, [command.name, ...args, takesValue ? `${flag}=1` : flag]),
+          `${command.name} ${flag}`,
+        ).not.toThrow();
+      }
+    }
+  });
+
   it('points no help at a file the package does not have', () => {
     for (const command of TOWER.commands) expect(helpText(TOWER, command)).not.toContain('DESIGN.md');
   });
