@@ -57,7 +57,7 @@ describe('the preview of a member at a prompt', () => {
       mounted.push(screen);
       const t = tmux;
       await waitFor(async () => (await t.client.capturePane(pane)).includes('Esc to cancel'), 15_000);
-      await screen.press('\t', '\t');
+      await screen.press('p');
       await waitForText(screen, 'Preview ·');
       await watch.round([pane], null);
       await waitFor(() => expect(screen.frame()).toContain('4. No'), 15_000);
