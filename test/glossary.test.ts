@@ -1,4 +1,4 @@
-/** docs/glossary.md, read first by a newcomer: each word the code made up has an entry, and each file it names is there. */
+/** docs/glossary.md, for a contributor new to the code: each word the code made up has an entry, and each file it names is there. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -111,7 +111,8 @@ function usageError(
   globals: readonly Option[],
 ): UsageError {
   const e = err as { code?: string; message?: string };
-  const named = /'(-[^' ]+)/.exec(e.message ?? '')?.[1] ?? '';
+  // parseArgs names a value-taking option as `'-L, --socket-name <value>'`: the first flag, without its comma.
+  const named = /'(-[^' ,]+)/.exec(e.message ?? '')?.[1] ?? '';
   const o = options.find((x) => `--${x.long}` === named || `-${x.short}` === named);
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const other = globals.find((x) => `--${x.long}` === named || `-${x.short}` === named);
@@ -119,6 +120,12 @@ function usageError(
       return new UsageError(
         `tower ${command.name} does not take '${named}' (tower ${command.name} --help lists what it takes)`,
       );
+    // One letter is one edit from every other letter: what it is near is the one long option it starts.
+    if (/^-[^-]$/.test(named)) {
+      const starts = options.filter((x) => x.long.startsWith(named.slice(1)));
+      const only = starts.length === 1 ? starts[0] : undefined;
+      return new UsageError(`unknown option '${named}'${only ? `; did you mean '--${only.long}'?` : ''}`);
+    }
     return new UsageError(`unknown option '${named}'`, {
       word: named,
       among: options.flatMap((x) => [`--${x.long}`, ...(x.short ? [`-${x.short}`] : [])]),

@@ -50,8 +50,16 @@ const RUNNERS: Record<CommandName, Runner> = {
     }),
   terminate: async (ctx, [runId], o) =>
     (await actions()).terminateCommand(ctx, runId ?? '', { members: (o.member as string[] | undefined) ?? [] }),
-  watch: async (ctx, _args, o) =>
-    (await import('../commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) }),
+  watch: async (ctx, _args, o) => {
+    // Refused at the start, not once per checkpoint signal: the one thing asked for could never be done.
+    if (o.autoCheckpoint && ctx.readonly) {
+      process.stderr.write(
+        'tower: --auto-checkpoint runs the checkpoint cycle, and read-only mode (--readonly, or "readonly" in the config) refuses every action: give one of the two\n',
+      );
+      return EXIT.usage;
+    }
+    return (await import('../commands/watch.js')).watchCommand(ctx, { autoCheckpoint: Boolean(o.autoCheckpoint) });
+  },
   demo: async (ctx, _args, o) =>
     (await import('../demo/command.js')).demoCommand(ctx, {
       ui: o.ui !== false,

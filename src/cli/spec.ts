@@ -30,9 +30,11 @@ export const COMMANDS = [
     options: [
       {
         flags: '--json',
-        description: 'print the snapshot as JSON (one line when piped; its shape is in the README)',
+        description: 'print the snapshot as JSON (one line when piped; its shape: docs/status-json.md)',
       },
     ],
+    // It only reads: every global but --readonly, which would refuse nothing.
+    globals: ['root', 'claude-dir', 'socket-name', 'socket-path', 'config', 'no-color', 'host', 'no-local', 'demo'],
   },
   {
     name: 'grant',
@@ -109,6 +111,8 @@ export const COMMANDS = [
     description:
       "add (install), remove (uninstall) or look at (status) tower's hook entries in a Claude Code settings file you name",
     args: [{ name: 'verb', description: 'install, uninstall or status' }],
+    // A settings file on this box: never another box's, nor the demo's.
+    globals: ['root', 'claude-dir', 'socket-name', 'socket-path', 'config', 'no-color', 'readonly'],
     options: [
       DRY_RUN,
       {

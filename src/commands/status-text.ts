@@ -111,8 +111,11 @@ export function runBlock(run: Run, opts: TextOptions): string[] {
   for (const g of run.gates) lines.push(`  ${gateLine(g, opts.now, paint)}`);
   if (run.context) {
     const over = run.context.threshold !== null && run.context.usedPct >= run.context.threshold;
-    const gauge = `${Math.round(run.context.usedPct)}%${run.context.threshold !== null ? ` of ${run.context.threshold}% threshold` : ''}`;
-    lines.push(`  context: ${over ? paint(SGR.amber, `${gauge} (over)`) : gauge}`);
+    // The words of the run's warning and gate (`context 72% ≥ 70% threshold`), one figure everywhere.
+    const pct = `${Math.round(run.context.usedPct)}%`;
+    const gauge =
+      run.context.threshold !== null ? `${pct} ${over ? '≥' : '<'} ${run.context.threshold}% threshold` : pct;
+    lines.push(`  context: ${over ? paint(SGR.amber, gauge) : gauge}`);
   }
   if (run.handoff) {
     const when = age(run.handoff.writtenAt, opts.now);

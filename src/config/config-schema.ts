@@ -7,6 +7,7 @@ import { BARE_COMMANDS, TINA_COMMANDS } from './defaults.js';
 import { duration } from './duration.js';
 import { NotifyConfigSchema } from './notify-schema.js';
 import { resolveBindings } from '../keys/keymap-schema.js';
+import { nearWord } from '../text/near-word.js';
 
 /** The text typed into a lead's pane for each step of the checkpoint cycle. */
 export const CommandsSchema = z
@@ -136,14 +137,34 @@ function issueText(i: z.core.$ZodIssue): string {
   const where = i.path.length ? i.path.join('.') : '(top level)';
   if (i.code === 'unrecognized_keys') {
     const known = keysAt(i.path);
-    const names = i.keys.map((k) => `"${k}"`).join(', ');
-    return `${where}: unknown key${i.keys.length === 1 ? '' : 's'} ${names}${known ? `; the keys are ${known.join(', ')}` : ''}`;
+    const said = i.keys.map((k) => {
+      const near = known ? nearWord(k, known) : null;
+      return { text: `"${k}"${near ? ` (did you mean "${near}"?)` : ''}`, near };
+    });
+    // The whole list only when no key was near one of them: a misspelt key names the one it was meant to be.
+    const list = known && said.every((s) => !s.near) ? `; the keys are ${known.join(', ')}` : '';
+    return `${where}: unknown key${i.keys.length === 1 ? '' : 's'} ${said.map((s) => s.text).join(', ')}${list}`;
   }
+  if (i.code === 'invalid_type' && i.input === undefined) return `${where}: is missing`;
   if (i.code === 'invalid_union' || i.code === 'invalid_value') {
     const one = allowed(i);
     if (one) return `${where}: must be one of ${one}`;
   }
   return `${where}: ${i.message}`;
+}
+
+/** The required keys a misspelt key stands for: its issue says it ("did you mean"), their "missing" would say it again. */
+function meantKeys(issues: readonly z.core.$ZodIssue[]): Set<string> {
+  const meant = new Set<string>();
+  for (const i of issues) {
+    if (i.code !== 'unrecognized_keys') continue;
+    const known = keysAt(i.path) ?? [];
+    for (const k of i.keys) {
+      const near = nearWord(k, known);
+      if (near) meant.add([...i.path, near].join('.'));
+    }
+  }
+  return meant;
 }
 
 /**
@@ -154,7 +175,12 @@ export function checkConfig(
   value: unknown,
 ): { ok: true; config: z.infer<typeof ConfigSchema> } | { ok: false; errors: string[] } {
   const parsed = ConfigSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map(issueText) };
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const meant = meantKeys(issues);
+    const missing = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && i.input === undefined;
+    return { ok: false, errors: issues.filter((i) => !(missing(i) && meant.has(i.path.join('.')))).map(issueText) };
+  }
   // Checked here, not only by the screen: every command refuses a config it would misread.
   const keys = resolveBindings(parsed.data.keys);
   if (!keys.ok) return { ok: false, errors: keys.errors };

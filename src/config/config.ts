@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { CommandsSchema, ConfigSchema, HostSchema } from './config-schema.js';
 import { readText, parseJson } from '../files/read.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { BARE_COMMANDS, TINA_COMMANDS } from './defaults.js';
 import { defaultNotifyConfig } from './notify.js';
 
@@ -62,6 +63,28 @@ export class ConfigError extends Error {
 }
 
 /**
+ * Where the config's JSON goes wrong, as its writer looks for it: `invalid JSON at line 2, column 1:
+ * Expected double-quoted property name` (null when JSON.parse names no position). The config is
+ * the operator's own file, written by hand: a mistake in it is not a half-written file.
+ */
+function jsonMistake(text: string): string | null {
+  let said = '';
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (err) {
+    said = err instanceof Error ? err.message : String(err);
+  }
+  const at = / in JSON at position (\d+)/.exec(said);
+  if (!at) return null;
+  const pos = Number(at[1]);
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const column = pos - before.lastIndexOf('\n');
+  return `invalid JSON at line ${line}, column ${column}: ${sanitizeLine(said.slice(0, at.index)).slice(0, 120)}`;
+}
+
+/**
  * Loads the config. A missing default file gives the defaults; a missing file named by --config,
  * invalid JSON or a wrong key is a ConfigError whose message names the file and the key.
  */
@@ -76,7 +99,7 @@ export async function loadConfig(
     throw new ConfigError(`config ${target}: ${text.problem.message}`);
   }
   const json = parseJson(target, text.value);
-  if (!json.ok) throw new ConfigError(`config ${target}: ${json.problem.message}`);
+  if (!json.ok) throw new ConfigError(`config ${target}: ${jsonMistake(text.value) ?? json.problem.message}`);
   const { checkConfig } = await import('./config-schema.js');
   const checked = checkConfig(json.value);
   if (!checked.ok) throw new ConfigError(`config ${target}: ${checked.errors.join('; ')}`);

@@ -3,6 +3,7 @@
  * overrides never loads the validator.
  */
 import { z } from 'zod';
+import { nearWord } from '../text/near-word.js';
 import { isKeySpec } from './key-name.js';
 import { COMMANDS, bindingsFrom, type Bindings } from './keymap.js';
 
@@ -13,6 +14,20 @@ const KeySpecSchema = z.string().refine(isKeySpec, {
 /** User overrides from the config file: command → keys (replacing that command's defaults). */
 export const KeyOverridesSchema = z.partialRecord(z.enum(COMMANDS), z.array(KeySpecSchema).min(1));
 
+/** One wrong entry of `keys`, naming it: a key that is no command names the command it is nearest. */
+function issueText(i: z.core.$ZodIssue): string {
+  if (i.code === 'unrecognized_keys' || (i.code === 'invalid_key' && i.path.length > 0)) {
+    const words = i.code === 'unrecognized_keys' ? i.keys : [String(i.path[i.path.length - 1])];
+    return words
+      .map((w) => {
+        const near = nearWord(w, COMMANDS);
+        return `keys: "${w}" is no command${near ? `; did you mean "${near}"?` : " (the README's key table lists them)"}`;
+      })
+      .join('; ');
+  }
+  return `keys.${i.path.join('.') || '(top level)'}: ${i.message}`;
+}
+
 /** Builds the bindings from defaults plus overrides, or says what is wrong (unknown command, bad key, conflict). */
 export function resolveBindings(
   overrides: unknown = {},
@@ -21,7 +36,7 @@ export function resolveBindings(
   if (!parsed.success) {
     return {
       ok: false,
-      errors: parsed.error.issues.map((i) => `keys.${i.path.join('.') || '(top level)'}: ${i.message}`),
+      errors: parsed.error.issues.map(issueText),
     };
   }
   return bindingsFrom(parsed.data);

@@ -154,7 +154,7 @@ export const KEYMAP: readonly CommandSpec[] = [
     keys: ['v'],
     hint: 'read gate',
     description:
-      "Read the selected gate in full (gates pane), or a held permission request's whole input (its answer dialog: y waits for it when the request's line leaves part out)",
+      "Read the selected gate or activity line in full (gates or activity pane), or a held permission request's whole input (its answer dialog: y waits for it when the request's line leaves part out)",
     contexts: ['pane', 'modal'],
     group: 'Navigate',
   },

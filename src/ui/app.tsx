@@ -25,7 +25,7 @@ import { createSessionStore } from './session-state.js';
 import { NO_DIALOG, dialogReducer } from './state/dialog-state.js';
 import { createReducerStore } from './state/reducer-store.js';
 import { initialUiState, uiReducer } from './state/ui-state.js';
-import { previewMember } from './state/selectors.js';
+import { previewMember, visibleRuns } from './state/selectors.js';
 import { paneTextLines } from './text/pane-text.js';
 import { createTheme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
@@ -107,9 +107,23 @@ export function ControlRoom(props: ControlRoomProps) {
         return look ? paneTextLines(look.text, false).length : 0;
       },
     });
-    return { ui, dialogs, runner, controller, frameOf };
+    /** Selects the first run shown while none is selected; only the operator's keys move it after. */
+    const holdFirstRun = () => {
+      const s = ui.getState();
+      if (s.selectedRunId !== null) return;
+      const first = visibleRuns(props.store.getSnapshot().runs, s.filter, s.showEnded)[0];
+      if (first) ui.dispatch({ type: 'select-run', id: first.id });
+    };
+    holdFirstRun();
+    return { ui, dialogs, runner, controller, frameOf, holdFirstRun };
   });
   useEffect(() => () => core.runner.dispose(), [core]);
+  // The first run the cursor shows is held by its id (at once when there is one, so the first frame
+  // is drawn once): a run that grows urgent and moves to the top does not take the cursor from it.
+  useEffect(() => {
+    core.holdFirstRun();
+    return props.store.subscribe(core.holdFirstRun);
+  }, [core, props.store]);
 
   // Subscriptions: each store's change renders again; the frame is derived from their values once.
   const snapshot = useSnapshot(props.store);

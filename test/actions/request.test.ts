@@ -92,7 +92,7 @@ describe('request', () => {
     expect(w.audit()[0]).toMatchObject({ action: 'request', target: 'pre-done', outcome: 'done' });
   });
 
-  // Papercup hooks always get OPERATOR_BASE and WORKSPACE_ID (Papercusp/papercusp-app 96a6ba7,
+  // Papercusp hooks always get OPERATOR_BASE and WORKSPACE_ID (Papercusp/papercusp-app 96a6ba7,
   // libs/papercusp/packages/orchestrator/src/hooks.ts runHook: OPERATOR_BASE defaults to
   // http://localhost:3070; WORKSPACE_ID from orchestrator/src/workspace.ts activeWorkspaceId).
   it('gives the hook OPERATOR_BASE and WORKSPACE_ID as the harness does, the defaults when tower names none', async () => {

@@ -89,6 +89,7 @@ describe('parseArgv', () => {
     expect(refusal(['terminate'])).toBe("missing required argument 'run'");
     expect(refusal(['status', 'extra'])).toBe("too many arguments for 'status': expected 0, got 1");
     expect(refusal(['status', '--root'])).toBe("option '--root <dir>' argument missing");
+    expect(refusal(['status', '-L'])).toBe("option '-L, --socket-name <name>' argument missing");
     expect(refusal(['status', '--member', 'a'])).toBe("unknown option '--member'");
     expect(refusal(['status', '-V'])).toBe("unknown option '-V'");
     // A value that starts with a dash is given with `=`: `--config -odd` could be a forgotten value.
@@ -140,6 +141,9 @@ describe('typos and what a command takes', () => {
 
   it('says the option or command that was most likely meant, and nothing when none is near', async () => {
     expect(await said(['status', '--jsn'])).toBe("unknown option '--jsn'; did you mean '--json'?");
+    // One letter is near every other: a short option is taken for the one long option it starts.
+    expect(await said(['status', '-j'])).toBe("unknown option '-j'; did you mean '--json'?");
+    expect(await said(['status', '-q'])).toBe("unknown option '-q'");
     expect(await said(['grant', 'r', 'g', '--dryrun'])).toBe("unknown option '--dryrun'; did you mean '--dry-run'?");
     expect(await said(['stauts'])).toBe("unknown command 'stauts'; did you mean 'status'?");
     expect(await said(['status', '--zzzzzz'])).toBe("unknown option '--zzzzzz'");
@@ -152,6 +156,34 @@ describe('typos and what a command takes', () => {
     const demo = helpText(TOWER, TOWER.commands.find((c) => c.name === 'demo') ?? null);
     expect(demo).toContain('--socket-name');
     expect(demo).not.toMatch(/--root|--host|--socket-path|--demo\b/);
+  });
+
+  it('lists on each command only what it takes: no --readonly on status, no other box on hooks', async () => {
+    const help = (name: string) => helpText(TOWER, TOWER.commands.find((c) => c.name === name) ?? null);
+    expect(help('status')).not.toContain('--readonly');
+    expect(help('status').replace(/\s+/g, ' ')).toContain('its shape: docs/status-json.md');
+    expect(await said(['status', '--readonly'])).toBe(
+      "tower status does not take '--readonly' (tower status --help lists what it takes)",
+    );
+    expect(help('hooks')).not.toMatch(/--host|--no-local|--demo\b/);
+    expect(await said(['hooks', 'status', '--demo'])).toBe(
+      "tower hooks does not take '--demo' (tower hooks --help lists what it takes)",
+    );
+    // What each command's help lists, it takes: every option parses.
+    for (const command of TOWER.commands) {
+      const flags = [...helpText(TOWER, command).matchAll(/^ {2}(?:-\w, )?(?: {4})?(--[a-z-]+)/gm)].map(
+        (m) => m[1] ?? '',
+      );
+      expect(flags.length, command.name).toBeGreaterThan(1);
+      for (const flag of flags.filter((f) => f !== '--help' && f !== '--version')) {
+        const takesValue = new RegExp(`${flag} <`).test(helpText(TOWER, command));
+        const args = (command.args ?? []).map(() => 'x');
+        expect(
+          () => parseArgv(TOWER, [command.name, ...args, takesValue ? `${flag}=1` : flag]),
+          `${command.name} ${flag}`,
+        ).not.toThrow();
+      }
+    }
   });
 
   it('points no help at a file the package does not have', () => {

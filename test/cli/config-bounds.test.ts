@@ -30,10 +30,14 @@ async function problemOf(config: object): Promise<string> {
 }
 
 describe('a config error says what would be right', () => {
-  it('names the known keys beside an unknown one, and the allowed values of a choice', async () => {
-    expect(await problemOf({ polIntervalMs: 500 })).toMatch(
-      /unknown key "polIntervalMs"; the keys are .*\bpollIntervalMs\b/,
+  it('names the key a misspelt one was meant to be, else the known keys, and the allowed values of a choice', async () => {
+    expect(await problemOf({ polIntervalMs: 500 })).toBe(
+      `config ${file}: (top level): unknown key "polIntervalMs" (did you mean "pollIntervalMs"?)`,
     );
+    expect(await problemOf({ pollIntervalMS: 500 })).toContain(
+      'unknown key "pollIntervalMS" (did you mean "pollIntervalMs"?)',
+    );
+    expect(await problemOf({ zzzqq: 1 })).toMatch(/unknown key "zzzqq"; the keys are .*\bpollIntervalMs\b/);
     expect(await problemOf({ notify: { desktop: 'yes' } })).toContain(
       'notify.desktop: must be one of "osc9", "osc777", false',
     );
@@ -41,7 +45,19 @@ describe('a config error says what would be right', () => {
       'notify.events.0: must be one of "gate-opened", "checkpoint-timeout", "member-died", "member-waiting"',
     );
     expect(await problemOf({ hosts: [{ name: 'b', destination: 'b', shhArgs: [] }] })).toContain(
-      'hosts.0: unknown key "shhArgs"; the keys are name, destination, sshArgs, tower',
+      'hosts.0: unknown key "shhArgs" (did you mean "sshArgs"?)',
+    );
+    // A misspelt required key is one mistake, said once: not also as the key that is missing.
+    expect(await problemOf({ hosts: [{ name: 'b', destinaton: 'b' }] })).toBe(
+      `config ${file}: hosts.0: unknown key "destinaton" (did you mean "destination"?)`,
+    );
+    expect(await problemOf({ hosts: [{ name: 'b' }] })).toBe(`config ${file}: hosts.0.destination: is missing`);
+  });
+
+  it('says the line and column of a JSON mistake', async () => {
+    fs.writeFileSync(file, '{\n  "pollIntervalMs": 500,\n}\n');
+    await expect(loadConfig(file)).rejects.toThrow(
+      `config ${file}: invalid JSON at line 3, column 1: Expected double-quoted property name`,
     );
   });
 });
@@ -93,7 +109,10 @@ describe('an invalid keys section', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('is refused by loadConfig itself, naming the key', async () => {
-    expect(await problemOf({ keys: { 'no-such-command': ['x'] } })).toContain('keys');
+    expect(await problemOf({ keys: { 'no-such-command': ['x'] } })).toContain('keys: "no-such-command" is no command');
+    expect(await problemOf({ keys: { grnat: ['x'] } })).toBe(
+      `config ${file}: keys: "grnat" is no command; did you mean "grant"?`,
+    );
     expect(await problemOf({ keys: { grant: ['j'] } })).toMatch(/keys: "j" would mean both/);
   });
 
@@ -131,5 +150,27 @@ describe('checkpoint --timeout', () => {
     } finally {
       vi.restoreAllMocks();
     }
+  });
+});
+
+describe('contradictory settings', () => {
+  let stderr: string;
+  beforeEach(() => {
+    stderr = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('refuse watch --auto-checkpoint in read-only mode at the start, by flag or by config', async () => {
+    const common = ['-L', uniqueSocketName(), '--claude-dir', dir, '--root', dir];
+    expect(await main(['watch', '--auto-checkpoint', '--readonly', ...common])).toBe(2);
+    expect(stderr).toContain('tower: --auto-checkpoint runs the checkpoint cycle, and read-only mode');
+    stderr = '';
+    writeFile(file, { readonly: true });
+    expect(await main(['watch', '--auto-checkpoint', '--config', file, ...common])).toBe(2);
+    expect(stderr).toContain('give one of the two');
   });
 });

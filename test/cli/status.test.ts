@@ -234,7 +234,7 @@ describe('tower status (text)', () => {
     expect(r.stdout).toContain('spec-reviewer (tina:spec-reviewer, in-process)');
     expect(r.stdout).toContain('tasks: 4 (1 completed, 1 in_progress, 2 pending)');
     expect(r.stdout).toContain('reviews: 1 failed, 1 passed');
-    expect(r.stdout).toContain('context: 72% of 70% threshold (over)');
+    expect(r.stdout).toContain('context: 72% ≥ 70% threshold');
     expect(r.stdout).toContain('warnings:\n    - context 72% ≥ 70% threshold');
     expect(r.stdout).toMatch(/problems \(1\):\n {4}- .*phase\.json: state is stale/);
   });

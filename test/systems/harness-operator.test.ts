@@ -463,7 +463,7 @@ describe('a project run by an operator tower was not told of', () => {
     writeFile(path.join(stateDir, 'logs', '1764000100-worker-2.jsonl'), '{"type":"start"}\n');
     const run = shop(await snapshot());
     expect(run.warnings).toContain(
-      "it looks run by the Papercup operator (run streams in logs/, no checkpoint files): its gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)",
+      "it looks run by the Papercusp operator (run streams in logs/, no checkpoint files): its gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)",
     );
     expect(run.gates).toEqual([]);
 

@@ -139,9 +139,10 @@ describe('a current tina run (.claude/tina, the e2e sample)', () => {
         state: 'pending',
         since: '2026-01-26T14:37:07.000Z',
         grantable: false,
-        title: 'Context 70% ≥ 70% — checkpoint due',
+        // The context now (the metrics, as the gauge shows it); the signal's own figure in the body.
+        title: 'Context 25% — checkpoint due',
         file: path.join(myState, 'checkpoint-needed'),
-        body: 'source: statusline\ntriggered at: 2026-01-26T14:37:07.000Z',
+        body: 'signalled at: context 70%\nsource: statusline\ntriggered at: 2026-01-26T14:37:07.000Z',
       },
     ]);
   });
@@ -384,7 +385,7 @@ describe('damaged tina state', () => {
     fs.writeFileSync(path.join(myState, 'phase-2/status.json'), '{"status": "exec');
     fs.writeFileSync(path.join(myState, 'phase-2/handoff.md'), Buffer.from([0x23, 0x00]));
     const { run } = read(myFeature, myState);
-    expect(run.gates.map((g) => [g.id, g.title])).toEqual([['context', 'Checkpoint due']]);
+    expect(run.gates.map((g) => [g.id, g.title])).toEqual([['context', 'Context 25% — checkpoint due']]);
     // The phase status falls back to the supervisor's phase entry.
     expect(run.phase?.status).toBe('executing');
     expect(run.handoff?.path).toBe(path.join(myState, 'phase-2/handoff.md'));

@@ -72,7 +72,7 @@ describe('a list longer than the terminal', () => {
     mounted.push(screen);
     await waitForText(screen, 'off screen');
     const shown = (screen.frame().match(/run-\d+/g) ?? []).length;
-    expect(screen.frame()).toContain(`Runs · 12 · ${12 - shown} off screen`);
+    expect(screen.frame()).toContain(`Runs · 12 · ${12 - shown} at a gate off screen`);
     await screen.press(...Array.from({ length: 11 }, () => 'j'));
     await waitForText(screen, 'run-11');
     expect(screen.frame()).toMatch(/> +harness +run-11 /);

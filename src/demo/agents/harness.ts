@@ -1,5 +1,5 @@
 /**
- * The harness runner (Papercup's run.sh and its orchestrator): it works through features, then
+ * The harness runner (Papercusp's run.sh and its orchestrator): it works through features, then
  * fires the `pre-done` checkpoint after `--after` seconds — the pending file with the auto body and
  * the `.fired` sentinel — and pauses (run.sh exit 8). A fired checkpoint is not an orchestrator
  * decision: the deprecated `CHECKPOINT` verb would be an escalation. It notices checkpoints

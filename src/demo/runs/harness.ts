@@ -1,5 +1,5 @@
 /**
- * The harness (Papercup) project `sheets-clone`: named checkpoints in `.papercusp/config.json`,
+ * The harness (Papercusp) project `sheets-clone`: named checkpoints in `.papercusp/config.json`,
  * `plan-approval` already fired and granted, a checkpoint hook in `.papercusp/hooks/`, and a runner
  * that fires `pre-done` after `fireAfterSec`. The log lines are the orchestrator's own forms
  * (`ORCH decision: <VERB> [arg] (role=…)`, `ORCH batch (…)`), from Papercusp/papercusp-app.

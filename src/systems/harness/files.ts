@@ -1,5 +1,5 @@
 /**
- * Pure parsers of the harness (Papercup) state files: config.json, the checkpoint Markdown, the
+ * Pure parsers of the harness (Papercusp) state files: config.json, the checkpoint Markdown, the
  * `.granted` sentinel and the names in the state directory. No disk access here.
  */
 import type { Problem } from '../../model/model.js';

@@ -1,5 +1,5 @@
 /**
- * The harness under its operator. With the operator running, Papercup keeps checkpoints in
+ * The harness under its operator. With the operator running, Papercusp keeps checkpoints in
  * Postgres (`harness_shared.harness_checkpoints`: `granted`, `consumed`; Papercusp/papercusp-app
  * 96a6ba7, libs/papercusp/_retired/orchestrator-run-loop/src/checkpoints-pg.ts and
  * libs/papercusp/packages/orchestrator/ARCHITECTURE.md "State lives in Postgres"): the

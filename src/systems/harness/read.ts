@@ -1,5 +1,5 @@
 /**
- * The harness with named checkpoints (Papercup; seed 001): `.harness/` or `.papercusp/` in a project.
+ * The harness with named checkpoints (Papercusp; seed 001): `.harness/` or `.papercusp/` in a project.
  * Checkpoints are amber gates a human grants. An escalation is a red one: `escalation.md` in the
  * state dir (the harness API's rule, whatever the log says: a rejected plan writes it and exits 7
  * with no decision line), or a last decision of ESCALATE or the deprecated CHECKPOINT verb, which
@@ -107,7 +107,7 @@ export function readHarnessSource(root: string, stateDir: string, settings: Read
       checkpoints = readCheckpoints(stateDir, config, run.problems);
       run.warnings = [
         ...(run.warnings ?? []),
-        `it looks run by the Papercup operator (run streams in logs/, no checkpoint files): its gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)`,
+        `it looks run by the Papercusp operator (run streams in logs/, no checkpoint files): its gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)`,
       ];
     } else {
       const why = answer === null ? 'no answer yet' : answer.message;

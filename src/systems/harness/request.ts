@@ -68,7 +68,7 @@ export function hookIfExecutable(stateDir: string): string | null {
 }
 
 /**
- * The active Papercup workspace, as the orchestrator resolves it (orchestrator/src/workspace.ts
+ * The active Papercusp workspace, as the orchestrator resolves it (orchestrator/src/workspace.ts
  * activeWorkspaceId): `PAPERCUSP_WORKSPACE_ID`, else `current` of
  * `<PAPERCUSP_WORKSPACES_ROOT or ~/.papercusp-workspaces>/registry.json`, else `default`.
  */

@@ -80,13 +80,18 @@ export function assembleTinaRun(
   const signal = files.signal;
   if (signal) {
     const s = signal.value;
+    // One figure for the run: the context as the metrics say it now (what the gauge and the warning
+    // show), else as the signal said it when it was written; the signal's own figure goes in the body.
+    const pct = files.metrics?.usedPct ?? s.contextPct;
+    const threshold = s.threshold ?? settings.contextThresholdPct;
     const title =
-      s.contextPct !== null && s.threshold !== null
-        ? `Context ${s.contextPct}% ≥ ${s.threshold}% — checkpoint due`
-        : s.contextPct !== null
-          ? `Context ${s.contextPct}% — checkpoint due`
+      pct !== null && pct >= threshold
+        ? `Context ${pct}% ≥ ${threshold}% — checkpoint due`
+        : pct !== null
+          ? `Context ${pct}% — checkpoint due`
           : 'Checkpoint due';
     const body = [
+      s.contextPct !== null && s.contextPct !== pct ? `signalled at: context ${s.contextPct}%` : null,
       s.source !== null ? `source: ${s.source}` : null,
       s.triggeredAt !== null ? `triggered at: ${s.triggeredAt}` : null,
     ].filter((l): l is string => l !== null);

@@ -50,17 +50,43 @@ export function headerLine({ snapshot, width, readonly, loading, muted, byRule }
   return fitLine(gap > 0 ? [...left, { text: ' '.repeat(gap) }, ...right] : [...left, { text: ' ' }, ...right], width);
 }
 
-/** The footer: the keys that apply now (first key of each), dropping the least important until they fit. */
+/** One item of the footer: its keys and what they do (`answer` marks the answer keys). */
+interface FooterItem {
+  keys: string;
+  label: string;
+  answer: boolean;
+}
+
+/** Whether a hint answers the prompt on screen (`1`…`9`, `n`): the keys for what is selected, kept longest. */
+const answers = (h: Hint): boolean => h.command.startsWith('answer-');
+
+/**
+ * The footer: the keys that apply now (first key of each), dropping the least important until they
+ * fit. The numbered answers share one hint (`1/2/3/4 answer`), so `n answer No` has room beside
+ * them; what drops first is any other hint before help and quit, the answers last of all.
+ */
 export function footerLine(hints: readonly Hint[], bindings: Bindings, width: number): Segment[] {
-  const render = (hs: readonly Hint[]): Segment[] =>
-    hs.flatMap((h, i): Segment[] => [
+  const key = (h: Hint) => keyLabel(bindings.keys[h.command][0] ?? '?');
+  const numbered = (h: Hint) => answers(h) && h.command !== 'answer-no' && h.label === `answer ${h.command.slice(7)}`;
+  // Runs of numbered answers as one item: the keys joined, one word.
+  const items: FooterItem[] = [];
+  for (const h of hints) {
+    const last = items[items.length - 1];
+    if (numbered(h) && last?.label === 'answer' && last.answer) last.keys += `/${key(h)}`;
+    else items.push({ keys: key(h), label: numbered(h) ? 'answer' : h.label, answer: answers(h) });
+  }
+  const render = (list: readonly FooterItem[]): Segment[] =>
+    list.flatMap((it, i): Segment[] => [
       { text: i === 0 ? ' ' : '  ' },
-      { text: keyLabel(bindings.keys[h.command][0] ?? '?'), tone: 'key' },
-      { text: ` ${h.label}` },
+      { text: it.keys, tone: 'key' },
+      { text: ` ${it.label}` },
     ]);
-  const shown = [...hints];
-  // Drop from just before the last two (help and quit stay while anything does).
-  while (shown.length > 2 && lineWidth(render(shown)) > width) shown.splice(shown.length - 3, 1);
+  const shown = [...items];
+  while (shown.length > 2 && lineWidth(render(shown)) > width) {
+    // Help and quit (the last two) stay while anything does; before them, the answers go last.
+    const other = shown.slice(0, -2).findLastIndex((it) => !it.answer);
+    shown.splice(other >= 0 ? other : shown.length - 3, 1);
+  }
   return fitLine(render(shown), width);
 }
 

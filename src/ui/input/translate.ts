@@ -15,8 +15,8 @@ export function translatePaneKey(bindings: Bindings, pane: PaneId, key: string):
   const command = commandFor(bindings, pane === 'runs' ? 'runs' : 'pane', key);
   if (!command) return null;
   if (isMove(command)) return command;
-  // `read` opens the selected gate: it means something in the gates pane only.
-  return command === 'read' && pane === 'gates' ? command : null;
+  // `read` opens the selected gate or activity line: it means something in those panes only.
+  return command === 'read' && (pane === 'gates' || pane === 'activity') ? command : null;
 }
 
 /** A global key (no dialog or prompt open). */

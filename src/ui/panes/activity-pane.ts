@@ -4,7 +4,8 @@ import { sanitizeLine } from '../../text/sanitize.js';
 import { windowStart } from '../components/frame.js';
 import { clock, timeOfDay } from '../text/format.js';
 import type { Segment } from '../text/segments.js';
-import { highlight } from '../text/segments.js';
+import { highlight, lineWidth } from '../text/segments.js';
+import { displayWidth, sliceCells } from '../text/width.js';
 import { activityStatusCell } from './words.js';
 import type { PaneSpec } from './pane-spec.js';
 import { framed } from './pane-spec.js';
@@ -48,17 +49,58 @@ export interface ActivityProps {
   focused: boolean;
   /** The content's rows, inside the frame (rows are cut to the width where they are placed). */
   height: number;
+  /** The content's cells across: a line longer than this goes on over a second row (unset: cut). */
+  width?: number | undefined;
+}
+
+/** Rows of an entry's first line: three at most, so a wide pane shows most of a long message. */
+const HEAD_ROWS = 3;
+/** Where a line's continuation starts: under the action, past the time and the status. */
+const INDENT = '         ';
+
+/**
+ * `line` over at most `rows` rows of `width` cells, breaking at a space where one is near; the
+ * rows after the first start with `INDENT`. What still does not fit is left for the row's cut (…).
+ */
+export function wrapSegments(line: readonly Segment[], width: number, rows: number): Segment[][] {
+  if (width <= INDENT.length + 10 || lineWidth(line) <= width) return [[...line]];
+  const out: Segment[][] = [];
+  let row: Segment[] = [];
+  let room = width;
+  const pending = [...line];
+  while (pending.length > 0) {
+    const s = pending.shift() as Segment;
+    const w = displayWidth(s.text);
+    if (w <= room || out.length === rows - 1) {
+      row.push(s);
+      room -= w;
+      continue;
+    }
+    let head = sliceCells(s.text, room);
+    // Break at the last space of what fits, unless that leaves most of the row empty.
+    const space = head.lastIndexOf(' ');
+    if (space > head.length / 2) head = head.slice(0, space + 1);
+    row.push({ ...s, text: head });
+    out.push(row);
+    row = [{ text: INDENT }];
+    room = width - INDENT.length;
+    pending.unshift({ ...s, text: s.text.slice(head.length).trimStart() });
+  }
+  out.push(row);
+  return out;
 }
 
 /** The activity pane's content lines. */
-export function activityLines({ entries, cursor, focused, height }: ActivityProps): Segment[][] {
+export function activityLines({ entries, cursor, focused, height, width }: ActivityProps): Segment[][] {
   if (entries.length === 0)
     return [[{ text: '  no actions yet: keys like c, g, X act on the selected run', tone: 'dim' }]];
   const newestFirst = [...entries].reverse();
   const lines: Segment[][] = [];
   let cursorLine = 0;
   newestFirst.forEach((e, i) => {
-    const block = entryLines(e);
+    // The first line is drawn after a one-cell mark: it wraps within what is left of the width.
+    const [head = [], ...rest] = entryLines(e);
+    const block = [...(width === undefined ? [head] : wrapSegments(head, width - 1, HEAD_ROWS)), ...rest];
     if (i === cursor) cursorLine = lines.length;
     block.forEach((l, k) =>
       lines.push(
@@ -88,6 +130,7 @@ export const activityPane: PaneSpec<'activity'> = {
         cursor: c.cursor,
         focused: c.focused,
         height: c.rect.height - 2,
+        width: c.rect.width - 2,
       }),
     ),
 };

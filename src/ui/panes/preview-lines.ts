@@ -1,25 +1,47 @@
 /** The preview pane's title and lines for a member and what tower last captured of its pane. Pure. */
-import type { Member } from '../../model/model.js';
+import type { Member, Run } from '../../model/model.js';
 import type { PaneLook } from '../../store/captures.js';
 import { sanitizeLine } from '../../text/sanitize.js';
 import { frameLines } from '../components/frame.js';
 import { paneTextLines } from '../text/pane-text.js';
 import type { Segment } from '../text/segments.js';
+import { wrapText } from '../text/width.js';
 import { activityWord } from './activity-words.js';
 import { isMove, scrollBack } from '../state/moves.js';
 import { previewMember } from '../state/selectors.js';
 import type { PaneSpec } from './pane-spec.js';
+import { SYSTEM_BADGE } from './words.js';
 
 /** The visible window of a capture: `height` lines ending `scroll` lines above the bottom (clamped). */
 export function previewWindow(
   lines: readonly Segment[][],
   height: number,
   scroll: number,
+  ask: number | null = null,
 ): { shown: Segment[][]; scroll: number } {
   const max = Math.max(0, lines.length - height);
   const back = Math.min(Math.max(0, scroll), max);
+  // A prompt taller than the pane from its question down shows from its question: the question and
+  // its options stay in view, what follows them (its key hints) is what gives way.
+  if (back === 0 && ask !== null && ask >= 0 && lines.length - ask > height)
+    return { shown: lines.slice(ask, ask + height), scroll: lines.length - ask - height };
   const end = lines.length - back;
   return { shown: lines.slice(Math.max(0, end - height), end), scroll: back };
+}
+
+/** The line the prompt's question is on, the last such line of the capture (null: no prompt, or not found). */
+export function questionLine(lines: readonly Segment[][], question: string | undefined): number | null {
+  const want = question?.trim();
+  if (!want) return null;
+  for (let i = lines.length - 1; i >= 0; i--)
+    if (
+      (lines[i] ?? [])
+        .map((s) => s.text)
+        .join('')
+        .includes(want)
+    )
+      return i;
+  return null;
 }
 
 function note(text: string): Segment[][] {
@@ -52,6 +74,8 @@ export function contextNote(m: Member): string {
 export interface PreviewProps {
   member: Member | null;
   hasRun: boolean;
+  /** Where tower looked for the run's panes, said when no member has one (`noPaneNote`). */
+  noPane?: string | undefined;
   /** The box the run lives on when it is another one (its pane is what that box streams). */
   host?: string | null | undefined;
   /** Why that box cannot stream its panes here (an older tower there), or null. */
@@ -70,6 +94,15 @@ export function captureLines({ text, color }: { text: string | null; color: bool
   return text === null ? null : paneTextLines(text, color);
 }
 
+/** What the preview says of a run none of whose members has a pane: where tower looked for one. */
+export function noPaneNote(run: Run): string {
+  const badge = SYSTEM_BADGE[run.system];
+  if (run.members.length > 0)
+    return `no member of this run has a tmux pane: ${run.members.length === 1 ? 'its one member has' : `its ${run.members.length} members have`} none in the team files`;
+  const where = run.stateDir ?? run.root;
+  return `no member of this run has a tmux pane: ${badge} names no agent or pane in its files${where ? ` (tower read ${sanitizeLine(where)})` : ''}`;
+}
+
 /** The preview pane in its frame. */
 export function previewFrame(p: PreviewProps): Segment[][] {
   const height = Math.max(0, p.height - 2);
@@ -77,7 +110,11 @@ export function previewFrame(p: PreviewProps): Segment[][] {
   let where = '';
   const m = p.member;
   if (!p.hasRun) content = note('no run selected');
-  else if (!m || !m.paneId) content = note('no member of this run has a tmux pane');
+  else if (!m || !m.paneId)
+    // Where tower looked can be long (a path): it wraps rather than being cut.
+    content = wrapText(p.noPane || 'no member of this run has a tmux pane', Math.max(10, p.width - 4)).map((t) => [
+      { text: `  ${t}`, tone: 'dim' as const },
+    ]);
   else if (m.state === 'dead') content = note(`${sanitizeLine(m.name)}'s pane ${sanitizeLine(m.paneId)} is dead`);
   else if (m.state === 'not-its-pane')
     content = note(
@@ -91,7 +128,7 @@ export function previewFrame(p: PreviewProps): Segment[][] {
     );
   else if (!p.look || !p.lines) content = note('waiting for the first capture of its pane…');
   else {
-    const win = previewWindow(p.lines, height, p.scroll);
+    const win = previewWindow(p.lines, height, p.scroll, questionLine(p.lines, p.look.prompt?.question));
     content = win.shown;
     // A capture of a pane whose liveness is unknown now (its server is not running) is not live.
     const stale = !p.host && m.state !== 'alive';
@@ -136,6 +173,7 @@ export const previewPane: PaneSpec<'preview'> = {
     return c.memo.draw('preview', previewFrame, {
       member,
       hasRun: c.run !== null,
+      noPane: c.run ? noPaneNote(c.run) : undefined,
       host: c.run?.host ?? null,
       hostNote,
       look,

@@ -2,7 +2,7 @@
 import type { Run } from '../../model/model.js';
 import { thousands } from '../../text/count.js';
 import { sanitizeLine } from '../../text/sanitize.js';
-import { frameLines, windowStart } from '../components/frame.js';
+import { frameLines } from '../components/frame.js';
 import type { Cell, ColumnSpec } from '../components/table.js';
 import { fitColumns, headerRow, tableRow } from '../components/table.js';
 import { gateCounts } from '../state/selectors.js';
@@ -215,20 +215,63 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
   return lines;
 }
 
-/** Which runs the pane shows: from `start`, `rows` of them (the list scrolls with the cursor). */
+/**
+ * Which runs the pane shows: from `start`, `rows` of them. The list is ordered most urgent first, so
+ * the window stays at the top while the cursor is in it and scrolls only as far as the cursor goes:
+ * a cursor further down never pushes the runs that need the operator most off screen.
+ */
 function runsWindow(p: RunsPaneProps): { start: number; rows: number } {
   // One line for the header (or the filter), two for the frame.
   const height = Math.max(0, p.height - 3);
   // The fold line takes the last row when the list fills the pane.
   const rows = (p.folded ?? 0) > 0 ? Math.max(1, height - 1) : height;
-  return { start: windowStart(p.runs.length, p.selectedIndex, rows), rows };
+  const start =
+    p.runs.length <= rows || rows <= 0 ? 0 : Math.min(Math.max(0, p.selectedIndex - rows + 1), p.runs.length - rows);
+  return { start, rows };
+}
+
+/** What a run off screen needs, in a word or two (the title counts them by these). */
+function offScreenWord(run: Run): string {
+  if (run.ended) return 'ended';
+  if (run.gates.some((g) => g.state === 'pending' && g.kind === 'escalation')) return 'escalated';
+  if (run.status === 'blocked') return 'blocked';
+  if (run.members.some((m) => waitsForHuman(m) && m.activityCue === 'question')) return 'asking';
+  if (run.gates.some((g) => g.state === 'pending')) return 'at a gate';
+  if (run.members.some(waitsForHuman)) return 'waiting for you';
+  return run.status;
+}
+
+const NEEDS_WORDS = ['escalated', 'blocked', 'asking', 'at a gate', 'waiting for you'];
+
+/** Where a word of `offScreenWord` sorts: what needs the operator first, the statuses after. */
+function wordRank(word: string): number {
+  const at = NEEDS_WORDS.indexOf(word);
+  return at >= 0 ? at : NEEDS_WORDS.length;
+}
+
+/** The runs outside the window, counted by what they need, most urgent first: `1 asking, 2 running off screen`. */
+export function offScreenText(runs: readonly Run[], start: number, rows: number): string {
+  const counts = new Map<string, number>();
+  for (const part of [runs.slice(0, start), runs.slice(start + rows)])
+    for (const run of part) {
+      const word = offScreenWord(run);
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+  if (counts.size === 0) return '';
+  // What needs the operator first, in the order `offScreenWord` asks; then the rest as the list has them.
+  const kinds = [...counts].sort(([a], [b]) => wordRank(a) - wordRank(b));
+  const words = kinds.map(([word, n]) => `${n} ${word}`);
+  // Three kinds at most keep the title short; the rest are counted as one.
+  const rest = kinds.slice(3).reduce((a, [, n]) => a + n, 0);
+  return `${words.slice(0, 3).join(', ')}${rest > 0 ? `, ${rest} more` : ''} off screen`;
 }
 
 /** The runs list pane as lines: its frame, titled with the count, around the rows. */
 export function runsPaneLines(p: RunsPaneProps): Segment[][] {
-  const { rows } = runsWindow(p);
-  // A short terminal shows part of the list: the title says how many runs the cursor has to scroll to.
-  const off = p.runs.length > rows ? ` · ${p.runs.length - rows} off screen` : '';
+  const { start, rows } = runsWindow(p);
+  // A short terminal shows part of the list: the title says what the runs the cursor has to scroll to need.
+  const hidden = offScreenText(p.runs, start, rows);
+  const off = hidden ? ` · ${hidden}` : '';
   const count = (p.filter !== '' || (p.folded ?? 0) > 0 ? `${p.runs.length} of ${p.total}` : `${p.total}`) + off;
   return frameLines(`Runs · ${count}`, p.focused, { width: p.width, height: p.height }, runsLines(p));
 }
