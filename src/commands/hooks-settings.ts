@@ -130,12 +130,27 @@ export function installedEvents(settings: Json): string[] {
 }
 
 /** tower's group for one event: its command, and for a held PermissionRequest a timeout past the hold. */
-function groupFor(event: string, holdSeconds: number): Json {
+function claudeGroup(event: string, holdSeconds: number): Json {
   const hold = event === 'PermissionRequest' ? Math.min(MAX_HOLD_SECONDS, Math.max(0, Math.floor(holdSeconds))) : 0;
   // Claude Code ends a command hook at its timeout: give the hold room to print its answer first.
   const hook: Json = { type: 'command', command: hookCommand(hold), ...(hold > 0 ? { timeout: hold + 30 } : {}) };
   return { matcher: '', hooks: [hook] };
 }
+
+/**
+ * One agent CLI's hook settings: its event names, tower's group for an event, and whether it can
+ * hold a permission request open for tower (Claude Code's PermissionRequest can).
+ */
+export interface HookFlavour {
+  /** The CLI's name in messages. */
+  cli: string;
+  events: readonly string[];
+  group(event: string, holdSeconds: number): Json;
+  holds: boolean;
+}
+
+/** Claude Code's settings file (`~/.claude/settings.json`, a project's `.claude/settings.json`). */
+export const CLAUDE_HOOKS: HookFlavour = { cli: 'Claude Code', events: HOOK_EVENTS, group: claudeGroup, holds: true };
 
 /** How long the PermissionRequest entry installed holds requests open (0: not held), from its command. */
 export function installedHold(settings: Json): number {
@@ -154,16 +169,20 @@ export function installedHold(settings: Json): number {
  * The settings with tower's entry in every event (once), and the events it was added to or changed
  * in. `holdSeconds` > 0 makes the PermissionRequest entry hold requests open that long for tower.
  */
-export function withHooks(settings: Json, holdSeconds = 0): { settings: Json; added: string[] } | { refusal: string } {
+export function withHooks(
+  settings: Json,
+  holdSeconds = 0,
+  flavour: HookFlavour = CLAUDE_HOOKS,
+): { settings: Json; added: string[] } | { refusal: string } {
   if (settings.hooks !== undefined && !isObj(settings.hooks))
     return { refusal: '"hooks" in the settings file is not an object; tower leaves it as it is' };
   const hooks: Json = { ...((settings.hooks as Json | undefined) ?? {}) };
   const added: string[] = [];
-  for (const event of HOOK_EVENTS) {
+  for (const event of flavour.events) {
     const list = hooks[event];
     if (list !== undefined && !Array.isArray(list))
       return { refusal: `"hooks.${event}" is not a list; tower leaves it as it is` };
-    const group = groupFor(event, holdSeconds);
+    const group = flavour.group(event, holdSeconds);
     const ours = (list ?? []).filter(isOurs);
     if (ours.length === 1 && JSON.stringify(ours[0]) === JSON.stringify(group)) continue;
     // Installed with another hold (or an older line): tower's entry is replaced where it stood.

@@ -17,7 +17,17 @@ import { writeAtomic } from '../kit/files.js';
 import { HELD_DIR } from '../store/held-requests.js';
 import { hookEventsFile, parseEventLine } from '../store/hook-events.js';
 import { sanitizeLine } from '../text/sanitize.js';
-import { MAX_HOLD_SECONDS, installedEvents, installedHold, withHooks, withoutHooks } from './hooks-settings.js';
+import { GEMINI_HOOKS, isGeminiSettings } from './hooks-gemini.js';
+import {
+  CLAUDE_HOOKS,
+  MARKER,
+  MAX_HOLD_SECONDS,
+  installedEvents,
+  installedHold,
+  withHooks,
+  withoutHooks,
+} from './hooks-settings.js';
+import type { HookFlavour } from './hooks-settings.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -114,6 +124,42 @@ function lastEvent(env: NodeJS.ProcessEnv): string {
   return `no event has arrived yet (${file})`;
 }
 
+/**
+ * What a dry run prints: the file as it would be written, each distinct hook line of tower's shown
+ * once below it (in the file as `<tower hook line N>`), with the events it goes to. The line is
+ * ~700 characters; printed once per event it made a dry run of ~9 KB.
+ */
+export function dryRunText(file: string, next: string): string {
+  const lines = new Map<string, string[]>();
+  let value: unknown;
+  try {
+    value = JSON.parse(next);
+  } catch {
+    return `dry run: would write ${file}:\n${next}`;
+  }
+  const hooks = (value as { hooks?: unknown }).hooks;
+  if (hooks && typeof hooks === 'object' && !Array.isArray(hooks)) {
+    for (const [event, list] of Object.entries(hooks as Record<string, unknown>)) {
+      if (!Array.isArray(list)) continue;
+      for (const group of list as Array<{ hooks?: unknown }>) {
+        if (!Array.isArray(group?.hooks)) continue;
+        for (const h of group.hooks as Array<{ command?: unknown }>) {
+          if (typeof h?.command !== 'string' || !h.command.trimEnd().endsWith(MARKER)) continue;
+          lines.set(h.command, [...(lines.get(h.command) ?? []), event]);
+        }
+      }
+    }
+  }
+  let shown = next;
+  const notes: string[] = [];
+  [...lines.entries()].forEach(([command, events], i) => {
+    const name = `<tower hook line ${i + 1}>`;
+    shown = shown.split(JSON.stringify(command)).join(JSON.stringify(name));
+    notes.push(`${name}, in ${events.join(', ')}:\n${command}\n`);
+  });
+  return `dry run: would write ${file}:\n${shown}${notes.join('')}`;
+}
+
 /** `tower hooks <verb>`. */
 export async function hooksCommand(
   ctx: AppContext,
@@ -137,11 +183,18 @@ export async function hooksCommand(
   }
   if (!opts.settings && verb !== 'status') {
     ctx.err.write(
-      'tower: name the settings file: --settings ~/.claude/settings.json (every project) or --settings .claude/settings.json (one project)\n',
+      "tower: name the settings file: --settings ~/.claude/settings.json (every project) or --settings .claude/settings.json (one project); Gemini CLI's: --settings ~/.gemini/settings.json\n",
     );
     return EXIT_USAGE;
   }
   const file = path.resolve(opts.settings ?? path.join(ctx.claudeDir, 'settings.json'));
+  const flavour: HookFlavour = isGeminiSettings(file) ? GEMINI_HOOKS : CLAUDE_HOOKS;
+  if (hold > 0 && !flavour.holds) {
+    ctx.err.write(
+      `tower: --hold-permissions is for Claude Code; ${flavour.cli} has no hook that can answer a permission\n`,
+    );
+    return EXIT_USAGE;
+  }
   const linked = verb === 'status' ? null : linkIn(file);
   if (linked) {
     ctx.err.write(`tower: refused: ${linked}; nothing was written\n`);
@@ -173,8 +226,9 @@ export async function hooksCommand(
   }
   let next: string;
   let said: string;
+  let removeFile = false;
   if (verb === 'install') {
-    const changed = withHooks(read.value, hold);
+    const changed = withHooks(read.value, hold, flavour);
     if ('refusal' in changed) {
       ctx.err.write(`tower: refused: ${changed.refusal}\n`);
       return EXIT_FAILURE;
@@ -190,7 +244,7 @@ export async function hooksCommand(
       return EXIT_OK;
     }
     next = render(changed.settings);
-    said = `added tower's hook to ${changed.added.join(', ')} in ${file}`;
+    said = `added tower's hook to ${flavour.cli}'s ${changed.added.join(', ')} in ${file}`;
     if (hold > 0) said += `; PermissionRequest holds each request open up to ${hold} s for tower answer`;
   } else {
     const changed = withoutHooks(read.value);
@@ -202,13 +256,27 @@ export async function hooksCommand(
     // Nothing else changed since the install: the file as it was, byte for byte.
     const backup = readSettings(backupOf(file));
     if (!('refusal' in backup) && backup.text !== null) {
-      const reinstalled = withHooks(backup.value, installedHold(read.value));
+      const reinstalled = withHooks(backup.value, installedHold(read.value), flavour);
       if (!('refusal' in reinstalled) && render(reinstalled.settings) === read.text) next = backup.text;
+    } else if (!('refusal' in backup)) {
+      // No backup: the install created the file. Unchanged since, it goes again.
+      const created = withHooks({}, installedHold(read.value), flavour);
+      if (!('refusal' in created) && render(created.settings) === read.text) removeFile = true;
     }
     said = `removed tower's hook from ${changed.removed.join(', ')} in ${file}`;
   }
   if (ctx.dryRun) {
-    ctx.out.write(`dry run: would write ${file}:\n${next}`);
+    ctx.out.write(removeFile ? `dry run: would remove ${file} (tower created it)\n` : dryRunText(file, next));
+    return EXIT_OK;
+  }
+  if (removeFile) {
+    try {
+      fs.unlinkSync(file);
+    } catch (err) {
+      ctx.err.write(`tower: refused: ${sanitizeLine((err as Error).message)}\n`);
+      return EXIT_FAILURE;
+    }
+    ctx.out.write(`${said}; removed the file, which tower's install created\n`);
     return EXIT_OK;
   }
   const dir = path.dirname(file);

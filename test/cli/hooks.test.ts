@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_NAME } from '../../src/commands/hooks-gemini.js';
 import { EVENTS_FILE_LIMIT, HOOK_EVENTS, hookCommand } from '../../src/commands/hooks-settings.js';
 import type { CliSetup } from '../actions/cli-kit.js';
 import { buildTower, tower } from '../actions/cli-kit.js';
@@ -110,6 +111,33 @@ describe('tower hooks', () => {
     expect(dry.stdout).toContain('dry run: would write');
     expect(dry.stdout).toContain('# tower-hook');
     expect(fs.readFileSync(settings, 'utf8')).toBe('{}\n');
+  });
+
+  it('a dry run prints the hook line once and names the events it goes to', async () => {
+    fs.writeFileSync(settings, '{}\n');
+    const dry = await tower(s, ['hooks', 'install', '--settings', settings, '--dry-run']);
+    expect(dry.stdout.split(hookCommand()).length - 1).toBe(1);
+    expect(dry.stdout).toContain(`<tower hook line 1>, in ${HOOK_EVENTS.join(', ')}:\n${hookCommand()}`);
+    expect(dry.stdout.split('"<tower hook line 1>"').length - 1).toBe(HOOK_EVENTS.length);
+    expect(dry.stdout.length).toBeLessThan(4000);
+    expect(fs.readFileSync(settings, 'utf8')).toBe('{}\n');
+  });
+
+  it('uninstall removes a settings file the install created, and only while nothing else changed', async () => {
+    const file = path.join(s.home, 'fresh', '.claude', 'settings.json');
+    expect((await tower(s, ['hooks', 'install', '--settings', file])).exitCode).toBe(0);
+    const dry = await tower(s, ['hooks', 'uninstall', '--settings', file, '--dry-run']);
+    expect(dry.stdout.trim()).toBe(`dry run: would remove ${file} (tower created it)`);
+    const r = await tower(s, ['hooks', 'uninstall', '--settings', file]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('removed the file, which tower');
+    expect(fs.existsSync(file)).toBe(false);
+
+    await tower(s, ['hooks', 'install', '--settings', file]);
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...edited, model: 'opus' }));
+    await tower(s, ['hooks', 'uninstall', '--settings', file]);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ model: 'opus' });
   });
 });
 
@@ -232,5 +260,52 @@ describe('the hook line', () => {
     });
     const socket = (await tmux.client.run(['display-message', '-p', '#{socket_path}'])).trim();
     expect(fs.readFileSync(events, 'utf8').split('\t').slice(1, 3)).toEqual([pane, socket]);
+  });
+});
+
+describe('tower hooks for Gemini CLI', () => {
+  const GEMINI_ORIGINAL =
+    '{\n  "security": { "auth": { "selectedType": "gemini-api-key" } },\n  "ui": { "hideTips": true }\n}\n';
+  let gemini: string;
+  beforeEach(() => {
+    gemini = path.join(s.home, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(gemini), { recursive: true });
+  });
+
+  it('installs under Gemini CLI’s own event names with a name for the hook; uninstall gives back the very bytes', async () => {
+    fs.writeFileSync(gemini, GEMINI_ORIGINAL, { mode: 0o600 });
+    fs.chmodSync(gemini, 0o600);
+    const r = await tower(s, ['hooks', 'install', '--settings', gemini]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("Gemini CLI's SessionStart");
+    const installed = JSON.parse(fs.readFileSync(gemini, 'utf8')) as {
+      hooks: Record<string, { matcher?: string; hooks: { name?: string; command: string; timeout?: number }[] }[]>;
+    };
+    expect(Object.keys(installed.hooks).sort()).toEqual([...GEMINI_HOOK_EVENTS].sort());
+    for (const event of GEMINI_HOOK_EVENTS) {
+      expect(installed.hooks[event]).toEqual([
+        { matcher: '', hooks: [{ name: GEMINI_HOOK_NAME, type: 'command', command: hookCommand(), timeout: 5000 }] },
+      ]);
+    }
+    expect(fs.statSync(`${gemini}.tower-backup`).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(s.home, 'state', 'tower', 'hooks')).mode & 0o777).toBe(0o700);
+    expect((await tower(s, ['hooks', 'status', '--settings', gemini])).stdout).toContain('BeforeTool');
+    expect((await tower(s, ['hooks', 'uninstall', '--settings', gemini])).exitCode).toBe(0);
+    expect(fs.readFileSync(gemini, 'utf8')).toBe(GEMINI_ORIGINAL);
+  });
+
+  it('refuses a symlinked Gemini settings file and a hold it cannot do', async () => {
+    const real = path.join(s.home, 'gemini-real.json');
+    fs.writeFileSync(real, GEMINI_ORIGINAL);
+    fs.symlinkSync(real, gemini);
+    const linked = await tower(s, ['hooks', 'install', '--settings', gemini]);
+    expect(linked.exitCode).toBe(1);
+    expect(linked.stderr).toMatch(/is a symlink .*nothing was written/);
+    expect(fs.readFileSync(real, 'utf8')).toBe(GEMINI_ORIGINAL);
+    fs.unlinkSync(gemini);
+    const held = await tower(s, ['hooks', 'install', '--settings', gemini, '--hold-permissions', '30']);
+    expect(held.exitCode).toBe(2);
+    expect(held.stderr).toContain('Gemini CLI has no hook that can answer a permission');
+    expect(fs.existsSync(gemini)).toBe(false);
   });
 });
