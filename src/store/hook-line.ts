@@ -64,7 +64,8 @@ export function parseEventLine(line: string): EventLine | null {
     pane,
     server: server || null,
     event,
-    notificationType: /"notification_type"\s*:\s*"([a-z_]+)"/.exec(json)?.[1] ?? null,
+    // Claude Code writes snake_case (`permission_prompt`), Gemini CLI PascalCase (`ToolPermission`).
+    notificationType: /"notification_type"\s*:\s*"([A-Za-z_]{1,40})"/.exec(json)?.[1] ?? null,
     transcript: transcript && !transcript.split('/').includes('..') ? transcript : null,
     sessionId: SESSION_ID.exec(json)?.[1] ?? null,
     endReason: event === 'SessionEnd' ? (/"reason"\s*:\s*"([a-z_]{1,40})"/.exec(json)?.[1] ?? null) : null,
