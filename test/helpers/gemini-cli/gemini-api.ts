@@ -32,6 +32,8 @@ export interface GeminiTurn {
   parts: GeminiPart[];
   /** `promptTokenCount`; default 1200. */
   promptTokens?: number;
+  /** Milliseconds before the answer is sent (a turn that takes a while); default 0. */
+  delayMs?: number;
 }
 
 export interface GeminiApi {
@@ -127,7 +129,9 @@ export async function startGeminiApi(script: GeminiTurn[] = []): Promise<GeminiA
         return res.end(`data: ${JSON.stringify(response([{ text: SIDE_ANSWER }], 1200, true))}\r\n\r\n`);
       const at = turns.findIndex((t) => !t.when || t.when(seen));
       const turn = at >= 0 ? turns.splice(at, 1)[0]! : { parts: [{ text: 'Done.' }] };
-      res.end(`data: ${JSON.stringify(response(turn.parts, turn.promptTokens ?? 1200, true))}\r\n\r\n`);
+      const answer = `data: ${JSON.stringify(response(turn.parts, turn.promptTokens ?? 1200, true))}\r\n\r\n`;
+      if ('delayMs' in turn && turn.delayMs) setTimeout(() => res.end(answer), turn.delayMs);
+      else res.end(answer);
     });
   });
   await new Promise<void>((resolve, reject) => {

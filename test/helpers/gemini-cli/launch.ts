@@ -84,6 +84,13 @@ export async function startGemini(
   });
   return {
     ...pane,
+    // Enter only once the text is drawn in the box: an Enter that comes with the text is lost while
+    // the CLI is still starting (its SessionStart hooks running).
+    submit: async (text) => {
+      await pane.keys('-l', '--', text);
+      await pane.waitForScreen(`> ${text}`, 30_000);
+      await pane.keys('Enter');
+    },
     api,
     geminiDir,
     settingsPath,

@@ -35,6 +35,8 @@ export interface ChatTurn {
   when?: (req: ChatRequest) => boolean;
   content: Part[];
   usage?: Partial<ChatUsage>;
+  /** Milliseconds the stream stays open before it ends (a turn that takes a while); default 0. */
+  delayMs?: number;
 }
 
 export interface ChatApi {
@@ -83,7 +85,7 @@ function chunk(id: string, model: string, choice: Record<string, unknown> | null
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
-function stream(res: http.ServerResponse, turn: ChatTurn, model: string, id: string): void {
+async function stream(res: http.ServerResponse, turn: ChatTurn, model: string, id: string): Promise<void> {
   const usage = { ...DEFAULT_USAGE, ...turn.usage };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.write(chunk(id, model, { delta: { role: 'assistant', content: '' }, finish_reason: null }));
@@ -101,6 +103,7 @@ function stream(res: http.ServerResponse, turn: ChatTurn, model: string, id: str
     };
     res.write(chunk(id, model, { delta: { tool_calls: [call] }, finish_reason: null }));
   }
+  if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
   res.write(chunk(id, model, { delta: {}, finish_reason: tools > 0 ? 'tool_calls' : 'stop' }));
   res.write(chunk(id, model, null, usage));
   res.end('data: [DONE]\n\n');
@@ -150,7 +153,10 @@ export async function startChatApi(script: ChatTurn[] = []): Promise<ChatApi> {
       const turn = at >= 0 ? turns.splice(at, 1)[0]! : { content: [{ type: 'text' as const, text: 'Done.' }] };
       const id = `chatcmpl-standin-${++ids}`;
       const model = seen.model ?? 'standin-model';
-      if (seen.stream) return stream(res, turn, model, id);
+      if (seen.stream) {
+        stream(res, turn, model, id).catch(() => res.destroy());
+        return;
+      }
       const usage = { ...DEFAULT_USAGE, ...turn.usage };
       const text = turn.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
       json(res, 200, {

@@ -1,0 +1,21 @@
+/**
+ * Gemini CLI's reading and typing: its screen (screen.ts), a digit to answer (it selects and confirms
+ * at once), a line typed then Enter as a key of its own, the session's jsonl for its context.
+ */
+import type { AgentWays } from '../types.js';
+import { dialogGone, optionFor, readPrompt, readScreen } from './screen.js';
+import { sessionUsage } from './session.js';
+
+export const geminiCliWays: AgentWays = {
+  screen: { read: readScreen, prompt: readPrompt, gone: dialogGone, option: optionFor },
+  typing: {
+    answer: (o) => [['-l', '--', o.key]],
+    line: (text) => [['-l', '--', text], ['Enter']],
+    minDialogAgeMs: 300,
+  },
+  usage: (file) => sessionUsage(file),
+  cycle: {
+    clear: { command: '/clear' },
+    compact: { command: '/compress' },
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * opencode (npm `opencode-ai`) as an agent CLI: a native binary, run as `opencode` (the npm wrapper's
+ * copy is `opencode.exe`). Its server, where the pane's process was started with `--port N`, is the
+ * exact source of its state; the screen otherwise.
+ */
+import type { AgentCli } from '../types.js';
+
+const BINARY = /(^|\/)opencode(\.exe)?$/;
+
+export const opencode: AgentCli = {
+  id: 'opencode',
+  label: 'opencode',
+  badge: 'oc',
+  tested: { pkg: 'opencode-ai', version: '1.18.33' },
+  recognise: {
+    commands: ['opencode', 'opencode.exe'],
+    argv: (argv) => BINARY.test(argv[0] ?? ''),
+  },
+  sources: [
+    {
+      source: 'events',
+      what: 'its server (`opencode --port N`): GET /event, GET /permission on 127.0.0.1:N',
+      needsSetup: true,
+    },
+    {
+      source: 'screen',
+      what: 'the pane: `esc interrupt` under the input box, the Permission required dialog',
+      needsSetup: false,
+    },
+  ],
+  load: async () => (await import('./ways.js')).opencodeWays,
+};

@@ -1,0 +1,97 @@
+/**
+ * What opencode's server events say its agent is doing, per session: a permission waiting is a
+ * question (`/session/status` still says busy then), busy is working, idle is waiting at the input
+ * box. And its context: the last assistant message's tokens (input, output, reasoning, cache) over
+ * the model's `limit.context`, as the CLI itself counts it (its sidebar's "1,220 tokens · 1% used").
+ */
+import type { Activity } from '../../model/values.js';
+import type { AgentUsage } from '../types.js';
+import type { Permission, ServerEvent } from './server.js';
+
+/** The most sessions and waiting requests followed per server. */
+const MAX_SESSIONS = 200;
+const MAX_WAITING = 50;
+
+type Tokens = NonNullable<Extract<ServerEvent, { type: 'message.updated' }>['properties']['info']['tokens']>;
+
+/** One server's sessions, followed from its events. */
+export class OpencodeState {
+  private status = new Map<string, 'busy' | 'idle'>();
+  private waiting = new Map<string, Permission>();
+  private tokens = new Map<string, Tokens>();
+
+  /** Takes one event. */
+  apply(e: ServerEvent): void {
+    switch (e.type) {
+      case 'session.status':
+        this.setStatus(e.properties.sessionID, e.properties.status.type === 'idle' ? 'idle' : 'busy');
+        return;
+      case 'session.idle':
+        this.setStatus(e.properties.sessionID, 'idle');
+        return;
+      case 'permission.asked':
+        if (this.waiting.size < MAX_WAITING) this.waiting.set(e.properties.id, e.properties);
+        return;
+      case 'permission.replied':
+        this.waiting.delete(e.properties.requestID);
+        return;
+      case 'message.updated':
+        if (
+          e.properties.info.role === 'assistant' &&
+          e.properties.info.tokens &&
+          this.sessionRoom(e.properties.sessionID)
+        )
+          this.tokens.set(e.properties.sessionID, e.properties.info.tokens);
+        return;
+    }
+  }
+
+  /** Replaces the waiting requests with the server's own list (after a reconnect, events may have been missed). */
+  setWaiting(list: readonly Permission[]): void {
+    this.waiting = new Map(list.slice(0, MAX_WAITING).map((p) => [p.id, p]));
+  }
+
+  /** The requests waiting, oldest first. */
+  pending(): Permission[] {
+    return [...this.waiting.values()];
+  }
+
+  /** What the agent is doing across its sessions: a request waiting first, then busy, then idle; null when no event said. */
+  activity(): { activity: Activity; cue: 'question' | 'interrupt-hint' | 'prompt' } | null {
+    if (this.waiting.size > 0) return { activity: 'waiting', cue: 'question' };
+    const all = [...this.status.values()];
+    if (all.includes('busy')) return { activity: 'working', cue: 'interrupt-hint' };
+    if (all.length > 0) return { activity: 'waiting', cue: 'prompt' };
+    return null;
+  }
+
+  /** The context of a session (or the one last reported) against the model's window. */
+  usage(window: number, sessionID?: string): AgentUsage | null {
+    const t = sessionID ? this.tokens.get(sessionID) : [...this.tokens.values()].at(-1);
+    return t ? usageOf(t, window) : null;
+  }
+
+  private sessionRoom(id: string): boolean {
+    if (!this.tokens.has(id) && this.tokens.size >= MAX_SESSIONS) this.tokens.delete(this.tokens.keys().next().value!);
+    return true;
+  }
+
+  private setStatus(id: string, s: 'busy' | 'idle'): void {
+    if (!this.status.has(id) && this.status.size >= MAX_SESSIONS) this.status.delete(this.status.keys().next().value!);
+    this.status.set(id, s);
+  }
+}
+
+/** An assistant message's tokens against the model's context window, as opencode counts them. */
+export function usageOf(t: Tokens, window: number): AgentUsage | null {
+  if (!(window > 0)) return null;
+  const cacheRead = t.cache?.read ?? 0;
+  const cacheWrite = t.cache?.write ?? 0;
+  const used = t.input + t.output + (t.reasoning ?? 0) + cacheRead + cacheWrite;
+  return {
+    used,
+    window,
+    usedPct: Math.min(100, Math.round((used / window) * 100)),
+    tokens: { input: t.input, output: t.output, cacheRead, cacheWrite },
+  };
+}
