@@ -7,9 +7,11 @@
 import type { AgentId } from '../model/values.js';
 import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
+import { geminiCli } from './gemini-cli/index.js';
+import { opencode } from './opencode/index.js';
 import type { AgentCli, AgentWays, PaneProcess } from './types.js';
 
-export const AGENT_CLIS: readonly AgentCli[] = [claudeCode, codex];
+export const AGENT_CLIS: readonly AgentCli[] = [claudeCode, codex, opencode, geminiCli];
 
 /** The module of a CLI by its id, or null (`unknown`, or a CLI of a newer tower). */
 export function agentCli(id: AgentId | undefined): AgentCli | null {
