@@ -175,6 +175,12 @@ export interface AgentCli {
   recognise: PaneRecognition;
   /** Its sources of state, exactest first; the screen is always last. */
   sources: readonly StateSource[];
+  /**
+   * What one of its hook events says (tower's hook line writes every CLI's events to one file, keyed
+   * by pane), for event names that are its own; null for one that says nothing. Absent: the store's
+   * reading of Claude Code's events is all.
+   */
+  hookState?(event: string, notificationType: string | null): { activity: Activity; cue: AgentCue } | null;
   /** Loads the reading and typing parts (a dynamic import: only panes running this CLI pay for it). */
   load(): Promise<AgentWays>;
 }
