@@ -10,6 +10,7 @@
  * what was appended, and from the start again when it was started afresh.
  */
 import path from 'node:path';
+import { AGENT_CLIS } from '../agents/registry.js';
 import { LineFollower, MAX_LINE_BYTES } from '../files/follow.js';
 import type { Activity } from '../model/model.js';
 import { heldRequests, heldRequestsFor, heldRequestsProblem } from './held-requests.js';
@@ -71,6 +72,20 @@ export function stateOfEvent(event: string, notificationType: string | null): { 
 /** The longest a request file may say it is held (held-requests.ts reads no longer hold), and a second. */
 const MAX_HOLD_MS = 3601_000;
 
+/**
+ * What one event says, by Claude Code's names first, then by the other CLIs' own (Gemini CLI's
+ * `BeforeAgent`, its `Notification` of type `ToolPermission`, …).
+ */
+function stateOfAnyEvent(event: string, notificationType: string | null): { activity: Activity; cue: Cue } | null {
+  const claude = stateOfEvent(event, notificationType);
+  if (claude) return claude;
+  for (const cli of AGENT_CLIS) {
+    const s = cli.hookState?.(event, notificationType);
+    if (s) return s;
+  }
+  return null;
+}
+
 /** The events file, followed: the newest state per pane. */
 export class HookEvents {
   private states = new Map<string, HookState>();
@@ -111,7 +126,7 @@ export class HookEvents {
     if (!e || e.pane === '') return false;
     const key = eventKey(e.server, e.pane);
     if (e.transcript) remember(this.transcripts, key, e.transcript);
-    const s = stateOfEvent(e.event, e.notificationType);
+    const s = stateOfAnyEvent(e.event, e.notificationType);
     if (!s) return false;
     remember(this.states, key, { ...s, event: e.event, at: e.at, server: e.server });
     if (e.event === 'PermissionRequest') remember(this.asked, key, e.at);

@@ -85,3 +85,26 @@ describe("Gemini CLI 0.61.0's hooks and session", () => {
     expect(sessionUsage(path.join(dir, 'missing.jsonl'))).toBeNull();
   });
 });
+
+describe("Gemini CLI's hook events in tower's events file", () => {
+  it('give the pane its state through the registry, a turn working and the dialog a question', async () => {
+    const { HookEvents } = await import('../../src/store/hook-events.js');
+    const dir = tempDir();
+    const file = path.join(dir, 'events');
+    const lines = F('hooks/events').trimEnd().split('\n');
+    const at = lines.findIndex((l) => l.includes('"BeforeAgent"'));
+    fs.writeFileSync(file, `${lines.slice(0, at + 1).join('\n')}\n`);
+    const hooks = new HookEvents(file);
+    hooks.refresh();
+    const first = parseEventLine(lines[0]!)!;
+    const server = first.server!;
+    expect(hooks.stateOf(server, '%0', first.at, false)?.activity).toBe('working');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    hooks.refresh();
+    expect(hooks.stateOf(server, '%0', first.at, false)).toMatchObject({
+      activity: 'waiting',
+      cue: 'question',
+      event: 'Notification',
+    });
+  });
+});

@@ -4,6 +4,7 @@
  * tools. Its state comes from tower's hooks in its settings once installed, else from the screen.
  */
 import type { AgentCli } from '../types.js';
+import { stateOfGeminiEvent } from './hooks.js';
 
 /** The script as npm links it (`bin/gemini`) or as the package ships it (`bundle/gemini.js`). */
 const SCRIPT = /(^|\/)(gemini|gemini\.js)$/;
@@ -31,5 +32,6 @@ export const geminiCli: AgentCli = {
       needsSetup: false,
     },
   ],
+  hookState: stateOfGeminiEvent,
   load: async () => (await import('./ways.js')).geminiCliWays,
 };
