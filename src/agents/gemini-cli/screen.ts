@@ -105,3 +105,12 @@ export function readScreen(plain: string, moved: boolean, command: string): Agen
   if (/^\s*>\s/m.test(tail)) return { activity: 'waiting', cue: 'prompt' };
   return { activity: 'idle', cue: 'silent' };
 }
+
+/**
+ * Whether the input box still holds `typed`: the box is the last `>` line on screen (the
+ * conversation above draws the user's messages with `>` too, but always above the box).
+ */
+export function inputHolds(plain: string, typed: string): boolean {
+  const box = plain.split('\n').findLast((l) => /^\s*>\s/.test(l));
+  return box !== undefined && box.includes(typed.slice(0, 40).trim());
+}

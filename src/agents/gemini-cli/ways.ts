@@ -3,14 +3,17 @@
  * at once), a line typed then Enter as a key of its own, the session's jsonl for its context.
  */
 import type { AgentWays } from '../types.js';
-import { dialogGone, optionFor, readPrompt, readScreen } from './screen.js';
+import { dialogGone, inputHolds, optionFor, readPrompt, readScreen } from './screen.js';
 import { sessionUsage } from './session.js';
 
 export const geminiCliWays: AgentWays = {
-  screen: { read: readScreen, prompt: readPrompt, gone: dialogGone, option: optionFor },
+  screen: { read: readScreen, prompt: readPrompt, gone: dialogGone, option: optionFor, inputHolds },
   typing: {
     answer: (o) => [['-l', '--', o.key]],
     line: (text) => [['-l', '--', text], ['Enter']],
+    // Keys typed in one burst and an Enter right after them: the Enter is lost (seen while its
+    // start-up hooks ran). Pasted whole, with brackets, then a carriage return, the line goes.
+    submitAfterPaste: [['-H', '0D']],
     minDialogAgeMs: 300,
   },
   usage: (file) => sessionUsage(file),
