@@ -74,8 +74,19 @@ export function dialogGone(plain: string, before: AgentPrompt): boolean {
   return readPrompt(plain)?.signature !== before.signature;
 }
 
-/** The option a choice means: `1`/`y` Allow once, `2` Allow always, `3`/`n` Reject. */
+/**
+ * The option a choice means when typed as keys: only Reject (`3`/`n`), which is Escape wherever the
+ * selection is. Allow once is Enter on a selection the operator may have moved, which no plain
+ * screen shows (`selectedOption` needs the colours), and Allow always asks a second Confirm: both go
+ * through opencode's server by request id, and by keys are refused rather than guessed.
+ */
 export function optionFor(p: AgentPrompt, choice: string): AgentPromptOption | null {
+  const key = choice === 'n' ? '3' : choice;
+  return key === '3' ? (p.options.find((o) => o.key === key) ?? null) : null;
+}
+
+/** The option a choice names in the dialog (`1`/`y` Allow once, `2` Allow always, `3`/`n` Reject), for answering through the server. */
+export function optionNamed(p: AgentPrompt, choice: string): AgentPromptOption | null {
   const key = choice === 'y' ? '1' : choice === 'n' ? '3' : choice;
   return p.options.find((o) => o.key === key) ?? null;
 }
@@ -151,4 +162,16 @@ export function selectedOption(escaped: string): AgentPromptOption | null {
     return OPTIONS[bgs.indexOf(odd[0]!)] ?? null;
   }
   return null;
+}
+
+/**
+ * Whether the input box still holds `typed`: the rows just above its agent and model line
+ * (`┃  Build · <model>`), the lowest such line on screen.
+ */
+export function inputHolds(plain: string, typed: string): boolean {
+  const lines = plain.split('\n');
+  let at = -1;
+  for (let i = lines.length - 1; i >= 0 && at < 0; i--) if (/^\s*┃\s+\S+ · /.test(lines[i] ?? '')) at = i;
+  if (at < 0) return false;
+  return lines.slice(Math.max(0, at - 6), at).some((l) => unbarred(l).includes(typed.slice(0, 40).trim()));
 }
