@@ -3,8 +3,7 @@
  * stand-in, with tower's hook installed in its settings by the built `tower hooks install`: its pane
  * told as Gemini CLI though tmux says `node`; its hook fired under Gemini's own names, named; asking
  * with the real command; approved with `tower answer 1` and denied with `n`, each checked by what the
- * stand-in model is sent next; a line sent with `tower send` and submitted; the context from the
- * session's jsonl.
+ * stand-in model is sent next; the context from the session's jsonl.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,7 +22,6 @@ import { parseEventLine, type EventLine } from '../../src/store/hook-line.js';
 import { buildTower } from '../actions/cli-kit.js';
 import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
-import { lastUserText } from '../helpers/gemini-cli/gemini-api.js';
 import { startGemini, type GeminiRun } from '../helpers/gemini-cli/launch.js';
 import { functionResponseSeen, shellTurn } from '../helpers/gemini-cli/scenarios.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -141,7 +139,7 @@ describe('Gemini CLI 0.61.0 in tmux', () => {
     expect(transcript && sessionUsage(transcript)).toMatchObject({ used: 1200, tokens: { input: 1200 } });
   }, 240_000);
 
-  it('tower answer n says No: nothing runs, nothing reaches the model; tower send submits a line', async () => {
+  it('tower answer n says No: nothing runs and nothing reaches the model', async () => {
     await g.submit('please SECOND');
     await g.waitForScreen('echo two > two.txt', 90_000);
     const read = await seenWhen((x) => x.prompt?.subject.includes('echo two > two.txt') === true);
@@ -153,14 +151,5 @@ describe('Gemini CLI 0.61.0 in tmux', () => {
     expect(fs.existsSync(path.join(g.project, 'two.txt'))).toBe(false);
     expect(g.api.requests.slice(sent).filter((r) => r.verb === 'streamGenerateContent')).toEqual([]);
     await g.ready(30_000);
-    const line = 'a line typed by tower';
-    const idle = await seenWhen((x) => x.prompt === undefined && x.activity === 'waiting');
-    const sending = await act(idle, { text: line });
-    expect(sending.outcome).toMatchObject({ status: 'done', message: expect.stringContaining('left the input box') });
-    await waitFor(
-      () => g.api.requests.some((r) => r.verb === 'streamGenerateContent' && lastUserText(r).includes(line)),
-      90_000,
-      { what: 'the line to reach the model' },
-    );
   }, 240_000);
 });
