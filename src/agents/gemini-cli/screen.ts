@@ -18,7 +18,7 @@
  * A digit selects its option and confirms it at once. Output from the pane is untrusted: a dialog is
  * read only when its box, its question and numbered options 1… are all there.
  */
-import type { AgentPrompt, AgentPromptOption, AgentReading } from '../types.js';
+import type { AgentPrompt, AgentPromptOption, AgentReading, NotAtInput } from '../types.js';
 
 const SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'fish', 'ksh', 'tcsh', 'csh']);
 /** How many lines the box may span (a long command wraps). */
@@ -113,4 +113,25 @@ export function readScreen(plain: string, moved: boolean, command: string): Agen
 export function inputHolds(plain: string, typed: string): boolean {
   const box = plain.split('\n').findLast((l) => /^\s*>\s/.test(l));
   return box !== undefined && box.includes(typed.slice(0, 40).trim());
+}
+
+/**
+ * Why Gemini CLI's screen is not at its input box, or null when it is: no dialog, and the box's
+ * `>` line drawn between its `▄▄▄` and `▀▀▀` rows with nothing boxed (`╭`) below it. Anything
+ * else (a dialog, a half-drawn box, no box) is refused by the guard before typing.
+ */
+export function notAtInput(plain: string): NotAtInput | null {
+  const asking = readPrompt(plain);
+  if (asking) return { kind: 'dialog', reason: `shows a prompt (${asking.question}): answer it first (tower answer)` };
+  const lines = plain.split('\n').filter((l) => l.trim() !== '');
+  const at = lines.findLastIndex((l) => /^\s*>\s/.test(l));
+  if (at < 0) return { kind: 'no-input-box', reason: 'shows no input box (no `>` line)' };
+  const framed = /▄{10,}/.test(lines[at - 1] ?? '') && /▀{10,}/.test(lines[at + 1] ?? '');
+  if (!framed) return { kind: 'half-drawn', reason: 'shows its input box half drawn: look again' };
+  if (lines.slice(at + 2).some((l) => /^\s*[╭│]/.test(l)))
+    return {
+      kind: 'unknown-dialog',
+      reason: 'shows a box under its input box that tower cannot read: attach and look',
+    };
+  return null;
 }

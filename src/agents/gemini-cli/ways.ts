@@ -3,11 +3,18 @@
  * at once), a line typed then Enter as a key of its own, the session's jsonl for its context.
  */
 import type { AgentWays } from '../types.js';
-import { dialogGone, inputHolds, optionFor, readPrompt, readScreen } from './screen.js';
+import { dialogGone, inputHolds, notAtInput, optionFor, readPrompt, readScreen } from './screen.js';
 import { sessionUsage } from './session.js';
 
 export const geminiCliWays: AgentWays = {
-  screen: { read: readScreen, prompt: readPrompt, gone: dialogGone, option: optionFor, inputHolds },
+  screen: {
+    read: readScreen,
+    prompt: readPrompt,
+    gone: dialogGone,
+    option: optionFor,
+    inputHolds,
+    atInput: notAtInput,
+  },
   typing: {
     answer: (o) => [['-l', '--', o.key]],
     line: (text) => [['-l', '--', text], ['Enter']],

@@ -14,7 +14,7 @@
  * the capture with its escapes. Output from the pane is untrusted: a dialog is read only when every
  * part of it is where opencode draws it, and its command only when it is one plain line.
  */
-import type { AgentPrompt, AgentPromptOption, AgentReading } from '../types.js';
+import type { AgentPrompt, AgentPromptOption, AgentReading, NotAtInput } from '../types.js';
 
 /** The dialog's title line. */
 export const PERMISSION_TITLE = '△ Permission required';
@@ -174,4 +174,19 @@ export function inputHolds(plain: string, typed: string): boolean {
   for (let i = lines.length - 1; i >= 0 && at < 0; i--) if (/^\s*┃\s+\S+ · /.test(lines[i] ?? '')) at = i;
   if (at < 0) return false;
   return lines.slice(Math.max(0, at - 6), at).some((l) => unbarred(l).includes(typed.slice(0, 40).trim()));
+}
+
+/**
+ * Why opencode's screen is not at its input box, or null when it is: no permission dialog (nor its
+ * options row) in view, and the box's agent and model line (`┃  Build · <model>`) drawn near the
+ * bottom. Anything else is refused by the guard before typing.
+ */
+export function notAtInput(plain: string): NotAtInput | null {
+  const asking = readPrompt(plain);
+  if (asking) return { kind: 'dialog', reason: `shows a prompt (${asking.question}): answer it first (tower answer)` };
+  const lines = plain.split('\n').filter((l) => l.trim() !== '');
+  if (lines.some((l) => l.includes(QUESTION) || OPTIONS_LINE.test(unbarred(l))))
+    return { kind: 'unknown-dialog', reason: 'shows a permission dialog tower cannot read whole: attach and look' };
+  const box = lines.slice(-TAIL_LINES).some((l) => /^\s*┃\s+\S+ · .+$/.test(l));
+  return box ? null : { kind: 'no-input-box', reason: 'shows no input box (no agent and model line at its bottom)' };
 }

@@ -6,14 +6,21 @@
  * are answered through the server by request id (server.ts), never typed on a guess.
  */
 import type { AgentWays, SendKeys } from '../types.js';
-import { dialogGone, inputHolds, optionFor, readPrompt, readScreen } from './screen.js';
+import { dialogGone, inputHolds, notAtInput, optionFor, readPrompt, readScreen } from './screen.js';
 
 function line(text: string): readonly SendKeys[] {
   return [['-l', '--', text], ['Enter']];
 }
 
 export const opencodeWays: AgentWays = {
-  screen: { read: readScreen, prompt: readPrompt, gone: dialogGone, option: optionFor, inputHolds },
+  screen: {
+    read: readScreen,
+    prompt: readPrompt,
+    gone: dialogGone,
+    option: optionFor,
+    inputHolds,
+    atInput: notAtInput,
+  },
   typing: {
     // Only Reject is typed (screen.ts, optionFor): Escape, the dialog's own key for it.
     answer: (o) => (o.label === 'Reject' ? [['Escape']] : []),
