@@ -11,7 +11,7 @@ export const opencode: AgentCli = {
   id: 'opencode',
   label: 'opencode',
   badge: 'oc',
-  tested: { pkg: 'opencode-ai', version: '1.18.33' },
+  tested: { pkg: 'opencode-linux-x64', version: '1.18.33' },
   recognise: {
     commands: ['opencode', 'opencode.exe'],
     argv: (argv) => BINARY.test(argv[0] ?? ''),

@@ -1,5 +1,5 @@
 /**
- * Runs the real opencode CLI (the pinned dev dependency `opencode-ai`) in tmux for a test: a private
+ * Runs the real opencode CLI (the pinned dev dependency `opencode-linux-x64`, the binary npm's `opencode-ai` runs here) in tmux for a test: a private
  * HOME whose `~/.config/opencode/opencode.json` names one custom provider, `@ai-sdk/openai-compatible`
  * (bundled in the binary) pointed at the chat completions stand-in, with a model whose
  * `limit.context` the context gauge divides by; `permission.bash: "ask"` so a shell command waits
@@ -41,7 +41,9 @@ export function opencodeBinary(): string {
       // Missing: try the next.
     }
   }
-  throw new Error(`opencode-ai@${OPENCODE_VERSION} is not installed for this platform: run npm ci`);
+  throw new Error(
+    `opencode-linux-x64@${OPENCODE_VERSION} is not installed (opencode's binary for linux x64): run npm ci`,
+  );
 }
 
 export interface OpencodeRun extends CliPane {
