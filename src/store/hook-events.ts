@@ -10,7 +10,7 @@
  * what was appended, and from the start again when it was started afresh.
  */
 import path from 'node:path';
-import { AGENT_CLIS } from '../agents/registry.js';
+import { HOOK_STATES } from '../agents/hook-states.js';
 import { LineFollower, MAX_LINE_BYTES } from '../files/follow.js';
 import type { Activity } from '../model/model.js';
 import { heldRequests, heldRequestsFor, heldRequestsProblem } from './held-requests.js';
@@ -79,8 +79,8 @@ const MAX_HOLD_MS = 3601_000;
 function stateOfAnyEvent(event: string, notificationType: string | null): { activity: Activity; cue: Cue } | null {
   const claude = stateOfEvent(event, notificationType);
   if (claude) return claude;
-  for (const cli of AGENT_CLIS) {
-    const s = cli.hookState?.(event, notificationType);
+  for (const state of HOOK_STATES) {
+    const s = state(event, notificationType);
     if (s) return s;
   }
   return null;

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HOOK_STATES } from '../../src/agents/hook-states.js';
 import { AGENT_CLIS } from '../../src/agents/registry.js';
 import { AGENTS } from '../../src/model/values.js';
 
@@ -38,5 +39,14 @@ describe('docs/agents.md', () => {
     const ids = AGENT_CLIS.map((a) => a.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(AGENTS).toContain(id);
+  });
+});
+
+describe('the hook states the events reader loads', () => {
+  it('are exactly the registered CLIs’ own readings of hook events', () => {
+    const registered = AGENT_CLIS.flatMap((a) => (a.hookState ? [a.hookState] : []));
+    expect([...HOOK_STATES].sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      registered.sort((a, b) => a.name.localeCompare(b.name)),
+    );
   });
 });

@@ -3,10 +3,11 @@
  * one JSON object per line; each model turn (`"type": "gemini"`) carries `tokens` (`input`, `output`,
  * `cached`, `thoughts`, `tool`, `total`). The context in use is the last model turn's input tokens,
  * against the model's window (the Gemini models it offers take 1,048,576). Read from the file's tail
- * only, each line parsed against a schema, a line that does not parse skipped.
+ * only, each line checked field by field (a count a non-negative integer), a line that does not fit
+ * skipped. No zod here: the module loads with `tower status`, whose start path holds no validator.
  */
 import fs from 'node:fs';
-import { z } from 'zod';
+import { isObject } from '../../files/values.js';
 import type { AgentUsage } from '../types.js';
 
 /** The context window of the Gemini models (gemini-2.5-*, gemini-3*). */
@@ -14,12 +15,15 @@ export const GEMINI_WINDOW = 1_048_576;
 /** How much of the file's end is read. */
 const TAIL_BYTES = 512 * 1024;
 
-const n = z.number().int().nonnegative();
-const TurnSchema = z.object({
-  type: z.literal('gemini'),
-  model: z.string().max(200).optional(),
-  tokens: z.object({ input: n, output: n, cached: n.optional(), thoughts: n.optional(), total: n.optional() }),
-});
+const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** A model turn's token counts, or null when the record is not one (or a count is not a count). */
+function turnTokens(raw: unknown): { input: number; output: number; cached: number } | null {
+  if (!isObject(raw) || raw.type !== 'gemini' || !isObject(raw.tokens)) return null;
+  const { input, output, cached } = raw.tokens;
+  if (!count(input) || !count(output) || (cached !== undefined && !count(cached))) return null;
+  return { input, output, cached: cached ?? 0 };
+}
 
 /** The usage the session's last model turn says, or null (no such turn, or a file that cannot be read). */
 export function sessionUsage(file: string, window = GEMINI_WINDOW): AgentUsage | null {
@@ -48,9 +52,9 @@ export function sessionUsage(file: string, window = GEMINI_WINDOW): AgentUsage |
     } catch {
       continue;
     }
-    const t = TurnSchema.safeParse(raw);
-    if (!t.success) continue;
-    const { input, output, cached = 0 } = t.data.tokens;
+    const t = turnTokens(raw);
+    if (!t) continue;
+    const { input, output, cached } = t;
     return {
       used: input,
       window,
