@@ -71,7 +71,9 @@ export function planHookAnswer(
   const others = all.filter((r) => r !== held);
   const effects = [
     checkEffect(
-      `${held.file} and what ${m.paneId} shows first: the answer is written only while request ${requestRef(held)} is still held with this very input (its hash), and its dialog (Claude Code draws one too) was not answered in the pane already: the first answer wins`,
+      `${held.file} and what ${m.paneId} shows first: the answer is written only while request ` +
+        `${requestRef(held)} is still held with this very input (its hash), and its dialog (Claude ` +
+        `Code draws one too) was not answered in the pane already: the first answer wins`,
     ),
     createEffect(held.answerFile, `${way.behavior}\n`),
     waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
@@ -79,7 +81,9 @@ export function planHookAnswer(
   const also = others.length > 0 ? `; also held for the pane, not answered: ${heldList(others)}` : '';
   return {
     refusal: null,
-    title: `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${who} of ${runId} (${m.paneId}), request ${requestRef(held)}; its dialog in the pane is open too: the first answer wins${also}`,
+    title:
+      `Answer through the hook: ${way.behavior} ${heldAbout(held)} for ${who} of ${runId} ` +
+      `(${m.paneId}), request ${requestRef(held)}; its dialog in the pane is open too: the first answer wins${also}`,
     target: m.paneId,
     effects,
     detail,
@@ -100,7 +104,9 @@ export function hookDecision(
   if (choice === 'y' || (choice === '1' && (label === null || /^yes$/i.test(label)))) return { behavior: 'allow' };
   if (choice === 'n' || (label !== null && /^no\b/i.test(label))) return { behavior: 'deny' };
   return {
-    because: `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the hook answers only allow or deny`,
+    because:
+      `option ${choice}${label ? ` (${label})` : ''} is neither a plain yes nor no, and the ` +
+      `hook answers only allow or deny`,
   };
 }
 
@@ -133,7 +139,9 @@ export async function answerThroughHook(
   if (h.hash === undefined || still.hash === null || still.hash !== h.hash)
     return {
       status: 'refused',
-      message: `request ${h.id} of ${d.member} holds another input than the one shown (sha256 ${still.hash?.slice(0, 12) ?? 'unknown'} now, ${h.hash?.slice(0, 12) ?? 'none'} planned): nothing written`,
+      message:
+        `request ${h.id} of ${d.member} holds another input than the one shown (sha256 ` +
+        `${still.hash?.slice(0, 12) ?? 'unknown'} now, ${h.hash?.slice(0, 12) ?? 'none'} planned): nothing written`,
     };
   // The member's pane must still be the one the operator saw: a request is answered for that agent only.
   await recheckPane(x.env.ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
@@ -147,7 +155,9 @@ export async function answerThroughHook(
   if (d.expect !== null && !d.expect.startsWith('held:') && shown?.signature !== d.expect)
     return {
       status: 'refused',
-      message: `${d.member}'s dialog for request ${h.id} is no longer shown: it was answered in the pane first (the first answer wins); nothing written`,
+      message:
+        `${d.member}'s dialog for request ${h.id} is no longer shown: it was answered in the ` +
+        `pane first (the first answer wins); nothing written`,
     };
   if (shown && !tiedToDialog(still, shown))
     return {
@@ -171,7 +181,9 @@ export async function answerThroughHook(
     const said = h.behavior === 'allow' ? 'allowed' : 'denied';
     return {
       status: 'done',
-      message: `${said} ${d.member}'s permission request through the hook (answered ${h.behavior}; request ${requestRef(still)})`,
+      message:
+        `${said} ${d.member}'s permission request through the hook (answered ${h.behavior}; ` +
+        `request ${requestRef(still)})`,
       details,
       approved: approvedLines(still),
     };
@@ -180,7 +192,9 @@ export async function answerThroughHook(
   await deleteFile(h.dir, h.answerFile).catch(() => false);
   return {
     status: 'failed',
-    message: `wrote ${h.behavior} for ${d.member}'s held request ${h.id} but the hook did not take it before its hold ended; the agent shows its own dialog now: answer again`,
+    message:
+      `wrote ${h.behavior} for ${d.member}'s held request ${h.id} but the hook did not take it ` +
+      `before its hold ended; the agent shows its own dialog now: answer again`,
     details,
   };
 }

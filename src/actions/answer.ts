@@ -101,7 +101,9 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   const option = seen ? optionFor(seen, choice) : null;
   if (seen && !option)
     return refuse(
-      `the prompt ${asking.name} shows has no option ${sanitizeLine(choice)}${choice === 'n' ? ' that says No' : ''}: ${seen.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
+      `the prompt ${asking.name} shows has no option ` +
+        `${sanitizeLine(choice)}${choice === 'n' ? ' that says No' : ''}: ` +
+        `${seen.options.map((o) => `${o.key}. ${o.label}`).join(' / ')}`,
       title,
       m.paneId,
     );
@@ -140,7 +142,8 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
       h.behavior !== (choice === 'y' ? 'allow' : 'deny')
     )
       return refuse(
-        `${req.byRule.rule} decided request ${req.byRule.request}, but ${who}'s held request is another now (${h?.id ?? 'none'}): nothing answered`,
+        `${req.byRule.rule} decided request ${req.byRule.request}, but ${who}'s held request is ` +
+          `another now (${h?.id ?? 'none'}): nothing answered`,
         title,
         m.paneId,
       );
@@ -149,13 +152,16 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   // A rule answers the request it read, through the hook, or nothing: it never types into a dialog.
   if (req.byRule)
     return refuse(
-      `${req.byRule.rule} decided request ${req.byRule.request}, which is no longer held for ${who}${detail.keysBecause ? ` (${detail.keysBecause})` : ''}: nothing answered`,
+      `${req.byRule.rule} decided request ${req.byRule.request}, which is no longer held for ` +
+        `${who}${detail.keysBecause ? ` (${detail.keysBecause})` : ''}: nothing answered`,
       title,
       m.paneId,
     );
   const effects = [
     checkEffect(
-      `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${option?.key ?? choice}, drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
+      `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ` +
+        `${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${option?.key ?? choice}, ` +
+        `drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
     ),
     ...typeEffects(ctx, m.paneId!, server, option?.key ?? choice),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the question and its options to go`),
@@ -227,7 +233,10 @@ function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
 }
 
-/** The reading and typing of the CLI a plan saw in the pane (Claude Code's when it said none), loaded as the action runs. */
+/**
+ * The reading and typing of the CLI a plan saw in the pane (Claude Code's when it said none), loaded as the
+ * action runs.
+ */
 async function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
   return (await import('../agents/ways-for.js')).waysFor(agent);
 }
@@ -275,7 +284,9 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   if (d.hook && d.byRule && !sameInput(d.hook, d.byRule.input))
     return {
       status: 'refused',
-      message: `${d.byRule.rule} decided request ${d.byRule.request} of ${d.member}, whose input is not what the rule read any more: nothing answered`,
+      message:
+        `${d.byRule.rule} decided request ${d.byRule.request} of ${d.member}, whose input is ` +
+        `not what the rule read any more: nothing answered`,
     };
   if (d.hook) {
     const through = await answerThroughHook(x, d, d.hook);
@@ -285,7 +296,9 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   if (d.byRule)
     return {
       status: 'refused',
-      message: `${d.byRule.rule} decided request ${d.byRule.request} of ${d.member}, which is no longer held: nothing answered, no key typed (${d.keysBecause ?? 'the hook let it go'})`,
+      message:
+        `${d.byRule.rule} decided request ${d.byRule.request} of ${d.member}, which is no ` +
+        `longer held: nothing answered, no key typed (${d.keysBecause ?? 'the hook let it go'})`,
     };
   const ctx = x.env.ctx;
   const ways = await waysFor(d.agent);
@@ -353,7 +366,9 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     };
   return {
     status: 'failed',
-    message: `typed ${option.key} into ${d.paneId} but the dialog is still shown after ${seconds(d.confirmMs)}; look at the pane`,
+    message:
+      `typed ${option.key} into ${d.paneId} but the dialog is still shown after ` +
+      `${seconds(d.confirmMs)}; look at the pane`,
     details,
   };
 }

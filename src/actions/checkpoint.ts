@@ -1,5 +1,6 @@
 /**
- * The checkpoint cycle, as tina's supervisor runs it: make sure the signal exists (for a system that keeps one), type the
+ * The checkpoint cycle, as tina's supervisor runs it: make sure the signal exists (for a system that keeps
+ * one), type the
  * checkpoint command into the lead's pane, wait for the handoff (or the lead's CHECKPOINT COMPLETE),
  * offer to terminate stragglers after a while, and on timeout mark an escalation.
  */
@@ -180,7 +181,9 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   if (result.status === 'cancelled') {
     return {
       status: 'cancelled',
-      message: `checkpoint cancelled after ${seconds(Math.round(result.elapsedMs))}; ${d.command} was already typed into ${d.lead.label}, which may still finish it`,
+      message:
+        `checkpoint cancelled after ${seconds(Math.round(result.elapsedMs))}; ${d.command} was ` +
+        `already typed into ${d.lead.label}, which may still finish it`,
       details,
     };
   }

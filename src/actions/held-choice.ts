@@ -72,7 +72,11 @@ export function heldAbout(r: HeldRequest): string {
 
 /** Why a request's input cannot be answered through the hook, and where it is answered instead. */
 function unreadableWhy(m: Member, r: HeldRequest, more = ''): string {
-  return `${m.name}'s permission request ${r.id} is held by tower's hook, but its input cannot be shown whole (${r.unreadable})${more}: answer it in the agent's own dialog, which shows when the hold ends (${new Date(r.until).toISOString()})`;
+  return (
+    `${m.name}'s permission request ${r.id} is held by tower's hook, but its input cannot be ` +
+    `shown whole (${r.unreadable})${more}: answer it in the agent's own dialog, which shows when the ` +
+    `hold ends (${new Date(r.until).toISOString()})`
+  );
 }
 
 /** What the operator named or was shown, and the dialog the pane draws now. */
@@ -99,7 +103,9 @@ export function chooseHeld(
   const asked = ask.request !== undefined ? namedRequest(ask.request) : null;
   if (ask.request !== undefined && !asked)
     return {
-      refusal: `--request takes a held request's id (<epoch>-<pid>, optionally :<hash>), not "${sanitizeLine(ask.request)}"`,
+      refusal:
+        `--request takes a held request's id (<epoch>-<pid>, optionally :<hash>), not ` +
+        `"${sanitizeLine(ask.request)}"`,
     };
   if (all.length === 0)
     return {
@@ -123,7 +129,9 @@ export function chooseHeld(
       };
     if (!sameHash(pick[0]!, named.hash))
       return {
-        refusal: `request ${named.id}'s input is not the one shown (its hash is ${pick[0]!.hash?.slice(0, 12) ?? 'unknown'} now, not ${named.hash}): nothing answered`,
+        refusal:
+          `request ${named.id}'s input is not the one shown (its hash is ` +
+          `${pick[0]!.hash?.slice(0, 12) ?? 'unknown'} now, not ${named.hash}): nothing answered`,
       };
   }
   // Where the pane draws a dialog too, the request answered must be the one it draws.
@@ -132,7 +140,9 @@ export function chooseHeld(
     if (tied.length === 0) {
       if (named)
         return {
-          refusal: `${m.name}'s pane shows a dialog that is not request ${named.id}'s (${heldAbout(pick[0]!)}): answer the one on screen, or name it`,
+          refusal:
+            `${m.name}'s pane shows a dialog that is not request ${named.id}'s ` +
+            `(${heldAbout(pick[0]!)}): answer the one on screen, or name it`,
         };
       const unreadable = pick.find((r) => r.unreadable);
       if (unreadable)
@@ -143,7 +153,10 @@ export function chooseHeld(
   }
   if (pick.length > 1)
     return {
-      refusal: `${pick.length} permission requests are held for ${m.name}'s pane ${m.paneId}: ${heldList(pick)}; name the one you mean: tower answer ${ask.runId} --member ${m.name} --request ID ${ask.choice}`,
+      refusal:
+        `${pick.length} permission requests are held for ${m.name}'s pane ${m.paneId}: ` +
+        `${heldList(pick)}; name the one you mean: tower answer ${ask.runId} --member ${m.name} ` +
+        `--request ID ${ask.choice}`,
     };
   const held = pick[0]!;
   return held.unreadable ? { refusal: unreadableWhy(m, held) } : { held };

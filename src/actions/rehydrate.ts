@@ -140,7 +140,9 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
   if (done.status === 'cancelled') return cancelled(d, done.elapsedMs, details);
   return {
     status: 'timeout',
-    message: `${d.rehydrate} was typed but ${d.lead.label} printed no ${REHYDRATE_COMPLETE} within ${seconds(d.timeoutMs)}; look at the pane`,
+    message:
+      `${d.rehydrate} was typed but ${d.lead.label} printed no ${REHYDRATE_COMPLETE} within ` +
+      `${seconds(d.timeoutMs)}; look at the pane`,
     details,
   };
 }

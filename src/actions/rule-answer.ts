@@ -156,7 +156,9 @@ export class RuleAnswerer {
     };
     if (v.wouldBe) {
       const said = v.wouldBe.decision === 'allow' ? 'would allow' : 'would deny';
-      const message = `${said} ${m.name}'s ${r.tool}: ${r.subject} by ${v.wouldBe.rule.name} (dry run: ${v.wouldBe.why}); asked as before`;
+      const message =
+        `${said} ${m.name}'s ${r.tool}: ${r.subject} by ${v.wouldBe.rule.name} (dry ` +
+        `run: ${v.wouldBe.why}); asked as before`;
       const rec: RuleRecord = { ...base, said, rule: v.wouldBe.rule.name, why: v.wouldBe.why, outcome: null, message };
       if (said === 'would allow') this.tally.wouldAllow++;
       else this.tally.wouldDeny++;

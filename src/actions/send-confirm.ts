@@ -139,6 +139,8 @@ export async function confirmSent(
     };
   return {
     status: 'done',
-    message: `sent, not yet confirmed: typed the line into ${d.paneId} and pressed Enter, but nothing showed it taken within ${seconds(d.confirmMs)}; look at the pane`,
+    message:
+      `sent, not yet confirmed: typed the line into ${d.paneId} and pressed Enter, but nothing ` +
+      `showed it taken within ${seconds(d.confirmMs)}; look at the pane`,
   };
 }

@@ -118,7 +118,10 @@ export type SendKeys = readonly string[];
 
 /** How keys are typed so that they land in this CLI. */
 export interface TypingWays {
-  /** The calls that choose `option` in a dialog the screen shows (Claude Code: the digit, then CR; Codex: the key alone). */
+  /**
+   * The calls that choose `option` in a dialog the screen shows (Claude Code: the digit, then CR; Codex: the
+   * key alone).
+   */
   answer(option: AgentPromptOption): readonly SendKeys[];
   /** The calls that type a line into the input box and submit it. */
   line(text: string): readonly SendKeys[];
@@ -128,7 +131,10 @@ export interface TypingWays {
    * (Codex) takes a carriage return right after it for a newline, not a submit.
    */
   submitAfterPaste?: readonly SendKeys[];
-  /** How old a dialog must be before a key typed into it is taken (ms): a CLI may drop keys that come right after it draws. */
+  /**
+   * How old a dialog must be before a key typed into it is taken (ms): a CLI may drop keys that come right
+   * after it draws.
+   */
   minDialogAgeMs: number;
 }
 

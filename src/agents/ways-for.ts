@@ -1,4 +1,7 @@
-/** The reading and typing of the CLI an action's plan saw in the pane: loaded when the action runs, never on a start path. */
+/**
+ * The reading and typing of the CLI an action's plan saw in the pane: loaded when the action runs, never on a
+ * start path.
+ */
 import type { AgentId } from '../model/values.js';
 import { claudeCode } from './claude-code/index.js';
 import { agentCli, waysOf } from './registry.js';

@@ -54,7 +54,8 @@ const RUNNERS: Record<CommandName, Runner> = {
     // Refused at the start, not once per checkpoint signal: the one thing asked for could never be done.
     if (o.autoCheckpoint && ctx.readonly) {
       process.stderr.write(
-        'tower: --auto-checkpoint runs the checkpoint cycle, and read-only mode (--readonly, or "readonly" in the config) refuses every action: give one of the two\n',
+        'tower: --auto-checkpoint runs the checkpoint cycle, and read-only mode (--readonly, or ' +
+          '"readonly" in the config) refuses every action: give one of the two\n',
       );
       return EXIT.usage;
     }

@@ -89,7 +89,8 @@ export const COMMANDS = [
       {
         flags: '--request <id>',
         description:
-          "the permission request held by tower's hook to answer, as tower status shows it (<epoch>-<pid>:<hash>); needed when the pane has more than one held",
+          "the permission request held by tower's hook to answer, as tower status shows it " +
+          '(<epoch>-<pid>:<hash>); needed when the pane has more than one held',
       },
     ],
   },
@@ -109,7 +110,8 @@ export const COMMANDS = [
   {
     name: 'hooks',
     description:
-      "add (install), remove (uninstall) or look at (status) tower's hook entries in a Claude Code settings file you name",
+      "add (install), remove (uninstall) or look at (status) tower's hook entries in a Claude Code " +
+      'settings file you name',
     args: [{ name: 'verb', description: 'install, uninstall or status' }],
     // A settings file on this box: never another box's, nor the demo's.
     globals: ['root', 'claude-dir', 'socket-name', 'socket-path', 'config', 'no-color', 'readonly'],
@@ -123,14 +125,16 @@ export const COMMANDS = [
       {
         flags: '--hold-permissions <seconds>',
         description:
-          'install: hold each permission request open up to this long (0-300, default 0: off) so tower answer can allow or deny it through the hook; with no answer in time the agent shows its own dialog',
+          'install: hold each permission request open up to this long (0-300, default 0: off) so ' +
+          'tower answer can allow or deny it through the hook; with no answer in time the agent shows its own dialog',
       },
     ],
   },
   {
     name: 'rules',
     description:
-      'say what each rule answering held permission requests means (check), or which rule decides a request and why (test)',
+      'say what each rule answering held permission requests means (check), or which rule decides a ' +
+      'request and why (test)',
     args: [{ name: 'verb', description: 'check or test' }],
     options: [
       {

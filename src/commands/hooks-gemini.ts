@@ -10,7 +10,10 @@ import path from 'node:path';
 import type { HookFlavour } from './hooks-settings.js';
 import { hookCommand } from './hooks-settings.js';
 
-/** Gemini CLI 0.61.0's hook events (its settings schema, `hooks.properties`); each fires in tmux with the JSON on stdin. */
+/**
+ * Gemini CLI 0.61.0's hook events (its settings schema, `hooks.properties`); each fires in tmux with the JSON
+ * on stdin.
+ */
 export const GEMINI_HOOK_EVENTS = [
   'SessionStart',
   'BeforeAgent',

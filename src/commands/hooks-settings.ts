@@ -64,7 +64,8 @@ const PRELUDE = [
 ].join(' ');
 // `2>/dev/null` before `<"$f"`: the shell reports a redirection that fails before the command's
 // own redirections apply, and a first event on a box has no file yet.
-const ROTATE = `{ [ "$(wc -c 2>/dev/null <"$f" || echo 0)" -le ${EVENTS_FILE_LIMIT} ] || mv -f "$f" "$f.1" 2>/dev/null; } &&`;
+const ROTATE =
+  `{ [ "$(wc -c 2>/dev/null <"$f" || echo 0)" -le ${EVENTS_FILE_LIMIT} ] || mv -f "$f" ` + `"$f.1" 2>/dev/null; } &&`;
 /** One printf, one write: `<epoch>\t<pane>\t<server socket>\t<event JSON>`. */
 const APPEND = `printf '%s\\t%s\\t%s\\t%s\\n' "$(date +%s)" "$p" "$s" "$e" >>"$f" 2>/dev/null`;
 
@@ -99,14 +100,18 @@ export function hookCommand(holdSeconds = 0): string {
     `h="$d/${HELD_DIR}"; r="$(date +%s)-$$";`,
     'mkdir -p "$h" 2>/dev/null &&',
     ROTATE,
-    `j="$(tr -d '\\n\\r' | head -c ${REQUEST_BYTES})" && e="$(printf '%s' "$j" | head -c ${EVENT_BYTES})" && { ${APPEND}; true; } &&`,
+    `j="$(tr -d '\\n\\r' | head -c ${REQUEST_BYTES})" && e="$(printf '%s' "$j" | head -c ` +
+      `${EVENT_BYTES})" && { ${APPEND}; true; } &&`,
     // An agent outside tmux has no pane tower could answer for, a request cut short cannot be
     // shown whole, and a folder others can write into could answer for the operator: nothing is held.
-    `[ -n "$p" ] && [ \${#j} -lt ${REQUEST_BYTES} ] && chmod 700 "\${d%/*}" "$d" "$h" 2>/dev/null && rm -f "$h/$r.answer" &&`,
-    `printf '%s\\t%s\\t%s\\t%s\\n%s\\n' "$p" "$(date +%s)" ${hold} "$s" "$j" >"$h/$r.tmp" && mv -f "$h/$r.tmp" "$h/$r.req" &&`,
+    `[ -n "$p" ] && [ \${#j} -lt ${REQUEST_BYTES} ] && chmod 700 "\${d%/*}" "$d" "$h" 2>/dev/null && ` +
+      `rm -f "$h/$r.answer" &&`,
+    `printf '%s\\t%s\\t%s\\t%s\\n%s\\n' "$p" "$(date +%s)" ${hold} "$s" "$j" >"$h/$r.tmp" && mv -f ` +
+      `"$h/$r.tmp" "$h/$r.req" &&`,
     `{ i=0; while [ "$i" -lt ${hold * 5} ] && [ ! -f "$h/$r.answer" ]; do sleep 0.2; i=$((i+1)); done;`,
     'rm -f "$h/$r.req"; a="$(head -c 8 "$h/$r.answer" 2>/dev/null)"; rm -f "$h/$r.answer";',
-    `case "$a" in allow) printf '%s\\n' '${permissionDecision('allow')}';; deny) printf '%s\\n' '${permissionDecision('deny')}';; esac; } 2>/dev/null; true`,
+    `case "$a" in allow) printf '%s\\n' '${permissionDecision('allow')}';; deny) printf '%s\\n' ` +
+      `'${permissionDecision('deny')}';; esac; } 2>/dev/null; true`,
     MARKER,
   ].join(' ');
 }

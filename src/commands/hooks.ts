@@ -52,7 +52,9 @@ function readSettings(file: string): { text: string | null; value: Json } | { re
     value = JSON.parse(text);
   } catch (err) {
     return {
-      refusal: `${file} is not valid JSON (${sanitizeLine((err as Error).message)}); fix it first, tower never rewrites a file it cannot read`,
+      refusal:
+        `${file} is not valid JSON (${sanitizeLine((err as Error).message)}); fix it first, ` +
+        `tower never rewrites a file it cannot read`,
     };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
@@ -83,7 +85,10 @@ function linkIn(file: string): string | null {
       continue;
     }
     if (st.isSymbolicLink())
-      return `${f} is a symlink (to ${sanitizeLine(fs.readlinkSync(f))}); tower never writes through a link: name the file itself`;
+      return (
+        `${f} is a symlink (to ${sanitizeLine(fs.readlinkSync(f))}); tower never writes through ` +
+        `a link: name the file itself`
+      );
     if (!st.isFile()) return `${f} is not a regular file`;
   }
   return null;
@@ -119,7 +124,10 @@ function lastEvent(env: NodeJS.ProcessEnv): string {
   for (let i = lines.length - 1; i >= 0; i--) {
     const e = parseEventLine(lines[i] ?? '');
     if (e)
-      return `last event ${e.event} from ${e.pane || 'an agent outside tmux'} at ${new Date(e.at).toISOString()} (${file})`;
+      return (
+        `last event ${e.event} from ${e.pane || 'an agent outside tmux'} at ` +
+        `${new Date(e.at).toISOString()} (${file})`
+      );
   }
   return `no event has arrived yet (${file})`;
 }
@@ -177,13 +185,15 @@ export async function hooksCommand(
   const hold = opts.holdPermissions === undefined ? 0 : Number(opts.holdPermissions);
   if (!Number.isInteger(hold) || hold < 0 || hold > MAX_HOLD_SECONDS) {
     ctx.err.write(
-      `tower: --hold-permissions is a whole number of seconds from 0 to ${MAX_HOLD_SECONDS}, not "${sanitizeLine(opts.holdPermissions ?? '')}"\n`,
+      `tower: --hold-permissions is a whole number of seconds from 0 to ${MAX_HOLD_SECONDS}, not ` +
+        `"${sanitizeLine(opts.holdPermissions ?? '')}"\n`,
     );
     return EXIT_USAGE;
   }
   if (!opts.settings && verb !== 'status') {
     ctx.err.write(
-      "tower: name the settings file: --settings ~/.claude/settings.json (every project) or --settings .claude/settings.json (one project); Gemini CLI's: --settings ~/.gemini/settings.json\n",
+      'tower: name the settings file: --settings ~/.claude/settings.json (every project) or ' +
+        "--settings .claude/settings.json (one project); Gemini CLI's: --settings ~/.gemini/settings.json\n",
     );
     return EXIT_USAGE;
   }

@@ -61,7 +61,8 @@ function check(loaded: LoadedRules, say: (l: string) => void): number {
     return EXIT_OK;
   }
   say(
-    `${loaded.file}: ${loaded.rules.length} rule(s); deny wins, then ask, then allow; a request no rule matches is asked`,
+    `${loaded.file}: ${loaded.rules.length} rule(s); deny wins, then ask, then allow; a request no ` +
+      `rule matches is asked`,
   );
   for (const c of loaded.rules) say(`  ${sanitizeLine(ruleMeaning(c))}`);
   return EXIT_OK;
@@ -145,7 +146,8 @@ async function test(ctx: AppContext, loaded: LoadedRules, o: RulesOptions, say: 
   say(`${acts}${v.rule ? ` by ${sanitizeLine(v.rule.name)}` : ''}: ${sanitizeLine(v.why)}`);
   if (v.wouldBe)
     say(
-      `dry run: ${v.wouldBe.decision === 'allow' ? 'would allow' : 'would deny'} by ${sanitizeLine(v.wouldBe.rule.name)} (${sanitizeLine(v.wouldBe.why)})`,
+      `dry run: ${v.wouldBe.decision === 'allow' ? 'would allow' : 'would deny'} by ` +
+        `${sanitizeLine(v.wouldBe.rule.name)} (${sanitizeLine(v.wouldBe.why)})`,
     );
   return EXIT_OK;
 }

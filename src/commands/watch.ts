@@ -22,7 +22,10 @@ export interface WatchOptions {
   /** Ends the watch: running cycles are cancelled (and audited as such). */
   signal: AbortSignal;
   emit: (event: WatchEvent) => void;
-  /** The snapshot to follow (default the live store of every box: file watching plus tmux polling with pane activity, and each host's stream). */
+  /**
+   * The snapshot to follow (default the live store of every box: file watching plus tmux polling with pane
+   * activity, and each host's stream).
+   */
   store?: SnapshotStore | undefined;
   /** Where a failing notify command is reported (default stderr). */
   warn?: ((message: string) => void) | undefined;
@@ -118,7 +121,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
 
 /** `tower watch [--auto-checkpoint]`: one JSON line per event until SIGINT/SIGTERM. */
 export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: boolean }): Promise<number> {
-  // An error on stdout stops it too: `tower watch | head -1`, the reader went away (EPIPE), so there is no one left to tell.
+  // An error on stdout stops it too: `tower watch | head -1`, the reader went away (EPIPE), so there is no
+  // one left to tell.
   await cancellable(
     (signal) =>
       runWatch(ctx, {

@@ -153,7 +153,10 @@ function issueText(i: z.core.$ZodIssue): string {
   return `${where}: ${i.message}`;
 }
 
-/** The required keys a misspelt key stands for: its issue says it ("did you mean"), their "missing" would say it again. */
+/**
+ * The required keys a misspelt key stands for: its issue says it ("did you mean"), their "missing" would say
+ * it again.
+ */
 function meantKeys(issues: readonly z.core.$ZodIssue[]): Set<string> {
   const meant = new Set<string>();
   for (const i of issues) {

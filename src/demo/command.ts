@@ -74,7 +74,8 @@ export async function runDemo(ctx: AppContext, opts: DemoOptions): Promise<numbe
   }
   if (opts.ui && !(ctx.out as NodeJS.WriteStream).isTTY) {
     ctx.err.write(
-      'tower demo: the control room needs a terminal; run `tower demo --no-ui` to build the sandbox and leave it running\n',
+      'tower demo: the control room needs a terminal; run `tower demo --no-ui` to build the sandbox ' +
+        'and leave it running\n',
     );
     return 1;
   }
@@ -201,7 +202,8 @@ export function instructions(sandbox: DemoSandbox, tower = towerInvocation()): s
   return [
     `tower demo: sandbox ready at ${sandbox.dir}`,
     ...sandbox.summaries.map((s) => `  - ${s}`),
-    `  ${sandbox.panes.size} fake agents run on the private tmux server -L ${sandbox.socketName} (sessions: ${sessions.join(', ')})`,
+    `  ${sandbox.panes.size} fake agents run on the private tmux server -L ${sandbox.socketName} ` +
+      `(sessions: ${sessions.join(', ')})`,
     `  actions on it are audited in ${path.join(sandbox.stateHome, 'tower', 'audit.jsonl')}`,
     '',
     'Open the control room on it:',

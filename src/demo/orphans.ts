@@ -41,7 +41,8 @@ export async function offerToStopOrphans(
   if (orphans.length === 0) return [];
   const one = orphans.length === 1;
   ctx.err.write(
-    `tower demo: ${one ? 'a demo runs' : `${orphans.length} demos run`} with no control room, its agents still going: ${orphans.map(demoLabel).join(', ')}\n`,
+    `tower demo: ${one ? 'a demo runs' : `${orphans.length} demos run`} with no control room, its ` +
+      `agents still going: ${orphans.map(demoLabel).join(', ')}\n`,
   );
   const how = orphans.map((r) => `tmux -L ${r.socketName} kill-server`).join('; ');
   if (!input.isTTY) {

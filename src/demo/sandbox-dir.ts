@@ -36,7 +36,8 @@ export function prepareSandboxDir(dir: string): string {
   if (entries.length > 0) {
     if (!entries.includes(SANDBOX_MARKER)) {
       throw new SandboxDirError(
-        `${abs} is not empty and is not a tower demo sandbox (no ${SANDBOX_MARKER} file); pick a new or empty directory`,
+        `${abs} is not empty and is not a tower demo sandbox (no ${SANDBOX_MARKER} file); pick a new ` +
+          `or empty directory`,
       );
     }
     // A previous sandbox: start over, removing only what a sandbox holds. Its agents may still be

@@ -37,7 +37,10 @@ export class LineFollower {
     private readonly stepBytes: number,
   ) {}
 
-  /** The complete lines appended since the last read; null when the file is missing or not a regular file. Never throws. */
+  /**
+   * The complete lines appended since the last read; null when the file is missing or not a regular file.
+   * Never throws.
+   */
   read(): FollowedLines | null {
     let size: number;
     try {

@@ -154,7 +154,8 @@ export const KEYMAP: readonly CommandSpec[] = [
     keys: ['v'],
     hint: 'read gate',
     description:
-      "Read the selected gate or activity line in full (gates or activity pane), or a held permission request's whole input (its answer dialog: y waits for it when the request's line leaves part out)",
+      'Read the selected gate or activity line in full (gates or activity pane), or a held permission ' +
+      "request's whole input (its answer dialog: y waits for it when the request's line leaves part out)",
     contexts: ['pane', 'modal'],
     group: 'Navigate',
   },
@@ -220,7 +221,8 @@ export const KEYMAP: readonly CommandSpec[] = [
     keys: ['1'],
     hint: 'answer 1',
     description:
-      'Answer option 1 of the prompt the selected member (else the first one asking) shows: the dialog shows what is approved; tower checks the prompt again before typing',
+      'Answer option 1 of the prompt the selected member (else the first one asking) shows: the ' +
+      'dialog shows what is approved; tower checks the prompt again before typing',
     contexts: ['global'],
     group: 'Act',
   },
@@ -229,7 +231,8 @@ export const KEYMAP: readonly CommandSpec[] = [
     keys: ['2'],
     hint: 'answer 2',
     description:
-      'Answer option 2 of that prompt, as it reads (in Claude Code 2.1.332: yes, and always allow access to the folder)',
+      'Answer option 2 of that prompt, as it reads (in Claude Code 2.1.332: yes, and always allow ' +
+      'access to the folder)',
     contexts: ['global'],
     group: 'Act',
   },
@@ -263,7 +266,8 @@ export const KEYMAP: readonly CommandSpec[] = [
     keys: ['s'],
     hint: 'send',
     description:
-      'Type a line to the selected member (else the lead) and submit it; refused unless its pane is at its input box (see docs/answering.md)',
+      'Type a line to the selected member (else the lead) and submit it; refused unless its pane is ' +
+      'at its input box (see docs/answering.md)',
     contexts: ['global'],
     group: 'Act',
   },
@@ -373,7 +377,10 @@ export function keysLabel(bindings: Bindings, command: Command): string {
   return bindings.keys[command].map(keyLabel).join('/');
 }
 
-/** User overrides from the config file: command → keys (replacing that command's defaults). keymap-schema.ts checks them. */
+/**
+ * User overrides from the config file: command → keys (replacing that command's defaults). keymap-schema.ts
+ * checks them.
+ */
 export type KeyOverrides = Partial<Record<Command, string[]>>;
 
 /**

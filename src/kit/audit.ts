@@ -174,7 +174,8 @@ export async function markInterrupted(env: NodeJS.ProcessEnv = process.env): Pro
       outcome: 'interrupted',
       duration: Math.max(0, Date.now() - Date.parse(b.time)),
       message: sanitizeLine(
-        `tower (pid ${b.pid}) ended before this action did: it may be half done; look at the run before acting again (${b.message})`,
+        `tower (pid ${b.pid}) ended before this action did: it may be half done; look at the run ` +
+          `before acting again (${b.message})`,
       ),
     };
     delete entry.pid;
@@ -185,7 +186,10 @@ export async function markInterrupted(env: NodeJS.ProcessEnv = process.env): Pro
 
 /** One line for an interrupted action, as the command line and the activity pane say it. */
 export function interruptedLine(e: AuditEntry): string {
-  return `${e.action} ${e.run}${e.target ? ` (${e.target})` : ''} begun at ${e.time} was interrupted: tower ended before it did; it may be half done`;
+  return (
+    `${e.action} ${e.run}${e.target ? ` (${e.target})` : ''} begun at ${e.time} was interrupted: ` +
+    `tower ended before it did; it may be half done`
+  );
 }
 
 /** What an audit line says of an action besides its outcome. */

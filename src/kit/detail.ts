@@ -94,7 +94,10 @@ export interface GrantDetail {
   via: System;
   gate: Gate;
   stateDir: string;
-  /** The file written: the `.granted` sentinel, `.resume-signal`, or `phase.json` (harness under its operator: the URL POSTed). */
+  /**
+   * The file written: the `.granted` sentinel, `.resume-signal`, or `phase.json` (harness under its operator:
+   * the URL POSTed).
+   */
   file: string;
   /** harness under its operator: the grant endpoint POSTed instead of any file; absent or null otherwise. */
   url?: string | null;
@@ -141,13 +144,19 @@ export interface AnswerDetail {
   /** The pane's first process when the plan was made (checked again before the effect). */
   process?: PaneProcess;
   choice: string;
-  /** The agent CLI the pane runs, as the snapshot saw it: its way of reading and typing is used. Absent: Claude Code's. */
+  /**
+   * The agent CLI the pane runs, as the snapshot saw it: its way of reading and typing is used. Absent:
+   * Claude Code's.
+   */
   agent?: AgentId;
   /** The prompt's signature the operator saw, or null (the CLI: any prompt that has the option). */
   expect: string | null;
   /** When that prompt was first seen (epoch ms), or null: keys wait until the dialog is old enough to take them. */
   seenAt?: number | null;
-  /** The member whose request it is, when its dialog is drawn in another member's pane (a teammate's, in its lead's). */
+  /**
+   * The member whose request it is, when its dialog is drawn in another member's pane (a teammate's, in its
+   * lead's).
+   */
   asking?: string | null;
   confirmMs: number;
   /**

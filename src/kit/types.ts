@@ -47,7 +47,10 @@ export interface ActionRequest {
 
 /** One exact effect, shown in the confirm dialog and printed by --dry-run. */
 export interface Effect {
-  /** `tmux` (a tmux command line), `write`, `create`, `append`, `delete`, `signal`, `run` (a hook), `wait`, `http` (a request to a service's API). */
+  /**
+   * `tmux` (a tmux command line), `write`, `create`, `append`, `delete`, `signal`, `run` (a hook), `wait`,
+   * `http` (a request to a service's API).
+   */
   kind: 'tmux' | 'write' | 'create' | 'append' | 'delete' | 'signal' | 'run' | 'wait' | 'http';
   /** The exact text: `tmux -L x send-keys -t %3 -l -- /checkpoint`, `write /abs/path (JSON …)`. */
   text: string;

@@ -48,7 +48,10 @@ export const MemberSchema = z.object({
    * server (-L/-S, else the default one). Extra to the v1 contract.
    */
   tmuxServer: z.string().nullable().optional(),
-  /** Why the pane's server could not be told (its `%N` is on several servers): actions on it are refused. Extra to the v1 contract. */
+  /**
+   * Why the pane's server could not be told (its `%N` is on several servers): actions on it are refused.
+   * Extra to the v1 contract.
+   */
   tmuxServerUnknown: z.string().optional(),
   /** Why its `%N` is not this member's pane (state `not-its-pane`). Extra to the v1 contract. */
   notItsPane: z.string().optional(),
@@ -77,7 +80,10 @@ export const MemberSchema = z.object({
   activity: z.enum(ACTIVITIES).optional(),
   /** Since when (ISO) it has been doing that, as far as tower saw. Extra to the v1 contract. */
   activitySince: z.string().nullable().optional(),
-  /** What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`, `silent`. Extra to the v1 contract. */
+  /**
+   * What the activity was read from: `question`, `prompt`, `interrupt-hint`, `output-moving`, `shell`,
+   * `silent`. Extra to the v1 contract.
+   */
   activityCue: z.string().optional(),
   /** Where the activity came from: the CLI's own source (session file, app server, rollout), hooks, or the screen. */
   activitySource: z.enum(ACTIVITY_SOURCES).nullable().optional(),
@@ -161,7 +167,10 @@ export const ReviewSchema = z.object({
 });
 
 export const GateSchema = z.object({
-  /** Gate id, as `tower grant <run> <gate>` takes it: harness checkpoint name, `hitl`, dotagent phase, `context`, `blocked`. */
+  /**
+   * Gate id, as `tower grant <run> <gate>` takes it: harness checkpoint name, `hitl`, dotagent phase,
+   * `context`, `blocked`.
+   */
   id: z.string(),
   kind: z.enum(GATE_KINDS),
   state: z.enum(['pending', 'granted']),

@@ -114,7 +114,8 @@ function boundPrompts(run: Run, problems: string[]): void {
       p.options.every((o) => PROMPT_BOUNDS.key.test(o.key));
     if (fits) return;
     problems.push(
-      `sent a prompt for ${quote(m.name)} of ${quote(run.id)} larger than a pane shows (${p.subject.length} subject lines, ${p.options.length} options); it is not shown`,
+      `sent a prompt for ${quote(m.name)} of ${quote(run.id)} larger than a pane shows ` +
+        `(${p.subject.length} subject lines, ${p.options.length} options); it is not shown`,
     );
     members ??= [...run.members];
     const { prompt: _tooLarge, ...rest } = m;

@@ -100,9 +100,15 @@ export function describeSshFailure(host: HostConfig, stderr: string, exitCode: n
       /Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No (?:ED25519|RSA|ECDSA)? ?host key is known/i,
     )
   )
-    return `the host key of ${dest} is unknown or changed (host key verification failed): run "ssh ${dest}" once by hand to check and accept it`;
+    return (
+      `the host key of ${dest} is unknown or changed (host key verification failed): run "ssh ` +
+      `${dest}" once by hand to check and accept it`
+    );
   if (has(/Permission denied/i))
-    return `${dest} refused the login (${last || 'permission denied'}): add your public key to ~/.ssh/authorized_keys there, or load a key with a passphrase into ssh-agent (tower never prompts)`;
+    return (
+      `${dest} refused the login (${last || 'permission denied'}): add your public key to ` +
+      `~/.ssh/authorized_keys there, or load a key with a passphrase into ssh-agent (tower never prompts)`
+    );
   if (has(/Connection refused/i)) return `nothing accepts ssh connections at ${dest} (connection refused)`;
   if (
     has(/Connection timed out|Operation timed out|timed out during banner exchange|Connection timed out during banner/i)
@@ -113,7 +119,11 @@ export function describeSshFailure(host: HostConfig, stderr: string, exitCode: n
   if (has(/node: (?:command )?not found|env: .?node.?: No such file/i))
     return `node is not installed on ${host.name} (${last}): the box needs Node 20 or newer and tmux`;
   if (exitCode === 127 || has(/command not found|No such file or directory/i))
-    return `tower does not start on ${host.name} ("${host.tower}": ${last || 'command not found'}): install it there (npm install -g tower, or copy the packed tower-*.tgz and npm install -g it), or set "tower" of this host to its command line`;
+    return (
+      `tower does not start on ${host.name} ("${host.tower}": ${last || 'command not found'}): ` +
+      `install it there (npm install -g tower, or copy the packed tower-*.tgz and npm install -g it), ` +
+      `or set "tower" of this host to its command line`
+    );
   if (has(/Connection closed|Connection reset|Broken pipe|Timeout, server .* not responding/i))
     return `the ssh connection to ${dest} was lost (${last})`;
   if (last) return `ssh to ${dest} failed: ${last}`;

@@ -4,7 +4,10 @@ import { PLACE_FIELDS } from './schema.js';
 
 const list = (v: string[]): string => v.map((x) => `"${x}"`).join(' or ');
 
-/** One rule's meaning: `rule 2 (tests): allow Bash when every part of the command matches "npm test *", for members of runs "tina:*"`. */
+/**
+ * One rule's meaning: `rule 2 (tests): allow Bash when every part of the command matches "npm test *", for
+ * members of runs "tina:*"`.
+ */
 export function ruleMeaning(c: CompiledRule): string {
   const r = c.rule;
   const verb = { allow: 'allow', deny: 'deny', ask: 'ask the operator for' }[r.decision];
@@ -13,7 +16,8 @@ export function ruleMeaning(c: CompiledRule): string {
   if (r.command)
     conds.push(
       r.decision === 'allow'
-        ? `each part of its command matching ${list(r.command)} (a command is allowed only when every part is allowed by some rule)`
+        ? `each part of its command matching ${list(r.command)} (a command is allowed only when every ` +
+            `part is allowed by some rule)`
         : `any part of its command matching ${list(r.command)}`,
     );
   if (r.paths)

@@ -168,7 +168,8 @@ export class ActivityOverlay {
       message:
         `unattributed question: a held permission request ` +
         `(${[r.tool, r.subject].filter(Boolean).join(': ') || r.id}) from pane ${r.paneId} on ` +
-        `${r.server ?? 'a tmux server the request does not name'}; tower cannot tie it to a member, so it answers it for none: answer it in the agent's own pane`,
+        `${r.server ?? 'a tmux server the request does not name'}; tower cannot tie it to a member, ` +
+        `so it answers it for none: answer it in the agent's own pane`,
     }));
     const key = JSON.stringify(rows);
     // The same runs with the same rows: the same snapshot (its listeners have nothing new to read).

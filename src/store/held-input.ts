@@ -107,7 +107,9 @@ export function readHeldInput(json: string): HeldInput | { unreadable: string } 
   const bad = fields.find((f) => UNSHOWABLE.test(f.text) || UNSHOWABLE.test(f.name));
   if (bad || UNSHOWABLE.test(tool))
     return {
-      unreadable: `its ${bad ? `"${escapeInvisible(sanitize(bad.name))}"` : 'tool name'} holds characters a terminal would hide or act on`,
+      unreadable:
+        `its ${bad ? `"${escapeInvisible(sanitize(bad.name))}"` : 'tool name'} holds ` +
+        `characters a terminal would hide or act on`,
     };
   const main =
     SUBJECT_FIELDS.map((name) => fields.find((f) => f.name === name && typeof input[name] === 'string')).find(

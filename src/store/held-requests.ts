@@ -206,7 +206,8 @@ function listing(towerState: string, now: number): Listing | null {
     if (requests.length >= MAX_FILES && removed >= MAX_REMOVALS) break;
   }
   const problem = found.more
-    ? `${dir} holds more than ${MAX_NAMES} names: ${MAX_NAMES} are read at a time, and leftovers of hooks that are gone are removed as they are met`
+    ? `${dir} holds more than ${MAX_NAMES} names: ${MAX_NAMES} are read at a time, and leftovers of ` +
+      `hooks that are gone are removed as they are met`
     : null;
   const after = removed > 0 ? fs.statSync(dir) : st;
   // A folder holding more than one listing is listed again (the next names) a while later, not at
@@ -224,7 +225,10 @@ export function heldRequestsProblem(towerState: string, now: number = Date.now()
   return listing(towerState, now)?.problem ?? null;
 }
 
-/** Whether a request is from the server whose socket is `server` (a request that names none is from no known server). */
+/**
+ * Whether a request is from the server whose socket is `server` (a request that names none is from no known
+ * server).
+ */
 export function fromServer(r: HeldRequest, server: string | null): boolean {
   return r.server !== null && server !== null && canonicalSocket(r.server) === canonicalSocket(server);
 }

@@ -104,7 +104,8 @@ export class HookEvents {
   /** Why some events were not read (a line past the follower's bound), or null. */
   get problem(): string | null {
     return this.skipped > 0
-      ? `${this.file}: ${this.skipped} line(s) longer than ${MAX_LINE_BYTES / (1024 * 1024)} MB skipped (no hook of tower's writes one)`
+      ? `${this.file}: ${this.skipped} line(s) longer than ${MAX_LINE_BYTES / (1024 * 1024)} MB ` +
+          `skipped (no hook of tower's writes one)`
       : null;
   }
 

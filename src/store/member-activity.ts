@@ -59,7 +59,9 @@ export function heldPrompt(r: HeldRequest, others: readonly HeldRequest[] = []):
   );
   if (r.unreadable)
     return {
-      question: `Held by the hook, but its input cannot be shown whole (${r.unreadable}): answer in the agent's dialog when the hold ends`,
+      question:
+        `Held by the hook, but its input cannot be shown whole (${r.unreadable}): answer in ` +
+        `the agent's dialog when the hold ends`,
       subject: [...(r.tool ? [r.tool] : []), ...also],
       options: [],
       signature: heldSignature(r),
@@ -67,7 +69,9 @@ export function heldPrompt(r: HeldRequest, others: readonly HeldRequest[] = []):
   const subject = [r.tool, r.subject].filter((x): x is string => x !== null);
   return {
     // Claude Code draws its own dialog too: both are open, and the first answer wins.
-    question: `Allow this? (held by the hook for tower as request ${r.id}; the agent's own dialog is open too: the first answer wins)`,
+    question:
+      `Allow this? (held by the hook for tower as request ${r.id}; the agent's own dialog is ` +
+      `open too: the first answer wins)`,
     subject: [...subject, ...also],
     options: [
       { key: '1', label: 'Yes' },
@@ -166,7 +170,8 @@ export function longTurns(members: readonly Member[], now: number): string[] {
     const since = m.activity === 'working' && m.activitySince ? Date.parse(m.activitySince) : NaN;
     if (Number.isFinite(since) && now - since > LONG_TURN_MS) {
       out.push(
-        `${m.name} has shown working for ${Math.floor((now - since) / 60_000)} min, longer than any turn: out of quota, or at a login or trust screen?`,
+        `${m.name} has shown working for ${Math.floor((now - since) / 60_000)} min, longer than any ` +
+          `turn: out of quota, or at a login or trust screen?`,
       );
     }
   }
@@ -176,7 +181,8 @@ export function longTurns(members: readonly Member[], now: number): string[] {
 /**
  * A run's status with its members' activity laid over it. A Claude team (whose files give no status
  * but its tasks') is waiting while a member asks or its lead waits, running while a member works.
- * Otherwise a run with no tasks that its reader could only call idle (a Claude team whose tasks are off or deleted once done: Claude Code no longer gives
+ * Otherwise a run with no tasks that its reader could only call idle (a Claude team whose tasks are off or
+ * deleted once done: Claude Code no longer gives
  * newer models the task tools by default) is running while a member works, and waiting while one
  * waits at its prompt. Any other status is the reader's.
  */

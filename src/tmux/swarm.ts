@@ -96,7 +96,10 @@ export function socketDirDistrust(dir: string): string | null {
   if (!st.isDirectory()) return `${sanitizeLine(dir)} is not a folder`;
   if (st.uid !== ownUid()) return `${sanitizeLine(dir)} is owned by uid ${st.uid}, not by you`;
   if ((st.mode & 0o022) !== 0)
-    return `${sanitizeLine(dir)} is writable by ${st.mode & 0o020 ? 'group' : 'others'} (mode ${(st.mode & 0o777).toString(8)})`;
+    return (
+      `${sanitizeLine(dir)} is writable by ${st.mode & 0o020 ? 'group' : 'others'} (mode ` +
+      `${(st.mode & 0o777).toString(8)})`
+    );
   return null;
 }
 
@@ -217,7 +220,8 @@ export class SwarmScanner {
       const slow = this.slow.get(full);
       if (slow && slow.until > now && slow.ino === st.ino) {
         problems.push(
-          `tmux ${name}: did not answer; set aside for ${Math.ceil((slow.until - now) / 1000)} s more; its teammates' liveness is unknown`,
+          `tmux ${name}: did not answer; set aside for ${Math.ceil((slow.until - now) / 1000)} s ` +
+            `more; its teammates' liveness is unknown`,
         );
         continue;
       }

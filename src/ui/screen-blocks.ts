@@ -156,7 +156,9 @@ export function screenBlocks(
   const { layout } = p;
   const width = layout.width;
   if (layout.kind === 'too-small') {
-    const msg = `tower needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${layout.width}×${layout.height}`;
+    const msg =
+      `tower needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ` +
+      `${layout.width}×${layout.height}`;
     const lines = wrapText(msg, width)
       .slice(0, Math.max(1, layout.height))
       .map((l) => fitLine([{ text: l, tone: 'amber' }], width));

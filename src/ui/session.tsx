@@ -163,7 +163,8 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       held.release(toStderr);
       // The message can quote what a file or a box said: made safe to print like everything else.
       toStderr(
-        `tower: the control room crashed: ${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+        `tower: the control room crashed: ` +
+          `${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
       );
       void endProcess(1);
     },

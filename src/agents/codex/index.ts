@@ -26,12 +26,16 @@ export const codex: AgentCli = {
   sources: [
     {
       source: 'app-server',
-      what: '`thread/list` on the app server every Codex on a CODEX_HOME shares (status idle, active, `waitingOnApproval`)',
+      what:
+        '`thread/list` on the app server every Codex on a CODEX_HOME shares (status idle, active, ' +
+        '`waitingOnApproval`)',
       needsSetup: false,
     },
     {
       source: 'rollout',
-      what: 'its rollout, `<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl` (turns started, ended, aborted; token counts)',
+      what:
+        'its rollout, `<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl` (turns started, ' +
+        'ended, aborted; token counts)',
       needsSetup: false,
     },
     {

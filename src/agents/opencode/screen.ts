@@ -85,7 +85,10 @@ export function optionFor(p: AgentPrompt, choice: string): AgentPromptOption | n
   return key === '3' ? (p.options.find((o) => o.key === key) ?? null) : null;
 }
 
-/** The option a choice names in the dialog (`1`/`y` Allow once, `2` Allow always, `3`/`n` Reject), for answering through the server. */
+/**
+ * The option a choice names in the dialog (`1`/`y` Allow once, `2` Allow always, `3`/`n` Reject), for
+ * answering through the server.
+ */
 export function optionNamed(p: AgentPrompt, choice: string): AgentPromptOption | null {
   const key = choice === 'y' ? '1' : choice === 'n' ? '3' : choice;
   return p.options.find((o) => o.key === key) ?? null;

@@ -56,7 +56,10 @@ export class OpencodeState {
     return [...this.waiting.values()];
   }
 
-  /** What the agent is doing across its sessions: a request waiting first, then busy, then idle; null when no event said. */
+  /**
+   * What the agent is doing across its sessions: a request waiting first, then busy, then idle; null when no
+   * event said.
+   */
   activity(): { activity: Activity; cue: 'question' | 'interrupt-hint' | 'prompt' } | null {
     if (this.waiting.size > 0) return { activity: 'waiting', cue: 'question' };
     const all = [...this.status.values()];

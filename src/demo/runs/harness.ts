@@ -68,7 +68,8 @@ export function harnessProject(l: SandboxLayout, fireAfterSec: number): DemoRun 
       path.join(state, 'logs', 'run.log'),
       [
         `[${at(58)}] ORCH decision: NEXT_SCOPER (role=orchestrator)`,
-        `[${at(52)}] HOOK on-checkpoint-fired running (log: ${path.join(state, 'logs', 'hooks', `${Math.floor((l.now - 52 * 60_000) / 1000)}-on-checkpoint-fired.log`)})`,
+        `[${at(52)}] HOOK on-checkpoint-fired running (log: ` +
+          `${path.join(state, 'logs', 'hooks', `${Math.floor((l.now - 52 * 60_000) / 1000)}-on-checkpoint-fired.log`)})`,
         `[${at(46)}] ORCH batch (3 decisions, role=orchestrator): NEXT_WORKER F-1 | NEXT_WORKER F-2 | NEXT_WORKER F-3`,
         `[${at(30)}] ORCH decision: NEXT_VALIDATOR F-5 (role=orchestrator)`,
         `[${at(3)}] ORCH decision: NEXT_WORKER F-6 (role=orchestrator)`,
@@ -78,7 +79,9 @@ export function harnessProject(l: SandboxLayout, fireAfterSec: number): DemoRun 
   };
 
   return {
-    summary: `harness sheets-clone: plan-approval granted; the runner fires the pre-done checkpoint after ~${fireAfterSec} s`,
+    summary:
+      `harness sheets-clone: plan-approval granted; the runner fires the pre-done checkpoint ` +
+      `after ~${fireAfterSec} s`,
     root: project,
     write,
     sessions: [

@@ -159,7 +159,10 @@ export type StateEntry =
   | { kind: 'bad-name'; name: string }
   | { kind: 'other' };
 
-/** Classifies a file name of the state directory (`checkpoint-x.md`, `checkpoint-x.md.granted`, `.checkpoint-x.fired`). */
+/**
+ * Classifies a file name of the state directory (`checkpoint-x.md`, `checkpoint-x.md.granted`,
+ * `.checkpoint-x.fired`).
+ */
 export function classifyStateEntry(fileName: string): StateEntry {
   const m =
     /^checkpoint-(.+)\.md$/.exec(fileName) ??

@@ -51,7 +51,9 @@ export function operatorBaseFrom(env: NodeJS.ProcessEnv): { base: string | null;
   } catch (err) {
     return {
       base: null,
-      problem: `${name}="${sanitizeLine(raw).slice(0, 120)}" is not an http(s) base URL (${(err as Error).message}): harness checkpoints are read from files`,
+      problem:
+        `${name}="${sanitizeLine(raw).slice(0, 120)}" is not an http(s) base URL ` +
+        `(${(err as Error).message}): harness checkpoints are read from files`,
     };
   }
 }

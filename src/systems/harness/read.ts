@@ -93,7 +93,10 @@ export function readHarnessSource(root: string, stateDir: string, settings: Read
     if (twin)
       run.problems.push({
         file: null,
-        message: `${sanitizeLine(twin)} has the same folder name "${sanitizeLine(slug)}": the operator knows a project by that name alone, so tower cannot tell whose gates it lists; grants here are refused until the operator's workspace tells them apart`,
+        message:
+          `${sanitizeLine(twin)} has the same folder name "${sanitizeLine(slug)}": the ` +
+          `operator knows a project by that name alone, so tower cannot tell whose gates it lists; ` +
+          `grants here are refused until the operator's workspace tells them apart`,
       });
     const answer = cachedCheckpoints(base, slug, settings.now);
     if (answer?.kind === 'ok') {
@@ -107,14 +110,17 @@ export function readHarnessSource(root: string, stateDir: string, settings: Read
       checkpoints = readCheckpoints(stateDir, config, run.problems);
       run.warnings = [
         ...(run.warnings ?? []),
-        `it looks run by the Papercusp operator (run streams in logs/, no checkpoint files): its gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)`,
+        `it looks run by the Papercusp operator (run streams in logs/, no checkpoint files): its ` +
+          `gates may be in the operator's database; tower cannot see them (set OPERATOR_BASE)`,
       ];
     } else {
       const why = answer === null ? 'no answer yet' : answer.message;
       const url = answer?.url ?? null;
       run.problems.push({
         file: url,
-        message: `the harness operator's API did not answer (${why}): checkpoints are shown from files, which a harness under its operator does not read, and none is shown as granted`,
+        message:
+          `the harness operator's API did not answer (${why}): checkpoints are shown from ` +
+          `files, which a harness under its operator does not read, and none is shown as granted`,
       });
       checkpoints = readCheckpoints(stateDir, config, []).map(unconfirmed);
     }
@@ -177,7 +183,9 @@ function unconfirmed(g: Gate): Gate {
     state: 'pending',
     grantable: true,
     title: `${g.title} (from files, not confirmed by the operator)`,
-    body: `Read from files: the operator's API did not answer, so this is not what the harness sees.${sentinel}\n\n${g.body}`,
+    body:
+      `Read from files: the operator's API did not answer, so this is not what the harness ` +
+      `sees.${sentinel}\n\n${g.body}`,
   };
 }
 

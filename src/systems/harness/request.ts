@@ -130,7 +130,8 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
     const listed = known?.kind === 'ok' ? known.checkpoints.find((c) => c.name === name) : undefined;
     if (listed)
       return refuse(
-        `checkpoint ${name} is already ${listed.granted ? 'granted and not consumed yet' : 'pending'} (the operator says so)`,
+        `checkpoint ${name} is already ${listed.granted ? 'granted and not consumed yet' : 'pending'} ` +
+          `(the operator says so)`,
         title,
         name,
       );
@@ -162,7 +163,8 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
   if (exists(file)) {
     return refuse(
       exists(`${file}.granted`)
-        ? `checkpoint ${name} was granted but the harness has not consumed it yet (${file}.granted); re-run the harness first`
+        ? `checkpoint ${name} was granted but the harness has not consumed it yet (${file}.granted); ` +
+            `re-run the harness first`
         : `checkpoint ${name} is already pending (${file})`,
       title,
       name,
@@ -192,7 +194,8 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
       .join(' ');
     effects.push(
       runEffect(
-        `${detail.hook} in ${detail.root} with ${env} (timeout ${HOOK_TIMEOUT_MS / 1000} s), output to ${detail.hookLogDir}/<epoch-seconds>-${HOOK_NAME.replace(/\.sh$/, '')}.log`,
+        `${detail.hook} in ${detail.root} with ${env} (timeout ${HOOK_TIMEOUT_MS / 1000} s), output ` +
+          `to ${detail.hookLogDir}/<epoch-seconds>-${HOOK_NAME.replace(/\.sh$/, '')}.log`,
       ),
     );
   }
@@ -226,7 +229,10 @@ async function runRequest(x: Execution, d: RequestDetail): Promise<ActionOutcome
   };
 }
 
-/** Runs the hook and writes its output to `logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`; one line says how it went. */
+/**
+ * Runs the hook and writes its output to `logs/hooks/<epoch-seconds>-on-checkpoint-fired.log`; one line says
+ * how it went.
+ */
 async function runHook(d: RequestDetail, towerEnv: NodeJS.ProcessEnv): Promise<string> {
   const hook = d.hook as string;
   // execa is loaded here only: the system registry (and with it this module) is on every start path.

@@ -25,7 +25,8 @@ export interface HeaderProps {
 }
 
 /**
- * `tower · 6 runs · 2 need you · 1 problem · 12 allowed by rule` on the left (`tower · tmux server -L x is not running · …`
+ * `tower · 6 runs · 2 need you · 1 problem · 12 allowed by rule` on the left (`tower · tmux server -L x is
+ * not running · …`
  * when it is not), `[read-only]` on the right.
  */
 export function headerLine({ snapshot, width, readonly, loading, muted, byRule }: HeaderProps): Segment[] {

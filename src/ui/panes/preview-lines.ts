@@ -65,7 +65,8 @@ export function contextNote(m: Member): string {
     );
   if (m.tokens)
     parts.push(
-      `${compactCount(m.tokens.input + m.tokens.cacheRead + m.tokens.cacheWrite)} in ${compactCount(m.tokens.output)} out`,
+      `${compactCount(m.tokens.input + m.tokens.cacheRead + m.tokens.cacheWrite)} in ` +
+        `${compactCount(m.tokens.output)} out`,
     );
   return parts.map((t) => ` · ${t}`).join('');
 }
@@ -98,9 +99,16 @@ export function captureLines({ text, color }: { text: string | null; color: bool
 export function noPaneNote(run: Run): string {
   const badge = SYSTEM_BADGE[run.system];
   if (run.members.length > 0)
-    return `no member of this run has a tmux pane: ${run.members.length === 1 ? 'its one member has' : `its ${run.members.length} members have`} none in the team files`;
+    return (
+      `no member of this run has a tmux pane: ` +
+      `${run.members.length === 1 ? 'its one member has' : `its ${run.members.length} members have`} ` +
+      `none in the team files`
+    );
   const where = run.stateDir ?? run.root;
-  return `no member of this run has a tmux pane: ${badge} names no agent or pane in its files${where ? ` (tower read ${sanitizeLine(where)})` : ''}`;
+  return (
+    `no member of this run has a tmux pane: ${badge} names no agent or pane in its ` +
+    `files${where ? ` (tower read ${sanitizeLine(where)})` : ''}`
+  );
 }
 
 /** The preview pane in its frame. */

@@ -158,7 +158,9 @@ export function runsLines(p: RunsPaneProps): Segment[][] {
   const folded = p.folded ?? 0;
   const foldLine: Segment[] = [
     {
-      text: `  ⋯ ${thousands(folded)} ${folded === 1 ? 'team' : 'teams'} ended (files unchanged for two days, no pane alive); ${p.foldKey ?? 'E'} lists them`,
+      text:
+        `  ⋯ ${thousands(folded)} ${folded === 1 ? 'team' : 'teams'} ended (files unchanged for ` +
+        `two days, no pane alive); ${p.foldKey ?? 'E'} lists them`,
       tone: 'dim',
     },
   ];
