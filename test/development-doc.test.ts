@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const doc = fs.readFileSync(path.join(REPO, 'docs', 'development.md'), 'utf8');
-const steps = doc.slice(doc.indexOf('## Adding a pane, a key or a system'));
+const steps = doc.slice(doc.indexOf('## Adding a pane, a key, an agent CLI or a system'));
 
-describe('docs/development.md, adding a pane, a key or a system', () => {
+describe('docs/development.md, adding a pane, a key, an agent CLI or a system', () => {
   it('has the section', () => {
-    expect(steps.startsWith('## Adding a pane, a key or a system')).toBe(true);
+    expect(steps.startsWith('## Adding a pane, a key, an agent CLI or a system')).toBe(true);
   });
 
   it('names only files that exist', () => {
@@ -27,6 +27,9 @@ describe('docs/development.md, adding a pane, a key or a system', () => {
     expect(has('src/keys/keymap.ts', 'export const COMMANDS')).toBe(true);
     expect(has('src/keys/keymap.ts', 'export const KEYMAP')).toBe(true);
     expect(has('src/ui/commands/screen-commands.ts', 'export const SCREEN_COMMANDS')).toBe(true);
+    expect(has('src/agents/registry.ts', 'export const AGENT_CLIS')).toBe(true);
+    expect(has('src/model/values.ts', 'export const AGENTS')).toBe(true);
+    expect(has('src/agents/types.ts', 'atInput(')).toBe(true);
     for (const field of ['id', 'title', 'rows', 'wants', 'topLines', 'slot', 'shown', 'key', 'draw']) {
       expect(steps).toContain(`\`${field}\``);
       expect(has('src/ui/panes/pane-spec.ts', `${field}`)).toBe(true);
