@@ -9,7 +9,8 @@
  * request); with none left it gets a short text turn, so a CLI asking more than the script says
  * (a teammate's extra turn, a summary) never hangs.
  */
-import http from 'node:http';
+import type http from 'node:http';
+import { jsonServer, sendJson } from '../json-stand-in.js';
 import type { AddressInfo } from 'node:net';
 
 /** One block of an assistant turn. */
@@ -61,7 +62,6 @@ export interface MessagesApi {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 32 * 1024 * 1024;
 const MAX_SEEN = 500;
 const DEFAULT_USAGE: Usage = { input_tokens: 1200, output_tokens: 20 };
 
@@ -168,60 +168,42 @@ export async function startMessagesApi(script: Turn[] = []): Promise<MessagesApi
   const turns = [...script];
   const requests: SeenRequest[] = [];
   let messageIds = 0;
-  const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = size > 0 && size <= MAX_BODY ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body) : {};
-      } catch {
-        body = {};
-      }
-      const path = (req.url ?? '/').split('?')[0]!;
-      const seen: SeenRequest = {
-        method: req.method ?? 'GET',
-        path,
-        model: typeof body.model === 'string' ? body.model : null,
-        stream: body.stream === true,
-        messages: Array.isArray(body.messages) ? body.messages : [],
-        system: systemText(body.system),
-        tools: Array.isArray(body.tools) ? body.tools.map((t: { name?: unknown }) => String(t.name)) : [],
-      };
-      requests.push(seen);
-      if (requests.length > MAX_SEEN) requests.shift();
-      if (path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: DEFAULT_USAGE.input_tokens });
-      if (path === '/v1/models') return json(res, 200, { data: [], has_more: false, first_id: null, last_id: null });
-      if (path !== '/v1/messages' || req.method !== 'POST') {
-        return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no ${path} here` } });
-      }
-      const at = turns.findIndex((t) => !t.when || t.when(seen));
-      const turn = at >= 0 ? turns.splice(at, 1)[0]! : { content: [{ type: 'text' as const, text: 'Done.' }] };
-      const id = `msg_standin_${++messageIds}`;
-      const model = seen.model ?? 'claude-opus-5-5';
-      if (seen.stream) {
-        stream(res, turn, model, id).catch(() => res.destroy());
-        return;
-      }
-      const usage = usageOf(turn);
-      json(res, 200, {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model,
-        content: blocksOf(turn),
-        stop_reason: turn.stopReason ?? 'end_turn',
-        stop_sequence: null,
-        usage,
-      });
+  const server = jsonServer((req, res, body) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const seen: SeenRequest = {
+      method: req.method ?? 'GET',
+      path,
+      model: typeof body.model === 'string' ? body.model : null,
+      stream: body.stream === true,
+      messages: Array.isArray(body.messages) ? body.messages : [],
+      system: systemText(body.system),
+      tools: Array.isArray(body.tools) ? body.tools.map((t: { name?: unknown }) => String(t.name)) : [],
+    };
+    requests.push(seen);
+    if (requests.length > MAX_SEEN) requests.shift();
+    if (path === '/v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: DEFAULT_USAGE.input_tokens });
+    if (path === '/v1/models') return sendJson(res, 200, { data: [], has_more: false, first_id: null, last_id: null });
+    if (path !== '/v1/messages' || req.method !== 'POST') {
+      return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no ${path} here` } });
+    }
+    const at = turns.findIndex((t) => !t.when || t.when(seen));
+    const turn = at >= 0 ? turns.splice(at, 1)[0]! : { content: [{ type: 'text' as const, text: 'Done.' }] };
+    const id = `msg_standin_${++messageIds}`;
+    const model = seen.model ?? 'claude-opus-5-5';
+    if (seen.stream) {
+      stream(res, turn, model, id).catch(() => res.destroy());
+      return;
+    }
+    const usage = usageOf(turn);
+    sendJson(res, 200, {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: blocksOf(turn),
+      stop_reason: turn.stopReason ?? 'end_turn',
+      stop_sequence: null,
+      usage,
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,7 @@
  * A streamed request takes the first turn of the script not yet used whose `when` holds; with none
  * left it gets a short text turn, so a CLI asking more than the script says never hangs.
  */
-import http from 'node:http';
+import { jsonServer, sendJson } from '../json-stand-in.js';
 import type { AddressInfo } from 'node:net';
 
 /** One part of a model turn: text, or a call of one of the CLI's tools (`run_shell_command`, …). */
@@ -46,7 +46,6 @@ export interface GeminiApi {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 32 * 1024 * 1024;
 const MAX_SEEN = 500;
 
 /** The text of the last user content that is the user's own words (not a tool's response), or ''. */
@@ -84,55 +83,37 @@ const SIDE_ANSWER = JSON.stringify({
 export async function startGeminiApi(script: GeminiTurn[] = []): Promise<GeminiApi> {
   const turns = [...script];
   const requests: GeminiRequest[] = [];
-  const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = size > 0 && size <= MAX_BODY ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body) : {};
-      } catch {
-        body = {};
-      }
-      const path = (req.url ?? '/').split('?')[0]!;
-      const m = /models\/([^/:]+):(\w+)$/.exec(path);
-      const config = (body.generationConfig ?? {}) as Record<string, unknown>;
-      const tools = Array.isArray(body.tools) ? (body.tools as Array<{ functionDeclarations?: unknown[] }>) : [];
-      const seen: GeminiRequest = {
-        method: req.method ?? 'GET',
-        path,
-        model: m?.[1] ?? null,
-        verb: m?.[2] ?? null,
-        contents: Array.isArray(body.contents) ? (body.contents as GeminiRequest['contents']) : [],
-        tools: tools.flatMap((t) => (t.functionDeclarations ?? []).map((f) => String((f as { name?: unknown }).name))),
-        wantsJson: Boolean(config.responseJsonSchema ?? config.responseSchema),
-      };
-      requests.push(seen);
-      if (requests.length > MAX_SEEN) requests.shift();
-      if (seen.verb === 'countTokens') return json(res, 200, { totalTokens: 1200 });
-      if (seen.verb === 'generateContent') {
-        return json(res, 200, response([{ text: seen.wantsJson ? SIDE_ANSWER : 'Done.' }], 1200, true));
-      }
-      if (seen.verb !== 'streamGenerateContent') {
-        return json(res, 404, { error: { code: 404, message: `no ${path} here`, status: 'NOT_FOUND' } });
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      if (seen.wantsJson)
-        return res.end(`data: ${JSON.stringify(response([{ text: SIDE_ANSWER }], 1200, true))}\r\n\r\n`);
-      const at = turns.findIndex((t) => !t.when || t.when(seen));
-      const turn = at >= 0 ? turns.splice(at, 1)[0]! : { parts: [{ text: 'Done.' }] };
-      const answer = `data: ${JSON.stringify(response(turn.parts, turn.promptTokens ?? 1200, true))}\r\n\r\n`;
-      if ('delayMs' in turn && turn.delayMs) setTimeout(() => res.end(answer), turn.delayMs);
-      else res.end(answer);
-    });
+  const server = jsonServer((req, res, body) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const m = /models\/([^/:]+):(\w+)$/.exec(path);
+    const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+    const tools = Array.isArray(body.tools) ? (body.tools as Array<{ functionDeclarations?: unknown[] }>) : [];
+    const seen: GeminiRequest = {
+      method: req.method ?? 'GET',
+      path,
+      model: m?.[1] ?? null,
+      verb: m?.[2] ?? null,
+      contents: Array.isArray(body.contents) ? (body.contents as GeminiRequest['contents']) : [],
+      tools: tools.flatMap((t) => (t.functionDeclarations ?? []).map((f) => String((f as { name?: unknown }).name))),
+      wantsJson: Boolean(config.responseJsonSchema ?? config.responseSchema),
+    };
+    requests.push(seen);
+    if (requests.length > MAX_SEEN) requests.shift();
+    if (seen.verb === 'countTokens') return sendJson(res, 200, { totalTokens: 1200 });
+    if (seen.verb === 'generateContent') {
+      return sendJson(res, 200, response([{ text: seen.wantsJson ? SIDE_ANSWER : 'Done.' }], 1200, true));
+    }
+    if (seen.verb !== 'streamGenerateContent') {
+      return sendJson(res, 404, { error: { code: 404, message: `no ${path} here`, status: 'NOT_FOUND' } });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (seen.wantsJson)
+      return res.end(`data: ${JSON.stringify(response([{ text: SIDE_ANSWER }], 1200, true))}\r\n\r\n`);
+    const at = turns.findIndex((t) => !t.when || t.when(seen));
+    const turn = at >= 0 ? turns.splice(at, 1)[0]! : { parts: [{ text: 'Done.' }] };
+    const answer = `data: ${JSON.stringify(response(turn.parts, turn.promptTokens ?? 1200, true))}\r\n\r\n`;
+    if ('delayMs' in turn && turn.delayMs) setTimeout(() => res.end(answer), turn.delayMs);
+    else res.end(answer);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -8,7 +8,8 @@
  * request); with none left it gets a short text turn, so a CLI asking more than the script says
  * (a title for the session, a summary) never hangs.
  */
-import http from 'node:http';
+import type http from 'node:http';
+import { jsonServer, sendJson } from '../json-stand-in.js';
 import type { AddressInfo } from 'node:net';
 
 /** One part of an assistant turn: text, or a call of one of the CLI's tools (`bash`, …). */
@@ -49,7 +50,6 @@ export interface ChatApi {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 32 * 1024 * 1024;
 const MAX_SEEN = 500;
 const DEFAULT_USAGE: ChatUsage = { prompt_tokens: 1200, completion_tokens: 20 };
 
@@ -114,59 +114,41 @@ export async function startChatApi(script: ChatTurn[] = []): Promise<ChatApi> {
   const turns = [...script];
   const requests: ChatRequest[] = [];
   let ids = 0;
-  const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = size > 0 && size <= MAX_BODY ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body) : {};
-      } catch {
-        body = {};
-      }
-      const path = (req.url ?? '/').split('?')[0]!;
-      const seen: ChatRequest = {
-        method: req.method ?? 'GET',
-        path,
-        model: typeof body.model === 'string' ? body.model : null,
-        stream: body.stream === true,
-        messages: Array.isArray(body.messages) ? (body.messages as ChatRequest['messages']) : [],
-        tools: Array.isArray(body.tools)
-          ? body.tools.map((t: { function?: { name?: unknown } }) => String(t.function?.name))
-          : [],
-      };
-      requests.push(seen);
-      if (requests.length > MAX_SEEN) requests.shift();
-      if (path.endsWith('/models')) return json(res, 200, { object: 'list', data: [] });
-      if (!path.endsWith('/chat/completions') || req.method !== 'POST') {
-        return json(res, 404, { error: { message: `no ${path} here`, type: 'not_found' } });
-      }
-      const at = turns.findIndex((t) => !t.when || t.when(seen));
-      const turn = at >= 0 ? turns.splice(at, 1)[0]! : { content: [{ type: 'text' as const, text: 'Done.' }] };
-      const id = `chatcmpl-standin-${++ids}`;
-      const model = seen.model ?? 'standin-model';
-      if (seen.stream) {
-        stream(res, turn, model, id).catch(() => res.destroy());
-        return;
-      }
-      const usage = { ...DEFAULT_USAGE, ...turn.usage };
-      const text = turn.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-      json(res, 200, {
-        id,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-      });
+  const server = jsonServer((req, res, body) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const seen: ChatRequest = {
+      method: req.method ?? 'GET',
+      path,
+      model: typeof body.model === 'string' ? body.model : null,
+      stream: body.stream === true,
+      messages: Array.isArray(body.messages) ? (body.messages as ChatRequest['messages']) : [],
+      tools: Array.isArray(body.tools)
+        ? body.tools.map((t: { function?: { name?: unknown } }) => String(t.function?.name))
+        : [],
+    };
+    requests.push(seen);
+    if (requests.length > MAX_SEEN) requests.shift();
+    if (path.endsWith('/models')) return sendJson(res, 200, { object: 'list', data: [] });
+    if (!path.endsWith('/chat/completions') || req.method !== 'POST') {
+      return sendJson(res, 404, { error: { message: `no ${path} here`, type: 'not_found' } });
+    }
+    const at = turns.findIndex((t) => !t.when || t.when(seen));
+    const turn = at >= 0 ? turns.splice(at, 1)[0]! : { content: [{ type: 'text' as const, text: 'Done.' }] };
+    const id = `chatcmpl-standin-${++ids}`;
+    const model = seen.model ?? 'standin-model';
+    if (seen.stream) {
+      stream(res, turn, model, id).catch(() => res.destroy());
+      return;
+    }
+    const usage = { ...DEFAULT_USAGE, ...turn.usage };
+    const text = turn.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    sendJson(res, 200, {
+      id,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     });
   });
   await new Promise<void>((resolve, reject) => {
