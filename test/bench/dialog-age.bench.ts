@@ -10,6 +10,7 @@
 import { MIN_DIALOG_AGE_MS } from '../../src/store/prompt-reading.js';
 import { startClaude } from '../helpers/claude-cli/launch.js';
 import { afterToolResult, lastUserText } from '../helpers/claude-cli/messages-api.js';
+import { cleanUpLeftovers } from '../helpers/leftovers.js';
 
 const rounds = Number(process.env.ROUNDS ?? 3);
 const delays = (process.env.DELAYS ?? '0,25,50,75,100,150,200,300').split(',').map(Number);
@@ -62,6 +63,8 @@ try {
   }
 } finally {
   await c.stop();
+  // The CLI's home and the world's folders are removed after a test file; a bench is no test file.
+  await cleanUpLeftovers();
 }
 console.log(`keys typed N ms after a dialog first showed, taken of ${rounds} (tower waits ${MIN_DIALOG_AGE_MS} ms):`);
 for (const d of delays) console.log(`  ${String(d).padStart(4)} ms: ${taken.get(d)}/${rounds}`);

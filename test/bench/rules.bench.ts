@@ -22,6 +22,7 @@ import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
 import { startClaude } from '../helpers/claude-cli/launch.js';
 import { lastUserText } from '../helpers/claude-cli/messages-api.js';
+import { cleanUpLeftovers } from '../helpers/leftovers.js';
 
 const ruleCount = Number(process.env.RULES ?? 1000);
 const rounds = Number(process.env.ROUNDS ?? 5);
@@ -143,4 +144,6 @@ try {
   );
 } finally {
   await c.stop();
+  // The CLI's home and the world's folders are removed after a test file; a bench is no test file.
+  await cleanUpLeftovers();
 }
