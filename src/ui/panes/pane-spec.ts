@@ -84,12 +84,7 @@ export interface PaneSpec<Id extends string = string> {
 
 /** A pane's content in its frame with its title, each kept on what it is drawn from. */
 export function framed(spec: PaneSpec, c: DrawContext, content: readonly (readonly Segment[])[]): Segment[][] {
-  const title = c.memo.draw(`${spec.id}:title`, titleProps, {
-    spec,
-    run: c.run,
-    problems: c.problems,
-    activity: c.activity,
-  });
+  const title = paneTitle(spec, c.memo, c);
   return c.memo.draw(`${spec.id}:frame`, framedPane, {
     title,
     focused: c.focused,
