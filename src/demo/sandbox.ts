@@ -9,7 +9,7 @@ import { SANDBOX_OPTION, readDemoRecord, serverRuns, servedSandbox, writeDemoRec
 import { TmuxClient } from '../tmux/client.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
 import { startSessions } from './panes.js';
-import { waitGone } from './processes.js';
+import { isRunning, waitGone } from './processes.js';
 import type { SandboxLayout } from './plan.js';
 import { writeTeamConfig } from './runs/claude-teams.js';
 import { demoRuns } from './runs/index.js';
@@ -53,13 +53,24 @@ export interface DemoSandbox {
   stop(): Promise<void>;
 }
 
+/** How long a tmux command of the ending may take: a machine under load answers slowly, not never. */
+const STOP_TMUX_TIMEOUT_MS = 5000;
+
 /**
  * Kills the server and waits until it has gone: `kill-server` returns while the server is still
- * shutting down, and a client connecting then gets "server exited unexpectedly".
+ * shutting down, and a client connecting then gets "server exited unexpectedly". A server that does
+ * not answer (a loaded machine: `kill-server` timed out) is ended by its pid, first SIGTERM, then
+ * SIGKILL, so that a demo never outlives the tower that started it.
  */
-async function killServerAndWait(tmux: TmuxClient): Promise<void> {
-  const socket = await tmux.run(['display-message', '-p', '#{socket_path}']).catch(() => '');
-  await tmux.killServer();
+async function killServerAndWait(tmux: TmuxClient, serverPid: number | null = null): Promise<void> {
+  const socket = await tmux
+    .run(['display-message', '-p', '#{socket_path}'], { timeoutMs: STOP_TMUX_TIMEOUT_MS })
+    .catch(() => '');
+  const killed = await tmux.killServer(STOP_TMUX_TIMEOUT_MS).then(
+    () => true,
+    () => false,
+  );
+  if (!killed && serverPid !== null) await endByPid(serverPid);
   const end = Date.now() + 3000;
   while (Date.now() < end) {
     try {
@@ -68,6 +79,23 @@ async function killServerAndWait(tmux: TmuxClient): Promise<void> {
       // still shutting down
     }
     await new Promise((r) => setTimeout(r, 20));
+  }
+  if (serverPid !== null && isRunning(serverPid)) await endByPid(serverPid);
+}
+
+/** SIGTERM, a moment to go, then SIGKILL. */
+async function endByPid(pid: number): Promise<void> {
+  signal(pid, 'SIGTERM');
+  await waitGone([pid], 2000);
+  if (isRunning(pid)) signal(pid, 'SIGKILL');
+  await waitGone([pid], 2000);
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Gone already.
   }
 }
 
@@ -123,6 +151,7 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
   const roots = runs.flatMap((r) => (r.root ? [r.root] : []));
   const stateHome = path.join(root, 'state');
   let panes: Map<string, string>;
+  let serverPid: number | null = null;
   try {
     panes = await startSessions(
       tmux,
@@ -133,6 +162,7 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
     for (const run of runs) for (const team of run.teams) writeTeamConfig(layout.claudeDir, team, panes);
     // The server names its sandbox, and the sandbox what runs there: `--demo` finds both.
     await tmux.run(['set-option', '-g', SANDBOX_OPTION, root]);
+    serverPid = Number(await tmux.run(['display-message', '-p', '#{pid}'])) || null;
     writeDemoRecord({
       dir: root,
       socketName: opts.socketName,
@@ -142,7 +172,7 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
       pid: process.pid,
     });
   } catch (err) {
-    await killServerAndWait(tmux).catch(() => undefined);
+    await killServerAndWait(tmux, serverPid).catch(() => undefined);
     throw err;
   }
 
@@ -155,9 +185,15 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
     panes,
     summaries: runs.map((r) => r.summary),
     stop: async () => {
-      const pids = ((await tmux.listPanesOrNull().catch(() => null)) ?? []).map((p) => p.pid).filter((p) => p > 0);
-      await killServerAndWait(tmux);
+      const listed = await new TmuxClient({ name: opts.socketName }, STOP_TMUX_TIMEOUT_MS)
+        .listPanesOrNull()
+        .catch(() => null);
+      const pids = (listed ?? []).map((p) => p.pid).filter((p) => p > 0);
+      await killServerAndWait(tmux, serverPid);
       await waitGone(pids, 3000);
+      // An agent that outlived its pane (it ignored the hang-up) is not left behind.
+      for (const pid of pids.filter(isRunning)) signal(pid, 'SIGKILL');
+      await waitGone(pids, 2000);
     },
   };
 }

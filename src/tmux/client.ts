@@ -362,9 +362,9 @@ export class TmuxClient {
   }
 
   /** Kills the whole server this client talks to. */
-  async killServer(): Promise<void> {
+  async killServer(timeoutMs?: number): Promise<void> {
     try {
-      await this.run(['kill-server']);
+      await this.run(['kill-server'], timeoutMs === undefined ? {} : { timeoutMs });
     } catch (err) {
       if (err instanceof TmuxError && err.kind === 'no-server') return;
       throw err;

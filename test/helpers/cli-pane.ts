@@ -110,6 +110,17 @@ export function makeCliDirs(prefix: string): CliDirs {
   return { dir, home, project, tmuxDir, tmp, socketPath: path.join(tmuxDir, `tmux-${uid()}`, 'default') };
 }
 
+/**
+ * The environment without what marks a CI machine: `CI`, `CONTINUOUS_INTEGRATION` and any `CI_*`.
+ * A CLI built on ink reads those as "no terminal" (Gemini CLI then starts non-interactive and exits
+ * with "No input provided via stdin"), so on CI the pane would show what no operator ever sees.
+ */
+export function withoutCiMarks(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(env).filter(([k]) => k !== 'CI' && k !== 'CONTINUOUS_INTEGRATION' && !k.startsWith('CI_')),
+  );
+}
+
 /** The environment every CLI gets: the private HOME, XDG dirs and temp. */
 export function privateEnv(dirs: CliDirs): Record<string, string> {
   return {
@@ -177,7 +188,7 @@ export async function startCliPane(
       ...envArgs,
       `exec ${command.map(shellQuote).join(' ')}`,
     ],
-    { ...process.env, ...env, TMUX: '' },
+    { ...withoutCiMarks(process.env), ...env, TMUX: '' },
   );
   const [paneId, pidText] = started.out.trim().split(' ');
   if (started.code !== 0 || !paneId || !pidText) {

@@ -130,10 +130,13 @@ describe('stage', () => {
     const s = await stage('cat', 30, 6);
     await typeText(s, 'first line');
     await pressKeys(s, 'Enter');
+    // cat echoes the line once it runs: typing on before that interleaves its echo with the next line.
+    await waitForScreen(s, (text) => text.split('\n').filter((l) => l === 'first line').length === 2);
     await typeText(s, 'second');
     await pressKeys(s, 'Enter');
     const screen = await waitForScreen(s, (text) => text.split('\n').filter((l) => l === 'second').length === 2);
     expect(findRow(screen, 'second')).toBe(2);
+    expect(findRow(screen, 'first line')).toBe(0);
     expect(findRow(screen, /^first/)).toBe(0);
     expect(findRow(screen, 'absent')).toBe(-1);
   });

@@ -81,10 +81,23 @@ export function atEnd(task: () => Promise<void>): () => void {
 }
 
 /** At most this long for the tasks before tower ends anyway: a stuck tmux must not keep it alive. */
-const TASKS_BOUND_MS = 8000;
+const TASKS_BOUND_MS = 15_000;
 
-/** Runs the registered tasks (bounded), then exits with `code`. */
-export async function endProcess(code: number): Promise<never> {
+/** The ending under way: a second reason to end (the EIO a hang-up causes) waits for the first. */
+let ending: Promise<never> | null = null;
+
+/**
+ * Runs the registered tasks (bounded), then exits with `code`. Once only: a second call (a signal
+ * handler whose terminal restore fails and reports the lost terminal, which ends tower again) waits
+ * for the first ending instead of exiting at once with no task left to run, which left the demo's
+ * server and agents running behind a closed terminal.
+ */
+export function endProcess(code: number): Promise<never> {
+  ending ??= runEnding(code);
+  return ending;
+}
+
+async function runEnding(code: number): Promise<never> {
   const all = Promise.allSettled(
     tasks
       .splice(0)

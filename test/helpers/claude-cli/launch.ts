@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TmuxClient } from '../../../src/tmux/client.js';
 import { removeAfterFile, stopAfterFile } from '../leftovers.js';
+import { withoutCiMarks } from '../cli-pane.js';
 import { waitFor } from '../wait-for.js';
 import { claudeBinary } from './binary.js';
 import { startMessagesApi, type MessagesApi, type Turn } from './messages-api.js';
@@ -218,7 +219,7 @@ export async function startClaude(opts: ClaudeOptions = {}): Promise<ClaudeRun> 
   const command = `exec ${[claudeBinary(), ...(opts.args ?? [])].map(shellQuote).join(' ')}`;
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   // The server itself starts with the CLI's environment too: what it runs later (split panes) inherits it.
-  const serverEnv = { ...process.env, ...env, TMUX: '' };
+  const serverEnv = { ...withoutCiMarks(process.env), ...env, TMUX: '' };
   const started = await run(
     'tmux',
     [

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TmuxClient } from '../../../src/tmux/client.js';
 import { removeAfterFile, stopAfterFile } from '../leftovers.js';
+import { withoutCiMarks } from '../cli-pane.js';
 import { waitFor } from '../wait-for.js';
 import { isRunning } from '../claude-cli/launch.js';
 import { startResponsesApi, type ResponsesApi, type Turn } from './responses-api.js';
@@ -222,7 +223,7 @@ export async function startCodex(opts: CodexOptions = {}): Promise<CodexRun> {
   const rows = opts.rows ?? 50;
   const command = `exec ${[process.execPath, codexLauncher(), ...(opts.args ?? [])].map(shellQuote).join(' ')}`;
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const serverEnv = { ...process.env, ...env, TMUX: '' };
+  const serverEnv = { ...withoutCiMarks(process.env), ...env, TMUX: '' };
   const started = await run(
     'tmux',
     [
