@@ -19,6 +19,7 @@ import type { Activity } from '../../model/values.js';
 import { listThreads, type ListResult, type Thread } from './app-server.js';
 import { codexProcessOf, realOr, type CodexProcess } from './pane-agent.js';
 import { rolloutState } from './rollout.js';
+import { procStat } from '../../tmux/proc-start.js';
 
 /** The least time between two asks of one app server. */
 export const REFRESH_MS = 1500;
@@ -77,7 +78,8 @@ export class CodexStates implements AgentStateSource {
     for (const key of this.panes.keys()) if (!wanted.has(key)) this.panes.delete(key);
     for (const p of panes.slice(0, MAX_PANES)) {
       const known = this.panes.get(p.key);
-      if (known && known.pid === p.pid && known.proc) continue;
+      // The same pane process still running the same Codex (a shell's Codex may have been started again).
+      if (known && known.pid === p.pid && known.proc && procStat(known.proc.pid)?.start === known.proc.start) continue;
       this.panes.set(p.key, { pid: p.pid, proc: codexProcessOf(p.pid), rollout: null, state: null });
     }
     const byHome = new Map<string, [string, PaneEntry][]>();
