@@ -9,6 +9,7 @@ import type { AgentId } from '../model/values.js';
 import { agentOfPane, AGENT_CLIS } from './registry.js';
 
 export { waysOf } from './registry.js';
+export { AgentSources } from './state-sources.js';
 import type { AgentCli } from './types.js';
 
 /** Processes that mean "no agent here, a shell". */

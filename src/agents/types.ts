@@ -160,8 +160,43 @@ export interface CycleCommands {
   compact: CycleCommand;
 }
 
+/** A pane the store saw running a CLI, handed to that CLI's own state source. */
+export interface AgentPane {
+  /** The pane's key among captures (`%3`, or `<server>/%3`). */
+  key: string;
+  /** The pane's first process (`#{pane_pid}`). */
+  pid: number;
+}
+
+/** What a CLI's own source (its server, its log of the turn) says the agent in one pane is doing. */
+export interface AgentState {
+  activity: Activity;
+  cue: AgentCue;
+  /** Since when (epoch ms), as far as the source or tower saw; null when unknown. */
+  since: number | null;
+  source: ActivitySource;
+  /** Its context and tokens, when the source gives them. */
+  usage: AgentUsage | null;
+}
+
+/**
+ * A CLI's own sources of state, followed for the panes that run it: asked again (bounded, at a
+ * modest interval of its own) only while such a pane exists. Never throws: what it could not read
+ * is a line in `problems`.
+ */
+export interface AgentStateSource {
+  /** Reads again for these panes (all that run the CLI now); whether any pane's state changed. */
+  refresh(panes: readonly AgentPane[], now: number): Promise<boolean>;
+  /** What it says of a pane (by key), or null: the store then reads hooks and the screen. */
+  stateOf(key: string): AgentState | null;
+  /** Why a source could not speak (an app server that did not answer, agents it cannot tell apart), one line each. */
+  problems: readonly string[];
+}
+
 /** The parts of a module loaded only once a pane runs the CLI. */
 export interface AgentWays {
+  /** Its own sources of state beyond the screen (a server, a log of the turn), made once per store; absent: none. */
+  state?(): AgentStateSource;
   screen: ScreenWays;
   typing: TypingWays;
   /** The context and tokens in one of the CLI's own files (a transcript, a rollout), or null when it says none. */

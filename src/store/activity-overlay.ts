@@ -141,7 +141,12 @@ export class ActivityOverlay {
    */
   private withWatchProblems(out: Snapshot): Snapshot {
     const capture = this.watch.problem === null ? null : captureProblem(this.watch.problem);
-    const messages = [capture, this.watch.hooksProblem, this.watch.hooks?.problem ?? null].filter((m) => m !== null);
+    const messages = [
+      capture,
+      this.watch.hooksProblem,
+      this.watch.hooks?.problem ?? null,
+      ...this.watch.agentProblems(),
+    ].filter((m) => m !== null);
     if (messages.length === 0) return out;
     const key = messages.join('\n');
     const w = this.wrapped;

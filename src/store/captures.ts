@@ -45,6 +45,7 @@ import type { SessionBook, SessionState } from './session-book.js';
 import type { PaneLook } from './pane-looks.js';
 import { LookChanges } from './look-changes.js';
 import type * as AgentModules from '../agents/pane-process.js';
+import type { AgentState } from '../agents/types.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
@@ -126,6 +127,8 @@ export class PaneWatch {
   problem: string | null = null;
   /** Why the hook events could not be read, or null. */
   hooksProblem: string | null = null;
+  /** The own sources (a server, a log of the turn) of the CLIs panes run, once one does. */
+  private agentSources: AgentModules.AgentSources | null = null;
 
   constructor(
     private readonly tmux: TmuxClient,
@@ -141,6 +144,22 @@ export class PaneWatch {
   /** What a Claude Code session file says the agent in a pane (by paneKey) is doing, or null. */
   sessionState(key: string): SessionState | null {
     return this.sessions?.stateOf(key) ?? null;
+  }
+
+  /** What a CLI's own source (its server, its log of the turn) says the agent in a pane (by paneKey) is doing, or null. */
+  agentState(key: string): AgentState | null {
+    return this.agentSources?.stateOf(this.looks.get(key)?.agent, key) ?? null;
+  }
+
+  /** The same as a member's activity (null: none), the screen's question winning over a rollout's "working". */
+  agentActivity(key: string) {
+    const look = this.looks.get(key);
+    return this.agentSources?.activityOf(look?.agent, key, look?.reading.cue) ?? null;
+  }
+
+  /** What the CLIs' own sources could not read, one line each. */
+  agentProblems(): string[] {
+    return this.agentSources?.problems() ?? [];
   }
 
   /** The socket of tower's own server, as hooks name it ($TMUX), made once. */
@@ -315,7 +334,9 @@ export class PaneWatch {
           const first =
             prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
           const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
-          this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null });
+          const look: PaneLook = { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null };
+          if (typeof cap.pid === 'number') look.pid = cap.pid;
+          this.looks.set(id, look);
           touched?.add(id);
           changed = true;
         }
@@ -327,6 +348,12 @@ export class PaneWatch {
         if (err instanceof TmuxError && err.kind === 'no-server') this.problem = null;
         else this.problem = err instanceof Error ? err.message : String(err);
       }
+    }
+    // What the CLIs' own sources say speaks for any of their panes (asked once a pane runs an agent).
+    this.agentSources ??= this.looks.size > 0 ? new (await agents()).AgentSources() : null;
+    if (await this.agentSources?.refresh(this.looks, this.now())) {
+      changed = true;
+      touched = null;
     }
     // A failure that comes or goes is news to the screen (its problem row) though no pane changed.
     if (this.problem !== problemBefore) changed = true;

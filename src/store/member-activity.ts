@@ -17,11 +17,16 @@ export function withActivity(m: Member, watch: PaneWatch): Member {
   return withContext(activityOf(m, watch), watch);
 }
 
-/** A member's context from the transcript its hooks named (teammates too), unless it has one already. */
+/**
+ * A member's context from its CLI's own source (Codex's rollout), else from the transcript its hooks
+ * named (teammates too), unless it has one already.
+ */
 function withContext(m: Member, watch: PaneWatch): Member {
   if (m.state !== 'alive' || m.context) return m;
   const key = memberPaneKey(m);
   if (key === null) return m;
+  const own = watch.agentState(key)?.usage;
+  if (own) return { ...m, context: { usedPct: own.usedPct, tokens: own.used, window: own.window }, tokens: own.tokens };
   const file = watch.transcriptOf(key);
   const usage = file ? transcriptUsage(file) : null;
   return usage
@@ -93,7 +98,7 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   const pane = m.state === 'alive' ? memberPaneKey(m) : null;
   const look = pane ? watch.look(pane) : undefined;
   const hooked = pane ? watch.hookState(pane) : null;
-  const told = pane ? sessionActivity(watch.sessionState(pane)) : null;
+  const told = pane ? (sessionActivity(watch.sessionState(pane)) ?? watch.agentActivity(pane)) : null;
   const rest = 'prompt' in m || 'held' in m ? withoutPrompt(m) : m;
   // Every request held for the pane is shown, each answerable by itself; where the pane draws no
   // dialog the oldest stands in for it, the others named under it.

@@ -16,6 +16,8 @@ export interface PaneLook {
   movedAt: number;
   /** The agent CLI the pane runs (`unknown`: not a shell, not a CLI tower knows); null: a shell; absent: not told. */
   agent?: AgentId | null;
+  /** The pane's first process when captured (`#{pane_pid}`): what a CLI's own sources tie its state to. */
+  pid?: number;
 }
 
 export interface PaneLooks {

@@ -3,13 +3,7 @@
  * typing (ways.ts) load only once a pane runs it. docs/agents.md says what 0.169.0 was seen to do.
  */
 import type { AgentCli } from '../types.js';
-
-/**
- * The npm launcher (`node …/@openai/codex/bin/codex.js`, tmux says `node`) or the platform binary
- * it runs as a child (`…/codex-linux-x64/vendor/<target>/bin/codex`, or a `codex` on PATH).
- */
-const LAUNCHER = /(^|\/)@openai\/codex\/bin\/codex\.js$|(^|\/)bin\/codex(\.js)?$/;
-const BINARY = /(^|\/)codex$/;
+import { isCodexArgv } from './recognise.js';
 
 export const codex: AgentCli = {
   id: 'codex',
@@ -18,10 +12,7 @@ export const codex: AgentCli = {
   tested: { pkg: '@openai/codex', version: '0.169.0' },
   recognise: {
     commands: ['codex'],
-    // Not the app server the first Codex starts (`codex app-server …`): it is no agent of its own.
-    argv: (argv) =>
-      argv[1] !== 'app-server' &&
-      (BINARY.test(argv[0] ?? '') || (/(^|\/)node$/.test(argv[0] ?? '') && LAUNCHER.test(argv[1] ?? ''))),
+    argv: isCodexArgv,
   },
   sources: [
     {

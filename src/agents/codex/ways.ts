@@ -7,6 +7,7 @@
  */
 import type { AgentWays, SendKeys } from '../types.js';
 import { rolloutUsage } from './rollout.js';
+import { CodexStates } from './state.js';
 import {
   codexDialogGone,
   codexInputHolds,
@@ -22,6 +23,7 @@ function answerKeys(key: string): readonly SendKeys[] {
 }
 
 export const codexWays: AgentWays = {
+  state: () => new CodexStates(),
   screen: {
     read: readCodexScreen,
     prompt: codexPrompt,

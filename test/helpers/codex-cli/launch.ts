@@ -148,6 +148,48 @@ function processesOf(mark: string): number[] {
   return pids;
 }
 
+/** A second Codex pane on a run's tmux server and CODEX_HOME (so on its app server), in a folder of its own. */
+export interface CodexPane {
+  paneId: string;
+  pid: number;
+  project: string;
+}
+
+/**
+ * Opens another Codex in a new window of `c`'s tmux server, with `c`'s environment (its HOME and
+ * CODEX_HOME: one shared app server), working in `<c.dir>/<folder>` (trusted in the config), or in
+ * `c.project` itself with `folder` null. `c.stop()` ends it with the rest.
+ */
+export async function openCodexPane(c: CodexRun, folder: string | null): Promise<CodexPane> {
+  const project = folder === null ? c.project : path.join(c.dir, folder);
+  if (folder !== null) {
+    fs.mkdirSync(project, { recursive: true, mode: 0o700 });
+    fs.appendFileSync(
+      path.join(c.codexHome, 'config.toml'),
+      `\n[projects.${tomlString(project)}]\ntrust_level = "trusted"\n`,
+    );
+  }
+  const command = `exec ${[process.execPath, codexLauncher()].map(shellQuote).join(' ')}`;
+  const envArgs = Object.entries(c.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  // tmux 3.3a's server exits on new-window under `window-size manual` (seen): latest while it opens.
+  await c.tmux.run(['set-option', '-g', 'window-size', 'latest']);
+  const out = await c.tmux.run([
+    'new-window',
+    '-d',
+    '-P',
+    '-F',
+    '#{pane_id} #{pane_pid}',
+    '-c',
+    project,
+    ...envArgs,
+    command,
+  ]);
+  await c.tmux.run(['set-option', '-g', 'window-size', 'manual']);
+  const [paneId, pidText] = out.trim().split(' ');
+  if (!paneId || !pidText) throw new Error(`tmux did not open the pane: ${out}`);
+  return { paneId, pid: Number(pidText), project };
+}
+
 /** Starts Codex in a private tmux server and waits for it to draw its first screen. */
 export async function startCodex(opts: CodexOptions = {}): Promise<CodexRun> {
   const dir = removeAfterFile(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-codex-'))));
