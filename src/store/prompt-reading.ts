@@ -141,7 +141,8 @@ export function optionFor(p: PanePrompt, choice: string): PromptOption | null {
   const exact = p.options.find((o) => o.key === c);
   if (exact) return exact;
   if (c === 'n') return noOption(p);
-  if (c === 'y') return p.options.find((o) => /^yes$/i.test(o.label)) ?? null;
+  // `y`: the plain Yes, or the option the dialog itself marks `(y)` (Codex's `1. Yes, proceed (y)`).
+  if (c === 'y') return p.options.find((o) => /^yes$/i.test(o.label) || /\(y\)$/i.test(o.label)) ?? null;
   return null;
 }
 
