@@ -102,8 +102,8 @@ export const START_BUDGETS = {
   // 418 KB with every ending (a hang-up, EIO, SIGTERM, SIGINT) taken through one lifecycle
   // (src/ui/terminal/ending.ts) and tower status's 346 KB.
   // 424 KB with the same, the runs list's off-screen words and the footer's answers.
-  // 428 KB with all of the above together.
-  'tower (first frame)': 429 * 1024,
+  // 428 KB with all of the above together; 429 KB (439,319 bytes) with the team pane's CLI column.
+  'tower (first frame)': 430 * 1024,
   // Live screen 1,356 KB with the previewed pane streaming (src/store/preview-stream.ts, src/tmux/pane-output.ts).
   // 1,384 KB with the same; 1,403 KB measured again (late Nov 2026); 1,422 KB with the first frame's
   // 397 KB; 1,429 KB measured again, 1,435 KB with the lead seated by its hooks; 1,436 KB with a
@@ -115,8 +115,9 @@ export const START_BUDGETS = {
   // 1,469 KB (1,503,682 bytes) with the first frame's 418 KB, an audit line before acting and the interrupted ones said
   // (src/kit/audit.ts), and a sent line confirmed as the CLI shows it (src/actions/send-confirm.ts).
   // 1,475 KB with the same, the preview's question line and the activity wrap.
-  // 1,497 KB with all of the above together.
-  'tower (live screen)': 1498 * 1024,
+  // 1,497 KB with all of the above together; 1,499 KB (1,534,245 bytes) with the team pane's CLI
+  // column (each member's agent CLI, by the badges in src/model/values.ts).
+  'tower (live screen)': 1499 * 1024,
 };
 
 /** The Markdown library handoffs are read with, and its family: loaded only to read a handoff's content. */
