@@ -135,3 +135,44 @@ describe('the demo shows four agent CLIs side by side', () => {
     expect(pane).toContain('› Ask Codex to do anything');
   }, 60_000);
 });
+
+describe('the runs whose systems name no pane show the pane that works in their folder', () => {
+  it('status --json seats the harness, SAGE and dotagent panes with their process; the preview shows the runner', async () => {
+    if (!stage) throw new Error('tower is not running');
+    const { stdout } = await promisify(execFile)(process.execPath, [tower, 'status', '--json', ...towerArgs()], {
+      env: { ...process.env, HOME: home, XDG_STATE_HOME: path.join(home, 'state') },
+    });
+    const status = JSON.parse(stdout) as {
+      runs: {
+        system: string;
+        members: { name: string; paneId: string; state: string; paneProcess?: { pid: number } }[];
+      }[];
+    };
+    const panes = await agents.listPanes();
+    for (const [system, session] of [
+      ['harness', 'papercusp-sheets-clone'],
+      ['sage', 'sage-billing'],
+      ['dotagent', 'dotagent-auth-service'],
+    ] as const) {
+      const pane = panes.find((p) => p.session === session);
+      const run = status.runs.find((r) => r.system === system);
+      expect(run?.members).toEqual([
+        expect.objectContaining({
+          name: session,
+          paneId: pane?.paneId,
+          state: 'alive',
+          paneProcess: expect.objectContaining({ pid: pane?.pid }),
+        }),
+      ]);
+    }
+    const runner = paneOf('papercusp-sheets-clone/run.sh');
+    await focusPane(stage, 'Runs');
+    await selectRun(stage, 'sheets-clone');
+    const screen = await waitForScreen(
+      stage,
+      (s) => s.includes(`Preview · papercusp-sheets-clone ${runner}`) && s.includes('papercusp run.sh · sheets-clone'),
+      { what: "the harness runner's pane in the preview", timeoutMs: 20_000 },
+    );
+    expect(screen).not.toContain('no member of this run has a tmux pane');
+  }, 45_000);
+});
