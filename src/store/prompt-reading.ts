@@ -128,7 +128,8 @@ function scan(plain: string): PanePrompt | 'answered' | null {
 
 /** The option that says No (`4. No`, `2. No, and tell Claude …`), whatever its number; null when none does. */
 export function noOption(p: PanePrompt): PromptOption | null {
-  return p.options.find((o) => o.key === 'n' || /^no\b/i.test(o.label)) ?? null;
+  // opencode's dialog says Reject for its No.
+  return p.options.find((o) => o.key === 'n' || /^(no|reject)\b/i.test(o.label)) ?? null;
 }
 
 /**

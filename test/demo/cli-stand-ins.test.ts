@@ -11,6 +11,7 @@ import { codexScreen, geminiScreen, opencodeScreen, screenLines } from '../../sr
 import { codexNotAtInput, codexOption, codexPrompt, readCodexScreen } from '../../src/agents/codex/screen.js';
 import * as gemini from '../../src/agents/gemini-cli/screen.js';
 import * as opencode from '../../src/agents/opencode/screen.js';
+import { optionFor } from '../../src/store/prompt-reading.js';
 
 const fixture = (file: string) => fs.readFileSync(new URL(`../fixtures/${file}`, import.meta.url), 'utf8');
 const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
@@ -40,6 +41,8 @@ describe('the Codex stand-in', () => {
     expect(demo).toEqual(real);
     expect(demo && codexOption(demo, 'y')?.key).toBe('1');
     expect(demo && codexOption(demo, 'n')?.key).toBe('3');
+    // The plan reads the same choice alike: `y` is the option the dialog marks (y).
+    expect(demo && optionFor(demo, 'y')?.key).toBe('1');
   });
 
   it('shows a turn in progress and its input box as Codex does', () => {
@@ -63,6 +66,9 @@ describe('the opencode stand-in', () => {
     const real = opencode.readPrompt(fixture('opencode-1.18.33/screens/permission.txt'));
     const drawn = screen(opencodeScreen, state('asking', 'echo hi > out-a.txt', 1), 120);
     expect(opencode.readPrompt(strip(drawn))).toEqual(real);
+    // `n` is its Reject, in the plan as in the module.
+    expect(real && optionFor(real, 'n')?.label).toBe('Reject');
+    expect(real && opencode.optionFor(real, 'n')?.label).toBe('Reject');
     expect(opencode.selectedOption(drawn)?.label).toBe('Allow always');
     expect(opencode.selectedOption(fixture('opencode-1.18.33/screens/permission.ansi'))?.label).toBe('Allow once');
   });
