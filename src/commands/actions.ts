@@ -56,8 +56,9 @@ async function runVerb(
   req: ActionRequest,
   opts: { quiet?: boolean; hooks?: Partial<RunHooks> } = {},
 ): Promise<VerbResult> {
-  // A run of another box is planned and run there, over its ssh connection.
-  const boxes = await openBoxes(ctx);
+  // A run of another box is planned and run there, over its ssh connection. An answer and a line
+  // typed need what each pane shows now and which agent CLI draws it: one capture round first.
+  const boxes = await openBoxes(ctx, { activity: req.kind === 'answer' || req.kind === 'send' });
   try {
     return await runVerbOn(ctx, boxes.actions, req, opts);
   } finally {

@@ -2,6 +2,7 @@
  * Entry point of the demo's fake agents, run in tmux panes as
  * `node dist/demo-agent.js <role> --sandbox DIR [--flag value]...`.
  */
+import { runCliStandIn } from './agents/cli-agent.js';
 import { runDotagent } from './agents/dotagent.js';
 import { runHarness } from './agents/harness.js';
 import { runLead } from './agents/lead.js';
@@ -19,6 +20,9 @@ const ROLES = {
   harness: runHarness,
   sage: runSage,
   dotagent: runDotagent,
+  codex: (rt: AgentRuntime) => runCliStandIn('codex', rt),
+  opencode: (rt: AgentRuntime) => runCliStandIn('opencode', rt),
+  gemini: (rt: AgentRuntime) => runCliStandIn('gemini', rt),
 } as const;
 
 type Role = keyof typeof ROLES;

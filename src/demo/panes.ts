@@ -1,4 +1,5 @@
 /** Starts the demo's tmux sessions, one fake agent per pane, and reports the pane ids. */
+import path from 'node:path';
 import type { TmuxClient } from '../tmux/client.js';
 import type { PaneSpec, SessionSpec } from './plan.js';
 import { paneKey } from './plan.js';
@@ -7,7 +8,24 @@ import { paneKey } from './plan.js';
 export interface AgentLauncher {
   node: string;
   script: string;
+  /**
+   * A folder of links to `node` named after the agent CLIs (`claude`, `codex`, `opencode`,
+   * `gemini`): an agent that stands in for one runs as it, so tmux names its pane's command as the
+   * real CLI's and tower reads it with that CLI's module. Absent: every agent runs as `node`.
+   */
+  programs?: string;
 }
+
+/** The program each role stands in for; roles not listed (the systems' runners) run as `node`. */
+export const ROLE_PROGRAMS: Readonly<Record<string, string>> = {
+  lead: 'claude',
+  worker: 'claude',
+  reviewer: 'claude',
+  orchestrator: 'claude',
+  codex: 'codex',
+  opencode: 'opencode',
+  gemini: 'gemini',
+};
 
 /** Quotes one word for the POSIX shell tmux runs pane commands with. */
 export function shellQuote(word: string): string {
@@ -15,9 +33,10 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The pane's shell command: `exec node demo-agent.js <role> --flag value...`. */
+/** The pane's shell command: `exec node demo-agent.js <role> --flag value...` (`node` by another name: AgentLauncher). */
 export function agentCommand(agent: AgentLauncher, pane: PaneSpec): string {
-  const argv = [agent.node, agent.script, pane.role];
+  const program = Object.hasOwn(ROLE_PROGRAMS, pane.role) ? ROLE_PROGRAMS[pane.role] : undefined;
+  const argv = [agent.programs && program ? path.join(agent.programs, program) : agent.node, agent.script, pane.role];
   for (const [key, value] of Object.entries(pane.flags)) {
     if (value === undefined || value === false) continue;
     argv.push(`--${key}`);

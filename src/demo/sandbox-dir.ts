@@ -9,7 +9,7 @@ import { DEMO_SOCKET_PREFIX, SANDBOX_MARKER, writeMarker } from '../context/demo
 
 export { SANDBOX_MARKER } from '../context/demo-record.js';
 /** What a sandbox holds besides the marker; only these are removed when a sandbox is rebuilt. */
-export const OWNED = ['projects', 'claude', 'state', '.locks'] as const;
+export const OWNED = ['projects', 'claude', 'state', '.locks', 'bin'] as const;
 
 /** A directory that can't be used as a sandbox; the message says why. */
 export class SandboxDirError extends Error {

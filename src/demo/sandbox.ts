@@ -8,7 +8,7 @@ import path from 'node:path';
 import { SANDBOX_OPTION, readDemoRecord, serverRuns, servedSandbox, writeDemoRecord } from '../context/demo-record.js';
 import { TmuxClient } from '../tmux/client.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
-import { startSessions } from './panes.js';
+import { ROLE_PROGRAMS, startSessions } from './panes.js';
 import { isRunning, waitGone } from './processes.js';
 import type { SandboxLayout } from './plan.js';
 import { writeTeamConfig } from './runs/claude-teams.js';
@@ -112,6 +112,13 @@ function removeSocketFile(file: string): void {
   }
 }
 
+/** Links named after the agent CLIs the demo's agents stand in for, each to `node`; returns the folder. */
+function linkPrograms(dir: string, node: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of new Set(Object.values(ROLE_PROGRAMS))) fs.symlinkSync(node, path.join(dir, name));
+  return dir;
+}
+
 /** Refuses a server name in use, and a folder whose demo still runs; throws the error that says which. */
 async function refuseBusy(dir: string, socketName: string, env: NodeJS.ProcessEnv): Promise<void> {
   if (await serverRuns(env, socketName))
@@ -153,10 +160,11 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
   let panes: Map<string, string>;
   let serverPid: number | null = null;
   try {
+    const node = opts.nodePath ?? process.execPath;
     panes = await startSessions(
       tmux,
       runs.flatMap((r) => r.sessions),
-      { node: opts.nodePath ?? process.execPath, script },
+      { node, script, programs: linkPrograms(path.join(root, 'bin'), node) },
     );
     // Written last, as Claude Code does: a member's pane exists before the config names it.
     for (const run of runs) for (const team of run.teams) writeTeamConfig(layout.claudeDir, team, panes);

@@ -28,6 +28,17 @@ export const AGENTS = ['claude-code', 'codex', 'opencode', 'gemini-cli', 'unknow
 export type AgentId = (typeof AGENTS)[number];
 
 /**
+ * Each agent CLI's short name in the team pane (its module's `badge`): kept here, a few bytes, so the
+ * screen names a member's CLI without loading the agent modules on its start path.
+ */
+export const AGENT_BADGES: Readonly<Record<Exclude<AgentId, 'unknown'>, string>> = {
+  'claude-code': 'cc',
+  codex: 'cx',
+  opencode: 'oc',
+  'gemini-cli': 'gm',
+};
+
+/**
  * Where a member's activity was read from, exactest first: the CLI's own session file (`session`),
  * its server's word (`app-server`, `events`), its own log of the turn (`rollout`), hooks, the screen.
  */

@@ -128,7 +128,8 @@ function scan(plain: string): PanePrompt | 'answered' | null {
 
 /** The option that says No (`4. No`, `2. No, and tell Claude …`), whatever its number; null when none does. */
 export function noOption(p: PanePrompt): PromptOption | null {
-  return p.options.find((o) => o.key === 'n' || /^no\b/i.test(o.label)) ?? null;
+  // opencode's dialog says Reject for its No.
+  return p.options.find((o) => o.key === 'n' || /^(no|reject)\b/i.test(o.label)) ?? null;
 }
 
 /**
@@ -141,7 +142,8 @@ export function optionFor(p: PanePrompt, choice: string): PromptOption | null {
   const exact = p.options.find((o) => o.key === c);
   if (exact) return exact;
   if (c === 'n') return noOption(p);
-  if (c === 'y') return p.options.find((o) => /^yes$/i.test(o.label)) ?? null;
+  // `y`: the plain Yes, or the option the dialog itself marks `(y)` (Codex's `1. Yes, proceed (y)`).
+  if (c === 'y') return p.options.find((o) => /^yes$/i.test(o.label) || /\(y\)$/i.test(o.label)) ?? null;
   return null;
 }
 

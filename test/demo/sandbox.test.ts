@@ -183,7 +183,13 @@ describe('the agents', () => {
       }
     }
     expect(byId.get(members[0]?.tmuxPaneId ?? '')?.session).toBe('tina-checkout-flow-phase-2');
-    expect(panes.every((p) => !p.dead && p.command === 'node')).toBe(true);
+    // Each agent runs as the CLI it stands in for (a link to node by that name); the systems' runners as node.
+    const runners = new Set(['papercusp-sheets-clone', 'sage-billing', 'dotagent-auth-service']);
+    const others: Record<string, string> = { examples: 'codex', style: 'opencode', translator: 'gemini' };
+    for (const p of panes) {
+      expect(p.dead, p.title).toBe(false);
+      expect(p.command, p.title).toBe(runners.has(p.session) ? 'node' : (others[p.title] ?? 'claude'));
+    }
   });
 
   it('print sensible opening lines', async () => {

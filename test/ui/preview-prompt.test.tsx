@@ -80,7 +80,8 @@ describe('the preview of a run with no pane', () => {
     await waitForText(screen, 'payments');
     await waitFor(() =>
       expect(screen.frame().replace(/[│┃]/g, ' ').replace(/\s+/g, ' ')).toContain(
-        'harness names no agent or pane in its files (tower read /work/payments/.harness)',
+        'harness names no agent or pane in its files (tower read /work/payments/.harness), and no pane ' +
+          "of tower's tmux server works in /work/payments",
       ),
     );
   });

@@ -2,6 +2,7 @@
  * Claude Code as an agent CLI: how its pane is told and where its state comes from. Its reading and
  * typing (ways.ts) load only once a pane runs it.
  */
+import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
 
 /** The native binary's name (`bin/claude.exe` of @anthropic-ai/claude-code, run as `claude`). */
@@ -10,7 +11,7 @@ const BINARY = /(^|\/)claude(\.exe)?$/;
 export const claudeCode: AgentCli = {
   id: 'claude-code',
   label: 'Claude Code',
-  badge: 'cc',
+  badge: AGENT_BADGES['claude-code'],
   tested: { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
   recognise: {
     commands: ['claude', 'claude.exe'],

@@ -2,13 +2,14 @@
  * Codex CLI as an agent CLI: how its pane is told and where its state comes from. Its reading and
  * typing (ways.ts) load only once a pane runs it. docs/agents.md says what 0.169.0 was seen to do.
  */
+import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
 import { isCodexArgv } from './recognise.js';
 
 export const codex: AgentCli = {
   id: 'codex',
   label: 'Codex',
-  badge: 'cx',
+  badge: AGENT_BADGES['codex'],
   tested: { pkg: '@openai/codex', version: '0.169.0' },
   recognise: {
     commands: ['codex'],

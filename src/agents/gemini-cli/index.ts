@@ -3,6 +3,7 @@
  * `node …/bin/gemini` (tmux says `node`), which relaunches itself as a child that draws and runs the
  * tools. Its state comes from tower's hooks in its settings once installed, else from the screen.
  */
+import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
 import { stateOfGeminiEvent } from './hooks.js';
 
@@ -13,7 +14,7 @@ const NODE = /(^|\/)node(js)?$/;
 export const geminiCli: AgentCli = {
   id: 'gemini-cli',
   label: 'Gemini CLI',
-  badge: 'gm',
+  badge: AGENT_BADGES['gemini-cli'],
   tested: { pkg: '@google/gemini-cli', version: '0.61.0' },
   recognise: {
     commands: ['gemini'],

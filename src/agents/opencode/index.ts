@@ -3,6 +3,7 @@
  * copy is `opencode.exe`). Its server, where the pane's process was started with `--port N`, is the
  * exact source of its state; the screen otherwise.
  */
+import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
 
 const BINARY = /(^|\/)opencode(\.exe)?$/;
@@ -10,7 +11,7 @@ const BINARY = /(^|\/)opencode(\.exe)?$/;
 export const opencode: AgentCli = {
   id: 'opencode',
   label: 'opencode',
-  badge: 'oc',
+  badge: AGENT_BADGES['opencode'],
   tested: { pkg: 'opencode-linux-x64', version: '1.18.33' },
   recognise: {
     commands: ['opencode', 'opencode.exe'],

@@ -36,6 +36,8 @@ export interface AgentOptions {
   title?: string | undefined;
   /** A shell command the worker asks permission for before its first task (it waits for an answer). */
   ask?: string | undefined;
+  /** Why the agent asks (Codex's dialog prints the model's reason). */
+  reason?: string | undefined;
 }
 
 /** Parses `<role> --flag value ...` (the role is taken off before). */
@@ -58,6 +60,7 @@ export function parseAgentArgs(argv: string[]): AgentOptions {
       climb: { type: 'boolean' },
       title: { type: 'string' },
       ask: { type: 'string' },
+      reason: { type: 'string' },
     },
   });
   if (!values.sandbox) throw new Error('--sandbox is required');
@@ -77,6 +80,7 @@ export function parseAgentArgs(argv: string[]): AgentOptions {
     climb: Boolean(values.climb),
     title: values.title,
     ask: values.ask,
+    reason: values.reason,
   };
 }
 

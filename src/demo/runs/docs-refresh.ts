@@ -1,6 +1,8 @@
 /**
  * A Claude Code team on its own (no tina run): `docs-refresh`, a lead and two writers in their
- * own session, plus a researcher that runs in-process (no pane).
+ * own session, a researcher that runs in-process (no pane), and three members on other agent CLIs
+ * in a session of their own: `examples` on Codex, `style` on opencode and `translator` on Gemini
+ * CLI, each of which asks to run a command a little after the demo starts.
  */
 import path from 'node:path';
 import { writeTextAtomic } from '../files.js';
@@ -9,6 +11,7 @@ import { membersIn, MODELS, tasksDirOf, teamFileOf, writeTasks } from './claude-
 
 const TEAM = 'docs-refresh';
 const SESSION = 'docs-refresh';
+const OTHER_CLIS = 'docs-refresh-clis';
 
 const TASKS: TaskSeed[] = [
   {
@@ -62,7 +65,9 @@ export function docsRefresh(l: SandboxLayout): DemoRun {
   const member = membersIn(project, SESSION);
 
   return {
-    summary: 'claude-team docs-refresh: a team of its own, two writers and an in-process researcher',
+    summary:
+      'claude-team docs-refresh: a team of its own, two writers, an in-process researcher, and a ' +
+      'Codex, an opencode and a Gemini CLI member that each ask to run a command',
     root: null,
     write: () => {
       writeTextAtomic(path.join(project, 'README.md'), '# docs-site\n\nThe product documentation.\n');
@@ -93,6 +98,42 @@ export function docsRefresh(l: SandboxLayout): DemoRun {
           },
         ],
       },
+      {
+        name: OTHER_CLIS,
+        panes: [
+          {
+            member: 'examples',
+            role: 'codex',
+            cwd: project,
+            flags: {
+              ...agent,
+              name: 'examples',
+              title: 'check that every code sample in docs/ still runs',
+              ask: 'npm run test:examples',
+              reason: 'Run the docs examples against the v2 client?',
+              after: 12,
+            },
+          },
+          {
+            member: 'style',
+            role: 'opencode',
+            cwd: project,
+            flags: { ...agent, name: 'style', title: 'lint the guides for style', ask: 'npx vale docs/', after: 20 },
+          },
+          {
+            member: 'translator',
+            role: 'gemini',
+            cwd: project,
+            flags: {
+              ...agent,
+              name: 'translator',
+              title: 'extract the new strings for translation',
+              ask: 'npm run i18n:extract',
+              after: 28,
+            },
+          },
+        ],
+      },
     ],
     teams: [
       {
@@ -105,6 +146,15 @@ export function docsRefresh(l: SandboxLayout): DemoRun {
           member('writer-1', 'general-purpose', MODELS.sonnet),
           member('writer-2', 'general-purpose', MODELS.sonnet),
           { name: 'researcher', agentType: 'Explore', model: MODELS.sonnet, cwd: project, pane: 'in-process' },
+          {
+            ...member('examples', 'general-purpose', 'gpt-5.1-codex'),
+            pane: { session: OTHER_CLIS, member: 'examples' },
+          },
+          { ...member('style', 'general-purpose', 'stand-in'), pane: { session: OTHER_CLIS, member: 'style' } },
+          {
+            ...member('translator', 'general-purpose', 'gemini-2.5-pro'),
+            pane: { session: OTHER_CLIS, member: 'translator' },
+          },
         ],
       },
     ],

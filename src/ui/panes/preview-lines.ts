@@ -105,9 +105,11 @@ export function noPaneNote(run: Run): string {
       `none in the team files`
     );
   const where = run.stateDir ?? run.root;
+  // The panes that work in the run's folder are its seats (store/folder-panes.ts): none did.
   return (
     `no member of this run has a tmux pane: ${badge} names no agent or pane in its ` +
-    `files${where ? ` (tower read ${sanitizeLine(where)})` : ''}`
+    `files${where ? ` (tower read ${sanitizeLine(where)})` : ''}` +
+    (run.root ? `, and no pane of tower's tmux server works in ${sanitizeLine(run.root)}` : '')
   );
 }
 

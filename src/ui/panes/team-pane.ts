@@ -1,5 +1,5 @@
 /**
- * The team: name, role, model, pane id, whether the pane is alive, how full its context is and what it
+ * The team: name, role, model, the agent CLI it runs, pane id, whether the pane is alive, how full its context is and what it
  * is doing; the lead is starred.
  */
 import type { DeniedByRule } from '../session-state.js';
@@ -12,11 +12,11 @@ import type { Cell } from '../components/table.js';
 import type { Segment } from '../text/segments.js';
 import { displayWidth } from '../text/width.js';
 import { activityCell } from './activity-words.js';
-import { memberStateCell } from './words.js';
+import { agentCell, memberStateCell } from './words.js';
 import type { PaneSpec } from './pane-spec.js';
 import { framed } from './pane-spec.js';
 
-type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'pane' | 'state' | 'context' | 'doing';
+type Col = 'mark' | 'lead' | 'name' | 'team' | 'role' | 'model' | 'cli' | 'pane' | 'state' | 'context' | 'doing';
 
 const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'mark', header: '', width: 1 },
@@ -25,6 +25,9 @@ const COLUMNS: readonly ColumnSpec<Col>[] = [
   { key: 'team', header: 'TEAM', width: 13, drop: 3 },
   { key: 'role', header: 'ROLE', width: 16, drop: 2 },
   { key: 'model', header: 'MODEL', width: 12, drop: 1 },
+  // The agent CLI the member's pane runs (`cc` Claude Code, `cx` Codex, `oc` opencode, `gm` Gemini
+  // CLI, `?` one tower does not know); kept past the role and the model.
+  { key: 'cli', header: 'CLI', width: 3, drop: 3.5 },
   { key: 'pane', header: 'PANE', width: 5 },
   // `? not its pane`, the longest state, in full.
   { key: 'state', header: 'STATE', width: 14 },
@@ -75,9 +78,14 @@ export function teamLines({ run, cursor, focused, width, height, now, threshold,
   const members = run?.members ?? [];
   const teams = new Set(members.map((m) => m.team).filter(Boolean));
   // A tina run merges several teams: show which one when there is more than one. The context column
-  // only when some member's context is known.
+  // only when some member's context is known; the CLI column when some member runs another CLI than
+  // Claude Code (a team of Claude Code alone says nothing new with it).
+  const otherCli = members.some((m) => m.agent !== undefined && m.agent !== 'claude-code');
   const shown = COLUMNS.filter(
-    (c) => (c.key !== 'team' || teams.size > 1) && (c.key !== 'context' || members.some((m) => m.context)),
+    (c) =>
+      (c.key !== 'team' || teams.size > 1) &&
+      (c.key !== 'context' || members.some((m) => m.context)) &&
+      (c.key !== 'cli' || otherCli),
   );
   const widest = (cells: string[]) => Math.max(0, ...cells.map(displayWidth));
   const cols = fitColumns(shown, width, 1, {
@@ -104,6 +112,7 @@ export function teamLines({ run, cursor, focused, width, height, now, threshold,
         team: { text: m.team ? teamLabel(m.team, run?.name ?? '') : '', tone: 'dim' },
         role: { text: sanitizeLine(m.role), tone: 'dim' },
         model: { text: sanitizeLine(m.model), tone: 'dim' },
+        cli: agentCell(m),
         pane: { text: m.paneId ? sanitizeLine(m.paneId) : '-' },
         state: memberStateCell(m.state),
         context: contextCell(m, limit),

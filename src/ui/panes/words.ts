@@ -2,11 +2,19 @@
  * The words and symbols the panes print for states. Colour only adds to them: with NO_COLOR the
  * same words say everything ("[ESC]", "✗ dead", "… pending").
  */
-import type { Gate, MemberState, ReviewVerdict, RunStatus, System } from '../../model/model.js';
+import type { Gate, Member, MemberState, ReviewVerdict, RunStatus, System } from '../../model/model.js';
+import { AGENT_BADGES } from '../../model/values.js';
 import type { ActivityEntry } from '../../store/types.js';
 import { SYSTEM_MODULES } from '../../systems/registry.js';
 import type { Cell } from '../components/table.js';
 import type { Tone } from '../theme.js';
+
+/** A member's agent CLI as the team pane shows it: its module's badge, `?` for one tower does not know, empty before it is read. */
+export function agentCell(m: Member): Cell {
+  if (!m.agent) return { text: '' };
+  const badge = m.agent === 'unknown' ? undefined : AGENT_BADGES[m.agent];
+  return badge ? { text: badge, tone: 'dim' } : { text: '?', tone: 'amber' };
+}
 
 /** The system badge in the runs list. */
 export const SYSTEM_BADGE = Object.fromEntries(SYSTEM_MODULES.map((m) => [m.system, m.badge])) as Record<
