@@ -337,7 +337,21 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   seen = await check();
   if ('status' in seen) return seen;
   const { prompt: before, option } = seen;
+  // Cancelled while it looked (on a box: the operator's connection ended): no key goes in after that.
+  if (x.hooks.signal?.aborted) return { status: 'cancelled', message: 'cancelled before typing' };
   await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
+  return confirmAnswer(x, d, ways, before, option);
+}
+
+/** Whether the answer typed was taken: the question and its options gone from the pane. */
+async function confirmAnswer(
+  x: Execution,
+  d: AnswerDetail,
+  ways: AgentWays,
+  before: PanePrompt,
+  option: PromptOption,
+): Promise<ActionOutcome> {
+  const ctx = x.env.ctx;
   const details = [
     `${before.subject.join(' · ')}`.trim(),
     `${before.question} → ${option.key}. ${option.label}`,
@@ -362,6 +376,13 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     return {
       status: 'done',
       message: `answered ${option.key} (${option.label}) to ${to}: the question and its options are gone`,
+      details,
+    };
+  // The key went in: a cancel now stops the looking, not the answer, and says so.
+  if (cleared.status === 'cancelled')
+    return {
+      status: 'cancelled',
+      message: `typed ${option.key} into ${d.paneId}, then cancelled while looking for the dialog to go; look at the pane`,
       details,
     };
   return {

@@ -43,7 +43,8 @@ export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHa
       return planOnHost(env, remote.link, { ...req, run: remote.id });
     },
     async run(plan, hooks) {
-      const remote = plan.run ? hostOf(plan.run.id) : null;
+      // A plan the box refused (or could not be asked for) has no run: its request still names the box.
+      const remote = hostOf(plan.run?.id ?? plan.request.run);
       if (!remote) return runAction(env, plan, hooks);
       return runOnHost(env, remote.link, { ...plan.request, run: remote.id }, plan, hooks);
     },

@@ -1,7 +1,9 @@
 /**
  * The action requests one host link has sent its box and not had answered yet: each waits under its
- * id for the box's plan or outcome, and fails when the box says nothing about it for too long or the
- * connection ends. The box's offer to terminate stragglers is answered only for a running request of
+ * id for the box's plan or outcome. A plan the box says nothing about for too long, or whose
+ * connection ends, fails. A run that was sent is another matter: the box may have acted before the
+ * silence or the loss, so its outcome is "not known whether it was done", never "failed", and it is
+ * never sent again. The box's offer to terminate stragglers is answered only for a running request of
  * this side, once at a time.
  */
 import type { ActionOutcome, ActionPlan, ActionProgress, ActionRequest } from '../kit/types.js';
@@ -39,8 +41,10 @@ export interface RunRequestHooks {
 }
 
 interface Pending {
-  /** What was asked, for messages: "plan of grant", "run of checkpoint". */
+  /** What was asked, for messages: "the plan of grant", "checkpoint". */
   what: string;
+  /** A run that may act on the box (not a plan, not a dry run): its fate is unknown when the box goes silent. */
+  acts?: boolean;
   timer: NodeJS.Timeout | null;
   /** Whether the box has an offer open for this request that this side is answering. */
   offerOpen?: boolean;
@@ -73,6 +77,7 @@ export class BoxRequests {
     return new Promise((resolve, reject) => {
       const pending: Pending = {
         what: `${request.kind}`,
+        acts: !dryRun,
         timer: null,
         resolveOutcome: resolve,
         reject,
@@ -115,12 +120,30 @@ export class BoxRequests {
     }
   }
 
-  /** The connection ended: every request still waiting fails, saying why. */
+  /**
+   * The connection ended: every request still waiting ends, saying why; a run the box was sent may
+   * have been done there, and says so.
+   */
   failAll(why: string): void {
     for (const [id, p] of [...this.pending]) {
       this.settle(id);
-      p.reject(new Error(`${this.link.name}: ${why}`));
+      if (p.acts && p.resolveOutcome)
+        p.resolveOutcome(this.inDoubt(p, `the connection was lost before it said how it went (${why})`));
+      else p.reject(new Error(`${this.link.name}: ${why}`));
     }
+  }
+
+  /**
+   * The outcome of a run the box was sent and then said nothing more about: it may have acted (typed
+   * the key, written the file) right before, so neither done nor failed is known.
+   */
+  private inDoubt(p: Pending, then: string): ActionOutcome {
+    return {
+      status: 'timeout',
+      message:
+        `not known whether ${p.what} was done on ${this.link.name}: it was sent, then ${then}; ` +
+        `look there before doing it again`,
+    };
   }
 
   /** Sends a request and keeps it pending: its id, or why it was not sent. */
@@ -145,7 +168,9 @@ export class BoxRequests {
       if (p.offerOpen) return this.expireAfter(id, p, sec);
       if (this.pending.get(id) !== p) return;
       this.pending.delete(id);
-      p.reject(new Error(`${this.link.name} did not answer ${p.what} within ${sec} s`));
+      if (p.acts && p.resolveOutcome)
+        p.resolveOutcome(this.inDoubt(p, `${this.link.name} said nothing about it for ${sec} s`));
+      else p.reject(new Error(`${this.link.name} did not answer ${p.what} within ${sec} s`));
     }, sec * 1000);
     p.timer.unref?.();
   }

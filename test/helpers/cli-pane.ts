@@ -4,7 +4,7 @@
  * `stop()` (also run after the file, when a test failed half-way) kills the server, waits for every
  * process that carries the socket folder in its environment to end (SIGKILL after 3 s: a CLI that
  * relaunches itself as a child may outlive its pane), runs the caller's own cleanup and removes the
- * dir. The opencode and Gemini CLI launchers build on it.
+ * dir. The Claude Code, Codex, opencode and Gemini CLI launchers build on it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,12 +34,12 @@ export interface CliPane extends CliDirs {
   pid: number;
   /** The environment the CLI was started with. */
   env: Record<string, string>;
-  /** The visible screen as plain text, trailing blanks trimmed per line. */
-  screen(): Promise<string>;
+  /** The visible screen as plain text, trailing blanks trimmed per line (of the CLI's pane, or `paneId`). */
+  screen(paneId?: string): Promise<string>;
   /** Waits until the screen holds `want` (a regex or a substring); returns the screen. */
-  waitForScreen(want: RegExp | string, timeoutMs?: number): Promise<string>;
-  /** Types `text` literally, then Enter as a key of its own. */
-  submit(text: string): Promise<void>;
+  waitForScreen(want: RegExp | string, timeoutMs?: number, paneId?: string): Promise<string>;
+  /** Types `text` literally, then Enter as a key of its own (into the CLI's pane, or `paneId`). */
+  submit(text: string, paneId?: string): Promise<void>;
   /** Presses keys (tmux key names). */
   keys(...keys: string[]): Promise<void>;
   stop(): Promise<void>;
@@ -73,8 +73,8 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ cod
   });
 }
 
-/** Whether a process runs (a zombie has ended). */
-function isRunning(pid: number): boolean {
+/** Whether a process runs (a zombie has ended: this box's init may be slow to reap it). */
+export function isRunning(pid: number): boolean {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
@@ -83,7 +83,7 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Every process whose environment names this TMUX_TMPDIR. */
+/** Every process whose environment names this TMUX_TMPDIR (the CLI, what it started, their tools). */
 function processesOf(tmuxDir: string): number[] {
   const mark = `TMUX_TMPDIR=${tmuxDir}\0`;
   const pids: number[] = [];
@@ -134,12 +134,28 @@ export function privateEnv(dirs: CliDirs): Record<string, string> {
   };
 }
 
-/** Starts `command` (argv) as the pane's process in the dirs' private tmux server. */
+/** How a CLI's pane is started and stopped. */
+export interface CliPaneOptions {
+  /** Pane size; default 160 x 45. */
+  columns?: number;
+  rows?: number;
+  /** The tmux session's name; default `work`. */
+  session?: string;
+  /** How long `waitForScreen` waits unless told; default 30 s. */
+  waitMs?: number;
+  /** Runs by `stop()` once every process is gone, before the dir is removed. */
+  cleanup?: () => Promise<void> | void;
+}
+
+/**
+ * Starts `command` (argv) as the pane's process in the dirs' private tmux server. The server starts
+ * with the CLI's environment too: what it runs later (split panes, teammates) inherits it.
+ */
 export async function startCliPane(
   dirs: CliDirs,
   command: string[],
   env: Record<string, string>,
-  opts: { columns?: number; rows?: number; session?: string; cleanup?: () => Promise<void> } = {},
+  opts: CliPaneOptions = {},
 ): Promise<CliPane> {
   const tmux = new TmuxClient({ path: dirs.socketPath }, 5000);
   const sockets = path.join(dirs.tmuxDir, `tmux-${uid()}`);
@@ -159,7 +175,9 @@ export async function startCliPane(
         }
       }
     });
-    await waitFor(() => left().length === 0, 3000, { intervalMs: 50 }).catch(() => {});
+    await waitFor(() => left().length === 0, 3000, { intervalMs: 50, what: 'the CLI processes to end' }).catch(
+      () => {},
+    );
     await opts.cleanup?.();
     fs.rmSync(dirs.dir, { recursive: true, force: true });
   };
@@ -195,18 +213,19 @@ export async function startCliPane(
     await stop();
     throw new Error(`tmux did not start the CLI: ${started.out}`);
   }
+  // The window keeps its size with no client attached.
   await tmux.run(['set-option', '-g', 'window-size', 'manual']);
-  const screen = async () =>
-    (await tmux.run(['capture-pane', '-p', '-t', paneId]))
+  const screen = async (pane = paneId) =>
+    (await tmux.run(['capture-pane', '-p', '-t', pane]))
       .split('\n')
       .map((l) => l.trimEnd())
       .join('\n');
-  const waitForScreen = async (want: RegExp | string, timeoutMs = 30_000) => {
+  const waitForScreen = async (want: RegExp | string, timeoutMs = opts.waitMs ?? 30_000, pane = paneId) => {
     let last = '';
     try {
       return await waitFor(
         async () => {
-          last = await screen();
+          last = await screen(pane);
           return (typeof want === 'string' ? last.includes(want) : want.test(last)) && last;
         },
         timeoutMs,
@@ -224,9 +243,9 @@ export async function startCliPane(
     env,
     screen,
     waitForScreen,
-    submit: async (text) => {
-      await tmux.run(['send-keys', '-t', paneId, '-l', '--', text]);
-      await tmux.run(['send-keys', '-t', paneId, 'Enter']);
+    submit: async (text, pane = paneId) => {
+      await tmux.run(['send-keys', '-t', pane, '-l', '--', text]);
+      await tmux.run(['send-keys', '-t', pane, 'Enter']);
     },
     keys: async (...keys) => void (await tmux.run(['send-keys', '-t', paneId, ...keys])),
     stop,

@@ -7,16 +7,10 @@
  * in a private socket folder; `stop()` (also run after the file) ends every server and process whose
  * environment names that folder, the background app server the first Codex starts included.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { TmuxClient } from '../../../src/tmux/client.js';
-import { removeAfterFile, stopAfterFile } from '../leftovers.js';
-import { withoutCiMarks } from '../cli-pane.js';
-import { waitFor } from '../wait-for.js';
-import { isRunning } from '../claude-cli/launch.js';
+import { makeCliDirs, shellQuote, startCliPane, type CliPane } from '../cli-pane.js';
 import { startResponsesApi, type ResponsesApi, type Turn } from './responses-api.js';
 
 /** The version the tests and fixtures are made against (package.json pins it exactly). */
@@ -48,34 +42,14 @@ export interface CodexOptions {
   setup?: (dirs: { home: string; codexHome: string; project: string }) => void | Promise<void>;
 }
 
-export interface CodexRun {
-  dir: string;
-  home: string;
+export interface CodexRun extends CliPane {
   /** CODEX_HOME: config.toml, sessions/, history.jsonl, the app server's socket. */
   codexHome: string;
-  project: string;
-  tmuxDir: string;
-  socketPath: string;
-  tmux: TmuxClient;
-  paneId: string;
-  /** The pane's own process: the node launcher. */
-  pid: number;
   api: ResponsesApi;
-  env: Record<string, string>;
-  screen(paneId?: string): Promise<string>;
-  waitForScreen(want: RegExp | string, timeoutMs?: number, paneId?: string): Promise<string>;
   /** Waits for the input box with no dialog and no turn running. */
   ready(timeoutMs?: number): Promise<string>;
   /** Pastes `text` (bracketed), then Enter as a key of its own. */
   submit(text: string, paneId?: string): Promise<void>;
-  keys(...keys: string[]): Promise<void>;
-  stop(): Promise<void>;
-}
-
-const uid = () => process.getuid?.() ?? os.userInfo().uid;
-
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'"'"'`)}'`;
 }
 
 /** A TOML basic string. */
@@ -102,21 +76,6 @@ export function seededConfig(apiUrl: string, projects: readonly string[], extra 
   ].join('\n');
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.on('error', () => resolve({ code: null, out }));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
-
 /** Where the links in a CODEX_HOME to its app server's sockets point. */
 function daemonSockets(codexHome: string): string[] {
   const out: string[] = [];
@@ -132,20 +91,6 @@ function daemonSockets(codexHome: string): string[] {
     }
   }
   return out;
-}
-
-/** Every process whose environment names this folder (the CLI, its binary, the app server, their tools). */
-function processesOf(mark: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (`${fs.readFileSync(`/proc/${entry}/environ`, 'latin1')}\0`.includes(mark)) pids.push(Number(entry));
-    } catch {
-      // Ended, or not ours to read.
-    }
-  }
-  return pids;
 }
 
 /** A second Codex pane on a run's tmux server and CODEX_HOME (so on its app server), in a folder of its own. */
@@ -192,15 +137,11 @@ export async function openCodexPane(c: CodexRun, folder: string | null): Promise
 
 /** Starts Codex in a private tmux server and waits for it to draw its first screen. */
 export async function startCodex(opts: CodexOptions = {}): Promise<CodexRun> {
-  const dir = removeAfterFile(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tower-codex-'))));
-  const home = opts.shareHomeOf?.home ?? path.join(dir, 'home');
+  const dirs = makeCliDirs('codex');
+  const home = opts.shareHomeOf?.home ?? dirs.home;
   const codexHome = opts.shareHomeOf?.codexHome ?? path.join(home, '.codex');
-  const project = path.join(dir, 'project');
-  const tmuxDir = path.join(dir, 'tmux');
-  const tmp = path.join(dir, 'tmp');
-  for (const d of [codexHome, project, tmuxDir, tmp]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
-  fs.mkdirSync(path.join(tmuxDir, `tmux-${uid()}`), { mode: 0o700 });
-  const socketPath = path.join(tmuxDir, `tmux-${uid()}`, 'default');
+  const project = dirs.project;
+  fs.mkdirSync(codexHome, { recursive: true, mode: 0o700 });
 
   const ownApi = !opts.api;
   const api = opts.api ?? (await startResponsesApi(opts.script ?? []));
@@ -210,136 +151,52 @@ export async function startCodex(opts: CodexOptions = {}): Promise<CodexRun> {
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_STATE_HOME: path.join(home, '.local/state'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
-    TMPDIR: tmp,
-    TMUX_TMPDIR: tmuxDir,
+    TMPDIR: dirs.tmp,
+    TMUX_TMPDIR: dirs.tmuxDir,
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     [STAND_IN_KEY_VAR]: 'standin-key-for-tests-only',
     ...opts.env,
   };
-  const projects = [project];
   if (opts.shareHomeOf) {
     const cfg = fs.readFileSync(path.join(codexHome, 'config.toml'), 'utf8');
     fs.writeFileSync(
       path.join(codexHome, 'config.toml'),
       `${cfg}\n[projects.${tomlString(project)}]\ntrust_level = "trusted"\n`,
     );
-  } else fs.writeFileSync(path.join(codexHome, 'config.toml'), seededConfig(api.url, projects, opts.config));
+  } else fs.writeFileSync(path.join(codexHome, 'config.toml'), seededConfig(api.url, [project], opts.config));
 
-  const tmux = new TmuxClient({ path: socketPath }, 5000);
-  let stopped = false;
-  const stop = async (): Promise<void> => {
-    if (stopped) return;
-    stopped = true;
-    const sockDir = path.join(tmuxDir, `tmux-${uid()}`);
-    const sockets = fs.existsSync(sockDir) ? fs.readdirSync(sockDir).map((n) => path.join(sockDir, n)) : [];
-    await Promise.all(sockets.map((s) => run('tmux', ['-S', s, 'kill-server'], process.env)));
-    const mark = `TMUX_TMPDIR=${tmuxDir}\0`;
-    const left = () => processesOf(mark).filter(isRunning);
-    await waitFor(() => left().length === 0, 3000, { intervalMs: 50 }).catch(() => {
-      for (const pid of left()) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Gone meanwhile.
-        }
-      }
-    });
-    await waitFor(() => left().length === 0, 3000, { intervalMs: 50, what: 'the CLI processes to end' }).catch(
-      () => {},
-    );
+  const cleanup = async (): Promise<void> => {
     if (ownApi) await api.close();
     // The app server's sockets live outside the home (`/tmp/codex-daemon-<uid>/<hash>`), linked from it.
     if (!opts.shareHomeOf)
       for (const s of daemonSockets(codexHome)) for (const f of [s, `${s}.lock`]) fs.rmSync(f, { force: true });
-    fs.rmSync(dir, { recursive: true, force: true });
   };
-  stopAfterFile(stop);
   try {
     await opts.setup?.({ home, codexHome, project });
   } catch (err) {
-    await stop();
+    await cleanup();
+    fs.rmSync(dirs.dir, { recursive: true, force: true });
     throw err;
   }
 
-  const columns = opts.columns ?? 200;
-  const rows = opts.rows ?? 50;
-  const command = `exec ${[process.execPath, codexLauncher(), ...(opts.args ?? [])].map(shellQuote).join(' ')}`;
-  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const serverEnv = { ...withoutCiMarks(process.env), ...env, TMUX: '' };
-  const started = await run(
-    'tmux',
-    [
-      '-S',
-      socketPath,
-      '-f',
-      '/dev/null',
-      'new-session',
-      '-d',
-      '-P',
-      '-F',
-      '#{pane_id} #{pane_pid}',
-      '-s',
-      'work',
-      '-x',
-      String(columns),
-      '-y',
-      String(rows),
-      '-c',
-      project,
-      ...envArgs,
-      command,
-    ],
-    serverEnv,
-  );
-  const [paneId, pidText] = started.out.trim().split(' ');
-  if (started.code !== 0 || !paneId || !pidText) {
-    await stop();
-    throw new Error(`tmux did not start the CLI: ${started.out}`);
-  }
-  await tmux.run(['set-option', '-g', 'window-size', 'manual']);
-
-  const screen = async (pane = paneId) =>
-    (await tmux.run(['capture-pane', '-p', '-t', pane]))
-      .split('\n')
-      .map((l) => l.trimEnd())
-      .join('\n');
-  const waitForScreen = async (want: RegExp | string, timeoutMs = 20_000, pane = paneId) => {
-    let last = '';
-    try {
-      return await waitFor(
-        async () => {
-          last = await screen(pane);
-          return (typeof want === 'string' ? last.includes(want) : want.test(last)) && last;
-        },
-        timeoutMs,
-        { intervalMs: 50, what: `${String(want)} on the CLI's screen` },
-      );
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\n--- screen ---\n${last}`);
-    }
-  };
+  const pane = await startCliPane(dirs, [process.execPath, codexLauncher(), ...(opts.args ?? [])], env, {
+    columns: opts.columns ?? 200,
+    rows: opts.rows ?? 50,
+    waitMs: 20_000,
+    cleanup,
+  });
+  const { tmux, paneId } = pane;
   return {
-    dir,
+    ...pane,
     home,
     codexHome,
-    project,
-    tmuxDir,
-    socketPath,
-    tmux,
-    paneId,
-    pid: Number(pidText),
     api,
-    env,
-    screen,
-    waitForScreen,
-    ready: (timeoutMs = 60_000) => waitForScreen(/← for agents/, timeoutMs),
+    ready: (timeoutMs = 60_000) => pane.waitForScreen(/← for agents/, timeoutMs),
     // One bracketed paste, then Enter: keys typed in a burst would make the Enter a newline.
-    submit: async (text, pane = paneId) => {
+    submit: async (text, to = paneId) => {
       await tmux.run(['set-buffer', '-b', 'submit', '--', text]);
-      await tmux.run(['paste-buffer', '-p', '-d', '-b', 'submit', '-t', pane]);
-      await tmux.run(['send-keys', '-t', pane, 'Enter']);
+      await tmux.run(['paste-buffer', '-p', '-d', '-b', 'submit', '-t', to]);
+      await tmux.run(['send-keys', '-t', to, 'Enter']);
     },
-    keys: async (...keys) => void (await tmux.run(['send-keys', '-t', paneId, ...keys])),
-    stop,
   };
 }
