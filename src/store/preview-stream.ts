@@ -135,10 +135,8 @@ export class PreviewStream {
     this.again = false;
     this.lastCaptureAt = performance.now();
     try {
-      // Not through the follower's control client (follower.capture) for now: with it, a loaded full
-      // test run twice saw tower report the demo's tmux server not running in the middle of the demo
-      // e2e test, and a closed terminal's demo left standing; each capture is its own capture-pane.
-      await this.d.capture(key, undefined);
+      const follower = this.follower;
+      await this.d.capture(key, follower?.capture ? (history) => follower.capture!(history) : undefined);
     } catch {
       // A failed capture is the poll tick's to report; the next print tries again.
     } finally {
