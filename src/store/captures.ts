@@ -49,6 +49,18 @@ import type * as AgentModules from '../agents/pane-process.js';
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
 
+/** Whether two looks of a pane say the same of its member (all the activity overlay reads of a look). */
+function readsTheSame(a: PaneLook, b: PaneLook): boolean {
+  return (
+    a.reading.activity === b.reading.activity &&
+    a.reading.cue === b.reading.cue &&
+    a.since === b.since &&
+    a.agent === b.agent &&
+    a.prompt?.signature === b.prompt?.signature &&
+    a.prompt?.since === b.prompt?.since
+  );
+}
+
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
 
@@ -315,8 +327,11 @@ export class PaneWatch {
           const first =
             prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
           const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
-          this.looks.set(id, { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null });
-          touched?.add(id);
+          const next: PaneLook = { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null };
+          this.looks.set(id, next);
+          // A pane that only printed more reads the same: its text is the preview's, and no run's
+          // activity changes with it (a streamed pane is captured up to ten times a second).
+          if (!prev || !readsTheSame(prev, next)) touched?.add(id);
           changed = true;
         }
         // Cleared once the round is read whole: reading may wait on a CLI's module loading, and the
