@@ -134,6 +134,11 @@ export class PaneWatch {
   private listeners = new Set<() => void>();
   private version = 0;
   private readonly changes = new LookChanges();
+  /**
+   * The capture a pane's own control client gives, for the pane streamed now (undefined: none):
+   * the tick takes it there too, with no process of its own.
+   */
+  viaOf: (key: string) => ((history: number) => Promise<PaneCapture | null>) | undefined = () => undefined;
   /** The last capture round's failure (a server that hangs), or null. */
   problem: string | null = null;
   /** Why the hook events could not be read, or null. */
@@ -379,24 +384,27 @@ export class PaneWatch {
 
   /**
    * Captures keys grouped by server (one call per server, servers one after another), keyed back by
-   * paneKey; one key with `via`: asked of its control client first (no process), as usual if it gives none.
+   * paneKey; one key with `via`, or the key streamed now: asked of its control client first (no
+   * process), as usual if it gives none.
    */
   private async captureAll(
     keys: readonly string[],
     signal: AbortSignal | undefined,
     via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<Map<string, PaneCapture>> {
-    const only = keys.length === 1 ? keys[0] : undefined;
-    if (via && only !== undefined) {
-      const cap = await via(CAPTURE_HISTORY);
-      if (cap) return new Map([[only, cap]]);
+    const out = new Map<string, PaneCapture>();
+    const rest: string[] = [];
+    for (const key of keys) {
+      const ask = keys.length === 1 && via ? via : this.viaOf(key);
+      const cap = ask ? await ask(CAPTURE_HISTORY) : null;
+      if (cap) out.set(key, cap);
+      else rest.push(key);
     }
     const byServer = new Map<string | null, string[]>();
-    for (const key of keys) {
+    for (const key of rest) {
       const { server, paneId } = splitPaneKey(key);
       byServer.set(server, [...(byServer.get(server) ?? []), paneId]);
     }
-    const out = new Map<string, PaneCapture>();
     for (const [server, ids] of byServer) {
       const client = this.clientOf(server);
       if (!client) continue;

@@ -61,6 +61,12 @@ export class PreviewStream {
 
   constructor(private readonly d: PreviewStreamDeps) {}
 
+  /** The capture through the control client of `key` while it is the pane streamed, else undefined. */
+  viaFor(key: string): ViaFollower | undefined {
+    const follower = key === this.key ? this.follower : null;
+    return follower?.capture ? (history) => follower.capture!(history) : undefined;
+  }
+
   /** The pane (by paneKey) previewed now; null: none. */
   get following(): string | null {
     return this.key;
@@ -135,8 +141,7 @@ export class PreviewStream {
     this.again = false;
     this.lastCaptureAt = performance.now();
     try {
-      const follower = this.follower;
-      await this.d.capture(key, follower?.capture ? (history) => follower.capture!(history) : undefined);
+      await this.d.capture(key, this.viaFor(key));
     } catch {
       // A failed capture is the poll tick's to report; the next print tries again.
     } finally {
@@ -165,6 +170,7 @@ export class LocalPaneLooks implements PaneLooks {
       paneIdOf: (key) => splitPaneKey(key).paneId,
       capture: (key, via) => watch.round([key], null, undefined, [], via),
     });
+    watch.viaOf = (key) => this.stream.viaFor(key);
   }
 
   subscribe = (listener: () => void): (() => void) => this.watch.subscribe(listener);
