@@ -51,6 +51,28 @@ const PREVIOUS_WAIT_MS = 2000;
 const lastOnServer = new Map<string, Promise<void>>();
 
 /**
+ * Makes `gone` the last control client on `server`; what to wait for before starting it: the one
+ * before it there going (bounded: one that does not go in time is hung, and waiting longer helps
+ * nobody), or null when there is none.
+ */
+function takeTurn(server: string, gone: Promise<void>): Promise<void> | null {
+  const previous = lastOnServer.get(server);
+  lastOnServer.set(server, gone);
+  void gone.then(() => {
+    if (lastOnServer.get(server) === gone) lastOnServer.delete(server);
+  });
+  if (!previous) return null;
+  const wait = new Promise<void>((resolve) => setTimeout(resolve, PREVIOUS_WAIT_MS).unref());
+  return Promise.race([previous, wait]);
+}
+
+/** A read-only control client of `paneId`'s session that never resizes it, in a process group of its own. */
+function controlClient(tmux: TmuxClient, paneId: string): ChildProcess {
+  const argv = tmux.argv(['-C', 'attach-session', '-r', '-f', 'ignore-size', '-t', paneId]);
+  return spawn('tmux', argv, { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+}
+
+/**
  * Follows `paneId`'s output on the client's server: `onOutput` on each chunk that says the pane
  * wrote, `onEnd` once when the control client ends (the pane or its session gone, tmux gone).
  */
@@ -72,12 +94,7 @@ export function followPaneOutput(
   let killer: NodeJS.Timeout | null = null;
   let gone!: () => void;
   const goneP = new Promise<void>((resolve) => (gone = resolve));
-  const server = tmux.argv([]).join('\0');
-  const previous = lastOnServer.get(server);
-  lastOnServer.set(server, goneP);
-  void goneP.then(() => {
-    if (lastOnServer.get(server) === goneP) lastOnServer.delete(server);
-  });
+  const previous = takeTurn(tmux.argv([]).join('\0'), goneP);
   const end = (why: string) => {
     if (ended) return;
     ended = true;
@@ -96,10 +113,7 @@ export function followPaneOutput(
     }
     let c: ChildProcess;
     try {
-      c = spawn('tmux', tmux.argv(['-C', 'attach-session', '-r', '-f', 'ignore-size', '-t', paneId]), {
-        stdio: ['pipe', 'pipe', 'ignore'],
-        detached: true,
-      });
+      c = controlClient(tmux, paneId);
     } catch (err) {
       gone();
       queueMicrotask(() => end(err instanceof Error ? err.message : String(err)));
@@ -123,11 +137,8 @@ export function followPaneOutput(
       end(`the control client ended (${code ?? 'signal'})`);
     });
   };
-  if (previous) {
-    // Bounded: one that does not go in time is hung, and waiting longer helps nobody.
-    const wait = new Promise<void>((resolve) => setTimeout(resolve, PREVIOUS_WAIT_MS).unref());
-    void Promise.race([previous, wait]).then(launch);
-  } else launch();
+  if (previous) void previous.then(launch);
+  else launch();
   return {
     capture(history: number): Promise<PaneCapture | null> {
       const running = child;
