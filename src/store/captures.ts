@@ -138,7 +138,7 @@ export class PaneWatch {
    * The capture a pane's own control client gives, for the pane streamed now (undefined: none):
    * the tick takes it there too, with no process of its own.
    */
-  viaOf: (key: string) => ((history: number) => Promise<PaneCapture | null>) | undefined = () => undefined;
+  viaOf?: (key: string) => ((history: number) => Promise<PaneCapture | null>) | undefined;
   /** The last capture round's failure (a server that hangs), or null. */
   problem: string | null = null;
   /** Why the hook events could not be read, or null. */
@@ -395,7 +395,7 @@ export class PaneWatch {
     const out = new Map<string, PaneCapture>();
     const rest: string[] = [];
     for (const key of keys) {
-      const ask = keys.length === 1 && via ? via : this.viaOf(key);
+      const ask = keys.length === 1 && via ? via : this.viaOf?.(key);
       const cap = ask ? await ask(CAPTURE_HISTORY) : null;
       if (cap) out.set(key, cap);
       else rest.push(key);
