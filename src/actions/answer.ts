@@ -324,17 +324,22 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
     if (cut) return { status: 'refused', message: cut };
     return { prompt: now, option };
   };
-  let seen = await check();
-  if ('status' in seen) return seen;
   // Claude Code drops keys typed into a dialog it has just drawn: wait until this one is old enough,
   // counted from when it was first seen (the snapshot's capture, else this one), and look again.
-  const firstSeen = Math.min(d.seenAt ?? Date.now(), Date.now());
-  const young = firstSeen + ways.typing.minDialogAgeMs - Date.now();
-  if (young > 0 && !(await sleep(young, x.hooks.signal)))
-    return { status: 'cancelled', message: 'cancelled before typing' };
+  // A dialog old enough already is looked at once, right before typing: a look before the pane's
+  // check would only cost the answer a capture's time.
+  const oldEnough = typeof d.seenAt === 'number' && d.seenAt + ways.typing.minDialogAgeMs <= Date.now();
+  if (!oldEnough) {
+    const first = await check();
+    if ('status' in first) return first;
+    const firstSeen = Math.min(d.seenAt ?? Date.now(), Date.now());
+    const young = firstSeen + ways.typing.minDialogAgeMs - Date.now();
+    if (young > 0 && !(await sleep(young, x.hooks.signal)))
+      return { status: 'cancelled', message: 'cancelled before typing' };
+  }
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   // Read again right before typing: the key goes only into the dialog seen, whole, this instant.
-  seen = await check();
+  const seen = await check();
   if ('status' in seen) return seen;
   const { prompt: before, option } = seen;
   // Cancelled while it looked (on a box: the operator's connection ended): no key goes in after that.

@@ -50,6 +50,18 @@ import type { AgentState } from '../agents/types.js';
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
 
+/** Whether two looks of a pane say the same of its member (all the activity overlay reads of a look). */
+function readsTheSame(a: PaneLook, b: PaneLook): boolean {
+  return (
+    a.reading.activity === b.reading.activity &&
+    a.reading.cue === b.reading.cue &&
+    a.since === b.since &&
+    a.agent === b.agent &&
+    a.prompt?.signature === b.prompt?.signature &&
+    a.prompt?.since === b.prompt?.since
+  );
+}
+
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
 
@@ -123,6 +135,11 @@ export class PaneWatch {
   private listeners = new Set<() => void>();
   private version = 0;
   private readonly changes = new LookChanges();
+  /**
+   * The capture a pane's own control client gives, for the pane streamed now (undefined: none):
+   * the tick takes it there too, with no process of its own.
+   */
+  viaOf?: (key: string) => ((history: number) => Promise<PaneCapture | null>) | undefined;
   /** The last capture round's failure (a server that hangs), or null. */
   problem: string | null = null;
   /** Why the hook events could not be read, or null. */
@@ -334,10 +351,12 @@ export class PaneWatch {
           const first =
             prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
           const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
-          const look: PaneLook = { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null };
-          if (typeof cap.pid === 'number') look.pid = cap.pid;
-          this.looks.set(id, look);
-          touched?.add(id);
+          const next: PaneLook = { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null };
+          if (typeof cap.pid === 'number') next.pid = cap.pid;
+          this.looks.set(id, next);
+          // A pane that only printed more reads the same: its text is the preview's, and no run's
+          // activity changes with it (a streamed pane is captured up to ten times a second).
+          if (!prev || !readsTheSame(prev, next) || prev.pid !== next.pid) touched?.add(id);
           changed = true;
         }
         // Cleared once the round is read whole: reading may wait on a CLI's module loading, and the
@@ -391,24 +410,27 @@ export class PaneWatch {
 
   /**
    * Captures keys grouped by server (one call per server, servers one after another), keyed back by
-   * paneKey; one key with `via`: asked of its control client first (no process), as usual if it gives none.
+   * paneKey; one key with `via`, or the key streamed now: asked of its control client first (no
+   * process), as usual if it gives none.
    */
   private async captureAll(
     keys: readonly string[],
     signal: AbortSignal | undefined,
     via?: (history: number) => Promise<PaneCapture | null>,
   ): Promise<Map<string, PaneCapture>> {
-    const only = keys.length === 1 ? keys[0] : undefined;
-    if (via && only !== undefined) {
-      const cap = await via(CAPTURE_HISTORY);
-      if (cap) return new Map([[only, cap]]);
+    const out = new Map<string, PaneCapture>();
+    const rest: string[] = [];
+    for (const key of keys) {
+      const ask = keys.length === 1 && via ? via : this.viaOf?.(key);
+      const cap = ask ? await ask(CAPTURE_HISTORY) : null;
+      if (cap) out.set(key, cap);
+      else rest.push(key);
     }
     const byServer = new Map<string | null, string[]>();
-    for (const key of keys) {
+    for (const key of rest) {
       const { server, paneId } = splitPaneKey(key);
       byServer.set(server, [...(byServer.get(server) ?? []), paneId]);
     }
-    const out = new Map<string, PaneCapture>();
     for (const [server, ids] of byServer) {
       const client = this.clientOf(server);
       if (!client) continue;

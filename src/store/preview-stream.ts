@@ -61,6 +61,12 @@ export class PreviewStream {
 
   constructor(private readonly d: PreviewStreamDeps) {}
 
+  /** The capture through the control client of `key` while it is the pane streamed, else undefined. */
+  viaFor(key: string): ViaFollower | undefined {
+    const follower = key === this.key ? this.follower : null;
+    return follower?.capture ? (history) => follower.capture!(history) : undefined;
+  }
+
   /** The pane (by paneKey) previewed now; null: none. */
   get following(): string | null {
     return this.key;
@@ -135,10 +141,7 @@ export class PreviewStream {
     this.again = false;
     this.lastCaptureAt = performance.now();
     try {
-      // Not through the follower's control client (follower.capture) for now: with it, a loaded full
-      // test run twice saw tower report the demo's tmux server not running in the middle of the demo
-      // e2e test, and a closed terminal's demo left standing; each capture is its own capture-pane.
-      await this.d.capture(key, undefined);
+      await this.d.capture(key, this.viaFor(key));
     } catch {
       // A failed capture is the poll tick's to report; the next print tries again.
     } finally {
@@ -167,6 +170,7 @@ export class LocalPaneLooks implements PaneLooks {
       paneIdOf: (key) => splitPaneKey(key).paneId,
       capture: (key, via) => watch.round([key], null, undefined, [], via),
     });
+    watch.viaOf = (key) => this.stream.viaFor(key);
   }
 
   subscribe = (listener: () => void): (() => void) => this.watch.subscribe(listener);

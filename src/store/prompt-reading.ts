@@ -104,7 +104,9 @@ function scan(plain: string): PanePrompt | 'answered' | null {
   const lines = raw.map(unboxed);
   let q = -1;
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (QUESTION.test(lines[i] ?? '')) {
+    // Every question has its `?`: looked for first, as the pattern backtracks over a line without one.
+    const line = lines[i] ?? '';
+    if (line.includes('?') && QUESTION.test(line)) {
       q = i;
       break;
     }

@@ -11,6 +11,15 @@
  * which an operator's own logging may hold; a control client takes nothing from anyone.
  * One child process per followed pane; what it writes is read line by line as it comes and never
  * kept past its line (a capture's lines until the capture ends), each line bounded.
+ *
+ * A control client is fragile while it is being identified: tmux (3.3a, and later releases too)
+ * marks it a control client before it has set it up, and a notification sent to it then (another
+ * client detaching, a session made or closed) or its process ending then (a signal, a kill) takes
+ * the whole server down, every agent's pane with it. So a client here is never signalled before it
+ * has said something (it is identified by then): it is stopped by closing its stdin, which tmux
+ * reads only once it is set up; it starts in a process group of its own, out of reach of the
+ * terminal's hang-up and interrupt; and a new one on a server starts only once the one before it
+ * there has gone, so that its leaving is not news to the newcomer.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -26,6 +35,41 @@ export interface PaneOutputFollower {
    * cannot give one now (not running, a capture already asked, tmux gave none in time).
    */
   capture?(history: number): Promise<PaneCapture | null>;
+}
+
+/** How long a client that has spoken may linger after its stdin closed before it is killed. */
+const LINGER_MS = 1000;
+/**
+ * How long one that has not spoken may: tmux has not set it up yet, and a kill then would end the
+ * server; past this the server is not answering anyway.
+ */
+const SILENT_LINGER_MS = 30_000;
+/** How long a new client waits for the one before it on the same server to go. */
+const PREVIOUS_WAIT_MS = 2000;
+
+/** The last control client started on each server (by its socket arguments): resolves once it has gone. */
+const lastOnServer = new Map<string, Promise<void>>();
+
+/**
+ * Makes `gone` the last control client on `server`; what to wait for before starting it: the one
+ * before it there going (bounded: one that does not go in time is hung, and waiting longer helps
+ * nobody), or null when there is none.
+ */
+function takeTurn(server: string, gone: Promise<void>): Promise<void> | null {
+  const previous = lastOnServer.get(server);
+  lastOnServer.set(server, gone);
+  void gone.then(() => {
+    if (lastOnServer.get(server) === gone) lastOnServer.delete(server);
+  });
+  if (!previous) return null;
+  const wait = new Promise<void>((resolve) => setTimeout(resolve, PREVIOUS_WAIT_MS).unref());
+  return Promise.race([previous, wait]);
+}
+
+/** A read-only control client of `paneId`'s session that never resizes it, in a process group of its own. */
+function controlClient(tmux: TmuxClient, paneId: string): ChildProcess {
+  const argv = tmux.argv(['-C', 'attach-session', '-r', '-f', 'ignore-size', '-t', paneId]);
+  return spawn('tmux', argv, { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
 }
 
 /**
@@ -44,30 +88,61 @@ export function followPaneOutput(
   });
   let child: ChildProcess | null = null;
   let ended = false;
+  let stopped = false;
+  /** Whether the client has written anything: tmux has set it up, so a kill is safe. */
+  let spoken = false;
+  let killer: NodeJS.Timeout | null = null;
+  let gone!: () => void;
+  const goneP = new Promise<void>((resolve) => (gone = resolve));
+  const previous = takeTurn(tmux.argv([]).join('\0'), goneP);
   const end = (why: string) => {
     if (ended) return;
     ended = true;
     captures.cancel();
     onEnd(why);
   };
-  try {
-    child = spawn('tmux', tmux.argv(['-C', 'attach-session', '-r', '-f', 'ignore-size', '-t', paneId]), {
-      stdio: ['pipe', 'pipe', 'ignore'],
+  const arm = (ms: number) => {
+    if (killer) clearTimeout(killer);
+    killer = setTimeout(() => child?.kill('SIGKILL'), ms);
+    killer.unref();
+  };
+  const launch = () => {
+    if (stopped) {
+      gone();
+      return;
+    }
+    let c: ChildProcess;
+    try {
+      c = controlClient(tmux, paneId);
+    } catch (err) {
+      gone();
+      queueMicrotask(() => end(err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    child = c;
+    c.stdout?.setEncoding('utf8');
+    c.stdout?.on('data', (chunk: string) => {
+      if (!spoken) {
+        spoken = true;
+        // Stopped before it spoke: the short bound starts now that a kill can no longer hurt tmux.
+        if (stopped) arm(LINGER_MS);
+      }
+      captures.push(chunk);
     });
-  } catch (err) {
-    queueMicrotask(() => end(err instanceof Error ? err.message : String(err)));
-    return { stop: () => {} };
-  }
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => captures.push(chunk));
-  child.stdin?.on('error', () => {});
-  child.on('error', (err) => end(err.message));
-  child.on('close', (code) => end(`the control client ended (${code ?? 'signal'})`));
-  let killer: NodeJS.Timeout | null = null;
-  const running = child;
+    c.stdin?.on('error', () => {});
+    c.on('error', (err) => end(err.message));
+    c.on('close', (code) => {
+      if (killer) clearTimeout(killer);
+      gone();
+      end(`the control client ended (${code ?? 'signal'})`);
+    });
+  };
+  if (previous) void previous.then(launch);
+  else launch();
   return {
     capture(history: number): Promise<PaneCapture | null> {
-      if (ended || captures.busy || !running.stdin?.writable) return Promise.resolve(null);
+      const running = child;
+      if (ended || !running || captures.busy || !running.stdin?.writable) return Promise.resolve(null);
       const answer = captures.request(paneId, history, (commands) => running.stdin?.write(commands));
       // A capture tmux never closes (an old tmux failing the closing marker) gives way to a process.
       const late = setTimeout(() => captures.cancel(), tmux.timeoutMs);
@@ -75,15 +150,12 @@ export function followPaneOutput(
     },
     stop() {
       ended = true;
+      stopped = true;
       captures.cancel();
       const c = child;
       if (!c || c.exitCode !== null || c.signalCode !== null) return;
       c.stdin?.end();
-      killer = setTimeout(() => c.kill('SIGKILL'), 1000);
-      killer.unref();
-      c.once('close', () => {
-        if (killer) clearTimeout(killer);
-      });
+      arm(spoken ? LINGER_MS : SILENT_LINGER_MS);
     },
   };
 }

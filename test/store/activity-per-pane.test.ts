@@ -84,8 +84,10 @@ describe('laying activity over a snapshot as panes are captured', () => {
     looks.stream.stop();
     // Every line was a change of the captures (the test is not vacuous)…
     expect(changes.length).toBeGreaterThanOrEqual(4);
-    // …that read the previewed run's one member, not the other seven runs' (each read all eight before).
-    expect(changes.map((c) => c.reads)).toEqual(changes.map(() => 1));
+    // …that read the previewed run's one member, not the other seven runs' (each read all eight before);
+    // once the pane reads the same (working, its output moving), more text reads no member at all.
+    expect(changes[0]?.reads).toBe(1);
+    expect(changes.every((c) => c.reads <= 1)).toBe(true);
     const after = (changes.at(-1) as { snapshot: Snapshot }).snapshot;
     for (let i = 1; i < RUNS; i++) expect(after.runs[i]).toBe(before.runs[i]);
     // The previewed run still reads what its pane shows.
@@ -99,8 +101,8 @@ describe('laying activity over a snapshot as panes are captured', () => {
     });
     changes.length = 0;
     for (let t = 1; t <= OTHERS_EVERY; t++) await watch.tick(inner, null);
-    // (A capture of the previewed pane still under way when its stream stopped may land too: one read.)
-    const wide = changes.filter((c) => c.reads !== 1);
+    // (A capture of the previewed pane still under way when its stream stopped may land too: one read at most.)
+    const wide = changes.filter((c) => c.reads > 1);
     expect(wide.map((c) => c.reads)).toEqual([RUNS]);
     expect(wide[0]?.snapshot.runs[3]?.members[0]).toMatchObject({ activity: 'working' });
   });
