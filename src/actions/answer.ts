@@ -7,7 +7,6 @@
  * A permission request tower's hook holds is answered through the hook instead (answer-hook.ts).
  */
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
 import { MIN_DIALOG_AGE_MS, noOption, optionFor } from '../store/prompt-reading.js';
@@ -28,7 +27,8 @@ import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
 import { confirmSent, markBeforeSend } from './send-confirm.js';
-import type { AgentWays, NotAtInput, SendKeys } from '../agents/types.js';
+import type { AgentWays } from '../agents/types.js';
+import { atInputOf, typeKeys, typeLine } from './agent-typing.js';
 import type { AgentId } from '../model/model.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
@@ -241,38 +241,6 @@ async function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
   return (await import('../agents/ways-for.js')).waysFor(agent);
 }
 
-/** Puts `text` into the pane as one bracketed paste, through a buffer of its own that the paste deletes. */
-async function pasteText(
-  ctx: AppContext,
-  paneId: string,
-  server: string | null | undefined,
-  text: string,
-): Promise<void> {
-  const tmux = paneClient(ctx, server);
-  const buffer = `tower-${randomUUID()}`;
-  await tmux.run(['set-buffer', '-b', buffer, '--', text]);
-  await tmux.run(['paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId]);
-}
-
-/** How the guard before typing reads the member's screen: its CLI's own input box. */
-function atInputOf(ways: AgentWays): (plain: string) => NotAtInput | null {
-  return (plain) => ways.screen.atInput(plain);
-}
-
-/** Types the agent's way: each call's keys as one `send-keys`, literal text through the client's own. */
-async function typeKeys(
-  ctx: AppContext,
-  paneId: string,
-  server: string | null | undefined,
-  calls: readonly SendKeys[],
-): Promise<void> {
-  const tmux = paneClient(ctx, server);
-  for (const keys of calls) {
-    if (keys[0] === '-l' && keys[1] === '--' && keys.length === 3) await tmux.sendText(paneId, keys[2]!);
-    else await tmux.run(['send-keys', '-t', paneId, ...keys]);
-  }
-}
-
 /** Whether the held request still holds exactly the input a rule read (its file read again now). */
 function sameInput(h: NonNullable<AnswerDetail['hook']>, input: string): boolean {
   const now = readHeldRequest(h.dir, path.basename(h.file));
@@ -380,11 +348,7 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', atInputOf(ways));
   const mark = markBeforeSend(ctx, d);
-  const submit = ways.typing.submitAfterPaste;
-  if (submit) {
-    await pasteText(ctx, d.paneId, d.server, d.text);
-    await typeKeys(ctx, d.paneId, d.server, submit);
-  } else await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
+  await typeLine(ctx, d.paneId, d.server, d.text, ways);
   const holds = ways.screen.inputHolds;
   return confirmSent(ctx, d, mark, x.hooks.signal, holds ? (screen, typed) => !holds(screen, typed) : undefined);
 }

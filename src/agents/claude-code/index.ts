@@ -25,5 +25,8 @@ export const claudeCode: AgentCli = {
     { source: 'hooks', what: "tower's hooks (tower hooks install), by session and pane", needsSetup: true },
     { source: 'screen', what: 'the pane: the interrupt hint, the permission dialog, the input box', needsSetup: false },
   ],
+  // A system's own cycle commands are Claude Code's (config `commands`): these are what it has itself.
+  cycle: { clear: { command: '/clear' }, compact: { command: '/compact' }, systemCommands: true },
+  answerKeys: [...['1', '2', '3', '4', '5', '6', '7', '8', '9'], 'y', 'n'],
   load: async () => (await import('./ways.js')).claudeCodeWays,
 };

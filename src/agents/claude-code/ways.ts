@@ -24,8 +24,4 @@ export const claudeCodeWays: AgentWays = {
     const u = transcriptUsage(file);
     return u ? { usedPct: u.usedPct, used: u.used, window: u.window, tokens: u.tokens } : null;
   },
-  cycle: {
-    clear: { command: '/clear' },
-    compact: { command: '/compact' },
-  },
 };

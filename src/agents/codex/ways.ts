@@ -8,6 +8,7 @@
 import type { AgentWays, SendKeys } from '../types.js';
 import { rolloutUsage } from './rollout.js';
 import { CodexStates } from './state.js';
+import { codexCleared, codexCompacted } from './cycle.js';
 import {
   codexDialogGone,
   codexInputHolds,
@@ -43,9 +44,5 @@ export const codexWays: AgentWays = {
     minDialogAgeMs: 600,
   },
   usage: rolloutUsage,
-  cycle: {
-    // `/new` starts another thread in the same pane, as `/clear` does in Claude Code.
-    clear: { command: '/new' },
-    compact: { command: '/compact' },
-  },
+  cycle: { cleared: codexCleared, compacted: codexCompacted },
 };

@@ -33,5 +33,12 @@ export const geminiCli: AgentCli = {
     },
   ],
   hookState: stateOfGeminiEvent,
+  cycle: {
+    clear: { refusal: 'how Gemini CLI 0.61.0 shows that `/clear` took is not read by tower yet' },
+    compact: { refusal: 'how Gemini CLI 0.61.0 shows that `/compress` took is not read by tower yet' },
+    systemCommands: false,
+  },
+  // Its digits; `y` the first option, `n` the one that says No (screen.ts).
+  answerKeys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'y', 'n'],
   load: async () => (await import('./ways.js')).geminiCliWays,
 };

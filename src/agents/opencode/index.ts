@@ -28,5 +28,12 @@ export const opencode: AgentCli = {
       needsSetup: false,
     },
   ],
+  cycle: {
+    clear: { refusal: 'how opencode 1.18.33 shows that `/new` took is not read by tower yet' },
+    compact: { refusal: 'how opencode 1.18.33 shows that `/compact` took is not read by tower yet' },
+    systemCommands: false,
+  },
+  // `1` Allow once, `2` Allow always, `3`/`n` Reject (by keys only Reject is typed; screen.ts).
+  answerKeys: ['1', '2', '3', 'y', 'n'],
   load: async () => (await import('./ways.js')).opencodeWays,
 };
