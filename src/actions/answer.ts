@@ -9,7 +9,8 @@
 import path from 'node:path';
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
-import { MIN_DIALOG_AGE_MS, noOption, optionFor } from '../store/prompt-reading.js';
+import { MIN_DIALOG_AGE_MS, noOption } from '../store/prompt-reading.js';
+import { answeringCli } from '../agents/registry.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
 import { readHeldRequest } from '../store/held-requests.js';
 import { sanitizeLine } from '../text/sanitize.js';
@@ -27,7 +28,7 @@ import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
 import { confirmSent, markBeforeSend } from './send-confirm.js';
-import type { AgentWays } from '../agents/types.js';
+import type { AgentCli, AgentWays } from '../agents/types.js';
 import { atInputOf, typeKeys, typeLine } from './agent-typing.js';
 import type { AgentId } from '../model/model.js';
 
@@ -87,6 +88,11 @@ function askingAndDrawer(
   return { asking, drawer };
 }
 
+/** Why `choice` is no answer the CLI takes. */
+function keyRefusal(cli: AgentCli, choice: string): string {
+  return `the answer to ${cli.label} is one of ${cli.answerKeys.join(' ')}: not "${sanitizeLine(choice).slice(0, 40)}"`;
+}
+
 /** Plans answering the prompt a member's pane shows (or its lead's pane, for a teammate's request). */
 export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const title = `Answer ${run.id}`;
@@ -94,11 +100,12 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   if ('refusal' in found) return refuse(found.refusal, title);
   const { asking, drawer: m } = found;
   const choice = (req.choice ?? '').trim().toLowerCase();
-  if (!/^([1-9]|y|n)$/.test(choice))
-    return refuse(`the answer is an option's number (1-9), or y / n: not "${sanitizeLine(choice)}"`, title, m.paneId);
+  // The answers the pane's CLI takes, from its module: never typed into it otherwise.
+  const cli = answeringCli(m.agent);
+  if (!cli.answerKeys.includes(choice)) return refuse(keyRefusal(cli, choice), title, m.paneId);
   // The prompt the snapshot saw in the pane (the screen's preview, or the CLI's capture) is the one answered.
   const seen = asking.prompt ?? null;
-  const option = seen ? optionFor(seen, choice) : null;
+  const option = seen ? cli.option(seen, choice) : null;
   if (seen && !option)
     return refuse(
       `the prompt ${asking.name} shows has no option ` +

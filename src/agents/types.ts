@@ -251,6 +251,8 @@ export interface AgentCli {
    * answers to the union of every module's (registry.ts, `ANSWER_KEYS`).
    */
   answerKeys: readonly string[];
+  /** The option an answer (one of `answerKeys`) means in a prompt it drew, or null; pure and light. */
+  option(p: AgentPrompt, choice: string): AgentPromptOption | null;
   /** Loads the reading and typing parts (a dynamic import: only panes running this CLI pay for it). */
   load(): Promise<AgentWays>;
 }

@@ -2,6 +2,7 @@
  * Claude Code as an agent CLI: how its pane is told and where its state comes from. Its reading and
  * typing (ways.ts) load only once a pane runs it.
  */
+import { optionFor } from '../../store/prompt-reading.js';
 import type { AgentCli } from '../types.js';
 
 /** The native binary's name (`bin/claude.exe` of @anthropic-ai/claude-code, run as `claude`). */
@@ -27,6 +28,7 @@ export const claudeCode: AgentCli = {
   ],
   // A system's own cycle commands are Claude Code's (config `commands`): these are what it has itself.
   cycle: { clear: { command: '/clear' }, compact: { command: '/compact' }, systemCommands: true },
+  option: optionFor,
   answerKeys: [...['1', '2', '3', '4', '5', '6', '7', '8', '9'], 'y', 'n'],
   load: async () => (await import('./ways.js')).claudeCodeWays,
 };

@@ -9,14 +9,8 @@ import type { AgentWays, SendKeys } from '../types.js';
 import { rolloutUsage } from './rollout.js';
 import { CodexStates } from './state.js';
 import { codexCleared, codexCompacted } from './cycle.js';
-import {
-  codexDialogGone,
-  codexInputHolds,
-  codexNotAtInput,
-  codexOption,
-  codexPrompt,
-  readCodexScreen,
-} from './screen.js';
+import { codexOption } from './answers.js';
+import { codexDialogGone, codexInputHolds, codexNotAtInput, codexPrompt, readCodexScreen } from './screen.js';
 
 /** The key typed for a choice: its number. */
 function answerKeys(key: string): readonly SendKeys[] {

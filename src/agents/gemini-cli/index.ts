@@ -5,6 +5,7 @@
  */
 import type { AgentCli } from '../types.js';
 import { stateOfGeminiEvent } from './hooks.js';
+import { optionFor } from './answers.js';
 
 /** The script as npm links it (`bin/gemini`) or as the package ships it (`bundle/gemini.js`). */
 const SCRIPT = /(^|\/)(gemini|gemini\.js)$/;
@@ -40,5 +41,6 @@ export const geminiCli: AgentCli = {
   },
   // Its digits; `y` the first option, `n` the one that says No (screen.ts).
   answerKeys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'y', 'n'],
+  option: optionFor,
   load: async () => (await import('./ways.js')).geminiCliWays,
 };

@@ -4,6 +4,7 @@
  * exact source of its state; the screen otherwise.
  */
 import type { AgentCli } from '../types.js';
+import { optionNamed } from './answers.js';
 
 const BINARY = /(^|\/)opencode(\.exe)?$/;
 
@@ -35,5 +36,7 @@ export const opencode: AgentCli = {
   },
   // `1` Allow once, `2` Allow always, `3`/`n` Reject (by keys only Reject is typed; screen.ts).
   answerKeys: ['1', '2', '3', 'y', 'n'],
+  // Named whole here (the server answers any); by keys only Reject is typed (ways.screen.option).
+  option: optionNamed,
   load: async () => (await import('./ways.js')).opencodeWays,
 };

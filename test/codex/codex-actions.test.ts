@@ -1,10 +1,12 @@
 /**
- * The checkpoint cycle on a real Codex CLI 0.169.0 lead (the harness in test/helpers/codex-cli), one
+ * The checkpoint cycle and the answers on a real Codex CLI 0.169.0 lead (the harness in test/helpers/codex-cli), one
  * CLI shared by the cases in order. Codex runs no system's slash commands (a team's `/checkpoint`
  * is "Unrecognized command" to it), so tower goes through the cycle with its own: `tower checkpoint`
  * types `/compact` (Codex has the model write a handoff summary and goes on from it) and `tower
  * rehydrate` types `/new`, each through the input guard, each taken only once Codex's screen shows
  * it: checked by what the Responses API stand-in receives and by the threads of the app server.
+ * Then its dialog answered with the keys its module gives (`y` approves, `esc` denies), and a key
+ * it does not take refused before anything is typed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
@@ -16,8 +18,10 @@ import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
 import { threadList } from '../helpers/codex-cli/app-server.js';
 import { startCodex, type CodexRun } from '../helpers/codex-cli/launch.js';
-import { lastUserText, type SeenRequest } from '../helpers/codex-cli/responses-api.js';
-import { DIALOG_QUESTION, escalationTurn, say } from '../helpers/codex-cli/scenarios.js';
+import { lastCallOutput, lastUserText, type SeenRequest } from '../helpers/codex-cli/responses-api.js';
+import { DIALOG_QUESTION, afterRunTurn, escalationTurn, say } from '../helpers/codex-cli/scenarios.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { waitFor } from '../helpers/wait-for.js';
 
 let c: CodexRun;
@@ -57,6 +61,8 @@ beforeAll(async () => {
     script: [
       { when: (r) => lastUserText(r).includes('remember the word'), items: [{ type: 'text', text: 'Noted: otter.' }] },
       escalationTurn('make the file', 'touch cycle.txt', 'Create cycle.txt outside the sandbox?'),
+      afterRunTurn('make the file', 'Created cycle.txt.'),
+      escalationTurn('remove it', 'rm cycle.txt', 'Remove cycle.txt outside the sandbox?'),
     ],
   });
   await c.ready();
@@ -135,5 +141,40 @@ describe('the checkpoint cycle on a real Codex lead', { timeout: 90_000 }, () =>
         expect(plan.refusal).toMatch(/runs no claude-team commands, and its own: how .* took is not read by tower yet/);
       }
     }
+  });
+
+  it('tower answer y approves the dialog shown: the command runs and its output goes to the model', async () => {
+    acting.w.setSnapshot(snapshotOf(await seenWhen((m) => m.prompt?.subject.includes('$ touch cycle.txt') === true)));
+    const before = c.api.requests.length;
+    const plan = planAction(acting.w.env, { kind: 'answer', run: run.id, members: ['team-lead'], choice: 'y' });
+    expect(plan.title).toContain('→ 1. Yes, proceed (y)');
+    expect(await runAction(acting.w.env, plan)).toMatchObject({ status: 'done' });
+    expect(acting.tmux.sent.slice(-1)[0]!.args).toEqual(['send-keys', '-t', c.paneId, '-l', '--', '1']);
+    await waitFor(
+      () => c.api.requests.slice(before).some((r) => (lastCallOutput(r) ?? '').includes('exited with code 0')),
+      30_000,
+      { what: 'the command output sent to the model' },
+    );
+    expect(fs.existsSync(path.join(c.project, 'cycle.txt'))).toBe(true);
+    await c.waitForScreen('Created cycle.txt.', 30_000);
+  });
+
+  it('refuses a key Codex does not take, naming its keys; esc denies: the model hears nothing of the command', async () => {
+    await say(c, 'remove it');
+    await c.waitForScreen('$ rm cycle.txt', 60_000);
+    acting.w.setSnapshot(snapshotOf(await seenWhen((m) => m.prompt?.subject.includes('$ rm cycle.txt') === true)));
+    const sent = acting.tmux.sent.length;
+    for (const choice of ['4', 'shift']) {
+      const refused = planAction(acting.w.env, { kind: 'answer', run: run.id, members: ['team-lead'], choice });
+      expect(refused.refusal).toBe(`the answer to Codex is one of 1 2 3 y p n esc: not "${choice}"`);
+    }
+    const before = c.api.requests.length;
+    const plan = planAction(acting.w.env, { kind: 'answer', run: run.id, members: ['team-lead'], choice: 'esc' });
+    expect(plan.title).toContain('→ 3. No, and tell Codex what to do differently (esc)');
+    expect(await runAction(acting.w.env, plan)).toMatchObject({ status: 'done' });
+    expect(acting.tmux.sent.slice(sent).map((s) => s.args.slice(-1)[0])).toEqual(['3']);
+    await c.waitForScreen('Conversation interrupted', 30_000);
+    expect(c.api.requests.slice(before).filter((r) => lastCallOutput(r) !== null)).toEqual([]);
+    expect(fs.existsSync(path.join(c.project, 'cycle.txt'))).toBe(true);
   });
 });
