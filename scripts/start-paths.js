@@ -96,7 +96,12 @@ export const START_BUDGETS = {
   // +1 KB each with a run whose system names no pane seated in the panes of its folder (src/store/folder-panes.ts).
   // 360 KB (368,099 bytes) with both together.
   // 361 KB (368,776 bytes) with the preview captured through its control client merged in.
-  'tower status': 361 * 1024,
+  // 357 KB (365,893 bytes) with what each agent CLI's answers mean (src/agents/*/answers.ts).
+  // 358 KB (366,849 bytes) once the store reads Claude Code's files through its agent module
+  // (src/agents/claude-code/files.ts: the same code, its chunks split anew).
+  // 360 KB (368,579 bytes) with all of the above together.
+  // 363 KB (371,246 bytes) with the agents' own cycle and answer keys merged in.
+  'tower status': 363 * 1024,
   // 334 KB with the kept run list, teams that ended, the swarm servers and the operator API (Nov 2026);
   // 341 KB (live screen 1,330 KB) with the fast paths that read and lay out a box of 10,000 ended
   // teams (test/bench/status.bench.ts).
@@ -115,7 +120,11 @@ export const START_BUDGETS = {
   // 428 KB with all of the above together; 429 KB (439,319 bytes) with the team pane's CLI column.
   // +1 KB each with a run whose system names no pane seated in the panes of its folder (src/store/folder-panes.ts).
   // 432 KB (441,360 bytes) with the agent sources and the folder panes together.
-  'tower (first frame)': 432 * 1024,
+  // 428 KB with all of the above together; 429 KB (439,326 bytes) once the live screen's actions
+  // import the agent CLIs' descriptions (the chunks split anew).
+  // 430 KB (440,697 bytes) with that and an agent CLI's own sources together.
+  // 434 KB (443,532 bytes) with the agents' own cycle and answer keys merged in.
+  'tower (first frame)': 434 * 1024,
   // Live screen 1,356 KB with the previewed pane streaming (src/store/preview-stream.ts, src/tmux/pane-output.ts).
   // 1,384 KB with the same; 1,403 KB measured again (late Nov 2026); 1,422 KB with the first frame's
   // 397 KB; 1,429 KB measured again, 1,435 KB with the lead seated by its hooks; 1,436 KB with a
@@ -134,7 +143,13 @@ export const START_BUDGETS = {
   // +1 KB each with a run whose system names no pane seated in the panes of its folder (src/store/folder-panes.ts).
   // 1,502 KB (1,537,781 bytes) with both together.
   // 1,505 KB (1,540,587 bytes) with the preview captured through its control client merged in.
-  'tower (live screen)': 1505 * 1024,
+  // 1,508 KB (1,544,368 bytes) with the agent CLIs' descriptions the checkpoint cycle plans from (a
+  // lead's CLI's own commands, src/agents/*/index.ts); 1,511 KB (1,547,521 bytes) with the answers
+  // each takes and what they mean (src/agents/*/answers.ts).
+  // 1,512 KB (1,548,588 bytes) with the store reading Claude Code's files through its module.
+  // 1,514 KB (1,550,389 bytes) with all of the above together.
+  // 1,520 KB (1,556,089 bytes) with the agents' own cycle and answer keys merged in.
+  'tower (live screen)': 1520 * 1024,
 };
 
 /** The Markdown library handoffs are read with, and its family: loaded only to read a handoff's content. */

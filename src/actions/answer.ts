@@ -7,10 +7,10 @@
  * A permission request tower's hook holds is answered through the hook instead (answer-hook.ts).
  */
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
-import { MIN_DIALOG_AGE_MS, noOption, optionFor } from '../store/prompt-reading.js';
+import { MIN_DIALOG_AGE_MS, noOption } from '../store/prompt-reading.js';
+import { answeringCli } from '../agents/registry.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
 import { readHeldRequest } from '../store/held-requests.js';
 import { sanitizeLine } from '../text/sanitize.js';
@@ -28,7 +28,8 @@ import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
 import { confirmSent, markBeforeSend } from './send-confirm.js';
-import type { AgentWays, NotAtInput, SendKeys } from '../agents/types.js';
+import type { AgentCli, AgentWays } from '../agents/types.js';
+import { atInputOf, typeKeys, typeLine } from './agent-typing.js';
 import type { AgentId } from '../model/model.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
@@ -87,6 +88,11 @@ function askingAndDrawer(
   return { asking, drawer };
 }
 
+/** Why `choice` is no answer the CLI takes. */
+function keyRefusal(cli: AgentCli, choice: string): string {
+  return `the answer to ${cli.label} is one of ${cli.answerKeys.join(' ')}: not "${sanitizeLine(choice).slice(0, 40)}"`;
+}
+
 /** Plans answering the prompt a member's pane shows (or its lead's pane, for a teammate's request). */
 export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanParts {
   const title = `Answer ${run.id}`;
@@ -94,11 +100,12 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   if ('refusal' in found) return refuse(found.refusal, title);
   const { asking, drawer: m } = found;
   const choice = (req.choice ?? '').trim().toLowerCase();
-  if (!/^([1-9]|y|n)$/.test(choice))
-    return refuse(`the answer is an option's number (1-9), or y / n: not "${sanitizeLine(choice)}"`, title, m.paneId);
+  // The answers the pane's CLI takes, from its module: never typed into it otherwise.
+  const cli = answeringCli(m.agent);
+  if (!cli.answerKeys.includes(choice)) return refuse(keyRefusal(cli, choice), title, m.paneId);
   // The prompt the snapshot saw in the pane (the screen's preview, or the CLI's capture) is the one answered.
   const seen = asking.prompt ?? null;
-  const option = seen ? optionFor(seen, choice) : null;
+  const option = seen ? cli.option(seen, choice) : null;
   if (seen && !option)
     return refuse(
       `the prompt ${asking.name} shows has no option ` +
@@ -241,38 +248,6 @@ async function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
   return (await import('../agents/ways-for.js')).waysFor(agent);
 }
 
-/** Puts `text` into the pane as one bracketed paste, through a buffer of its own that the paste deletes. */
-async function pasteText(
-  ctx: AppContext,
-  paneId: string,
-  server: string | null | undefined,
-  text: string,
-): Promise<void> {
-  const tmux = paneClient(ctx, server);
-  const buffer = `tower-${randomUUID()}`;
-  await tmux.run(['set-buffer', '-b', buffer, '--', text]);
-  await tmux.run(['paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId]);
-}
-
-/** How the guard before typing reads the member's screen: its CLI's own input box. */
-function atInputOf(ways: AgentWays): (plain: string) => NotAtInput | null {
-  return (plain) => ways.screen.atInput(plain);
-}
-
-/** Types the agent's way: each call's keys as one `send-keys`, literal text through the client's own. */
-async function typeKeys(
-  ctx: AppContext,
-  paneId: string,
-  server: string | null | undefined,
-  calls: readonly SendKeys[],
-): Promise<void> {
-  const tmux = paneClient(ctx, server);
-  for (const keys of calls) {
-    if (keys[0] === '-l' && keys[1] === '--' && keys.length === 3) await tmux.sendText(paneId, keys[2]!);
-    else await tmux.run(['send-keys', '-t', paneId, ...keys]);
-  }
-}
-
 /** Whether the held request still holds exactly the input a rule read (its file read again now). */
 function sameInput(h: NonNullable<AnswerDetail['hook']>, input: string): boolean {
   const now = readHeldRequest(h.dir, path.basename(h.file));
@@ -406,11 +381,7 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', atInputOf(ways));
   const mark = markBeforeSend(ctx, d);
-  const submit = ways.typing.submitAfterPaste;
-  if (submit) {
-    await pasteText(ctx, d.paneId, d.server, d.text);
-    await typeKeys(ctx, d.paneId, d.server, submit);
-  } else await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
+  await typeLine(ctx, d.paneId, d.server, d.text, ways);
   const holds = ways.screen.inputHolds;
   return confirmSent(ctx, d, mark, x.hooks.signal, holds ? (screen, typed) => !holds(screen, typed) : undefined);
 }

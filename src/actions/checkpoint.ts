@@ -23,6 +23,7 @@ import { countMarker, pollUntil } from '../kit/wait.js';
 import { paneClient } from './pane-client.js';
 import { recheckLead } from './pane-identity.js';
 import { guardEffect, guardTyping, typingTarget } from './input-guard.js';
+import { ownCommand, ownCycleOf, ownLineEffect } from './own-cycle.js';
 
 /** The line a lead prints when its handoff is written. */
 export const CHECKPOINT_COMPLETE = 'CHECKPOINT COMPLETE';
@@ -43,7 +44,11 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
   const found = findLead(run);
   if ('refusal' in found) return refuse(found.refusal, `Checkpoint ${run.id}`);
   const lead = found.lead;
-  const command = ctx.config.commands[found.cycle.commands].checkpoint;
+  // A lead whose CLI runs no system commands (Codex) checkpoints with its own compact.
+  const own = ownCycleOf(lead);
+  const ownStep = own ? ownCommand(own, lead, 'compact', run.system) : null;
+  if (ownStep && 'refusal' in ownStep) return refuse(ownStep.refusal, `Checkpoint ${run.id}`, lead.target);
+  const command = ownStep?.command ?? ctx.config.commands[found.cycle.commands].checkpoint;
   const timeoutMs = (req.timeoutSec ?? ctx.config.checkpointTimeoutSec) * 1000;
   const detail: CheckpointDetail = {
     kind: 'checkpoint',
@@ -57,6 +62,7 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
     timeoutMs,
     stragglerAfterMs: ctx.config.stragglerAfterSec * 1000,
     teammates: workingTeammates(run),
+    ...(own ? { own: own.id } : {}),
   };
   const w = stateFilesOf(run);
   if (w && 'refusal' in w) return refuse(w.refusal, `Checkpoint ${run.id}`, lead.target);
@@ -73,7 +79,9 @@ export function planCheckpoint(ctx: AppContext, run: Run, req: ActionRequest): P
   const effects = [
     ...(detail.writeSignal && detail.signalFile ? [writeEffect(detail.signalFile, signalBody(now))] : []),
     guardEffect(typingTarget(lead), command),
-    ...sendLineEffects(paneClient(ctx, lead.server), lead.target, command),
+    ...(own
+      ? [ownLineEffect(own, lead, command)]
+      : sendLineEffects(paneClient(ctx, lead.server), lead.target, command)),
     waitEffect(`up to ${seconds(timeoutMs)} until ${waitingFor(detail)}`),
     waitEffect(
       `after ${seconds(detail.stragglerAfterMs)}: list teammates still alive` +
@@ -110,6 +118,7 @@ function onTimeout(e: Effect): Effect {
 }
 
 function waitingFor(d: CheckpointDetail): string {
+  if (d.own) return `${d.lead.label} shows its conversation compacted`;
   const pane = `${d.lead.label} prints ${CHECKPOINT_COMPLETE}`;
   if (d.handoffFile && d.signalFile) return `${d.handoffFile} is newer than ${d.signalFile}, or ${pane}`;
   return pane;
@@ -124,7 +133,7 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
   const ctx = x.env.ctx;
   await ensureLeadPane(ctx, d.lead);
   // Looked at before the signal is written too: a refused cycle leaves nothing behind.
-  await guardTyping(ctx, typingTarget(d.lead), d.command);
+  if (!d.own) await guardTyping(ctx, typingTarget(d.lead), d.command);
   const details: string[] = [];
   let signalMtime: number | null = null;
   if (d.signalFile && d.stateDir) {
@@ -136,6 +145,12 @@ export async function runCheckpoint(x: Execution, d: CheckpointDetail): Promise<
     }
     signalMtime = mtimeMs(d.signalFile);
   }
+  if (d.own)
+    return (await import('./own-cycle-run.js')).runOwnCheckpoint(x, d, d.own, details, async (reason) => {
+      if (!d.escalationFile || !d.stateDir) return null;
+      await writeAtomic(d.stateDir, d.escalationFile, escalationBody(reason, new Date()));
+      return d.escalationFile;
+    });
   const handoffBefore = d.handoffFile ? mtimeMs(d.handoffFile) : null;
   const baseline = countMarker(await captureLead(ctx, d.lead), CHECKPOINT_COMPLETE);
   await recheckLead(ctx, d.lead);

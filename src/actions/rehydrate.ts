@@ -19,6 +19,7 @@ import { countMarker, pollUntil, showsPrompt } from '../kit/wait.js';
 import { paneClient } from './pane-client.js';
 import { recheckLead } from './pane-identity.js';
 import { guardEffect, guardTyping, typingTarget } from './input-guard.js';
+import { ownCommand, ownCycleOf, ownLineEffect } from './own-cycle.js';
 
 /** The line a lead prints when it has restored itself from the handoff. */
 export const REHYDRATE_COMPLETE = 'REHYDRATE COMPLETE';
@@ -32,15 +33,20 @@ export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
   if ('refusal' in found) return refuse(found.refusal, title);
   const lead = found.lead;
   const commands = ctx.config.commands[found.cycle.commands];
+  // A lead whose CLI runs no system commands (Codex) is cleared with its own command, and only that.
+  const own = ownCycleOf(lead);
+  const ownStep = own ? ownCommand(own, lead, 'clear', run.system) : null;
+  if (ownStep && 'refusal' in ownStep) return refuse(ownStep.refusal, title, lead.target);
   const detail: RehydrateDetail = {
     kind: 'rehydrate',
     lead,
-    clear: commands.clear,
+    clear: ownStep?.command ?? commands.clear,
     rehydrate: commands.rehydrate,
     signalFile: null,
     stateDir: null,
     promptTimeoutMs: PROMPT_TIMEOUT_MS,
     timeoutMs: ctx.config.rehydrateTimeoutSec * 1000,
+    ...(own ? { own: own.id } : {}),
   };
   const w = stateFilesOf(run);
   if (w && 'refusal' in w) return refuse(w.refusal, title, lead.target);
@@ -57,17 +63,25 @@ export function planRehydrate(ctx: AppContext, run: Run): PlanParts {
     detail.stateDir = w.dir;
     detail.signalFile = w.files.signalFile;
   }
-  const effects = [
-    guardEffect(typingTarget(lead), detail.clear),
-    ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.clear),
-    waitEffect(
-      `up to ${seconds(detail.promptTimeoutMs)} for a prompt (a last line starting with > or ❯) in ${lead.label}`,
-    ),
-    guardEffect(typingTarget(lead), detail.rehydrate),
-    ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.rehydrate),
-    ...(detail.signalFile ? [deleteEffect(detail.signalFile, '(if present)')] : []),
-    waitEffect(`up to ${seconds(detail.timeoutMs)} for ${lead.label} to print ${REHYDRATE_COMPLETE}`),
-  ];
+  const effects = own
+    ? [
+        guardEffect(typingTarget(lead), detail.clear),
+        ownLineEffect(own, lead, detail.clear),
+        waitEffect(`up to ${seconds(detail.timeoutMs)} for ${lead.label} to show its conversation restarted`),
+        ...(detail.signalFile ? [deleteEffect(detail.signalFile, '(if present)')] : []),
+        waitEffect(`no ${detail.rehydrate}: ${own.label} runs no ${run.system} commands`),
+      ]
+    : [
+        guardEffect(typingTarget(lead), detail.clear),
+        ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.clear),
+        waitEffect(
+          `up to ${seconds(detail.promptTimeoutMs)} for a prompt (a last line starting with > or ❯) in ${lead.label}`,
+        ),
+        guardEffect(typingTarget(lead), detail.rehydrate),
+        ...sendLineEffects(paneClient(ctx, lead.server), lead.target, detail.rehydrate),
+        ...(detail.signalFile ? [deleteEffect(detail.signalFile, '(if present)')] : []),
+        waitEffect(`up to ${seconds(detail.timeoutMs)} for ${lead.label} to print ${REHYDRATE_COMPLETE}`),
+      ];
   return {
     refusal: null,
     title: `${title} (lead ${lead.label})`,
@@ -83,6 +97,7 @@ export async function runRehydrate(x: Execution, d: RehydrateDetail): Promise<Ac
   const ctx = x.env.ctx;
   const signal = x.hooks.signal;
   await ensureLeadPane(ctx, d.lead);
+  if (d.own) return (await import('./own-cycle-run.js')).runOwnRehydrate(x, d, d.own);
   const details: string[] = [];
   await recheckLead(ctx, d.lead);
   await guardTyping(ctx, typingTarget(d.lead), d.clear);

@@ -13,9 +13,14 @@ import type { SendDetail } from '../kit/detail.js';
 import { seconds } from '../kit/effects.js';
 import type { ActionOutcome } from '../kit/types.js';
 import { pollUntil } from '../kit/wait.js';
-import { panePlaceOf, readSessionFile, sessionFileNames, sessionIsLive } from '../systems/claude-teams/sessions.js';
-import type { ClaudeSession } from '../systems/claude-teams/sessions.js';
-import { transcriptFile } from '../systems/claude-teams/transcript.js';
+import {
+  panePlaceOf,
+  readSessionFile,
+  sessionFileNames,
+  sessionIsLive,
+  transcriptFile,
+} from '../agents/claude-code/files.js';
+import type { ClaudeSession } from '../agents/claude-code/files.js';
 import { paneScreen, serverSocket } from './pane-client.js';
 
 /** At most this much of a transcript's growth since the Enter is read for the line. */

@@ -81,6 +81,7 @@ function paneTarget(m: Member & { paneId: string }): LeadTarget {
     label: `${m.name} in ${m.paneId}${onServer(server)}`,
     server,
     ...(m.paneProcess ? { process: m.paneProcess } : {}),
+    ...(m.agent && m.agent !== 'unknown' ? { agent: m.agent } : {}),
   };
 }
 

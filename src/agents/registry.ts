@@ -13,6 +13,17 @@ import type { AgentCli, AgentWays, PaneProcess } from './types.js';
 
 export const AGENT_CLIS: readonly AgentCli[] = [claudeCode, codex, opencode, geminiCli];
 
+/**
+ * Every answer some registered CLI takes (`answerKeys`, all of them): what a box's prompt's options
+ * and a box's answer are held to at the door. Strict and bounded: a handful of short words.
+ */
+export const ANSWER_KEYS: ReadonlySet<string> = new Set(AGENT_CLIS.flatMap((a) => a.answerKeys));
+
+/** The module whose dialogs a pane's answer is read by: its CLI's, Claude Code's when it said none. */
+export function answeringCli(id: AgentId | undefined): AgentCli {
+  return agentCli(id) ?? claudeCode;
+}
+
 /** The module of a CLI by its id, or null (`unknown`, or a CLI of a newer tower). */
 export function agentCli(id: AgentId | undefined): AgentCli | null {
   return AGENT_CLIS.find((a) => a.id === id) ?? null;

@@ -152,12 +152,31 @@ export interface AgentUsage {
 /** A command typed into the agent for a step of the checkpoint cycle, or why the CLI has none. */
 export type CycleCommand = { command: string } | { refusal: string };
 
-/** The checkpoint cycle's steps as this CLI takes them. */
+/**
+ * The checkpoint cycle's steps as this CLI takes them. A system's own cycle commands (tina's
+ * `/tina:checkpoint`, a team's `/checkpoint` and `/rehydrate`) are Claude Code commands: a CLI that
+ * does not run them (`systemCommands: false`) goes through the cycle with its own: `tower checkpoint`
+ * types `compact`, `tower rehydrate` types `clear`, each confirmed on its screen (`CycleConfirm`).
+ */
 export interface CycleCommands {
-  /** Empties the conversation, the agent going on in the same pane (Claude Code: `/clear`). */
+  /** Empties the conversation, the agent going on in the same pane (Claude Code: `/clear`; Codex: `/new`). */
   clear: CycleCommand;
-  /** Shrinks the context in place, when the CLI has it (Codex: `/compact`). */
+  /** Has the agent write its own handoff and go on from it (Codex: `/compact`). */
   compact: CycleCommand;
+  /** Whether it runs a system's own slash commands (Claude Code's custom commands and plugin skills). */
+  systemCommands: boolean;
+}
+
+/**
+ * How a CLI's screen shows that a step of its own cycle took, pure. `before` is the screen right
+ * before the command was typed, `after` one since; each is true only once the command left the
+ * input box and the CLI drew what it draws for it.
+ */
+export interface CycleConfirm {
+  /** The conversation restarted: none of it is on the screen, the input box at rest. */
+  cleared(before: string, after: string): boolean;
+  /** The conversation was compacted (one more compaction drawn than before). */
+  compacted(before: string, after: string): boolean;
 }
 
 /** A pane the store saw running a CLI, handed to that CLI's own state source. */
@@ -201,7 +220,8 @@ export interface AgentWays {
   typing: TypingWays;
   /** The context and tokens in one of the CLI's own files (a transcript, a rollout), or null when it says none. */
   usage(file: string): AgentUsage | null;
-  cycle: CycleCommands;
+  /** How its own cycle's steps are confirmed; absent for a CLI whose cycle is the system's commands or refused. */
+  cycle?: CycleConfirm;
 }
 
 /** One agent CLI tower knows. */
@@ -222,6 +242,17 @@ export interface AgentCli {
    * reading of Claude Code's events is all.
    */
   hookState?(event: string, notificationType: string | null): { activity: Activity; cue: AgentCue } | null;
+  /** Its commands for the checkpoint cycle (strings: an action's plan shows them before anything loads). */
+  cycle: CycleCommands;
+  /**
+   * Every answer `tower answer` takes for its dialogs: the option numbers it draws and its own
+   * letters (Codex: `1`/`y`, `2`/`p`, `3`/`n`/`esc`), lower case, at most 8 characters each. A
+   * choice outside them is refused before anything is looked at; the door holds a box's prompts and
+   * answers to the union of every module's (registry.ts, `ANSWER_KEYS`).
+   */
+  answerKeys: readonly string[];
+  /** The option an answer (one of `answerKeys`) means in a prompt it drew, or null; pure and light. */
+  option(p: AgentPrompt, choice: string): AgentPromptOption | null;
   /** Loads the reading and typing parts (a dynamic import: only panes running this CLI pay for it). */
   load(): Promise<AgentWays>;
 }

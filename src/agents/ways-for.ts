@@ -3,11 +3,10 @@
  * start path.
  */
 import type { AgentId } from '../model/values.js';
-import { claudeCode } from './claude-code/index.js';
-import { agentCli, waysOf } from './registry.js';
+import { answeringCli, waysOf } from './registry.js';
 import type { AgentWays } from './types.js';
 
 /** The ways of `agent`'s CLI; Claude Code's when the plan saw none (or one tower does not know). */
 export function waysFor(agent: AgentId | undefined): Promise<AgentWays> {
-  return waysOf(agentCli(agent) ?? claudeCode);
+  return waysOf(answeringCli(agent));
 }

@@ -78,8 +78,15 @@ export const COMMANDS = [
   },
   {
     name: 'answer',
-    description: "answer the permission prompt or question a member's pane shows now (its option number, or y / n)",
-    args: [RUN_ARG, { name: 'choice', description: 'the option to type: 1-9, or y / n' }],
+    description:
+      "answer the permission prompt or question a member's pane shows now (its option number, y / n, or another answer its CLI takes)",
+    args: [
+      RUN_ARG,
+      {
+        name: 'choice',
+        description: 'the option to type: 1-9, y / n, or another answer its CLI takes (Codex: p, esc)',
+      },
+    ],
     options: [
       DRY_RUN,
       {

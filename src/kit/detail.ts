@@ -31,6 +31,8 @@ export interface LeadTarget {
   server?: string | null;
   /** The pane's first process when the plan was made (checked again before the effect). */
   process?: PaneProcess;
+  /** The agent CLI the snapshot saw in the pane, when it knew one. */
+  agent?: AgentId;
 }
 
 /** A member pane chosen for force-terminate. */
@@ -63,6 +65,8 @@ export interface CheckpointDetail {
   stragglerAfterMs: number;
   /** Working-team teammates with a pane: checked for liveness after stragglerAfterMs. */
   teammates: TerminateTarget[];
+  /** The lead's CLI when `command` is its own checkpoint (Codex's `/compact`), confirmed on its screen. */
+  own?: AgentId;
 }
 
 /** rehydrate: the lead, the two commands, the signal to delete, the waits. */
@@ -76,6 +80,8 @@ export interface RehydrateDetail {
   stateDir: string | null;
   promptTimeoutMs: number;
   timeoutMs: number;
+  /** The lead's CLI when `clear` is its own (Codex's `/new`): confirmed on its screen, `rehydrate` not typed. */
+  own?: AgentId;
 }
 
 /** terminate: the member panes, what was skipped and why, the SIGTERM grace. */

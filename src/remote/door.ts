@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { Member, Problem, Run } from '../model/model.js';
 import { MemberSchema } from '../model/schema.js';
 import { PROMPT_BOUNDS } from '../store/prompt-reading.js';
+import { ANSWER_KEYS } from '../agents/registry.js';
 import { sanitize, sanitizeLine } from '../text/sanitize.js';
 import { sgrOnlyLine } from '../text/sgr-only.js';
 import type { ServerMessage } from './protocol.js';
@@ -99,24 +100,36 @@ function tolerateNewer(raw: unknown): void {
   }
 }
 
+/** Why a box's prompt is not shown, or null: larger than one read here, or an option keyed as no agent CLI answers. */
+function promptProblem(run: Run, m: Member): string | null {
+  const p = m.prompt;
+  if (!p) return null;
+  const who = `${quote(m.name)} of ${quote(run.id)}`;
+  if (p.subject.length > PROMPT_BOUNDS.subject || p.options.length > PROMPT_BOUNDS.options)
+    return (
+      `sent a prompt for ${who} larger than a pane shows ` +
+      `(${p.subject.length} subject lines, ${p.options.length} options); it is not shown`
+    );
+  const odd = p.options.find((o) => !ANSWER_KEYS.has(o.key));
+  if (odd)
+    return (
+      `sent a prompt for ${who} with an option keyed ${quote(odd.key)}, which no agent CLI this tower ` +
+      `knows takes (${[...ANSWER_KEYS].join(' ')}); it is not shown`
+    );
+  return null;
+}
+
 /**
- * A prompt holds no more than one read on this box can (its subject lines, its options, keys a digit
- * or y/n): a member whose prompt goes past that keeps its activity, not the prompt, and it is said.
+ * A prompt holds no more than one read on this box can (its subject lines, its options, keys an
+ * answer some agent module takes): a member whose prompt goes past that keeps its activity, not the
+ * prompt, and it is said.
  */
 function boundPrompts(run: Run, problems: string[]): void {
   let members: Member[] | null = null;
   run.members.forEach((m, i) => {
-    const p = m.prompt;
-    if (!p) return;
-    const fits =
-      p.subject.length <= PROMPT_BOUNDS.subject &&
-      p.options.length <= PROMPT_BOUNDS.options &&
-      p.options.every((o) => PROMPT_BOUNDS.key.test(o.key));
-    if (fits) return;
-    problems.push(
-      `sent a prompt for ${quote(m.name)} of ${quote(run.id)} larger than a pane shows ` +
-        `(${p.subject.length} subject lines, ${p.options.length} options); it is not shown`,
-    );
+    const problem = promptProblem(run, m);
+    if (problem === null) return;
+    problems.push(problem);
     members ??= [...run.members];
     const { prompt: _tooLarge, ...rest } = m;
     members[i] = rest;

@@ -4,6 +4,7 @@
  * so unknown keys are dropped, and a snapshot's runs and problems are checked one by one (one bad
  * run is a problem, the others carry on).
  */
+import { ANSWER_KEYS } from '../agents/registry.js';
 import { z } from 'zod';
 import { ACTION_KINDS } from '../kit/types.js';
 import { GateSchema, RunSchema } from '../model/schema.js';
@@ -35,7 +36,13 @@ const ActionRequestSchema = z.object({
   message: z.string().optional(),
   members: z.array(z.string()).optional(),
   timeoutSec: z.number().optional(),
-  choice: z.string().optional(),
+  // An answer is one some agent module takes (Codex's `p`, `esc` among them), nothing longer.
+  choice: z
+    .string()
+    .refine((c) => ANSWER_KEYS.has(c.trim().toLowerCase()), {
+      message: 'an answer no agent CLI this tower knows takes',
+    })
+    .optional(),
   text: z.string().optional(),
   expect: z.string().optional(),
   /** A held permission request an answer is bound to: `<epoch>-<pid>:<sha256>`. */

@@ -5,7 +5,7 @@
  * (activity-overlay.ts) lays these over a snapshot's runs.
  */
 import type { Member, Run } from '../model/model.js';
-import { transcriptUsage } from '../systems/claude-teams/transcript.js';
+import { transcriptUsage } from '../agents/claude-code/files.js';
 import { memberPaneKey } from './captures.js';
 import type { PaneLook, PaneWatch } from './captures.js';
 import type { PanePrompt } from './prompt-reading.js';

@@ -40,8 +40,11 @@ export const CUT_MARK = "[cut: the dialog's top is out of sight]";
 
 /** Non-blank lines looked at, from the bottom of the screen: a dialog with a long command is tall. */
 const LOOK = 40;
-/** The most a prompt read here can hold (a box's prompt is held to the same at the door). */
-export const PROMPT_BOUNDS = { subject: LOOK, options: LOOK, key: /^([0-9]|y|n)$/ } as const;
+/**
+ * The most a prompt read here can hold (a box's prompt is held to the same at the door; its options'
+ * keys to what the agent modules take, agents/registry.ts `ANSWER_KEYS`).
+ */
+export const PROMPT_BOUNDS = { subject: LOOK, options: LOOK } as const;
 const QUESTION = /(\bDo you want to\b[^?]*\?|\bWould you like to\b[^?]*\?|[^\n]*\?\s*(\[y\/n\]|\(y\/n\))\s*$)/i;
 /** An option line: the cursor (`❯`) or its room, the number, the label; group 1 is all before the label. */
 const OPTION = /^(\s*[❯>]?\s*(\d)\.\s+)(\S.*)$/;

@@ -12,9 +12,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Problem } from '../model/model.js';
-import type { ClaudeSession, PanePlace } from '../systems/claude-teams/sessions.js';
-import { panePlaceOf, readSessionFile, sessionFileNames, sessionIsLive } from '../systems/claude-teams/sessions.js';
-import { transcriptFile } from '../systems/claude-teams/transcript.js';
+import type { ClaudeSession, PanePlace } from '../agents/claude-code/files.js';
+import {
+  panePlaceOf,
+  readSessionFile,
+  sessionFileNames,
+  sessionIsLive,
+  transcriptFile,
+} from '../agents/claude-code/files.js';
 import { SWARM_SOCKET } from '../tmux/swarm.js';
 
 /** What a session file says its agent is doing, for the pane it runs in. */

@@ -236,6 +236,50 @@ describe('the door, for what a box says its agents do', () => {
     admitLine(line({ type: 'snapshot', snapshot: { version: 1, generatedAt: 'now', runs, problems: [] } }));
   const runsOf = (a: ReturnType<typeof admitLine>) => (a.message?.type === 'snapshot' ? a.message.snapshot.runs : []);
 
+  it('holds answer keys to those the agent modules take: a Codex dialog passes, an unknown key is said and dropped', () => {
+    const codexDialog = (keys: string[]) => ({
+      question: 'Would you like to run the following command?',
+      subject: ['$ touch x'],
+      options: keys.map((key, i) => ({ key, label: `option ${i}` })),
+      signature: 'sig',
+    });
+    const run = goodRun();
+    run.members = [
+      member('cx', { paneId: '%1', state: 'alive', activity: 'waiting', prompt: codexDialog(['1', 'p', 'esc']) }),
+      member('odd', { paneId: '%2', state: 'alive', activity: 'waiting', prompt: codexDialog(['1', 'shift']) }),
+    ];
+    const a = snapshotOf([run]);
+    expect(runsOf(a)[0]?.members.map((m) => [m.name, Boolean(m.prompt)])).toEqual([
+      ['cx', true],
+      ['odd', false],
+    ]);
+    expect(a.problems).toEqual([
+      expect.stringMatching(
+        /"odd" .*option keyed "shift", which no agent CLI this tower knows takes \(.*\besc\b.*\); it is not shown/,
+      ),
+    ]);
+    // An answer a plan carries back is held to the same keys.
+    const planOf = (choice: string) =>
+      admitLine(
+        line({
+          type: 'plan',
+          id: 1,
+          plan: {
+            request: { kind: 'answer', run: 'claude-team:docs', choice },
+            run: goodRun(),
+            title: 'Answer',
+            effects: [],
+            refusal: null,
+            destructive: true,
+          },
+        }),
+      );
+    expect(planOf('P').message?.type).toBe('plan');
+    const bad = planOf('enter');
+    expect(bad.message).toBeNull();
+    expect(bad.problems.join()).toContain('an answer no agent CLI this tower knows takes');
+  });
+
   it('reads a state, activity or source of a newer tower as unknown, keeping the run; a word with escapes is still refused', () => {
     const run = goodRun();
     Object.assign(run.members[0]!, { state: 'lent-out', activity: 'pondering', activitySource: 'telepathy' });

@@ -3,6 +3,7 @@
  * typing (ways.ts) load only once a pane runs it.
  */
 import { AGENT_BADGES } from '../../model/values.js';
+import { optionFor } from '../../store/prompt-reading.js';
 import type { AgentCli } from '../types.js';
 
 /** The native binary's name (`bin/claude.exe` of @anthropic-ai/claude-code, run as `claude`). */
@@ -26,5 +27,9 @@ export const claudeCode: AgentCli = {
     { source: 'hooks', what: "tower's hooks (tower hooks install), by session and pane", needsSetup: true },
     { source: 'screen', what: 'the pane: the interrupt hint, the permission dialog, the input box', needsSetup: false },
   ],
+  // A system's own cycle commands are Claude Code's (config `commands`): these are what it has itself.
+  cycle: { clear: { command: '/clear' }, compact: { command: '/compact' }, systemCommands: true },
+  option: optionFor,
+  answerKeys: [...['1', '2', '3', '4', '5', '6', '7', '8', '9'], 'y', 'n'],
   load: async () => (await import('./ways.js')).claudeCodeWays,
 };

@@ -6,7 +6,7 @@
 import { notAtInput } from '../../store/input-box.js';
 import { readPane } from '../../store/pane-reading.js';
 import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../../store/prompt-reading.js';
-import { transcriptUsage } from '../../systems/claude-teams/transcript.js';
+import { transcriptUsage } from './files.js';
 import type { AgentWays, SendKeys } from '../types.js';
 
 /** Claude Code takes a key typed as literal text, then a raw carriage return as a call of its own. */
@@ -23,9 +23,5 @@ export const claudeCodeWays: AgentWays = {
   usage(file) {
     const u = transcriptUsage(file);
     return u ? { usedPct: u.usedPct, used: u.used, window: u.window, tokens: u.tokens } : null;
-  },
-  cycle: {
-    clear: { command: '/clear' },
-    compact: { command: '/compact' },
   },
 };

@@ -5,6 +5,7 @@
 import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
 import { isCodexArgv } from './recognise.js';
+import { codexOption } from './answers.js';
 
 export const codex: AgentCli = {
   id: 'codex',
@@ -36,5 +37,16 @@ export const codex: AgentCli = {
       needsSetup: false,
     },
   ],
+  cycle: {
+    // `/new` starts another thread in the same pane, as `/clear` does in Claude Code; `/compact` has
+    // the model write a handoff summary the thread goes on from. A system's slash command is
+    // "Unrecognized command" to it.
+    clear: { command: '/new' },
+    compact: { command: '/compact' },
+    systemCommands: false,
+  },
+  // Its dialog's own keys: `1`/`y` Yes, `2`/`p` Yes and don't ask again, `3`/`n`/`esc` No.
+  answerKeys: ['1', '2', '3', 'y', 'p', 'n', 'esc'],
+  option: codexOption,
   load: async () => (await import('./ways.js')).codexWays,
 };

@@ -9,6 +9,8 @@
  */
 import type { NotAtInput, AgentPrompt, AgentPromptOption, AgentReading } from '../types.js';
 
+export { codexOption } from './answers.js';
+
 /** Non-blank lines looked at from the bottom: a dialog with a long command is tall. */
 const LOOK = 40;
 const WORKING = /^\s*\S?\s*Working \(\d[^)]*\besc to interrupt\)/;
@@ -73,20 +75,6 @@ export function readCodexScreen(plain: string, moved: boolean, command: string):
   const shell = SHELLS.has(command.replace(/^-/, ''));
   if (!shell && lines.slice(-4).some((l) => INPUT.test(l))) return { activity: 'waiting', cue: 'prompt' };
   return { activity: 'idle', cue: shell ? 'shell' : 'silent' };
-}
-
-/** The letter a choice's label ends with (`(y)`, `(p)`; `(esc)` for No). */
-function shortcut(o: AgentPromptOption): string | null {
-  return /\((\w+)\)$/.exec(o.label)?.[1] ?? null;
-}
-
-/** The option a choice means: its number, `y` the plain Yes, `n` the No (whatever their numbers). */
-export function codexOption(p: AgentPrompt, choice: string): AgentPromptOption | null {
-  const c = choice.toLowerCase();
-  const exact = p.options.find((o) => o.key === c);
-  if (exact) return exact;
-  if (c === 'n') return p.options.find((o) => /^no\b/i.test(o.label)) ?? null;
-  return p.options.find((o) => shortcut(o) === c) ?? null;
 }
 
 /** Whether the dialog `before` is gone: none is open, or another one stands in its place. */

@@ -8,14 +8,9 @@
 import type { AgentWays, SendKeys } from '../types.js';
 import { rolloutUsage } from './rollout.js';
 import { CodexStates } from './state.js';
-import {
-  codexDialogGone,
-  codexInputHolds,
-  codexNotAtInput,
-  codexOption,
-  codexPrompt,
-  readCodexScreen,
-} from './screen.js';
+import { codexCleared, codexCompacted } from './cycle.js';
+import { codexOption } from './answers.js';
+import { codexDialogGone, codexInputHolds, codexNotAtInput, codexPrompt, readCodexScreen } from './screen.js';
 
 /** The key typed for a choice: its number. */
 function answerKeys(key: string): readonly SendKeys[] {
@@ -43,9 +38,5 @@ export const codexWays: AgentWays = {
     minDialogAgeMs: 600,
   },
   usage: rolloutUsage,
-  cycle: {
-    // `/new` starts another thread in the same pane, as `/clear` does in Claude Code.
-    clear: { command: '/new' },
-    compact: { command: '/compact' },
-  },
+  cycle: { cleared: codexCleared, compacted: codexCompacted },
 };

@@ -6,6 +6,7 @@
 import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
 import { stateOfGeminiEvent } from './hooks.js';
+import { optionFor } from './answers.js';
 
 /** The script as npm links it (`bin/gemini`) or as the package ships it (`bundle/gemini.js`). */
 const SCRIPT = /(^|\/)(gemini|gemini\.js)$/;
@@ -34,5 +35,13 @@ export const geminiCli: AgentCli = {
     },
   ],
   hookState: stateOfGeminiEvent,
+  cycle: {
+    clear: { refusal: 'how Gemini CLI 0.61.0 shows that `/clear` took is not read by tower yet' },
+    compact: { refusal: 'how Gemini CLI 0.61.0 shows that `/compress` took is not read by tower yet' },
+    systemCommands: false,
+  },
+  // Its digits; `y` the first option, `n` the one that says No (screen.ts).
+  answerKeys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'y', 'n'],
+  option: optionFor,
   load: async () => (await import('./ways.js')).geminiCliWays,
 };

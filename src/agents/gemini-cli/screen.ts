@@ -18,6 +18,7 @@
  * A digit selects its option and confirms it at once. Output from the pane is untrusted: a dialog is
  * read only when its box, its question and numbered options 1… are all there.
  */
+export { optionFor } from './answers.js';
 import type { AgentPrompt, AgentPromptOption, AgentReading, NotAtInput } from '../types.js';
 
 const SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'fish', 'ksh', 'tcsh', 'csh']);
@@ -79,13 +80,6 @@ export function readPrompt(plain: string): AgentPrompt | null {
 /** Whether the dialog `before` is gone from the screen. */
 export function dialogGone(plain: string, before: AgentPrompt): boolean {
   return readPrompt(plain)?.signature !== before.signature;
-}
-
-/** The option a choice means: its digit; `y` the first option, `n` the one that says No. */
-export function optionFor(p: AgentPrompt, choice: string): AgentPromptOption | null {
-  if (choice === 'y') return p.options[0] ?? null;
-  if (choice === 'n') return p.options.find((o) => /^No\b/.test(o.label)) ?? null;
-  return p.options.find((o) => o.key === choice) ?? null;
 }
 
 /**

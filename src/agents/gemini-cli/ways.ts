@@ -24,8 +24,4 @@ export const geminiCliWays: AgentWays = {
     minDialogAgeMs: 300,
   },
   usage: (file) => sessionUsage(file),
-  cycle: {
-    clear: { command: '/clear' },
-    compact: { command: '/compress' },
-  },
 };

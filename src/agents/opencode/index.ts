@@ -5,6 +5,7 @@
  */
 import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
+import { optionNamed } from './answers.js';
 
 const BINARY = /(^|\/)opencode(\.exe)?$/;
 
@@ -29,5 +30,14 @@ export const opencode: AgentCli = {
       needsSetup: false,
     },
   ],
+  cycle: {
+    clear: { refusal: 'how opencode 1.18.33 shows that `/new` took is not read by tower yet' },
+    compact: { refusal: 'how opencode 1.18.33 shows that `/compact` took is not read by tower yet' },
+    systemCommands: false,
+  },
+  // `1` Allow once, `2` Allow always, `3`/`n` Reject (by keys only Reject is typed; screen.ts).
+  answerKeys: ['1', '2', '3', 'y', 'n'],
+  // Named whole here (the server answers any); by keys only Reject is typed (ways.screen.option).
+  option: optionNamed,
   load: async () => (await import('./ways.js')).opencodeWays,
 };

@@ -14,6 +14,7 @@
  * the capture with its escapes. Output from the pane is untrusted: a dialog is read only when every
  * part of it is where opencode draws it, and its command only when it is one plain line.
  */
+export { optionNamed } from './answers.js';
 import type { AgentPrompt, AgentPromptOption, AgentReading, NotAtInput } from '../types.js';
 
 /** The dialog's title line. */
@@ -83,15 +84,6 @@ export function dialogGone(plain: string, before: AgentPrompt): boolean {
 export function optionFor(p: AgentPrompt, choice: string): AgentPromptOption | null {
   const key = choice === 'n' ? '3' : choice;
   return key === '3' ? (p.options.find((o) => o.key === key) ?? null) : null;
-}
-
-/**
- * The option a choice names in the dialog (`1`/`y` Allow once, `2` Allow always, `3`/`n` Reject), for
- * answering through the server.
- */
-export function optionNamed(p: AgentPrompt, choice: string): AgentPromptOption | null {
-  const key = choice === 'y' ? '1' : choice === 'n' ? '3' : choice;
-  return p.options.find((o) => o.key === key) ?? null;
 }
 
 /** The last non-blank rows, where opencode draws its working line and input box. */

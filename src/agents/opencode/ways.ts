@@ -31,8 +31,4 @@ export const opencodeWays: AgentWays = {
   // opencode keeps its conversation in a SQLite database, not a file per session: its context comes
   // from the server (state.ts), and there is none without one.
   usage: () => null,
-  cycle: {
-    clear: { command: '/new' },
-    compact: { command: '/compact' },
-  },
 };
