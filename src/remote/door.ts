@@ -22,6 +22,7 @@ import {
   PlanMessageSchema,
   ProblemSchema,
   ProgressMessageSchema,
+  RulesStateSchema,
   RunSchema,
   SnapshotEnvelopeSchema,
 } from './protocol-schema.js';
@@ -198,6 +199,7 @@ const SIMPLE = {
   offer: OfferMessageSchema,
   outcome: OutcomeMessageSchema,
   error: ErrorMessageSchema,
+  rules: RulesStateSchema,
 } as const;
 
 /**
