@@ -7,16 +7,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Member, Snapshot } from '../../src/model/model.js';
-import { tempDir, writeFile } from '../helpers/box.js';
+import { tempDir } from '../helpers/box.js';
 import { buildCli } from '../helpers/built-cli.js';
 import type { BuiltCli } from '../helpers/built-cli.js';
+import { CREW_RUN, cliBox, type CliBox } from '../helpers/cli-box.js';
 import { startCodex, type CodexRun } from '../helpers/codex-cli/launch.js';
 import { lastCallOutput } from '../helpers/codex-cli/responses-api.js';
 import { DIALOG_QUESTION, afterRunTurn, escalationTurn, say } from '../helpers/codex-cli/scenarios.js';
-import { writeCrew } from '../helpers/ssh-fleet.js';
 import { startSshLab } from '../helpers/sshd.js';
 import type { SshLab } from '../helpers/sshd.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -25,32 +23,7 @@ let cli: BuiltCli;
 let lab: SshLab;
 let codex: CodexRun;
 let dir: string;
-let home: string;
-const RUN = 'x/claude-team:crew';
-
-/** A tower command on this box, over the config naming box x. */
-function tower(...args: string[]) {
-  return execa(process.execPath, [cli.bin, ...args, '--config', `${home}/config.json`], {
-    reject: false,
-    env: { HOME: home, XDG_STATE_HOME: `${home}/state`, XDG_CONFIG_HOME: `${home}/xdg`, TMUX: '' },
-    stdin: 'ignore',
-    timeout: 40_000,
-  });
-}
-
-/** The Codex member as `tower status --json` shows it, once it satisfies `want`. */
-function coderWhen(want: (m: Member) => boolean, what: string): Promise<Member> {
-  return waitFor(
-    async () => {
-      const r = await tower('status', '--json');
-      const snap = JSON.parse(String(r.stdout)) as Snapshot;
-      const m = snap.runs.find((x) => x.id === RUN)?.members[0];
-      return m && want(m) ? m : false;
-    },
-    60_000,
-    { what, intervalMs: 250 },
-  );
-}
+let box: CliBox;
 
 beforeAll(async () => {
   [cli, codex, lab] = await Promise.all([
@@ -67,30 +40,7 @@ beforeAll(async () => {
   ]);
   await codex.ready();
   dir = tempDir('tower-e2e-codex-');
-  home = path.join(dir, 'local');
-  // Box x: its own home, state and config; its tower reads the Codex pane's tmux server.
-  const base = path.join(dir, 'box-x');
-  const claudeDir = path.join(base, 'claude');
-  fs.mkdirSync(claudeDir, { recursive: true });
-  writeFile(path.join(base, 'config', 'tower', 'config.json'), { pollIntervalMs: 500 });
-  writeCrew(claudeDir, codex.project, [{ name: 'coder', pane: codex.paneId, joinedAt: Date.now() }], Date.now());
-  const env = [
-    `HOME=${base}`,
-    `XDG_STATE_HOME=${path.join(base, 'state')}`,
-    `XDG_CONFIG_HOME=${path.join(base, 'config')}`,
-    `CLAUDE_CONFIG_DIR=${claudeDir}`,
-  ];
-  writeFile(path.join(home, 'config.json'), {
-    local: false,
-    hosts: [
-      {
-        name: 'x',
-        destination: 'box-x',
-        sshArgs: ['-F', lab.sshConfig],
-        tower: `${env.join(' ')} ${process.execPath} ${cli.bin} --root ${codex.project} --claude-dir ${claudeDir} -S ${codex.socketPath}`,
-      },
-    ],
-  });
+  box = cliBox(cli, lab, dir, { ...codex, member: 'coder' });
 }, 120_000);
 
 afterAll(async () => {
@@ -102,12 +52,12 @@ afterAll(async () => {
 
 describe('the real Codex CLI on another box', () => {
   it('shows as codex, asking with the real command, and tower answer 1 approves it over ssh', async () => {
-    const idle = await coderWhen((m) => m.activity === 'waiting' && !m.prompt, 'the coder waiting at its box');
+    const idle = await box.memberWhen((m) => m.activity === 'waiting' && !m.prompt, 'the coder waiting at its box');
     expect(idle).toMatchObject({ agent: 'codex', activitySource: 'screen', activityCue: 'prompt' });
 
     await say(codex, 'make the file');
     await codex.waitForScreen(DIALOG_QUESTION, 60_000);
-    const asking = await coderWhen((m) => m.prompt !== undefined, 'the dialog in status --json');
+    const asking = await box.memberWhen((m) => m.prompt !== undefined, 'the dialog in status --json');
     expect(asking).toMatchObject({ agent: 'codex', activity: 'waiting', activityCue: 'question' });
     expect(asking.prompt?.question).toBe(DIALOG_QUESTION);
     expect(asking.prompt?.subject).toEqual([
@@ -117,8 +67,8 @@ describe('the real Codex CLI on another box', () => {
     ]);
 
     const before = codex.api.requests.length;
-    const answered = await tower('answer', RUN, '--member', 'coder', '1');
-    expect(answered.exitCode, `${answered.stdout}\n${answered.stderr}`).toBe(0);
+    const answered = await box.tower('answer', CREW_RUN, '--member', 'coder', '1');
+    expect(answered.exitCode, `${String(answered.stdout)}\n${String(answered.stderr)}`).toBe(0);
     expect(answered.stdout).toContain('answered 1');
     await waitFor(
       () => codex.api.requests.slice(before).some((r) => (lastCallOutput(r) ?? '').includes('exited with code 0')),
@@ -127,7 +77,7 @@ describe('the real Codex CLI on another box', () => {
     );
     expect(fs.existsSync(path.join(codex.project, 'remote.txt'))).toBe(true);
     // Audited on the box's side, as an action run there for this tower.
-    const audit = fs.readFileSync(path.join(dir, 'box-x', 'state', 'tower', 'audit.jsonl'), 'utf8');
+    const audit = fs.readFileSync(path.join(box.boxState, 'tower', 'audit.jsonl'), 'utf8');
     expect(audit).toMatch(/"action":"answer"[^\n]*"outcome":"done"/);
   }, 150_000);
 });
