@@ -6,7 +6,9 @@
 import type { AppContext } from '../context/context.js';
 import { defaultConfigPath } from '../config/config.js';
 import type { ActionEnv } from '../kit/types.js';
-import { RulesSource, rulesFilePath } from '../rules/load.js';
+import { RulesSource } from '../rules/load.js';
+import { rulesFilePath } from '../rules/file-path.js';
+import type { LoadedRules } from '../rules/load.js';
 import { RuleAnswerer } from './rule-answer.js';
 import type { RuleRecord } from './rule-answer.js';
 
@@ -30,9 +32,14 @@ export function followRules(
   env: ActionEnv,
   store: Changes,
   onRecord: (r: RuleRecord) => void,
-  opts: { file?: string; onProblem?: (problem: string | null) => void } = {},
-): { answerer: RuleAnswerer; source: RulesSource; stop: () => Promise<void> } {
-  const source = new RulesSource(opts.file ?? rulesFileOf(env.ctx));
+  opts: {
+    file?: string;
+    /** Where the rules come from instead of a file (a served box: the operator's, or its own). */
+    source?: { current(): LoadedRules };
+    onProblem?: (problem: string | null) => void;
+  } = {},
+): { answerer: RuleAnswerer; source: { current(): LoadedRules }; stop: () => Promise<void> } {
+  const source = opts.source ?? new RulesSource(opts.file ?? rulesFileOf(env.ctx));
   let said: string | null = null;
   // A file refused or broken is said once when it becomes so, and once when it is fine again.
   const rules = () => {

@@ -45,8 +45,9 @@ export async function statusCommand(ctx: AppContext, opts: { json: boolean }): P
   return 0;
 }
 
-/** One host in the text output: `build-1 ok`, `build-2 unreachable since 14:02:11 (why)`. */
+/** One host in the text output: `build-1 ok [rules: yours]`, `build-2 unreachable since 14:02:11 (why)`. */
 function hostWord(h: HostState): string {
   const since = h.state !== 'ok' && h.since ? ` since ${h.since.slice(11, 19)}` : '';
-  return `${sanitizeLine(h.name)} ${h.state}${since}${h.error ? ` (${sanitizeLine(h.error)})` : ''}`;
+  const rules = h.rules ? ` [rules: ${h.rules.whose === 'yours' ? 'yours' : "the box's"}]` : '';
+  return `${sanitizeLine(h.name)} ${h.state}${since}${h.error ? ` (${sanitizeLine(h.error)})` : ''}${rules}`;
 }

@@ -31,6 +31,11 @@ export const HostSchema = z
     sshArgs: z.array(z.string()).default([]),
     /** The shell command line that starts tower on that box, its env, roots and flags included. */
     tower: z.string().min(1).default('tower'),
+    /**
+     * Whose rules answer the box's held requests: `yours` (this tower's rules file, sent to the box's
+     * `tower serve`) or `box` (the box's own rules file). Default: `hostRules`, else `box`.
+     */
+    rules: z.enum(['yours', 'box']).optional(),
   })
   .strict();
 
@@ -40,6 +45,8 @@ export const ConfigSchema = z
     hosts: z.array(HostSchema).default([]),
     /** Whether this box's own runs are shown (false: only the hosts). */
     local: z.boolean().default(true),
+    /** Whose rules answer on a host that names none (`yours` or `box`; unset: `box`). */
+    hostRules: z.enum(['yours', 'box']).optional(),
     /** Seconds a host may take to connect and send its first snapshot before it counts as unreachable. */
     hostTimeoutSec: duration('s', 1, 3600, 15),
     /** Project roots watched in addition to discovered ones. */

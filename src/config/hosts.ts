@@ -14,8 +14,13 @@ export function hostNameOf(destination: string): string {
  * Configured hosts, then one per --host value: a value naming a configured host (or its
  * destination) adds nothing; any other value is a destination with the default tower command.
  */
-export function resolveHosts(configured: readonly HostConfig[], flags: readonly string[]): HostConfig[] {
-  const out = [...configured];
+export function resolveHosts(
+  configured: readonly HostConfig[],
+  flags: readonly string[],
+  rules: HostConfig['rules'] = undefined,
+): HostConfig[] {
+  // Each host says whose rules answer there: its own setting, else the config's `hostRules`.
+  const out = configured.map((h) => (h.rules || !rules ? h : { ...h, rules }));
   for (const flag of flags) {
     const value = flag.trim();
     if (value === '') continue;
@@ -23,7 +28,7 @@ export function resolveHosts(configured: readonly HostConfig[], flags: readonly 
     let name = hostNameOf(value);
     // Two destinations with the same host part (a@x, b@x) still get distinct names.
     for (let n = 2; out.some((h) => h.name === name); n++) name = `${hostNameOf(value)}-${n}`;
-    out.push({ name, destination: value, sshArgs: [], tower: 'tower' });
+    out.push({ name, destination: value, sshArgs: [], tower: 'tower', ...(rules ? { rules } : {}) });
   }
   return out;
 }

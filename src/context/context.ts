@@ -77,7 +77,7 @@ export async function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv 
     roots: [...new Set(roots)],
     discover: true,
     tmux: new TmuxClient(socketPath ? { path: socketPath } : socketName ? { name: socketName } : {}),
-    hosts: resolveHosts(config.hosts, opts.host ?? []),
+    hosts: resolveHosts(config.hosts, opts.host ?? [], config.hostRules),
     local: opts.local !== false && config.local,
     color,
     readonly: Boolean(opts.readonly) || config.readonly,

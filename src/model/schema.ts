@@ -236,6 +236,11 @@ export const HostStateSchema = z.object({
   since: z.string().nullable(),
   /** What went wrong, in words (the ssh error); null when ok. */
   error: z.string().nullable(),
+  /**
+   * Whose rules answer the box's held requests once it said so: `yours` (this tower's rules,
+   * sent there) or `box` (its own); `problem` says why they answer nothing, or why yours do not apply.
+   */
+  rules: z.object({ whose: z.enum(['yours', 'box']), problem: z.string().nullable() }).optional(),
 });
 
 export const SnapshotSchema = z.object({

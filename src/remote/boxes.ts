@@ -16,6 +16,8 @@ import { CompositeStore } from './composite-store.js';
 import { BoxPaneLooks } from './box-looks.js';
 import type { PaneLooks } from '../store/captures.js';
 import { usesHosts } from '../config/hosts.js';
+import { defaultConfigPath } from '../config/config.js';
+import { rulesFilePath } from '../rules/file-path.js';
 
 export { usesHosts };
 
@@ -44,6 +46,11 @@ export function oneShotStore(ctx: AppContext, opts: ReadOptions = {}): SnapshotS
   };
 }
 
+/** This tower's rules file (the config's `rulesFile`, else rules.json beside the config), sent to hosts that take it. */
+function rulesFileOf(ctx: AppContext): string {
+  return rulesFilePath(ctx.configFile ?? defaultConfigPath(ctx.env), ctx.config.rulesFile);
+}
+
 /** The live store of the control room: the local one alone, or every box. */
 export function createBoxesStore(ctx: AppContext, local: SnapshotStore = createLiveStore(ctx)): SnapshotStore {
   if (!usesHosts(ctx)) return local;
@@ -52,6 +59,7 @@ export function createBoxesStore(ctx: AppContext, local: SnapshotStore = createL
     local: ctx.local ? local : null,
     timeoutSec: ctx.config.hostTimeoutSec,
     reconnect: true,
+    rulesFile: rulesFileOf(ctx),
   });
 }
 
@@ -91,6 +99,7 @@ export async function openBoxes(ctx: AppContext, opts: ReadOptions = {}): Promis
     local: ctx.local ? oneShotStore(ctx, opts) : null,
     timeoutSec: ctx.config.hostTimeoutSec,
     reconnect: false,
+    rulesFile: rulesFileOf(ctx),
   });
   try {
     await store.start();

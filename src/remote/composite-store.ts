@@ -30,6 +30,8 @@ export interface CompositeOptions {
   reconnect: boolean;
   /** The reader shipped to a box without tower (default: next to this bundle). */
   reader?: string | undefined;
+  /** This tower's rules file, sent to the hosts set to `rules: "yours"`. */
+  rulesFile?: string | undefined;
   now?: () => number;
 }
 
@@ -59,6 +61,7 @@ export class CompositeStore implements SnapshotStore {
           timeoutSec: opts.timeoutSec,
           reconnect: opts.reconnect,
           reader: opts.reader,
+          rulesFile: opts.rulesFile,
           now: this.now,
         }),
     );
@@ -151,7 +154,7 @@ export class CompositeStore implements SnapshotStore {
     const problems: Problem[] = [...local.problems];
     const hosts: HostState[] = [];
     this.links.forEach((l, i) => {
-      hosts.push(l.state);
+      hosts.push(l.rules ? { ...l.state, rules: l.rules } : l.state);
       const mapper = this.mappers[i];
       if (mapper && l.snapshot) runs.push(...mapper.map(l.snapshot.runs, l.state.state !== 'ok', !l.sendsActivity));
       const hp = hostProblem(l.state);

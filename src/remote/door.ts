@@ -23,6 +23,7 @@ import {
   PlanMessageSchema,
   ProblemSchema,
   ProgressMessageSchema,
+  RulesStateSchema,
   RunSchema,
   SnapshotEnvelopeSchema,
 } from './protocol-schema.js';
@@ -81,9 +82,10 @@ const NEWER_WORD = /^[a-z][a-z-]{0,31}$/;
 
 /**
  * A member of a newer tower may carry a state, an activity, a source or an agent CLI this one does not know yet
- * (additions only: a box's tower can be newer): read as unknown, not as a run that cannot be read.
+ * (additions only: a box's tower can be newer): read as unknown, not as a run that cannot be read. An agent CLI
+ * this tower does not know is also said, as a problem: its member is shown, but not read or answered as a CLI.
  */
-function tolerateNewer(raw: unknown): void {
+function tolerateNewer(raw: unknown, problems: string[]): void {
   const members = raw !== null && typeof raw === 'object' ? (raw as { members?: unknown }).members : undefined;
   if (!Array.isArray(members)) return;
   const shape = MemberSchema.shape;
@@ -96,7 +98,14 @@ function tolerateNewer(raw: unknown): void {
     if (newer(o.state, shape.state)) o.state = 'unknown';
     if (newer(o.activity, shape.activity)) o.activity = 'unknown';
     if (newer(o.activitySource, shape.activitySource)) o.activitySource = null;
-    if (newer(o.agent, shape.agent)) o.agent = 'unknown';
+    if (newer(o.agent, shape.agent)) {
+      const run = (raw as { id?: unknown }).id;
+      problems.push(
+        `runs ${quote(o.name)} of ${quote(run)} in an agent CLI this tower does not know (${quote(o.agent)}); ` +
+          'it shows as an unknown CLI (is its tower newer?)',
+      );
+      o.agent = 'unknown';
+    }
   }
 }
 
@@ -159,7 +168,7 @@ export function admitRuns(value: unknown, problems: string[]): Run[] {
   const runs: Run[] = [];
   const seen = new Set<string>();
   value.forEach((raw: unknown, i) => {
-    tolerateNewer(raw);
+    tolerateNewer(raw, problems);
     const parsed = RunSchema.safeParse(raw);
     const id = raw !== null && typeof raw === 'object' && 'id' in raw ? ` ${quote((raw as { id: unknown }).id)}` : '';
     if (!parsed.success) {
@@ -203,6 +212,7 @@ const SIMPLE = {
   offer: OfferMessageSchema,
   outcome: OutcomeMessageSchema,
   error: ErrorMessageSchema,
+  rules: RulesStateSchema,
 } as const;
 
 /**

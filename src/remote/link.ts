@@ -17,7 +17,8 @@ import { MAX_LINE_BYTES, lineSplitter } from './lines.js';
 import type { ClientMessage, Hello } from './protocol.js';
 import { PaneFeed } from './pane-feed.js';
 import type { PaneView } from './pane-feed.js';
-import { ACTIVITY, ORDER_WHEN_MOVED, PANE_PREVIEW, PROTOCOL_VERSION, applyChanges, encode } from './protocol.js';
+import { ACTIVITY, ORDER_WHEN_MOVED, PANE_PREVIEW, PROTOCOL_VERSION, RULES, applyChanges, encode } from './protocol.js';
+import { OperatorRules } from './operator-rules.js';
 import { readReaderBundle, shipCommand, shipPayload, towerMissing } from './ship.js';
 import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
 
@@ -36,6 +37,8 @@ export interface LinkOptions {
   reconnect: boolean;
   /** The single-file reader shipped to a box without tower (default: next to this bundle). */
   reader?: string | undefined;
+  /** This tower's rules file, sent to a host set to `rules: "yours"`. */
+  rulesFile?: string | undefined;
   now?: () => number;
 }
 
@@ -46,6 +49,8 @@ export class HostLink {
   hello: Hello | null = null;
   /** What was wrong with what the box sent (newest last), shown on its row. */
   problems: string[] = [];
+  /** Whose rules answer on the box, once it said so (or once it showed it cannot say: an older tower). */
+  rules: HostState['rules'];
 
   private child: ChildProcessWithoutNullStreams | null = null;
   private stderr = '';
@@ -56,6 +61,10 @@ export class HostLink {
   private stopped = false;
   /** Whether this tower's own reader is sent over the connection (the box has no tower). */
   private shipping = false;
+  /** A first snapshot that came before the box said whose rules answer: connected once it says. */
+  private awaitingRules = false;
+  /** This tower's rules as sent to the box (a host set to `rules: "yours"`). */
+  private readonly operatorRules: OperatorRules | null;
   private readonly listeners = new Set<() => void>();
   private readonly paneListeners = new Set<() => void>();
   private readonly now: () => number;
@@ -83,6 +92,13 @@ export class HostLink {
       problem: (text) => this.noteProblems([text]),
     });
     this.state = { name: host.name, state: 'connecting', since: this.iso(), error: null };
+    this.operatorRules =
+      host.rules === 'yours' ? new OperatorRules(opts.rulesFile, (text) => this.write({ type: 'rules', text })) : null;
+  }
+
+  /** Whether the box says whose rules answer there and takes this tower's (a tower older than that does not). */
+  get takesRules(): boolean {
+    return this.hello?.features?.includes(RULES) ?? false;
   }
 
   /** Whether the box sends its members' activity (a tower older than that sends none). */
@@ -144,6 +160,7 @@ export class HostLink {
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearTimers();
+    this.operatorRules?.stop();
     this.feed.dispose();
     const child = this.child;
     if (!child) return;
@@ -256,14 +273,27 @@ export class HostLink {
             `runs an older tower (${msg.tower}) that does not send what its agents are doing: their ` +
               `activity shows as unknown`,
           ]);
-        // Changes without the whole order, when the box offers them.
-        if (msg.features?.includes(ORDER_WHEN_MOVED)) this.write({ type: 'use', features: [ORDER_WHEN_MOVED] });
+        this.useFeatures();
         return;
       case 'snapshot':
         if (!this.hello) return;
         this.snapshot = msg.snapshot;
-        this.connected();
+        // Connected once the box has said whose rules answer there too, so a one-shot status carries it.
+        if (this.takesRules && !this.rules) this.awaitingRules = true;
+        else this.connected();
         this.feed.connected(this.streamsPanes);
+        return;
+      case 'rules':
+        if (!this.hello) return;
+        this.rules = { whose: msg.whose, problem: msg.problem ?? this.operatorRules?.problem ?? null };
+        if (msg.problem)
+          this.noteProblems([
+            `${msg.whose === 'yours' ? 'your rules' : 'its own rules'} answer nothing there: ${msg.problem}`,
+          ]);
+        if (this.awaitingRules) {
+          this.awaitingRules = false;
+          this.connected();
+        } else this.emit();
         return;
       case 'pane':
         this.feed.received(msg, line.length);
@@ -283,6 +313,25 @@ export class HostLink {
     }
   }
 
+  /** Turns on what the box offers: changes without the order, and whose rules answer there. */
+  private useFeatures(): void {
+    const offered = this.hello?.features ?? [];
+    const use = [ORDER_WHEN_MOVED, RULES].filter((f) => offered.includes(f));
+    if (use.length) this.write({ type: 'use', features: use });
+    this.rules = undefined;
+    if (this.takesRules) {
+      if (this.operatorRules) this.operatorRules.start();
+      else this.write({ type: 'rules' });
+      return;
+    }
+    // An older tower: its own rules (if any) answer there, whatever this tower's setting.
+    const cannot = this.operatorRules
+      ? `runs an older tower (${this.hello?.tower ?? '?'}) that cannot take your rules: its own rules answer there`
+      : null;
+    this.rules = { whose: 'box', problem: cannot };
+    if (cannot) this.noteProblems([cannot]);
+  }
+
   private connected(): void {
     if (this.helloTimer) clearTimeout(this.helloTimer);
     this.helloTimer = null;
@@ -295,6 +344,8 @@ export class HostLink {
     if (this.child !== child) return;
     this.child = null;
     this.feed.dropped();
+    this.operatorRules?.stop();
+    this.awaitingRules = false;
     this.clearTimers();
     const why = this.failure ?? describeSshFailure(this.host, this.stderr, code);
     this.requests.failAll(why);

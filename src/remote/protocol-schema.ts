@@ -28,6 +28,14 @@ export const HelloSchema = z.object({
   features: z.array(z.string().max(64)).max(32).optional(),
 });
 
+/** A box saying whose rules answer there. */
+export const RulesStateSchema = z.object({
+  type: z.literal('rules'),
+  whose: z.enum(['yours', 'box']),
+  count: z.number().int().min(0).max(100_000),
+  problem: z.string().max(4096).nullable(),
+});
+
 const ActionRequestSchema = z.object({
   kind: z.enum(ACTION_KINDS),
   run: z.string(),

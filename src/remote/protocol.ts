@@ -50,6 +50,25 @@ export const ACTIVITY = 'activity';
  * local preview's rate) and sends `pane` messages with the lines that changed since the last one.
  */
 export const PANE_PREVIEW = 'pane-preview';
+/**
+ * The serving side says whose rules answer its held requests, and takes the other side's: a `use`
+ * naming it is followed by a `rules` message, the text of this tower's rules file (null: none) when
+ * the host is set to `rules: "yours"`, or no text field for the box's own rules. Until that comes
+ * no request is answered by rule there. A box without it (an older tower) answers by its own rules.
+ */
+export const RULES = 'rules';
+
+/** Whose rules answer a box's held requests, as the box says it. */
+export interface RulesState {
+  type: 'rules';
+  /** `yours`: the rules the operator's tower sent; `box`: the box's own rules file. */
+  whose: 'yours' | 'box';
+  /** How many rules answer there (0: none). */
+  count: number;
+  /** Why the rules answer nothing there (refused, not valid), or null. */
+  problem: string | null;
+}
+
 /** Lines of a pane sent and kept, at most: the capture's history and a tall screen. */
 export const MAX_PANE_LINES = 400;
 /** Characters of one pane line sent and kept, colour escapes included. */
@@ -88,7 +107,8 @@ export type ServerMessage =
   | { type: 'offer'; id: number; alive: string[] }
   | { type: 'outcome'; id: number; outcome: ActionOutcome }
   | { type: 'error'; id: number | null; message: string }
-  | PaneLines;
+  | PaneLines
+  | RulesState;
 
 /** Messages to the serving side. */
 export type ClientMessage =
@@ -98,6 +118,8 @@ export type ClientMessage =
   | { type: 'answer-offer'; id: number; names: string[] }
   | { type: 'refresh'; runId?: string }
   | { type: 'use'; features: string[] }
+  /** Whose rules answer on the box: with `text` (null: none) the operator's, without it the box's own. */
+  | { type: 'rules'; text?: string | null }
   | { type: 'preview'; pane: string | null; server?: string | null; run?: string };
 
 /** One line of JSON (no newline can hide inside: JSON.stringify escapes them). */

@@ -17,11 +17,16 @@ import type { ClientMessage, ServerMessage } from './protocol.js';
 import { lineSplitter } from './lines.js';
 import type { LocalPaneLooks } from '../store/preview-stream.js';
 import { PaneServer } from './pane-serve.js';
+import { defaultConfigPath } from '../config/config.js';
+import { RulesSource } from '../rules/load.js';
+import { rulesFilePath } from '../rules/file-path.js';
+import { ServeRules } from './serve-rules.js';
 import {
   ACTIVITY,
   ORDER_WHEN_MOVED,
   PANE_PREVIEW,
   PROTOCOL_VERSION,
+  RULES,
   decodeLine,
   diffSnapshots,
   encode,
@@ -55,11 +60,14 @@ export async function serveStdio(
     tower: TOWER_VERSION,
     hostname: os.hostname(),
     tmux: socketArgs(ctx.tmux.socket),
-    features: [ORDER_WHEN_MOVED, ACTIVITY, ...(watched.watch ? [PANE_PREVIEW] : [])],
+    features: [ORDER_WHEN_MOVED, ACTIVITY, ...(watched.watch ? [PANE_PREVIEW] : []), RULES],
   });
 
   const panes = watched.watch ? new PaneServer(watched.watch, send) : null;
-  const requests = new RequestHandler(ctx, store, send, panes);
+  // Whose rules answer here: the other side says (its host's `rules` setting); an older one, the box's own.
+  const own = new RulesSource(rulesFilePath(ctx.configFile ?? defaultConfigPath(ctx.env), ctx.config.rulesFile));
+  const serveRules = new ServeRules(() => own.current(), send);
+  const requests = new RequestHandler(ctx, store, send, panes, serveRules);
   const using = requests.using;
   const ended = new Promise<void>((resolve) => {
     io.input.on(
@@ -81,13 +89,14 @@ export async function serveStdio(
   const unsubscribe = store.subscribe(() => {
     if (last) publish();
   });
-  // This box's own rules answer its held requests (its own config's rules file), as its own tower would.
+  // The rules answer this box's held requests as its own tower would: the box's own, or the operator's sent.
   let rules: { stop(): Promise<void> } | null = null;
   try {
     await store.start();
     publish();
     const { followRules } = await import('../actions/rule-follow.js');
-    if (!closed) rules = followRules({ ctx, snapshot: () => store.getSnapshot() }, store, () => {});
+    if (!closed)
+      rules = followRules({ ctx, snapshot: () => store.getSnapshot() }, store, () => {}, { source: serveRules });
   } catch (err) {
     send({
       type: 'error',
@@ -100,6 +109,7 @@ export async function serveStdio(
   unsubscribe();
   panes?.dispose();
   requests.cancelAll();
+  serveRules.stop();
   await rules?.stop().catch(() => {});
   await store.stop().catch(() => {});
   return 0;
@@ -117,6 +127,7 @@ class RequestHandler {
     private readonly store: SnapshotStore,
     private readonly send: (msg: ServerMessage) => void,
     private readonly panes: PaneServer | null,
+    private readonly rules: ServeRules,
   ) {}
 
   handle(line: string): void {
@@ -144,8 +155,14 @@ class RequestHandler {
         if (why) this.send({ type: 'error', id: null, message: why });
         return;
       }
-      case 'use':
-        if (Array.isArray(msg.features) && msg.features.includes(ORDER_WHEN_MOVED)) this.using.add(ORDER_WHEN_MOVED);
+      case 'use': {
+        const features = Array.isArray(msg.features) ? msg.features.filter((f) => typeof f === 'string') : [];
+        if (features.includes(ORDER_WHEN_MOVED)) this.using.add(ORDER_WHEN_MOVED);
+        this.rules.used(features);
+        return;
+      }
+      case 'rules':
+        this.rules.received(msg);
         return;
       default:
         this.send({ type: 'error', id: null, message: `unknown request "${String((msg as { type: string }).type)}"` });

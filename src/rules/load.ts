@@ -20,17 +20,13 @@ export interface LoadedRules {
   rules: CompiledRule[];
   /** Why the file answers nothing (refused, unreadable, not valid), or null. */
   problem: string | null;
+  /** The file's text, when it was trusted and read (what travels to a box that takes these rules). */
+  text?: string;
 }
 
 const uid = (): number => (typeof process.getuid === 'function' ? process.getuid() : os.userInfo().uid);
 
-/** The rules file: the config's `rulesFile` (relative to the config's folder), else rules.json beside the config. */
-export function rulesFilePath(configFile: string, rulesFile: string | undefined): string {
-  const dir = path.dirname(configFile);
-  if (!rulesFile) return path.join(dir, 'rules.json');
-  if (rulesFile === '~' || rulesFile.startsWith('~/')) return path.join(os.homedir(), rulesFile.slice(1));
-  return path.resolve(dir, rulesFile);
-}
+export { rulesFilePath } from './file-path.js';
 
 /** Why a file or folder could be written by someone else (or is a link), or null. */
 export function untrusted(st: fs.Stats, what: string): string | null {
@@ -62,7 +58,7 @@ export function loadRules(file: string): LoadedRules {
     if (why) return none(`${why}: another user could write rules for you; refused, no request is answered by rule`);
     if (st.size > MAX_BYTES) return none(`${file} is over ${MAX_BYTES} bytes: refused`);
     const text = fs.readFileSync(fd, 'utf8');
-    return parseRules(file, text);
+    return { ...parseRules(file, text), text };
   } finally {
     fs.closeSync(fd);
   }
@@ -88,6 +84,22 @@ export function parseRules(file: string, text: string): LoadedRules {
       problem: `${file} is not a valid rules file: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`,
     };
   return { file, rules: compileRules(parsed.data), problem: null };
+}
+
+/** What names rules that came over ssh from another tower, in problems and audit lines. */
+export const SENT_RULES = "the rules the operator's tower sent";
+
+/**
+ * Rules another tower sent over ssh (`tower serve` taking the operator's rules): untrusted input,
+ * held to the same bounds and schema as a file; anything else answers nothing, and says why.
+ */
+export function parseSentRules(text: unknown): LoadedRules {
+  const none = (problem: string): LoadedRules => ({ file: SENT_RULES, rules: [], problem });
+  // None: the operator has no rules (their file is missing, or refused and said there): none answer here either.
+  if (text === null) return { file: SENT_RULES, rules: [], problem: null };
+  if (typeof text !== 'string') return none(`${SENT_RULES} are not text: no request is answered by rule`);
+  if (Buffer.byteLength(text, 'utf8') > MAX_BYTES) return none(`${SENT_RULES} are over ${MAX_BYTES} bytes: refused`);
+  return parseRules(SENT_RULES, text);
 }
 
 /** Stat fields that change when a file or folder is replaced, rewritten or re-permissioned. */

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRun } from '../../src/model/model.js';
 import type { Run } from '../../src/model/model.js';
+import { AGENT_CLIS } from '../../src/agents/registry.js';
 import { admitLine } from '../../src/remote/door.js';
 import { lineSplitter } from '../../src/remote/lines.js';
 import { applyChanges } from '../../src/remote/protocol.js';
@@ -292,6 +293,32 @@ describe('the door, for what a box says its agents do', () => {
     const b = snapshotOf([goodRun('other'), bad]);
     expect(runsOf(b).map((r) => r.name)).toEqual(['other']);
     expect(b.problems).toHaveLength(1);
+  });
+
+  it('reads the agent CLI of every registered module as sent, an unknown one as an unknown CLI said once, none as none', () => {
+    const run = goodRun();
+    run.members = [
+      ...AGENT_CLIS.map((cli, i) => member(cli.id, { paneId: `%${i + 1}`, state: 'alive', agent: cli.id })),
+      member('old', { paneId: '%8', state: 'alive' }),
+    ];
+    const a = snapshotOf([run]);
+    expect(a.problems).toEqual([]);
+    expect(runsOf(a)[0]?.members.map((m) => m.agent ?? null)).toEqual([...AGENT_CLIS.map((c) => c.id), null]);
+
+    const newer = goodRun();
+    newer.members = [
+      member('new', { paneId: '%1', state: 'alive', activity: 'waiting' }),
+      member('codex', { paneId: '%2', state: 'alive', agent: 'codex' }),
+    ];
+    (newer.members[0] as Record<string, unknown>).agent = 'quill-cli';
+    const b = snapshotOf([newer]);
+    expect(runsOf(b)[0]?.members.map((m) => [m.name, m.agent, m.activity ?? null])).toEqual([
+      ['new', 'unknown', 'waiting'],
+      ['codex', 'codex', null],
+    ]);
+    expect(b.problems).toEqual([
+      'runs "new" of "harness:shop" in an agent CLI this tower does not know ("quill-cli"); it shows as an unknown CLI (is its tower newer?)',
+    ]);
   });
 
   it("keeps a member's held requests, their whole input's lines too; a request not named by an id is no run", () => {

@@ -42,6 +42,8 @@ export function headerLine({ snapshot, width, readonly, loading, muted, byRule }
     if (needYou > 0) left.push({ text: ` · ${needYou} need${needYou === 1 ? 's' : ''} you`, tone: 'amber' });
     if (problems > 0) left.push({ text: ` · ${problems} problem${problems === 1 ? '' : 's'}`, tone: 'red' });
     if (byRule) left.push({ text: ` · ${byRule}`, tone: 'dim' });
+    const whose = hostRulesWords(snapshot.hosts);
+    if (whose) left.push({ text: ` · ${whose}`, tone: 'dim' });
   }
   const right: Segment[] = [
     ...(muted ? [{ text: '[muted] ', tone: 'dim' as const }] : []),
@@ -49,6 +51,19 @@ export function headerLine({ snapshot, width, readonly, loading, muted, byRule }
   ];
   const gap = width - lineWidth(left) - lineWidth(right);
   return fitLine(gap > 0 ? [...left, { text: ' '.repeat(gap) }, ...right] : [...left, { text: ' ' }, ...right], width);
+}
+
+/** Whose rules answer on each box that said so: `rules: yours on a, b; the box's on c`, or ''. */
+export function hostRulesWords(hosts: Snapshot['hosts']): string {
+  const on = (whose: string) =>
+    (hosts ?? [])
+      .filter((h) => h.rules?.whose === whose)
+      .map((h) => h.name)
+      .join(', ');
+  const parts = [['yours', 'yours'] as const, ['box', "the box's"] as const].flatMap(([whose, words]) =>
+    on(whose) ? [`${words} on ${on(whose)}`] : [],
+  );
+  return parts.length ? `rules: ${parts.join('; ')}` : '';
 }
 
 /** One item of the footer: its keys and what they do (`answer` marks the answer keys). */
