@@ -8,13 +8,12 @@ import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Command } from '../../keys/keymap.js';
 import type { ActivityEntry } from '../../kit/activity.js';
 import { gateBody } from '../text/gate-body.js';
-import type { DialogAction, DialogState } from '../state/dialog-state.js';
-import type { ReducerStore } from '../state/reducer-store.js';
+import type { DialogAction } from '../state/dialog-state.js';
+import type { Effect } from '../model/effect.js';
 import { answerRequest, attachTarget, buildRequest } from '../state/requests.js';
 import type { Selection } from '../state/requests.js';
-import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
+import type { PaneId, UiAction } from '../state/ui-state.js';
 import type { ScreenView } from '../state/view.js';
-import type { ActionRunner } from '../controller/action-runner.js';
 
 /** What is selected, plus what the global commands look at. */
 export interface ScreenSelection extends Selection {
@@ -32,13 +31,11 @@ export interface ScreenSelection extends Selection {
 /** Whether a command applies now: ok with the footer's word, or why not (an empty reason: silently nothing). */
 export type Verdict = { ok: true; label: string } | { ok: false; title: string; reason: string };
 
-/** What a handler may touch. */
+/** What a handler may do: change the screen or its dialogs, and ask for effects (update's step). */
 export interface CommandDeps {
-  ui: ReducerStore<UiState, UiAction>;
-  dialogs: ReducerStore<DialogState, DialogAction>;
-  runner: ActionRunner;
-  quit: () => void;
-  toggleMute: () => void;
+  ui(action: UiAction): void;
+  dialog(action: DialogAction): void;
+  effect(effect: Effect): void;
 }
 
 /** A command of the main screen; `footer` says in which group of the footer it is offered. */
@@ -81,7 +78,7 @@ function planned(
     },
     run: (s, d) => {
       const built = buildRequest(kind, s);
-      if (built.ok) d.runner.ask(built.request);
+      if (built.ok) d.effect({ kind: 'ask', request: built.request });
     },
   };
 }
@@ -97,7 +94,7 @@ function answer(choice: string): ScreenCommand {
     },
     run: (s, d) => {
       const built = answerRequest(s, choice);
-      if (built.ok) d.runner.ask(built.request);
+      if (built.ok) d.effect({ kind: 'ask', request: built.request });
     },
   };
 }
@@ -107,7 +104,7 @@ function readActivity(e: ActivityEntry, d: CommandDeps): void {
   const head =
     `${e.time.slice(11, 19)} ${e.status} ` +
     `${e.action}${e.runId ? ` · ${e.runId}` : ''}${e.target ? ` · ${e.target}` : ''}`;
-  d.dialogs.dispatch({
+  d.dialog({
     type: 'open',
     dialog: {
       kind: 'read',
@@ -119,7 +116,7 @@ function readActivity(e: ActivityEntry, d: CommandDeps): void {
 }
 
 const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) =>
-  d.ui.dispatch({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
+  d.ui({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
 
 /** The spec of every command. */
 export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedCommand } = {
@@ -157,7 +154,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     run: (s, d) => {
       const t = attachTarget(s);
       if (t.ok && s.run)
-        d.dialogs.dispatch({
+        d.dialog({
           type: 'open',
           dialog: { kind: 'send', runId: s.run.id, member: t.label, ref: t.ref, text: '' },
         });
@@ -178,7 +175,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     },
     run: (s, d) => {
       if (s.run)
-        d.dialogs.dispatch({
+        d.dialog({
           type: 'open',
           dialog: { kind: 'request', runId: s.run.id, field: 'name', name: '', message: '' },
         });
@@ -201,7 +198,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
       if (s.focus === 'activity' && s.activity) return readActivity(s.activity, d);
       const g = s.gate;
       if (g)
-        d.dialogs.dispatch({
+        d.dialog({
           type: 'open',
           dialog: {
             kind: 'read',
@@ -226,7 +223,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
         return;
       }
       const t = attachTarget(s);
-      if (t.ok) d.runner.attach(t.paneId, t.label, s.run?.id ?? null);
+      if (t.ok) d.effect({ kind: 'attach', paneId: t.paneId, label: t.label, runId: s.run?.id ?? null });
     },
   },
   'focus-next': { footer: 'nav', when: always('panes'), run: focusStep(1) },
@@ -234,9 +231,9 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   preview: {
     footer: null,
     when: (s) => (s.focus === 'preview' ? no('preview', '') : ok('preview')),
-    run: (_s, d) => d.ui.dispatch({ type: 'focus', pane: 'preview' }),
+    run: (_s, d) => d.ui({ type: 'focus', pane: 'preview' }),
   },
-  filter: { footer: 'nav', when: always('filter'), run: (_s, d) => d.ui.dispatch({ type: 'filter-open' }) },
+  filter: { footer: 'nav', when: always('filter'), run: (_s, d) => d.ui({ type: 'filter-open' }) },
   back: {
     footer: 'nav',
     when: (s) => {
@@ -245,9 +242,9 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     },
     run: (s, d) => {
       const meaning = backMeaning(s);
-      if (meaning === 'back') d.ui.dispatch({ type: 'focus', pane: 'runs' });
-      else if (meaning === 'clear filter') d.ui.dispatch({ type: 'filter-clear' });
-      else if (meaning === 'cancel checkpoint') d.runner.cancelRunning();
+      if (meaning === 'back') d.ui({ type: 'focus', pane: 'runs' });
+      else if (meaning === 'clear filter') d.ui({ type: 'filter-clear' });
+      else if (meaning === 'cancel checkpoint') d.effect({ kind: 'cancel-running' });
     },
   },
   ended: {
@@ -259,11 +256,15 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
             'ended teams',
             'no team has ended: a team ends when its files are unchanged for two days and no member has a live pane',
           ),
-    run: (_s, d) => d.ui.dispatch({ type: 'toggle-ended' }),
+    run: (_s, d) => d.ui({ type: 'toggle-ended' }),
   },
-  mute: { footer: null, when: (s) => ok(s.muted ? 'unmute' : 'mute'), run: (_s, d) => d.toggleMute() },
-  help: { footer: 'nav', when: always('help'), run: (_s, d) => d.ui.dispatch({ type: 'help', open: true }) },
-  quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.quit() },
+  mute: {
+    footer: null,
+    when: (s) => ok(s.muted ? 'unmute' : 'mute'),
+    run: (_s, d) => d.effect({ kind: 'toggle-mute' }),
+  },
+  help: { footer: 'nav', when: always('help'), run: (_s, d) => d.ui({ type: 'help', open: true }) },
+  quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.effect({ kind: 'quit' }) },
 };
 
 /** The spec of a main-screen command, or null for one the router handles elsewhere. */
