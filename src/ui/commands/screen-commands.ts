@@ -6,8 +6,8 @@
  */
 import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Command } from '../../keys/keymap.js';
-import type { ActivityEntry } from '../../kit/activity.js';
-import { gateBody } from '../text/gate-body.js';
+import type { PaneAct } from '../panes/pane-spec.js';
+import { PANE_SPECS, paneSpec } from '../panes/registry.js';
 import type { DialogAction } from '../state/dialog-state.js';
 import type { Effect } from '../model/effect.js';
 import { answerRequest, attachTarget, buildRequest } from '../state/requests.js';
@@ -24,8 +24,6 @@ export interface ScreenSelection extends Selection {
   muted: boolean;
   /** Whether actions are refused (--readonly): keys that prompt for text say so before it is typed. */
   readonly?: boolean;
-  /** The activity entry under the activity pane's cursor (newest first), when that pane has focus. */
-  activity?: ActivityEntry | null;
 }
 
 /** Whether a command applies now: ok with the footer's word, or why not (an empty reason: silently nothing). */
@@ -50,6 +48,11 @@ export type RoutedCommand = { routed: 'move' | 'dialog' | 'prompt' | 'anywhere' 
 
 /** Why a key that would prompt for text does nothing under --readonly: said before anything is typed. */
 const READ_ONLY_KEYS = 'read-only mode (tower was started with --readonly): no action runs';
+
+/** The panes that own `read` (their rows are read whole with v), as a refusal names them. */
+const READERS = PANE_SPECS.filter((p) => p.commands?.read)
+  .map((p) => p.id)
+  .join(' or ');
 
 const ok = (label: string): Verdict => ({ ok: true, label });
 const no = (title: string, reason: string): Verdict => ({ ok: false, title, reason });
@@ -97,22 +100,6 @@ function answer(choice: string): ScreenCommand {
       if (built.ok) d.effect({ kind: 'ask', request: built.request });
     },
   };
-}
-
-/** Opens an activity line in full: what happened, and every detail under it. */
-function readActivity(e: ActivityEntry, d: CommandDeps): void {
-  const head =
-    `${e.time.slice(11, 19)} ${e.status} ` +
-    `${e.action}${e.runId ? ` · ${e.runId}` : ''}${e.target ? ` · ${e.target}` : ''}`;
-  d.dialog({
-    type: 'open',
-    dialog: {
-      kind: 'read',
-      title: `${e.action} ${e.status}`,
-      text: [head, '', e.message, ...(e.details ?? [])].join('\n'),
-      scroll: 0,
-    },
-  });
 }
 
 const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) =>
@@ -181,47 +168,19 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
         });
     },
   },
+  // Read only where a pane owns it (its record's commands): elsewhere it says where.
   read: {
     footer: 'act',
-    when: (s) =>
-      s.focus === 'gates' && s.gate
-        ? ok('read gate')
-        : s.focus === 'activity' && s.activity
-          ? ok('read line')
-          : no(
-              'read',
-              s.focus === 'gates' || s.focus === 'activity'
-                ? ''
-                : 'v reads a gate or an activity line in full: focus the gates or activity pane (Tab)',
-            ),
-    run: (s, d) => {
-      if (s.focus === 'activity' && s.activity) return readActivity(s.activity, d);
-      const g = s.gate;
-      if (g)
-        d.dialog({
-          type: 'open',
-          dialog: {
-            kind: 'read',
-            title: `${g.kind} ${g.id}`,
-            text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'),
-            scroll: 0,
-          },
-        });
-    },
+    when: () => no('read', `v reads a row in full in the ${READERS} pane: focus it (Tab)`),
+    run: () => {},
   },
   attach: {
     footer: 'act',
     when: (s) => {
-      if (s.focus === 'activity') return s.activity ? ok('read line') : no('read', '');
       const t = attachTarget(s);
       return t.ok ? ok('attach') : no(t.title, t.reason);
     },
     run: (s, d) => {
-      // On the activity pane a line is opened, never a pane attached behind the operator's back.
-      if (s.focus === 'activity') {
-        if (s.activity) readActivity(s.activity, d);
-        return;
-      }
       const t = attachTarget(s);
       if (t.ok) d.effect({ kind: 'attach', paneId: t.paneId, label: t.label, runId: s.run?.id ?? null });
     },
@@ -267,6 +226,23 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.effect({ kind: 'quit' }) },
 };
 
+/**
+ * The focused pane's own command (its record's `commands`), when that pane owns `command`: what it
+ * does now, or null for nothing. undefined: the pane does not own it (the screen's command applies).
+ */
+export function paneAct(s: Pick<ScreenSelection, 'focus' | 'view'>, command: Command): PaneAct | null | undefined {
+  if (s.focus === 'runs') return undefined;
+  const own = paneSpec(s.focus).commands?.[command];
+  return own?.({ ...s.view.data, cursor: s.view.cursors[s.focus] });
+}
+
+/** Whether `command` acts now: the focused pane's own when it owns it, else the screen's; null: routed elsewhere. */
+export function commandWhen(s: ScreenSelection, command: Command): Verdict | null {
+  const own = paneAct(s, command);
+  if (own !== undefined) return own ? ok(own.label) : no(command, '');
+  return screenCommand(command)?.when(s) ?? null;
+}
+
 /** The spec of a main-screen command, or null for one the router handles elsewhere. */
 export function screenCommand(command: Command): ScreenCommand | null {
   const spec = SCREEN_COMMANDS[command];
@@ -279,8 +255,8 @@ export function screenHints(s: ScreenSelection): { command: Command; label: stri
   for (const group of ['act', 'nav'] as const) {
     for (const [command, spec] of Object.entries(SCREEN_COMMANDS) as [Command, ScreenCommand | RoutedCommand][]) {
       if ('routed' in spec || spec.footer !== group) continue;
-      const v = spec.when(s);
-      if (v.ok) out.push({ command, label: v.label });
+      const v = commandWhen(s, command);
+      if (v?.ok) out.push({ command, label: v.label });
     }
   }
   return out;

@@ -6,10 +6,9 @@
  */
 import { ACTION_KINDS } from '../../kit/types.js';
 import type { ActionKind } from '../../kit/types.js';
-import type { ActivityEntry } from '../../store/types.js';
 import type { Command } from '../../keys/keymap.js';
 import { isForceQuit, isMove, translateGlobalKey, translatePaneKey, translatePromptKey } from '../input/translate.js';
-import { screenCommand } from '../commands/screen-commands.js';
+import { paneAct, screenCommand } from '../commands/screen-commands.js';
 import type { ScreenSelection } from '../commands/screen-commands.js';
 import { paneSpec } from '../panes/registry.js';
 import { memberInView } from '../state/requests.js';
@@ -52,16 +51,23 @@ function paneKey(s: Step, key: string, frameOf: FrameOf): void {
     const page = metrics.page[ui.focus];
     return s.ui({ type: 'move', pane: ui.focus, move: paneCommand, count: view.rows[ui.focus], page, runIds });
   }
-  if (paneCommand === 'read') return command(s, 'read', view);
-  const global = translateGlobalKey(bindings, key);
-  if (global) command(s, global, view);
+  const named = paneCommand ?? translateGlobalKey(bindings, key);
+  if (named) command(s, named, view);
 }
 
-/** A main-screen command: its spec says whether it applies (else why not) and what it does. */
+/**
+ * A main-screen command: the focused pane's own when it owns it, else the screen's, whose spec says
+ * whether it applies (else why not) and what it does.
+ */
 function command(s: Step, command: Command, view: ScreenView): void {
+  const { ui, readonly, cancellable, session } = s.model;
+  const own = paneAct({ focus: ui.focus, view }, command);
+  if (own !== undefined) {
+    if (own) s.dialog({ type: 'open', dialog: own.dialog });
+    return;
+  }
   const spec = screenCommand(command);
   if (!spec) return;
-  const { ui, readonly, cancellable, activity, session } = s.model;
   const selection: ScreenSelection = {
     view,
     run: view.run,
@@ -70,7 +76,6 @@ function command(s: Step, command: Command, view: ScreenView): void {
     gate: view.gate,
     filter: ui.filter,
     readonly,
-    activity: ui.focus === 'activity' ? newestFirst(activity, view.cursors.activity) : null,
     cancellable,
     muted: session.muted,
   };
@@ -135,11 +140,6 @@ function filterKey(s: Step, key: string | null, raw: string, frameOf: FrameOf): 
   if ('erase' in input) return s.ui({ type: 'filter-text', text: [...filter].slice(0, -1).join('') });
   if (input.command === 'dismiss') return s.ui({ type: 'filter-clear' });
   if (input.command === 'accept') s.ui({ type: 'filter-accept', firstId: frameOf(s.model).view.runs[0]?.id ?? null });
-}
-
-/** The activity entry at `cursor`, counted from the newest (as the pane lists them). */
-function newestFirst(entries: readonly ActivityEntry[], cursor: number): ActivityEntry | null {
-  return entries[entries.length - 1 - cursor] ?? null;
 }
 
 /** The action a command asks for (its refusal is recorded like the CLI's), or null. */

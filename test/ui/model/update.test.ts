@@ -124,4 +124,29 @@ describe('update', () => {
     expect(muted.effects).toEqual([{ kind: 'toggle-mute' }]);
     expect(muted.model).toBe(m);
   });
+
+  it('lets the activity pane own v and Enter: the line under the cursor opens whole, no pane is attached', () => {
+    const entry = {
+      id: 1,
+      time: '2026-11-26T12:00:05.000Z',
+      action: 'grant' as const,
+      runId: 'x',
+      target: null,
+      status: 'failed' as const,
+      message: 'the gate file changed',
+      details: ['was: pending', 'now: granted by hand'],
+    };
+    const m = run(start(), { type: 'activity', activity: [entry] }).model;
+    const focused = { ...m, ui: { ...m.ui, focus: 'activity' as const } };
+    for (const k of ['v', 'enter']) {
+      const read = run(focused, key(k));
+      expect(read.effects).toEqual([]);
+      expect(read.model.dialogs.current).toMatchObject({ kind: 'read', title: 'grant failed' });
+      const text = read.model.dialogs.current?.kind === 'read' ? read.model.dialogs.current.text : '';
+      expect(text).toContain('now: granted by hand');
+    }
+    // Elsewhere Enter is the screen's attach.
+    const team = run({ ...m, ui: { ...m.ui, focus: 'team' } }, key('enter'));
+    expect(team.model.dialogs.current?.kind).not.toBe('read');
+  });
 });
