@@ -1,6 +1,7 @@
 /**
- * The control room: wires the stores (snapshot, activity, clock, screen state) to the screen and
- * the keys to the controller. Everything it shows comes from stores outside React.
+ * The control room: one model (model/model.ts), changed only by update's messages (keys, the
+ * snapshot, the activity, the size, the session, captures), drawn from one frame derived from it.
+ * Everything it shows comes from that model, held outside React; the clock ticks the ages it draws.
  */
 import { useApp, useStdout } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
@@ -10,23 +11,20 @@ import type { SnapshotStore } from '../store/types.js';
 import type { ControlRoomActions } from './actions-port.js';
 import type { Clock } from './clock.js';
 import { createTickingClock } from './clock.js';
-import { ActionRunner } from './controller/action-runner.js';
-import { Controller } from './controller/controller.js';
+import { ActionRunner } from './model/action-runner.js';
 import { ClockContext } from './hooks/use-clock.js';
 import { useInputRouter } from './hooks/use-input-router.js';
-import { useActivity, useSnapshot } from './hooks/use-snapshot.js';
-import { createSizeStore, useTerminalSize } from './hooks/use-terminal-size.js';
-import { frameDeriver } from './frame.js';
+import { createSizeStore } from './hooks/use-terminal-size.js';
 import type { Bindings } from '../keys/keymap.js';
 import { defaultBindings } from '../keys/keymap.js';
+import { runEffect } from './model/effects.js';
+import { holdFirstRun } from './model/update.js';
+import { inPrompt, initialModel, modelFrames } from './model/model.js';
+import { createModelStore } from './model/store.js';
+import { connect } from './model/subscriptions.js';
 import { Screen } from './screen.js';
 import type { SessionStore } from './session-state.js';
 import { createSessionStore } from './session-state.js';
-import { NO_DIALOG, dialogReducer } from './state/dialog-state.js';
-import { createReducerStore } from './state/reducer-store.js';
-import { initialUiState, uiReducer } from './state/ui-state.js';
-import { previewMember, visibleRuns } from './state/selectors.js';
-import { paneTextLines } from './text/pane-text.js';
 import { createTheme } from './theme.js';
 import { ThemeContext } from './theme-context.js';
 
@@ -67,111 +65,65 @@ export function ControlRoom(props: ControlRoomProps) {
     props.onQuit?.();
     exit();
   };
+  const readonly = Boolean(props.readonly);
 
   const [core] = useState(() => {
-    const ui = createReducerStore(uiReducer, initialUiState());
-    const dialogs = createReducerStore(dialogReducer, NO_DIALOG);
+    const frameOf = modelFrames();
+    const start = initialModel({
+      snapshot: props.store.getSnapshot(),
+      activity: props.activity.getSnapshot(),
+      size: sizes.getSize(),
+      session: session.getSnapshot(),
+      bindings,
+      readonly,
+    });
+    // The first run the cursor shows is held by its id at once, so the first frame is drawn once.
+    const model = createModelStore(holdFirstRun(start), frameOf, (e) => runEffect(e, effects));
     const runner = new ActionRunner({
       actions: props.actions,
       activity: props.activity,
-      dialogs,
-      readonly: Boolean(props.readonly),
+      dialogs: { dispatch: (action) => model.send({ type: 'dialog', action }) },
+      readonly,
     });
-    const frameOf = frameDeriver();
-    // The frame for the stores as they are now: the screen renders it, the keys act on it.
-    const frame = () =>
-      frameOf({
-        snapshot: props.store.getSnapshot(),
-        activity: props.activity.getSnapshot(),
-        ui: ui.getState(),
-        dialog: dialogs.getState().current,
-        size: sizes.getSize(),
-        bindings,
-        readonly: Boolean(props.readonly),
-        cancellable: runner.getCancellable() !== null,
-        muted: session.getSnapshot().muted,
-      });
-    const controller = new Controller({
-      bindings,
-      ui,
-      dialogs,
-      runner,
-      activity: () => props.activity.getSnapshot(),
-      frame,
-      quit: () => quit.current(),
-      muted: () => session.getSnapshot().muted,
-      toggleMute: () => session.set({ muted: !session.getSnapshot().muted }),
-      previewLines: (view, focus) => {
-        const m = previewMember(view.run, view.member, focus);
-        const look = m ? props.watch?.lookOf(m, view.run) : undefined;
-        return look ? paneTextLines(look.text, false).length : 0;
-      },
-    });
-    /** Selects the first run shown while none is selected; only the operator's keys move it after. */
-    const holdFirstRun = () => {
-      const s = ui.getState();
-      if (s.selectedRunId !== null) return;
-      const first = visibleRuns(props.store.getSnapshot().runs, s.filter, s.showEnded)[0];
-      if (first) ui.dispatch({ type: 'select-run', id: first.id });
-    };
-    holdFirstRun();
-    return { ui, dialogs, runner, controller, frameOf, holdFirstRun };
+    const effects = { runner, session, quit: () => quit.current(), send: model.send };
+    const press = (key: string | null, raw: string) => model.send({ type: 'key', key, raw });
+    return { model, frameOf, runner, press, inPrompt: () => inPrompt(model.getModel()) };
   });
   useEffect(() => () => core.runner.dispose(), [core]);
-  // The first run the cursor shows is held by its id (at once when there is one, so the first frame
-  // is drawn once): a run that grows urgent and moves to the top does not take the cursor from it.
-  useEffect(() => {
-    core.holdFirstRun();
-    return props.store.subscribe(core.holdFirstRun);
-  }, [core, props.store]);
-
-  // Subscriptions: each store's change renders again; the frame is derived from their values once.
-  const snapshot = useSnapshot(props.store);
-  const activity = useActivity(props.activity);
-  const ui = useSyncExternalStore(core.ui.subscribe, core.ui.getState);
-  const dialog = useSyncExternalStore(core.dialogs.subscribe, core.dialogs.getState).current;
-  const cancellable = useSyncExternalStore(core.runner.subscribe, core.runner.getCancellable) !== null;
-  const { loading, reading, suspended, muted, byRule, deniedByRule } = useSyncExternalStore(
-    session.subscribe,
-    session.getSnapshot,
+  useEffect(
+    () =>
+      connect(core.model, core.frameOf, {
+        store: props.store,
+        activity: props.activity,
+        sizes,
+        session,
+        runner: core.runner,
+        watch: props.watch ?? null,
+      }),
+    [core, props.store, props.activity, sizes, session, props.watch],
   );
-  const size = useTerminalSize(sizes);
-  const readonly = Boolean(props.readonly);
-  const frame = core.frameOf({ snapshot, activity, ui, dialog, size, bindings, readonly, cancellable, muted });
-  const { view } = frame;
 
-  const runId = view.run?.id ?? null;
-  useEffect(() => props.watch?.focus(runId), [props.watch, runId]);
-  // Only the previewed pane streams; none while the terminal is handed to an attached pane.
-  const previewed = suspended ? null : previewMember(view.run, view.member, ui.focus);
-  const previewedRun = previewed ? view.run : null;
-  useEffect(() => {
-    props.watch?.preview?.(previewedRun, previewed);
-  }, [props.watch, previewedRun, previewed]);
-  useEffect(() => () => props.watch?.preview?.(null, null), [props.watch]);
-
-  const inPrompt = useMemo(
-    () => () =>
-      core.ui.getState().filtering || ['request', 'send'].includes(core.dialogs.getState().current?.kind ?? ''),
-    [core],
-  );
-  useInputRouter(core.controller, !suspended, inPrompt);
+  // One model; the frame is derived from it once, by the deriver update uses for the keys.
+  const model = useSyncExternalStore(core.model.subscribe, core.model.getModel);
+  const frame = core.frameOf(model);
+  const { loading, reading, suspended, muted, byRule, deniedByRule } = model.session;
+  useInputRouter(core.press, !suspended, core.inPrompt);
 
   return (
     <ThemeContext.Provider value={theme}>
       <ClockContext.Provider value={clock}>
         <Screen
           layout={frame.layout}
-          snapshot={snapshot}
+          snapshot={model.snapshot}
           loading={loading}
           reading={reading}
           muted={muted}
           byRule={byRule}
           deniedByRule={deniedByRule}
-          activity={activity}
-          ui={ui}
-          view={view}
-          dialog={dialog}
+          activity={model.activity}
+          ui={model.ui}
+          view={frame.view}
+          dialog={model.dialogs.current}
           hints={frame.hints}
           bindings={bindings}
           readonly={readonly}

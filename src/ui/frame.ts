@@ -63,7 +63,6 @@ export function deriveFrame(i: FrameInputs, view = deriveView(i.snapshot, i.acti
     cancellable: i.cancellable,
     dialogScrolls: metrics.dialogMax > 0,
     muted: i.muted,
-    activity: i.activity[i.activity.length - 1 - view.cursors.activity] ?? null,
   });
   return { view, layout, help, dialogBox, metrics, hints };
 }

@@ -155,93 +155,109 @@ export function screenBlocks(
 ): { blocks: Placed[]; height: number } {
   const { layout } = p;
   const width = layout.width;
-  if (layout.kind === 'too-small') {
-    const msg =
-      `tower needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ` +
-      `${layout.width}×${layout.height}`;
-    const lines = wrapText(msg, width)
-      .slice(0, Math.max(1, layout.height))
-      .map((l) => fitLine([{ text: l, tone: 'amber' }], width));
-    return { blocks: [{ x: 0, y: 0, width, lines }], height: Math.max(lines.length, layout.height) };
-  }
-  const { snapshot, ui, view } = p;
+  if (layout.kind === 'too-small') return tooSmall(layout.width, layout.height);
   const header = memo.draw('header', headerLine, {
-    snapshot,
+    snapshot: p.snapshot,
     width,
     readonly: p.readonly,
     loading: p.loading,
     muted: p.muted ?? false,
     byRule: p.byRule ?? '',
   });
-  const rect = layout.runs;
-  const reading = p.loading ? (p.reading ?? '') : null;
-  const folded = ui.filter === '' && !ui.showEnded ? snapshot.runs.length - view.runs.length : 0;
-  const foldKey = keyLabel(p.bindings.keys.ended[0] ?? 'E');
-  const focused = ui.focus === 'runs' || ui.filtering;
-  const runs = memo.draw('runs', runsPaneLines, {
+  const runs = runsBlock(p, memo, layout.runs);
+  const blocks: Placed[] = [
+    { x: 0, y: 0, width, lines: [header] },
+    { x: 0, y: 1, width: layout.runs.width, lines: runs },
+  ];
+  const y = detailBlocks(p, memo, 1 + runs.length, blocks);
+  blocks.push({ x: 0, y, width, lines: [footerLine(p.hints, p.bindings, width)] });
+  const overlay = overlayBlock(p);
+  if (overlay) blocks.push(overlay);
+  return { blocks, height: layout.height };
+}
+
+/** A terminal below the least size: says so, and what size it is. */
+function tooSmall(width: number, height: number): { blocks: Placed[]; height: number } {
+  const msg = `tower needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${width}×${height}`;
+  const lines = wrapText(msg, width)
+    .slice(0, Math.max(1, height))
+    .map((l) => fitLine([{ text: l, tone: 'amber' }], width));
+  return { blocks: [{ x: 0, y: 0, width, lines }], height: Math.max(lines.length, height) };
+}
+
+/** The runs list's lines. */
+function runsBlock(p: ScreenInput, memo: ScreenMemo, rect: Rect): Segment[][] {
+  const { snapshot, ui, view } = p;
+  return memo.draw('runs', runsPaneLines, {
     runs: view.runs,
     total: snapshot.runs.length,
     selectedIndex: view.runIndex,
-    focused,
+    focused: ui.focus === 'runs' || ui.filtering,
     filter: ui.filter,
     filtering: ui.filtering,
     contextThreshold: p.contextThreshold,
     width: rect.width,
     height: rect.height,
-    reading,
-    folded,
-    foldKey,
+    reading: p.loading ? (p.reading ?? '') : null,
+    folded: ui.filter === '' && !ui.showEnded ? snapshot.runs.length - view.runs.length : 0,
+    foldKey: keyLabel(p.bindings.keys.ended[0] ?? 'E'),
   });
-  const blocks: Placed[] = [
-    { x: 0, y: 0, width, lines: [header] },
-    { x: 0, y: 1, width: rect.width, lines: runs },
-  ];
-  let y = 1 + runs.length;
+}
+
+/**
+ * The detail panes from row `y` down, pushed onto `blocks`: one at a time under a tab bar on a
+ * narrow screen, else column by column. Returns the row below them.
+ */
+function detailBlocks(p: ScreenInput, memo: ScreenMemo, y: number, blocks: Placed[]): number {
+  const { layout, ui, view } = p;
   if (layout.kind === 'narrow') {
     const tabs = DETAIL_PANES.filter((d) => view.focusable.includes(d)).map((d) => ({
       pane: d,
       label: paneTitle(paneSpec(d), memo, paneData(p)).replace(' · ', ' '),
     }));
     const shown = ui.focus === 'runs' ? ui.tab : ui.focus;
-    blocks.push({ x: 0, y, width, lines: [tabBarLine(tabs, shown, ui.focus !== 'runs', width)] });
+    blocks.push({ x: 0, y, width: layout.width, lines: [tabBarLine(tabs, shown, ui.focus !== 'runs', layout.width)] });
     const detail = detailBlock(p, memo, shown, layout.detail);
     blocks.push({ x: 0, y: y + 1, width: layout.detail.width, lines: detail });
-    y += 1 + detail.length;
-  } else {
-    let x = 0;
-    let tallest = 0;
-    for (const column of layout.columns) {
-      let top = y;
-      const columnWidth = column[0]?.rect.width ?? 0;
-      for (const placed of column) {
-        const lines = detailBlock(p, memo, placed.pane, placed.rect);
-        blocks.push({ x, y: top, width: columnWidth, lines });
-        top += lines.length;
-      }
-      tallest = Math.max(tallest, top - y);
-      x += columnWidth;
-    }
-    y += tallest;
+    return y + 1 + detail.length;
   }
-  blocks.push({ x: 0, y, width, lines: [footerLine(p.hints, p.bindings, width)] });
+  if (layout.kind !== 'wide') return y;
+  let x = 0;
+  let tallest = 0;
+  for (const column of layout.columns) {
+    let top = y;
+    const columnWidth = column[0]?.rect.width ?? 0;
+    for (const placed of column) {
+      const lines = detailBlock(p, memo, placed.pane, placed.rect);
+      blocks.push({ x, y: top, width: columnWidth, lines });
+      top += lines.length;
+    }
+    tallest = Math.max(tallest, top - y);
+    x += columnWidth;
+  }
+  return y + tallest;
+}
+
+/** The help or the open dialog, over the screen, or null. */
+function overlayBlock(p: ScreenInput): Placed | null {
+  const { ui } = p;
   if (ui.help && p.help) {
     const { box, body } = p.help;
     const lines = overlayLines(box, 'Keys', body, Math.min(ui.helpScroll, Math.max(0, body.length - box.bodyHeight)));
-    blocks.push({ x: box.left, y: box.top, width: box.width, lines, over: true });
-  } else if (p.dialog && p.dialogBox) {
-    const dialog = p.dialog;
-    const { box, text } = p.dialogBox;
-    const scroll =
-      dialog.kind === 'confirm' || dialog.kind === 'read'
-        ? Math.min(dialog.scroll, Math.max(0, text.body.length - box.bodyHeight))
-        : 0;
-    blocks.push({
-      x: box.left,
-      y: box.top,
-      width: box.width,
-      lines: overlayLines(box, text.title, text.body, scroll),
-      over: true,
-    });
+    return { x: box.left, y: box.top, width: box.width, lines, over: true };
   }
-  return { blocks, height: layout.height };
+  if (!p.dialog || !p.dialogBox) return null;
+  const dialog = p.dialog;
+  const { box, text } = p.dialogBox;
+  const scroll =
+    dialog.kind === 'confirm' || dialog.kind === 'read'
+      ? Math.min(dialog.scroll, Math.max(0, text.body.length - box.bodyHeight))
+      : 0;
+  return {
+    x: box.left,
+    y: box.top,
+    width: box.width,
+    lines: overlayLines(box, text.title, text.body, scroll),
+    over: true,
+  };
 }

@@ -105,6 +105,58 @@ function sayInterrupted(ctx: AppContext, activity: ActivityStore): void {
   );
 }
 
+/** The control room crashed: the terminal is given back, then what happened is said on stderr. */
+function crashed(error: unknown, painter: ScreenPainter, terminal: Terminal, held: ReturnType<typeof holdConsole>) {
+  painter.suspend();
+  terminal.restore();
+  held.release(toStderr);
+  // The message can quote what a file or a box said: made safe to print like everything else.
+  toStderr(
+    `tower: the control room crashed: ` +
+      `${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+  );
+  void endProcess(1);
+}
+
+/**
+ * Starts the store: loading ends with its first snapshot (which may come before start() settles,
+ * as it also waits for the watchers), `started` runs once it is up, and a failure lands in the
+ * activity pane.
+ */
+function startStore(store: SnapshotStore, session: SessionStore, activity: ActivityStore, started: () => void) {
+  const firstSnapshot = store.subscribe(() => session.set({ loading: false }));
+  store.start().then(
+    () => {
+      firstSnapshot();
+      session.set({ loading: false });
+      started();
+    },
+    (err: unknown) => {
+      firstSnapshot();
+      session.set({ loading: false });
+      activity.push({
+        action: 'read',
+        runId: null,
+        target: null,
+        status: 'failed',
+        message: `reading state failed: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    },
+  );
+}
+
+/** ink's options: it draws into the frame sink (which paints only what changed) and reads stdin itself. */
+function inkOptions(sink: FrameSink, stdin: NodeJS.ReadStream) {
+  return {
+    stdout: sink as unknown as NodeJS.WriteStream,
+    stdin,
+    stderr: process.stderr,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  };
+}
+
 /** What the launcher (main.tsx) has already done: the keymap is checked, the terminal is set up. */
 export interface SessionStart {
   bindings: Bindings;
@@ -157,17 +209,7 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
       code = SIGNAL_CODES[signal];
       instance?.unmount();
     },
-    onCrash(error) {
-      painter.suspend();
-      terminal.restore();
-      held.release(toStderr);
-      // The message can quote what a file or a box said: made safe to print like everything else.
-      toStderr(
-        `tower: the control room crashed: ` +
-          `${sanitize(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
-      );
-      void endProcess(1);
-    },
+    onCrash: (error) => crashed(error, painter, terminal, held),
   });
   start.onStarted?.();
 
@@ -185,40 +227,16 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
         session={session}
         watch={looks}
       />,
-      {
-        stdout: sink as unknown as NodeJS.WriteStream,
-        stdin,
-        stderr: process.stderr,
-        debug: true,
-        exitOnCtrlC: false,
-        patchConsole: false,
-      },
+      inkOptions(sink, stdin),
     );
-    // The first snapshot may arrive before start() settles (it also waits for the watchers).
-    const firstSnapshot = store.subscribe(() => session.set({ loading: false }));
-    store.start().then(
-      () => {
-        firstSnapshot();
-        session.set({ loading: false });
-        notifications.follow();
-        // Rules answer this box's held requests; loaded after the first frame (it brings zod).
-        void startRules({ ...env, activity }, live, session).then((r) => {
-          if (stopped) void r.stop();
-          else rules.current = r;
-        });
-      },
-      (err: unknown) => {
-        firstSnapshot();
-        session.set({ loading: false });
-        activity.push({
-          action: 'read',
-          runId: null,
-          target: null,
-          status: 'failed',
-          message: `reading state failed: ${err instanceof Error ? err.message : String(err)}`,
-        });
-      },
-    );
+    startStore(store, session, activity, () => {
+      notifications.follow();
+      // Rules answer this box's held requests; loaded after the first frame (it brings zod).
+      void startRules({ ...env, activity }, live, session).then((r) => {
+        if (stopped) void r.stop();
+        else rules.current = r;
+      });
+    });
     sayInterrupted(ctx, activity);
     await instance.waitUntilExit();
   } catch (err) {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model/model.js';
-import { defaultBindings } from '../../src/keys/keymap.js';
+import type { Command } from '../../src/keys/keymap.js';
+import { KEYMAP, defaultBindings } from '../../src/keys/keymap.js';
 import { computeLayout } from '../../src/ui/layout.js';
 import { wantsOf } from '../../src/ui/metrics.js';
 import { PANE_SPECS } from '../../src/ui/panes/registry.js';
@@ -97,5 +98,25 @@ describe('the pane registry', () => {
         expect(screenText(snapshot, ui, w, h)).toContain(`[> ${title}`);
     }
     expect(seen).toEqual([...DETAIL_PANES, 'runs']);
+  });
+
+  it("binds every command a pane owns to a key of the key table the pane's keys go through", () => {
+    const owned = PANE_SPECS.flatMap((spec) => Object.keys(spec.commands ?? {}).map((c) => [spec.id, c] as const));
+    expect(owned).toEqual(
+      expect.arrayContaining([
+        ['gates', 'read'],
+        ['activity', 'read'],
+        ['activity', 'attach'],
+      ]),
+    );
+    const table = defaultBindings();
+    for (const [, command] of owned) {
+      const spec = KEYMAP.find((k) => k.command === command);
+      expect(
+        spec?.contexts.some((c) => c === 'pane' || c === 'global'),
+        command,
+      ).toBe(true);
+      expect(table.keys[command as Command].length, command).toBeGreaterThan(0);
+    }
   });
 });

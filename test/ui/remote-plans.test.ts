@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { ActivityStore } from '../../src/kit/activity.js';
 import type { ActionOutcome, ActionPlan, ActionRequest } from '../../src/kit/types.js';
 import type { ControlRoomActions } from '../../src/ui/actions-port.js';
-import { ActionRunner } from '../../src/ui/controller/action-runner.js';
+import { ActionRunner } from '../../src/ui/model/action-runner.js';
 import { previewFrame } from '../../src/ui/panes/preview-lines.js';
+import type { DialogAction } from '../../src/ui/state/dialog-state.js';
 import { NO_DIALOG, dialogReducer } from '../../src/ui/state/dialog-state.js';
-import { createReducerStore } from '../../src/ui/state/reducer-store.js';
 import { member } from './fixtures.js';
 
 /** Actions whose plans come from a box that answers only when told to. */
@@ -43,7 +43,8 @@ describe('plans from another box', () => {
   it('says it is asking, and a second press while it waits asks nothing more', async () => {
     const box = new SlowBox();
     const activity = new ActivityStore();
-    const dialogs = createReducerStore(dialogReducer, NO_DIALOG);
+    let shown = NO_DIALOG;
+    const dialogs = { dispatch: (a: DialogAction) => (shown = dialogReducer(shown, a)) };
     const runner = new ActionRunner({ actions: box, activity, dialogs, readonly: false });
     const req: ActionRequest = { kind: 'grant', run: 'far/harness:shop', gate: 'deploy' };
     runner.ask(req);
@@ -53,7 +54,7 @@ describe('plans from another box', () => {
     expect(activity.getSnapshot().map((e) => e.message)).toEqual(["asking the run's box for the plan of grant…"]);
     box.answer();
     await new Promise((r) => setTimeout(r, 0));
-    expect(dialogs.getState().current?.kind).toBe('confirm');
+    expect(shown.current?.kind).toBe('confirm');
     expect(activity.getSnapshot()[0]?.status).toBe('done');
     // Answered: the next press asks again.
     runner.ask(req);

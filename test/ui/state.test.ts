@@ -6,7 +6,7 @@ import { availableHints, backMeaning } from '../../src/ui/state/available.js';
 import type { Situation } from '../../src/ui/state/available.js';
 import { NO_DIALOG, dialogReducer } from '../../src/ui/state/dialog-state.js';
 import { attachTarget, buildRequest } from '../../src/ui/state/requests.js';
-import { SCREEN_COMMANDS } from '../../src/ui/commands/screen-commands.js';
+import { SCREEN_COMMANDS, commandWhen } from '../../src/ui/commands/screen-commands.js';
 import { canCheckpoint, endedCount, gateCounts, liveTeammates, visibleRuns } from '../../src/ui/state/selectors.js';
 import { RunTally } from '../../src/ui/state/tally.js';
 import { initialUiState, uiReducer } from '../../src/ui/state/ui-state.js';
@@ -178,7 +178,7 @@ describe('footer hints', () => {
     ];
     // The tina run's team: the lead, a worker, a dead worker and an in-process reviewer (no pane of its own).
     const selections = views.flatMap((view) =>
-      (['runs', 'team', 'gates'] as const).flatMap((focus) =>
+      (['runs', 'team', 'gates', 'activity'] as const).flatMap((focus) =>
         (view.run?.members.length ? view.run.members : [null]).map((member) => ({ view: { ...view, member }, focus })),
       ),
     );
@@ -197,7 +197,7 @@ describe('footer hints', () => {
       for (const [command, spec] of Object.entries(SCREEN_COMMANDS)) {
         if ('routed' in spec || spec.footer === null) continue;
         expect(offered.has(command as never), `${command} with ${focus} ${view.member?.name ?? ''}`).toBe(
-          spec.when(sel).ok,
+          commandWhen(sel, command as never)?.ok,
         );
       }
     }

@@ -54,6 +54,45 @@ const TASKS: TaskSeed[] = [
   },
 ];
 
+/** The search-index run's files: the supervisor's state, phase 1's status, the context and the tasks. */
+function writeSearchIndexState(l: SandboxLayout, project: string, state: string, team: string): void {
+  const ago = (m: number) => minutesAgo(l.now, m);
+  writeJsonAtomic(path.join(state, 'supervisor-state.json'), {
+    ...supervisorHeader(FEATURE, project),
+    total_phases: 2,
+    current_phase: 1,
+    status: 'executing',
+    orchestration_started_at: ago(48),
+    phases: {
+      '1': {
+        plan_path: 'docs/plans/search-index-phase-1.md',
+        status: 'executing',
+        planning_started_at: ago(48),
+        execution_started_at: ago(40),
+        breakdown: { planning_mins: 8 },
+        review_verdicts: {
+          '1': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' },
+          '2': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' },
+        },
+      },
+    },
+    timing: { total_elapsed_mins: 48, active_mins: 48, idle_mins: 0, gaps: [] },
+  });
+  writeJsonAtomic(path.join(state, 'phase-1', 'status.json'), {
+    status: 'executing',
+    started_at: ago(40),
+    heartbeat_at: isoSeconds(l.now),
+  });
+  writeJsonAtomic(path.join(state, 'context-metrics.json'), {
+    used_pct: 38,
+    tokens: 76_000,
+    max: 200_000,
+    timestamp: isoSeconds(l.now),
+  });
+  writeSessionRegistry(l.claudeDir, FEATURE, project, l.now - 48 * 60_000);
+  writeTasks(l.claudeDir, team, TASKS);
+}
+
 /** The search-index run; the phase blocks `blockAfterSec` seconds (demo time) after the agents start. */
 export function searchIndex(l: SandboxLayout, blockAfterSec: number): DemoRun {
   const project = path.join(l.projectsDir, FEATURE);
@@ -63,43 +102,7 @@ export function searchIndex(l: SandboxLayout, blockAfterSec: number): DemoRun {
   const tasks = tasksDirOf(l.claudeDir, team);
   const agent = { sandbox: l.dir, speed: l.speed };
 
-  const write = () => {
-    const ago = (m: number) => minutesAgo(l.now, m);
-    writeJsonAtomic(path.join(state, 'supervisor-state.json'), {
-      ...supervisorHeader(FEATURE, project),
-      total_phases: 2,
-      current_phase: 1,
-      status: 'executing',
-      orchestration_started_at: ago(48),
-      phases: {
-        '1': {
-          plan_path: 'docs/plans/search-index-phase-1.md',
-          status: 'executing',
-          planning_started_at: ago(48),
-          execution_started_at: ago(40),
-          breakdown: { planning_mins: 8 },
-          review_verdicts: {
-            '1': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' },
-            '2': { spec_review: 'passed', quality_review: 'passed', worker: 'worker-1' },
-          },
-        },
-      },
-      timing: { total_elapsed_mins: 48, active_mins: 48, idle_mins: 0, gaps: [] },
-    });
-    writeJsonAtomic(path.join(state, 'phase-1', 'status.json'), {
-      status: 'executing',
-      started_at: ago(40),
-      heartbeat_at: isoSeconds(l.now),
-    });
-    writeJsonAtomic(path.join(state, 'context-metrics.json'), {
-      used_pct: 38,
-      tokens: 76_000,
-      max: 200_000,
-      timestamp: isoSeconds(l.now),
-    });
-    writeSessionRegistry(l.claudeDir, FEATURE, project, l.now - 48 * 60_000);
-    writeTasks(l.claudeDir, team, TASKS);
-  };
+  const write = () => writeSearchIndexState(l, project, state, team);
 
   const member = membersIn(project, session);
 

@@ -112,6 +112,51 @@ export function hookLogFile(logDir: string, atMs: number): string {
   return path.join(logDir, `${Math.floor(atMs / 1000)}-${HOOK_NAME.replace(/\.sh$/, '')}.log`);
 }
 
+/** What a checkpoint request names and where it goes. */
+interface RequestPlace {
+  name: string;
+  title: string;
+  stateDir: string;
+  root: string;
+  file: string;
+  message: string;
+}
+
+/** Plans a checkpoint request the harness's operator takes (it says which are pending already). */
+function throughOperator(p: RequestPlace, base: string, slug: string): PlanParts {
+  const { name, title, message } = p;
+  const known = lastAnswer(base, slug);
+  const listed = known?.kind === 'ok' ? known.checkpoints.find((c) => c.name === name) : undefined;
+  if (listed)
+    return refuse(
+      `checkpoint ${name} is already ${listed.granted ? 'granted and not consumed yet' : 'pending'} ` +
+        `(the operator says so)`,
+      title,
+      name,
+    );
+  const url = checkpointActionUrl(base, slug, name, 'request');
+  const detail: RequestDetail = {
+    kind: 'request',
+    name,
+    stateDir: p.stateDir,
+    root: p.root,
+    file: p.file,
+    message,
+    hook: null,
+    hookLogDir: path.join(p.stateDir, 'logs', 'hooks'),
+    url,
+  };
+  const effects = [
+    httpEffect(
+      'POST',
+      url,
+      JSON.stringify({ message }),
+      `(timeout ${OPERATOR_TIMEOUT_MS / 1000} s; then the checkpoints are read again from the operator)`,
+    ),
+  ];
+  return { refusal: null, title, target: name, effects, detail, destructive: true };
+}
+
 /** Plans a checkpoint request. */
 function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: string): PlanParts {
   const name = req.name ?? '';
@@ -125,39 +170,8 @@ function planRequest(ctx: AppContext, run: Run, req: ActionRequest, title: strin
   const file = path.join(w.dir, `checkpoint-${name}.md`);
   const slug = harnessSlug(run, w.dir);
   const base = operatorFor(ctx.env, slug);
-  if (base !== null) {
-    const known = lastAnswer(base, slug);
-    const listed = known?.kind === 'ok' ? known.checkpoints.find((c) => c.name === name) : undefined;
-    if (listed)
-      return refuse(
-        `checkpoint ${name} is already ${listed.granted ? 'granted and not consumed yet' : 'pending'} ` +
-          `(the operator says so)`,
-        title,
-        name,
-      );
-    const url = checkpointActionUrl(base, slug, name, 'request');
-    const message = req.message ?? '';
-    const detail: RequestDetail = {
-      kind: 'request',
-      name,
-      stateDir: w.dir,
-      root: run.root,
-      file,
-      message,
-      hook: null,
-      hookLogDir: path.join(w.dir, 'logs', 'hooks'),
-      url,
-    };
-    const effects = [
-      httpEffect(
-        'POST',
-        url,
-        JSON.stringify({ message }),
-        `(timeout ${OPERATOR_TIMEOUT_MS / 1000} s; then the checkpoints are read again from the operator)`,
-      ),
-    ];
-    return { refusal: null, title, target: name, effects, detail, destructive: true };
-  }
+  const where = { name, title, stateDir: w.dir, root: run.root, file, message: req.message ?? '' };
+  if (base !== null) return throughOperator(where, base, slug);
   const linked = linkRefusal(file) ?? linkRefusal(`${file}.granted`);
   if (linked) return refuse(linked, title, name);
   if (exists(file)) {

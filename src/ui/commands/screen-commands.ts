@@ -6,15 +6,14 @@
  */
 import { runsOf, systemOf } from '../../systems/registry.js';
 import type { Command } from '../../keys/keymap.js';
-import type { ActivityEntry } from '../../kit/activity.js';
-import { gateBody } from '../text/gate-body.js';
-import type { DialogAction, DialogState } from '../state/dialog-state.js';
-import type { ReducerStore } from '../state/reducer-store.js';
+import type { PaneAct } from '../panes/pane-spec.js';
+import { PANE_SPECS, paneSpec } from '../panes/registry.js';
+import type { DialogAction } from '../state/dialog-state.js';
+import type { Effect } from '../model/effect.js';
 import { answerRequest, attachTarget, buildRequest } from '../state/requests.js';
 import type { Selection } from '../state/requests.js';
-import type { PaneId, UiAction, UiState } from '../state/ui-state.js';
+import type { PaneId, UiAction } from '../state/ui-state.js';
 import type { ScreenView } from '../state/view.js';
-import type { ActionRunner } from '../controller/action-runner.js';
 
 /** What is selected, plus what the global commands look at. */
 export interface ScreenSelection extends Selection {
@@ -25,20 +24,16 @@ export interface ScreenSelection extends Selection {
   muted: boolean;
   /** Whether actions are refused (--readonly): keys that prompt for text say so before it is typed. */
   readonly?: boolean;
-  /** The activity entry under the activity pane's cursor (newest first), when that pane has focus. */
-  activity?: ActivityEntry | null;
 }
 
 /** Whether a command applies now: ok with the footer's word, or why not (an empty reason: silently nothing). */
 export type Verdict = { ok: true; label: string } | { ok: false; title: string; reason: string };
 
-/** What a handler may touch. */
+/** What a handler may do: change the screen or its dialogs, and ask for effects (update's step). */
 export interface CommandDeps {
-  ui: ReducerStore<UiState, UiAction>;
-  dialogs: ReducerStore<DialogState, DialogAction>;
-  runner: ActionRunner;
-  quit: () => void;
-  toggleMute: () => void;
+  ui(action: UiAction): void;
+  dialog(action: DialogAction): void;
+  effect(effect: Effect): void;
 }
 
 /** A command of the main screen; `footer` says in which group of the footer it is offered. */
@@ -53,6 +48,11 @@ export type RoutedCommand = { routed: 'move' | 'dialog' | 'prompt' | 'anywhere' 
 
 /** Why a key that would prompt for text does nothing under --readonly: said before anything is typed. */
 const READ_ONLY_KEYS = 'read-only mode (tower was started with --readonly): no action runs';
+
+/** The panes that own `read` (their rows are read whole with v), as a refusal names them. */
+const READERS = PANE_SPECS.filter((p) => p.commands?.read)
+  .map((p) => p.id)
+  .join(' or ');
 
 const ok = (label: string): Verdict => ({ ok: true, label });
 const no = (title: string, reason: string): Verdict => ({ ok: false, title, reason });
@@ -81,7 +81,7 @@ function planned(
     },
     run: (s, d) => {
       const built = buildRequest(kind, s);
-      if (built.ok) d.runner.ask(built.request);
+      if (built.ok) d.effect({ kind: 'ask', request: built.request });
     },
   };
 }
@@ -97,29 +97,13 @@ function answer(choice: string): ScreenCommand {
     },
     run: (s, d) => {
       const built = answerRequest(s, choice);
-      if (built.ok) d.runner.ask(built.request);
+      if (built.ok) d.effect({ kind: 'ask', request: built.request });
     },
   };
 }
 
-/** Opens an activity line in full: what happened, and every detail under it. */
-function readActivity(e: ActivityEntry, d: CommandDeps): void {
-  const head =
-    `${e.time.slice(11, 19)} ${e.status} ` +
-    `${e.action}${e.runId ? ` · ${e.runId}` : ''}${e.target ? ` · ${e.target}` : ''}`;
-  d.dialogs.dispatch({
-    type: 'open',
-    dialog: {
-      kind: 'read',
-      title: `${e.action} ${e.status}`,
-      text: [head, '', e.message, ...(e.details ?? [])].join('\n'),
-      scroll: 0,
-    },
-  });
-}
-
 const focusStep = (delta: 1 | -1) => (s: ScreenSelection, d: CommandDeps) =>
-  d.ui.dispatch({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
+  d.ui({ type: 'focus-step', delta, panes: s.view.focusable as PaneId[] });
 
 /** The spec of every command. */
 export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedCommand } = {
@@ -157,7 +141,7 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     run: (s, d) => {
       const t = attachTarget(s);
       if (t.ok && s.run)
-        d.dialogs.dispatch({
+        d.dialog({
           type: 'open',
           dialog: { kind: 'send', runId: s.run.id, member: t.label, ref: t.ref, text: '' },
         });
@@ -178,55 +162,27 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     },
     run: (s, d) => {
       if (s.run)
-        d.dialogs.dispatch({
+        d.dialog({
           type: 'open',
           dialog: { kind: 'request', runId: s.run.id, field: 'name', name: '', message: '' },
         });
     },
   },
+  // Read only where a pane owns it (its record's commands): elsewhere it says where.
   read: {
     footer: 'act',
-    when: (s) =>
-      s.focus === 'gates' && s.gate
-        ? ok('read gate')
-        : s.focus === 'activity' && s.activity
-          ? ok('read line')
-          : no(
-              'read',
-              s.focus === 'gates' || s.focus === 'activity'
-                ? ''
-                : 'v reads a gate or an activity line in full: focus the gates or activity pane (Tab)',
-            ),
-    run: (s, d) => {
-      if (s.focus === 'activity' && s.activity) return readActivity(s.activity, d);
-      const g = s.gate;
-      if (g)
-        d.dialogs.dispatch({
-          type: 'open',
-          dialog: {
-            kind: 'read',
-            title: `${g.kind} ${g.id}`,
-            text: gateBody(g, Number.MAX_SAFE_INTEGER).join('\n'),
-            scroll: 0,
-          },
-        });
-    },
+    when: () => no('read', `v reads a row in full in the ${READERS} pane: focus it (Tab)`),
+    run: () => {},
   },
   attach: {
     footer: 'act',
     when: (s) => {
-      if (s.focus === 'activity') return s.activity ? ok('read line') : no('read', '');
       const t = attachTarget(s);
       return t.ok ? ok('attach') : no(t.title, t.reason);
     },
     run: (s, d) => {
-      // On the activity pane a line is opened, never a pane attached behind the operator's back.
-      if (s.focus === 'activity') {
-        if (s.activity) readActivity(s.activity, d);
-        return;
-      }
       const t = attachTarget(s);
-      if (t.ok) d.runner.attach(t.paneId, t.label, s.run?.id ?? null);
+      if (t.ok) d.effect({ kind: 'attach', paneId: t.paneId, label: t.label, runId: s.run?.id ?? null });
     },
   },
   'focus-next': { footer: 'nav', when: always('panes'), run: focusStep(1) },
@@ -234,9 +190,9 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
   preview: {
     footer: null,
     when: (s) => (s.focus === 'preview' ? no('preview', '') : ok('preview')),
-    run: (_s, d) => d.ui.dispatch({ type: 'focus', pane: 'preview' }),
+    run: (_s, d) => d.ui({ type: 'focus', pane: 'preview' }),
   },
-  filter: { footer: 'nav', when: always('filter'), run: (_s, d) => d.ui.dispatch({ type: 'filter-open' }) },
+  filter: { footer: 'nav', when: always('filter'), run: (_s, d) => d.ui({ type: 'filter-open' }) },
   back: {
     footer: 'nav',
     when: (s) => {
@@ -245,9 +201,9 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
     },
     run: (s, d) => {
       const meaning = backMeaning(s);
-      if (meaning === 'back') d.ui.dispatch({ type: 'focus', pane: 'runs' });
-      else if (meaning === 'clear filter') d.ui.dispatch({ type: 'filter-clear' });
-      else if (meaning === 'cancel checkpoint') d.runner.cancelRunning();
+      if (meaning === 'back') d.ui({ type: 'focus', pane: 'runs' });
+      else if (meaning === 'clear filter') d.ui({ type: 'filter-clear' });
+      else if (meaning === 'cancel checkpoint') d.effect({ kind: 'cancel-running' });
     },
   },
   ended: {
@@ -259,12 +215,33 @@ export const SCREEN_COMMANDS: { readonly [C in Command]: ScreenCommand | RoutedC
             'ended teams',
             'no team has ended: a team ends when its files are unchanged for two days and no member has a live pane',
           ),
-    run: (_s, d) => d.ui.dispatch({ type: 'toggle-ended' }),
+    run: (_s, d) => d.ui({ type: 'toggle-ended' }),
   },
-  mute: { footer: null, when: (s) => ok(s.muted ? 'unmute' : 'mute'), run: (_s, d) => d.toggleMute() },
-  help: { footer: 'nav', when: always('help'), run: (_s, d) => d.ui.dispatch({ type: 'help', open: true }) },
-  quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.quit() },
+  mute: {
+    footer: null,
+    when: (s) => ok(s.muted ? 'unmute' : 'mute'),
+    run: (_s, d) => d.effect({ kind: 'toggle-mute' }),
+  },
+  help: { footer: 'nav', when: always('help'), run: (_s, d) => d.ui({ type: 'help', open: true }) },
+  quit: { footer: 'nav', when: always('quit'), run: (_s, d) => d.effect({ kind: 'quit' }) },
 };
+
+/**
+ * The focused pane's own command (its record's `commands`), when that pane owns `command`: what it
+ * does now, or null for nothing. undefined: the pane does not own it (the screen's command applies).
+ */
+export function paneAct(s: Pick<ScreenSelection, 'focus' | 'view'>, command: Command): PaneAct | null | undefined {
+  if (s.focus === 'runs') return undefined;
+  const own = paneSpec(s.focus).commands?.[command];
+  return own?.({ ...s.view.data, cursor: s.view.cursors[s.focus] });
+}
+
+/** Whether `command` acts now: the focused pane's own when it owns it, else the screen's; null: routed elsewhere. */
+export function commandWhen(s: ScreenSelection, command: Command): Verdict | null {
+  const own = paneAct(s, command);
+  if (own !== undefined) return own ? ok(own.label) : no(command, '');
+  return screenCommand(command)?.when(s) ?? null;
+}
 
 /** The spec of a main-screen command, or null for one the router handles elsewhere. */
 export function screenCommand(command: Command): ScreenCommand | null {
@@ -278,8 +255,8 @@ export function screenHints(s: ScreenSelection): { command: Command; label: stri
   for (const group of ['act', 'nav'] as const) {
     for (const [command, spec] of Object.entries(SCREEN_COMMANDS) as [Command, ScreenCommand | RoutedCommand][]) {
       if ('routed' in spec || spec.footer !== group) continue;
-      const v = spec.when(s);
-      if (v.ok) out.push({ command, label: v.label });
+      const v = commandWhen(s, command);
+      if (v?.ok) out.push({ command, label: v.label });
     }
   }
   return out;

@@ -4,6 +4,7 @@
  */
 import type { Bindings, Command } from '../../keys/keymap.js';
 import { commandFor } from '../../keys/keymap.js';
+import { paneSpec } from '../panes/registry.js';
 import { isMove } from '../state/moves.js';
 import type { PaneId } from '../state/ui-state.js';
 
@@ -15,8 +16,8 @@ export function translatePaneKey(bindings: Bindings, pane: PaneId, key: string):
   const command = commandFor(bindings, pane === 'runs' ? 'runs' : 'pane', key);
   if (!command) return null;
   if (isMove(command)) return command;
-  // `read` opens the selected gate or activity line: it means something in those panes only.
-  return command === 'read' && (pane === 'gates' || pane === 'activity') ? command : null;
+  // Any other pane key means something only in a pane that owns it (its record's commands).
+  return pane !== 'runs' && paneSpec(pane).commands?.[command] ? command : null;
 }
 
 /** A global key (no dialog or prompt open). */

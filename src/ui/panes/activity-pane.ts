@@ -7,8 +7,19 @@ import type { Segment } from '../text/segments.js';
 import { highlight, lineWidth } from '../text/segments.js';
 import { displayWidth, sliceCells } from '../text/width.js';
 import { activityStatusCell } from './words.js';
-import type { PaneSpec } from './pane-spec.js';
+import type { PaneAct, PaneCommandContext, PaneSpec } from './pane-spec.js';
 import { framed } from './pane-spec.js';
+
+/** The activity line under the cursor (the pane lists them newest first), opened whole. */
+function readLine({ activity, cursor }: PaneCommandContext): PaneAct | null {
+  const e = activity[activity.length - 1 - cursor];
+  if (!e) return null;
+  const head =
+    `${e.time.slice(11, 19)} ${e.status} ` +
+    `${e.action}${e.runId ? ` · ${e.runId}` : ''}${e.target ? ` · ${e.target}` : ''}`;
+  const text = [head, '', e.message, ...(e.details ?? [])].join('\n');
+  return { label: 'read line', dialog: { kind: 'read', title: `${e.action} ${e.status}`, text, scroll: 0 } };
+}
 
 /** `0:42 / 5:00 waiting for handoff`: the clock first, so a narrow pane cuts the words, not the time. */
 export function progressText(p: NonNullable<ActivityEntry['progress']>): string {
@@ -121,6 +132,8 @@ export const activityPane: PaneSpec<'activity'> = {
   topLines: 0,
   // An entry with its details is a few lines: up to a dozen lines.
   slot: { column: 1, min: 3, ask: (w) => Math.min(w * 5, 12), grow: false },
+  // v and Enter open the line under the cursor: never a pane attached behind the operator's back.
+  commands: { read: readLine, attach: readLine },
   draw: (c) =>
     framed(
       activityPane,

@@ -83,6 +83,15 @@ export const gatesPane: PaneSpec<'gates'> = {
   },
   topLines: 0,
   slot: { column: 1, min: 3, ask: (w) => w, grow: false },
+  commands: {
+    // The selected gate's whole text, to read before granting.
+    read: ({ run, cursor }) => {
+      const g = run?.gates[cursor];
+      if (!g) return null;
+      const text = gateBody(g, Number.MAX_SAFE_INTEGER).join('\n');
+      return { label: 'read gate', dialog: { kind: 'read', title: `${g.kind} ${g.id}`, text, scroll: 0 } };
+    },
+  },
   draw: (c) =>
     framed(
       gatesPane,

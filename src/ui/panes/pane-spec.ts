@@ -11,6 +11,7 @@ import type { PaneLook } from '../../store/captures.js';
 import type { ActivityEntry } from '../../store/types.js';
 import { framedPane } from '../components/frame.js';
 import type { Rect } from '../geometry.js';
+import type { Dialog } from '../state/dialog-state.js';
 import type { ScreenMemo } from '../screen-memo.js';
 import type { Segment } from '../text/segments.js';
 
@@ -62,6 +63,17 @@ export interface PaneKeyContext {
   lines: number;
 }
 
+/** What a command acting inside a pane reads: what the pane counts from, and its cursor (clamped). */
+export interface PaneCommandContext extends PaneData {
+  cursor: number;
+}
+
+/** What a pane's own command does now: the footer's word for it and the dialog it opens. */
+export interface PaneAct {
+  label: string;
+  dialog: Dialog;
+}
+
 /** One detail pane. */
 export interface PaneSpec<Id extends string = string> {
   readonly id: Id;
@@ -78,6 +90,13 @@ export interface PaneSpec<Id extends string = string> {
   shown?(rows: number): boolean;
   /** A key this pane handles itself: the cursor it moves to, or null to leave the key to the screen. */
   key?(command: Command, k: PaneKeyContext): number | null;
+  /**
+   * Commands that act inside this pane while it has focus (a binding attached to the pane): what
+   * each does for the row under the cursor, or null for nothing (silently). The pane owns them: the
+   * screen's command of that name is not tried. The key table (keymap.ts) still gives their keys,
+   * their place in the footer and their help.
+   */
+  readonly commands?: { readonly [C in Command]?: (c: PaneCommandContext) => PaneAct | null };
   /** Its lines, frame included. */
   draw(c: DrawContext): readonly (readonly Segment[])[];
 }

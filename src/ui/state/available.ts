@@ -3,7 +3,6 @@
  * specs say whether it means anything for the current selection. Pure.
  */
 import type { Command } from '../../keys/keymap.js';
-import type { ActivityEntry } from '../../kit/activity.js';
 import type { Dialog } from './dialog-state.js';
 import { heldInput } from './dialog-state.js';
 import { screenHints } from '../commands/screen-commands.js';
@@ -25,8 +24,6 @@ export interface Situation {
   dialogScrolls?: boolean;
   /** Whether notifications are muted (the footer offers to unmute). */
   muted?: boolean;
-  /** The activity entry under the activity pane's cursor, when that pane has focus (`v` reads it). */
-  activity?: ActivityEntry | null;
 }
 
 /** A footer hint: the command and the word for what it does here. */
@@ -83,7 +80,6 @@ function mainHints(s: Situation): Hint[] {
     filter: s.filter,
     cancellable: s.cancellable,
     muted: s.muted ?? false,
-    activity: s.focus === 'activity' ? (s.activity ?? null) : null,
   });
 }
 

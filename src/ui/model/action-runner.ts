@@ -1,13 +1,13 @@
 /**
- * Runs the operator's actions: plan → confirm dialog (or refusal) → run, with progress in the
- * activity pane, Esc cancelling a waiting action, and the straggler offer as a dialog.
- * Lives outside React; the screen reads which action can be cancelled through subscribe/getSnapshot.
+ * Runs the operator's actions for the effect runner: plan → confirm dialog (or refusal) → run,
+ * with progress in the activity pane, Esc cancelling a waiting action, and the straggler offer as a
+ * dialog. The dialogs it opens go to the model as messages; the model hears which action can be
+ * cancelled through subscribe/getCancellable.
  */
 import type { ActionKind, ActionOutcome, ActionPlan, ActionRequest, RunHooks } from '../../kit/types.js';
 import type { ActivityStore } from '../../kit/activity.js';
 import type { ControlRoomActions } from '../actions-port.js';
-import type { DialogAction, DialogState } from '../state/dialog-state.js';
-import type { ReducerStore } from '../state/reducer-store.js';
+import type { DialogAction } from '../state/dialog-state.js';
 
 /** Actions that wait a long time and can be cancelled with Esc. */
 const CANCELLABLE: readonly ActionKind[] = ['checkpoint', 'rehydrate'];
@@ -21,7 +21,8 @@ interface Running {
 export interface RunnerDeps {
   actions: ControlRoomActions;
   activity: ActivityStore;
-  dialogs: ReducerStore<DialogState, DialogAction>;
+  /** Where the dialogs it opens and closes go (the model's update, as a message). */
+  dialogs: { dispatch(action: DialogAction): void };
   readonly: boolean;
 }
 
@@ -146,26 +147,6 @@ export class ActionRunner {
     });
   }
 
-  /** y/Enter in a dialog. */
-  confirm(): void {
-    const d = this.deps.dialogs.getState().current;
-    if (!d) return;
-    if (d.kind === 'offer-terminate') {
-      this.answerOffer(d.offerId, [...d.alive]);
-      return;
-    }
-    this.deps.dialogs.dispatch({ type: 'close' });
-    if (d.kind === 'confirm' && !d.plan.refusal) this.start(d.plan);
-  }
-
-  /** n/Esc in a dialog. */
-  cancel(): void {
-    const d = this.deps.dialogs.getState().current;
-    if (!d) return;
-    if (d.kind === 'offer-terminate') this.answerOffer(d.offerId, []);
-    else this.deps.dialogs.dispatch({ type: 'close' });
-  }
-
   /** Cancels the newest cancellable running action; false when there is none. */
   cancelRunning(): boolean {
     const entry = [...this.running].reverse().find(([, r]) => CANCELLABLE.includes(r.kind) && !r.abort.signal.aborted);
@@ -199,7 +180,8 @@ export class ActionRunner {
     }
   }
 
-  private start(plan: ActionPlan): void {
+  /** Runs a confirmed plan (a refused one is only recorded), its progress in the activity pane. */
+  start(plan: ActionPlan): void {
     const { activity } = this.deps;
     const id = activity.push({
       action: plan.request.kind,
@@ -268,12 +250,13 @@ export class ActionRunner {
     });
   }
 
-  private answerOffer(offerId: number, names: string[]): void {
+  /** Answers a straggler offer: the names to force-terminate (none: decline). */
+  answerOffer(offerId: number, names: readonly string[]): void {
     this.deps.dialogs.dispatch({ type: 'drop-offer', offerId });
     const resolve = this.offers.get(offerId);
     if (!resolve) return;
     this.offers.delete(offerId);
-    resolve(names);
+    resolve([...names]);
   }
 
   private changed(): void {
