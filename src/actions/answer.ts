@@ -22,6 +22,8 @@ import { refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil, sleep } from '../kit/wait.js';
 import { answerThroughHook, planHookAnswer } from './answer-hook.js';
+import { fromAgentServer, planServerAnswer, runServerAnswer } from './answer-server.js';
+import { selectAndConfirm } from './answer-select.js';
 import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient, paneScreen } from './pane-client.js';
@@ -127,6 +129,8 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
   const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
+  // A request the CLI's own server showed is answered there, by its id (a rule's too).
+  if (seen && option && fromAgentServer(seen)) return planServerAnswer(m, who, detail, seen, option, title);
   // A request tower's hook holds open for this pane is answered through the hook: one from this
   // pane's server (the hook names $TMUX's socket), never one from another server's same %N.
   const throughHook = planHookAnswer(ctx, run.id, m, who, detail, option, title, {
@@ -281,6 +285,7 @@ function sameInput(h: NonNullable<AnswerDetail['hook']>, input: string): boolean
 
 /** Answers the prompt, after checking it is still the one asked about and old enough to take keys. */
 export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOutcome> {
+  if (d.expect?.startsWith('server:')) return runServerAnswer(x, d);
   if (d.hook && d.byRule && !sameInput(d.hook, d.byRule.input))
     return {
       status: 'refused',
@@ -337,7 +342,24 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   seen = await check();
   if ('status' in seen) return seen;
   const { prompt: before, option } = seen;
-  await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
+  const select = ways.typing.select;
+  if (select?.takes.includes(option.label)) {
+    // A selection moved by keys: read back on the option before the key that takes it.
+    const stillShown = async () => {
+      const again = await check();
+      if ('status' in again) return again;
+      return again.prompt.signature === before.signature
+        ? null
+        : {
+            status: 'refused' as const,
+            message: `${where} shows another dialog after the selection moved: nothing taken`,
+          };
+    };
+    const pane = { paneId: d.paneId, server: d.server, who: d.member };
+    const typeAll = (calls: readonly SendKeys[]) => typeKeys(ctx, d.paneId, d.server, calls);
+    const stopped = await selectAndConfirm(ctx, pane, select, option, typeAll, stillShown, x.hooks.signal);
+    if (stopped) return stopped;
+  } else await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
   const details = [
     `${before.subject.join(' · ')}`.trim(),
     `${before.question} → ${option.key}. ${option.label}`,
@@ -373,6 +395,19 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   };
 }
 
+/** Whether the input box draws the pasted line within the send's wait (a CLI that drops an Enter before that). */
+async function drawn(ctx: AppContext, d: SendDetail, ways: AgentWays, signal?: AbortSignal): Promise<boolean> {
+  const holds = ways.screen.inputHolds;
+  if (!holds) return true;
+  const seen = await pollUntil({
+    timeoutMs: d.confirmMs,
+    intervalMs: 100,
+    ...(signal ? { signal } : {}),
+    check: async () => (holds(await paneScreen(ctx, d.paneId, d.server), d.text) ? true : null),
+  });
+  return seen.status === 'ok';
+}
+
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
@@ -383,6 +418,13 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   const submit = ways.typing.submitAfterPaste;
   if (submit) {
     await pasteText(ctx, d.paneId, d.server, d.text);
+    if (ways.typing.submitWhenDrawn && !(await drawn(ctx, d, ways, x.hooks.signal)))
+      return {
+        status: 'failed',
+        message:
+          `pasted the line into ${d.member}'s pane ${d.paneId}, but its input box did not show it within ` +
+          `${seconds(d.confirmMs)}: not submitted; look at the pane`,
+      };
     await typeKeys(ctx, d.paneId, d.server, submit);
   } else await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
   const holds = ways.screen.inputHolds;
