@@ -96,7 +96,9 @@ interface Judged {
 }
 
 /** The requests a CLI's own server asks of this box's members now, each with the one member it is for. */
-function serverRequests(runs: readonly Run[]): { run: Run; member: Member; request: Judged; input: Record<string, unknown> }[] {
+function serverRequests(
+  runs: readonly Run[],
+): { run: Run; member: Member; request: Judged; input: Record<string, unknown> }[] {
   const out = [];
   for (const run of runs)
     for (const member of run.members) {

@@ -56,7 +56,7 @@ import type { AgentState } from '../agents/types.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
-import { AgentServers } from './agent-servers.js';
+import type { AgentServers } from './agent-servers.js';
 import type { ServerReading } from '../agents/types.js';
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
@@ -152,12 +152,11 @@ export class PaneWatch {
      * Whether the servers of CLIs that serve one are followed (`live`), read once for a one-shot
      * command (`once`), or not at all (null).
      */
-    servers: 'live' | 'once' | null = null,
-  ) {
-    this.servers = servers ? new AgentServers((key) => this.serverChanged(key), servers) : null;
-  }
+    private readonly serverMode: 'live' | 'once' | null = null,
+  ) {}
 
-  private readonly servers: AgentServers | null;
+  /** Made with the first pane whose CLI serves (a start with none loads nothing of it). */
+  private servers: AgentServers | null = null;
 
   /** What the server of a pane's CLI (by paneKey) says, where it serves one and is reached; else null. */
   serverState(key: string): ServerReading | null {
@@ -366,11 +365,12 @@ export class PaneWatch {
           const moving = movedAt > 0 && now - movedAt < MOVING_MS;
           if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
           const { agent, reading, read } = await readCapture(cap, moving);
-          if (this.servers) {
-            const found = agent?.cli ? await cliOf(cap) : null;
-            if (found) await this.servers.see(id, found.cli, found.ways, cap.pid, found.paneArgv);
-            else this.servers.drop(id);
-          }
+          const found = this.serverMode && agent?.cli ? await cliOf(cap) : null;
+          if (found?.ways.server) {
+            const { AgentServers } = await import('./agent-servers.js');
+            this.servers ??= new AgentServers((key) => this.serverChanged(key), this.serverMode!);
+            await this.servers.see(id, found.cli, found.ways, cap.pid, found.paneArgv);
+          } else this.servers?.drop(id);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
           // The same dialog read again keeps the time it was first seen: how old it is decides when keys may go in.
           const first =

@@ -27,6 +27,20 @@ import { lastToolResult, lastUserText } from '../helpers/opencode-cli/chat-api.j
 import { CONTEXT_LIMIT, startOpencode, type OpencodeRun } from '../helpers/opencode-cli/launch.js';
 import { bashTurn, isConversation } from '../helpers/opencode-cli/scenarios.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { RuleAnswerer, type RuleRecord } from '../../src/actions/rule-answer.js';
+import { parseRules } from '../../src/rules/load.js';
+
+/** Rules that allow the echo commands and deny rm, judged by a rules follower as tower runs one. */
+const RULES = parseRules(
+  'rules.json',
+  JSON.stringify({
+    rules: [
+      { name: 'echoes', decision: 'allow', agent: 'opencode', tool: 'Bash', command: ['echo * > *.txt'] },
+      { name: 'no rm', decision: 'deny', tool: 'Bash', command: ['rm *'] },
+    ],
+  }),
+);
+const records: RuleRecord[] = [];
 
 let oc: OpencodeRun;
 /** Captures with the pane's server followed, as tower reads a pane whose process serves. */
@@ -75,6 +89,8 @@ beforeAll(async () => {
       { ...bashTurn('FIRST', 'echo one > one.txt'), usage: { prompt_tokens: 2345 } },
       bashTurn('SECOND', 'echo two > two.txt'),
       bashTurn('THIRD', 'echo three > three.txt'),
+      bashTurn('FOURTH', 'echo four > four.txt'),
+      bashTurn('FIFTH', 'rm -f one.txt'),
     ],
   });
   await oc.ready(150_000);
@@ -173,6 +189,12 @@ describe('opencode 1.18.33 in tmux', () => {
       30_000,
       { what: 'the selection on Reject' },
     );
+    // A dialog read from the screen is never judged by rule, though a rule would allow its command.
+    const answerer = new RuleAnswerer(acting.w.env, () => RULES, (r) => records.push(r));
+    acting.w.setSnapshot(snapshotOf(read));
+    await answerer.look();
+    expect(records).toEqual([]);
+    expect(acting.tmux.sent.length).toBe(typed);
     const { outcome } = await act(read, { choice: '1' });
     expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('(Allow once)') });
     // Right wraps from Reject to Allow once; Enter only then.
@@ -186,5 +208,28 @@ describe('opencode 1.18.33 in tmux', () => {
     await waitFor(() => oc.api.requests.some((r) => isConversation(r) && lastUserText(r) === line), 90_000, {
       what: 'the line to reach the model',
     });
+  }, 240_000);
+
+  it('rules decide the requests its server asks, answered there by id: allowed by rule, denied by rule', async () => {
+    const answerer = new RuleAnswerer(acting.w.env, () => RULES, (r) => records.push(r));
+    await askFor('FOURTH');
+    const asking = await seenWhen(served, (x) => x.prompt?.request?.whole === '{"command":"echo four > four.txt"}');
+    acting.w.setSnapshot(snapshotOf(asking));
+    await answerer.look();
+    expect(records.at(-1)).toMatchObject({ said: 'allowed', rule: 'echoes', outcome: 'done', tool: 'Bash' });
+    expect(records.at(-1)!.request).toBe(asking.members[0]!.prompt!.request!.id);
+    expect(answerer.tally.allowed).toBe(1);
+    await waitFor(() => fs.existsSync(path.join(oc.project, 'four.txt')), 90_000, { what: 'four.txt' });
+    await seenWhen(served, (x) => x.prompt === undefined && x.activityCue === 'prompt');
+    await askFor('FIFTH');
+    const denying = await seenWhen(served, (x) => x.prompt?.request?.whole === '{"command":"rm -f one.txt"}');
+    const sent = oc.api.requests.length;
+    acting.w.setSnapshot(snapshotOf(denying));
+    await answerer.look();
+    expect(records.at(-1)).toMatchObject({ said: 'denied', rule: 'no rm', outcome: 'done' });
+    expect(answerer.denials.get(`${run.id}/oc`)?.rule).toBe('no rm');
+    await seenWhen(served, (x) => x.prompt === undefined && x.activityCue === 'prompt');
+    expect(fs.existsSync(path.join(oc.project, 'one.txt'))).toBe(true);
+    expect(oc.api.requests.slice(sent).filter(isConversation)).toEqual([]);
   }, 240_000);
 });
