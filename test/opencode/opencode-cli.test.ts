@@ -190,7 +190,11 @@ describe('opencode 1.18.33 in tmux', () => {
       { what: 'the selection on Reject' },
     );
     // A dialog read from the screen is never judged by rule, though a rule would allow its command.
-    const answerer = new RuleAnswerer(acting.w.env, () => RULES, (r) => records.push(r));
+    const answerer = new RuleAnswerer(
+      acting.w.env,
+      () => RULES,
+      (r) => records.push(r),
+    );
     acting.w.setSnapshot(snapshotOf(read));
     await answerer.look();
     expect(records).toEqual([]);
@@ -211,7 +215,11 @@ describe('opencode 1.18.33 in tmux', () => {
   }, 240_000);
 
   it('rules decide the requests its server asks, answered there by id: allowed by rule, denied by rule', async () => {
-    const answerer = new RuleAnswerer(acting.w.env, () => RULES, (r) => records.push(r));
+    const answerer = new RuleAnswerer(
+      acting.w.env,
+      () => RULES,
+      (r) => records.push(r),
+    );
     await askFor('FOURTH');
     const asking = await seenWhen(served, (x) => x.prompt?.request?.whole === '{"command":"echo four > four.txt"}');
     acting.w.setSnapshot(snapshotOf(asking));
