@@ -342,24 +342,18 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   seen = await check();
   if ('status' in seen) return seen;
   const { prompt: before, option } = seen;
-  const select = ways.typing.select;
-  if (select?.takes.includes(option.label)) {
-    // A selection moved by keys: read back on the option before the key that takes it.
-    const stillShown = async () => {
-      const again = await check();
-      if ('status' in again) return again;
-      return again.prompt.signature === before.signature
-        ? null
-        : {
-            status: 'refused' as const,
-            message: `${where} shows another dialog after the selection moved: nothing taken`,
-          };
-    };
-    const pane = { paneId: d.paneId, server: d.server, who: d.member };
-    const typeAll = (calls: readonly SendKeys[]) => typeKeys(ctx, d.paneId, d.server, calls);
-    const stopped = await selectAndConfirm(ctx, pane, select, option, typeAll, stillShown, x.hooks.signal);
-    if (stopped) return stopped;
-  } else await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
+  const stopped = await typeChoice(x, d, ways, option, async () => {
+    // Read again right before the key that takes it: the same dialog, whole.
+    const again = await check();
+    if ('status' in again) return again;
+    return again.prompt.signature === before.signature
+      ? null
+      : {
+          status: 'refused' as const,
+          message: `${where} shows another dialog after the selection moved: nothing taken`,
+        };
+  });
+  if (stopped) return stopped;
   const details = [
     `${before.subject.join(' · ')}`.trim(),
     `${before.question} → ${option.key}. ${option.label}`,
@@ -393,6 +387,28 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
       `${seconds(d.confirmMs)}; look at the pane`,
     details,
   };
+}
+
+/**
+ * Types the keys that choose `option`: its own keys, or (a dialog whose options are a selection)
+ * the selection moved onto it and read back, then the key that takes it. An outcome when it stopped.
+ */
+async function typeChoice(
+  x: Execution,
+  d: AnswerDetail,
+  ways: AgentWays,
+  option: PromptOption,
+  stillShown: () => Promise<ActionOutcome | null>,
+): Promise<ActionOutcome | null> {
+  const ctx = x.env.ctx;
+  const select = ways.typing.select;
+  if (!select?.takes.includes(option.label)) {
+    await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
+    return null;
+  }
+  const pane = { paneId: d.paneId, server: d.server, who: d.member };
+  const typeAll = (calls: readonly SendKeys[]) => typeKeys(ctx, d.paneId, d.server, calls);
+  return selectAndConfirm(ctx, pane, select, option, typeAll, stillShown, x.hooks.signal);
 }
 
 /** Whether the input box draws the pasted line within the send's wait (a CLI that drops an Enter before that). */
