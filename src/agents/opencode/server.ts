@@ -13,8 +13,10 @@
  */
 import { z } from 'zod';
 
-/** How long one request to the server may take. */
-export const REQUEST_TIMEOUT_MS = 2000;
+/** How long one request to the server may take (a loaded box's opencode answered a list in over 2 s). */
+export const REQUEST_TIMEOUT_MS = 5000;
+/** How long an answer may take: the list read again, then the reply (the operator waits on it). */
+export const ANSWER_TIMEOUT_MS = 10_000;
 /** The most of a body read (the permission list, a reply). */
 export const MAX_BODY_BYTES = 256 * 1024;
 /** The most of one event read; a longer one is skipped (a message part can be big). */

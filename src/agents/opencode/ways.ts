@@ -18,7 +18,7 @@ import {
   readScreen,
   selectedOption,
 } from './screen.js';
-import { portOf } from './server.js';
+import { ANSWER_TIMEOUT_MS, portOf } from './server.js';
 
 function line(text: string): readonly SendKeys[] {
   return [['-l', '--', text], ['Enter']];
@@ -53,7 +53,7 @@ export const opencodeWays: AgentWays = {
   server: {
     portOf,
     follow: (port, onChange) => new OpencodeFollow(port, onChange),
-    answer: (port, signature, choice) => answerBySignature(port, signature, choice),
+    answer: (port, signature, choice) => answerBySignature(port, signature, choice, { timeoutMs: ANSWER_TIMEOUT_MS }),
     portOfSignature,
   },
   cycle: {
