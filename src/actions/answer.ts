@@ -22,14 +22,16 @@ import { refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
 import { pollUntil, sleep } from '../kit/wait.js';
 import { answerThroughHook, planHookAnswer } from './answer-hook.js';
+import { fromAgentServer, planServerAnswer, runServerAnswer } from './answer-server.js';
+import { selectAndConfirm } from './answer-select.js';
 import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
 import { onServer, paneClient, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
 import { confirmSent, markBeforeSend } from './send-confirm.js';
-import type { AgentCli, AgentWays } from '../agents/types.js';
-import { atInputOf, typeKeys, typeLine } from './agent-typing.js';
+import type { AgentCli, AgentWays, SendKeys } from '../agents/types.js';
+import { atInputOf, pasteText, typeKeys } from './agent-typing.js';
 import type { AgentId } from '../model/model.js';
 
 /** How long the pane gets to show that the answer or the line was taken. */
@@ -134,6 +136,8 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
   };
   const about = seen ? `: ${[...seen.subject, seen.question].join(' · ')} → ${option!.key}. ${option!.label}` : '';
   const who = asking === m ? m.name : `${asking.name} (drawn in ${m.name}'s pane)`;
+  // A request the CLI's own server showed is answered there, by its id (a rule's too).
+  if (seen && option && fromAgentServer(seen)) return planServerAnswer(m, who, detail, seen, option, title);
   // A request tower's hook holds open for this pane is answered through the hook: one from this
   // pane's server (the hook names $TMUX's socket), never one from another server's same %N.
   const throughHook = planHookAnswer(ctx, run.id, m, who, detail, option, title, {
@@ -256,6 +260,7 @@ function sameInput(h: NonNullable<AnswerDetail['hook']>, input: string): boolean
 
 /** Answers the prompt, after checking it is still the one asked about and old enough to take keys. */
 export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOutcome> {
+  if (d.expect?.startsWith('server:')) return runServerAnswer(x, d);
   if (d.hook && d.byRule && !sameInput(d.hook, d.byRule.input))
     return {
       status: 'refused',
@@ -319,7 +324,18 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   const { prompt: before, option } = seen;
   // Cancelled while it looked (on a box: the operator's connection ended): no key goes in after that.
   if (x.hooks.signal?.aborted) return { status: 'cancelled', message: 'cancelled before typing' };
-  await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
+  const stopped = await typeChoice(x, d, ways, option, async () => {
+    // Read again right before the key that takes it: the same dialog, whole.
+    const again = await check();
+    if ('status' in again) return again;
+    return again.prompt.signature === before.signature
+      ? null
+      : {
+          status: 'refused' as const,
+          message: `${where} shows another dialog after the selection moved: nothing taken`,
+        };
+  });
+  if (stopped) return stopped;
   return confirmAnswer(x, d, ways, before, option);
 }
 
@@ -374,6 +390,41 @@ async function confirmAnswer(
   };
 }
 
+/**
+ * Types the keys that choose `option`: its own keys, or (a dialog whose options are a selection)
+ * the selection moved onto it and read back, then the key that takes it. An outcome when it stopped.
+ */
+async function typeChoice(
+  x: Execution,
+  d: AnswerDetail,
+  ways: AgentWays,
+  option: PromptOption,
+  stillShown: () => Promise<ActionOutcome | null>,
+): Promise<ActionOutcome | null> {
+  const ctx = x.env.ctx;
+  const select = ways.typing.select;
+  if (!select?.takes.includes(option.label)) {
+    await typeKeys(ctx, d.paneId, d.server, ways.typing.answer(option));
+    return null;
+  }
+  const pane = { paneId: d.paneId, server: d.server, who: d.member };
+  const typeAll = (calls: readonly SendKeys[]) => typeKeys(ctx, d.paneId, d.server, calls);
+  return selectAndConfirm(ctx, pane, select, option, typeAll, stillShown, x.hooks.signal);
+}
+
+/** Whether the input box draws the pasted line within the send's wait (a CLI that drops an Enter before that). */
+async function drawn(ctx: AppContext, d: SendDetail, ways: AgentWays, signal?: AbortSignal): Promise<boolean> {
+  const holds = ways.screen.inputHolds;
+  if (!holds) return true;
+  const seen = await pollUntil({
+    timeoutMs: d.confirmMs,
+    intervalMs: 100,
+    ...(signal ? { signal } : {}),
+    check: async () => (holds(await paneScreen(ctx, d.paneId, d.server), d.text) ? true : null),
+  });
+  return seen.status === 'ok';
+}
+
 /** Types a line to the member, unless its pane shows a prompt. */
 export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
@@ -381,7 +432,18 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
   await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', atInputOf(ways));
   const mark = markBeforeSend(ctx, d);
-  await typeLine(ctx, d.paneId, d.server, d.text, ways);
+  const submit = ways.typing.submitAfterPaste;
+  if (submit) {
+    await pasteText(ctx, d.paneId, d.server, d.text);
+    if (ways.typing.submitWhenDrawn && !(await drawn(ctx, d, ways, x.hooks.signal)))
+      return {
+        status: 'failed',
+        message:
+          `pasted the line into ${d.member}'s pane ${d.paneId}, but its input box did not show it within ` +
+          `${seconds(d.confirmMs)}: not submitted; look at the pane`,
+      };
+    await typeKeys(ctx, d.paneId, d.server, submit);
+  } else await typeKeys(ctx, d.paneId, d.server, ways.typing.line(d.text));
   const holds = ways.screen.inputHolds;
   return confirmSent(ctx, d, mark, x.hooks.signal, holds ? (screen, typed) => !holds(screen, typed) : undefined);
 }

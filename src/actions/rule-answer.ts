@@ -4,7 +4,9 @@
  * operator), reads its input whole from the request file and lets the rules judge it once. A rule's
  * allow or deny is an answer action like the operator's (the same plan, the same hook, an audit
  * line and an activity row), bound to that request and that input; a rule in dry run records what
- * it would have done. Requests read from a screen are never judged: only what the hook holds.
+ * it would have done. Requests an agent CLI's own server asked (opencode's `permission.asked`) are
+ * judged too, whole and structured as the server gave them, and answered through that server by
+ * their id. Requests read from a screen are never judged: only what the hook holds or a server asked.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +24,7 @@ import type { LoadedRules } from '../rules/load.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { serverSocket } from './pane-client.js';
 import { planAction, runAction } from './index.js';
+import { fromAgentServer } from './answer-server.js';
 
 /** One decision by rule, as the screen and `tower watch` show it. */
 export interface RuleRecord {
@@ -77,9 +80,43 @@ export function placeOf(run: Run, m: Member, box: string): RuleRequest['place'] 
     team: m.team ?? run.name,
     member: m.name,
     role: m.role,
-    agent: 'claude-code',
+    agent: m.agent && m.agent !== 'unknown' ? m.agent : 'claude-code',
     root: run.root,
   };
+}
+
+/** One request as a rule judges and records it: held by the hook, or asked by a CLI's server. */
+interface Judged {
+  id: string;
+  tool: string;
+  /** Its input whole, one line of JSON: what an answer by rule is bound to. */
+  whole: string;
+  /** The line its dialog shows. */
+  subject: string;
+}
+
+/** The requests a CLI's own server asks of this box's members now, each with the one member it is for. */
+function serverRequests(
+  runs: readonly Run[],
+): { run: Run; member: Member; request: Judged; input: Record<string, unknown> }[] {
+  const out = [];
+  for (const run of runs)
+    for (const member of run.members) {
+      const p = member.prompt;
+      // Only a prompt a server gave (its signature and structured request say so), never a screen's dialog.
+      if (member.state !== 'alive' || !fromAgentServer(p) || !p?.request) continue;
+      let input: unknown;
+      try {
+        input = JSON.parse(p.request.whole);
+      } catch {
+        continue;
+      }
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) continue;
+      const { id, tool, whole } = p.request;
+      const subject = p.subject.filter((l) => !l.startsWith('# ')).join(' ');
+      out.push({ run, member, request: { id, tool, whole, subject }, input: input as Record<string, unknown> });
+    }
+  return out;
 }
 
 /** Answers the held requests of this box's members by rule. */
@@ -123,9 +160,20 @@ export class RuleAnswerer {
     const { rules, problem } = this.rules();
     if (problem !== null || rules.length === 0) return;
     const ctx = this.env.ctx;
+    const runs = this.env.snapshot().runs.filter((r) => !r.host && !r.stale);
+    for (const s of serverRequests(runs)) {
+      if (this.judged.has(s.request.id)) continue;
+      this.remember(s.request.id);
+      const verdict = judge(rules, {
+        tool: s.request.tool,
+        input: s.input,
+        cwd: s.run.root,
+        place: placeOf(s.run, s.member, this.box),
+      });
+      await this.act(verdict, s.request, s.run, s.member);
+    }
     const held = heldRequests(stateHome(ctx.env));
     if (held.length === 0) return;
-    const runs = this.env.snapshot().runs.filter((r) => !r.host && !r.stale);
     for (const r of held) {
       if (this.judged.has(r.id)) continue;
       const owner = ownerOf(runs, r, (m) => serverSocket(ctx, m.tmuxServer));
@@ -135,7 +183,8 @@ export class RuleAnswerer {
       if (!input) continue;
       this.remember(r.id);
       const verdict = judge(rules, { ...input, place: placeOf(owner.run, owner.member, this.box) });
-      await this.act(verdict, r, owner.run, owner.member);
+      const judged = { id: r.id, tool: r.tool!, whole: r.whole!, subject: r.subject ?? '' };
+      await this.act(verdict, judged, owner.run, owner.member);
     }
   }
 
@@ -144,15 +193,15 @@ export class RuleAnswerer {
     if (this.judged.size > MAX_JUDGED) this.judged.delete(this.judged.values().next().value!);
   }
 
-  private async act(v: Verdict, r: HeldRequest, run: Run, m: Member): Promise<void> {
+  private async act(v: Verdict, r: Judged, run: Run, m: Member): Promise<void> {
     const base = {
       time: new Date().toISOString(),
       request: r.id,
       run: run.id,
       member: m.name,
       box: this.box,
-      tool: r.tool!,
-      input: r.whole!,
+      tool: r.tool,
+      input: r.whole,
     };
     if (v.wouldBe) {
       const said = v.wouldBe.decision === 'allow' ? 'would allow' : 'would deny';
@@ -174,14 +223,14 @@ export class RuleAnswerer {
           outcome: 'done',
           duration: 0,
           message: sanitizeLine(message),
-          rule: { rule: rec.rule, request: r.id, input: r.whole!, box: this.box },
+          rule: { rule: rec.rule, request: r.id, input: r.whole, box: this.box },
         },
         ctxEnv(this.env),
       );
       this.onRecord(rec);
     }
     if (!v.acts || !v.rule) return;
-    const byRule: RuleAnswer = { rule: v.rule.name, request: r.id, input: r.whole!, box: this.box };
+    const byRule: RuleAnswer = { rule: v.rule.name, request: r.id, input: r.whole, box: this.box };
     const plan = planAction(this.env, {
       kind: 'answer',
       run: run.id,

@@ -67,6 +67,8 @@ export interface AgentPrompt {
   drawnIn?: string;
   /** When tower first saw this dialog (ISO). */
   since?: string;
+  /** The request as the CLI's server gave it (id, tool, input whole), where the prompt comes from there. */
+  request?: { id: string; tool: string; whole: string };
 }
 
 /** What a cue the screen gave means (carried as `activityCue`). */
@@ -136,6 +138,31 @@ export interface TypingWays {
    * after it draws.
    */
   minDialogAgeMs: number;
+  /**
+   * Present: the submit keys after a paste wait until the box draws the pasted text (`inputHolds`),
+   * for a CLI that drops a carriage return coming before that (Gemini CLI).
+   */
+  submitWhenDrawn?: boolean;
+  /**
+   * Present: a dialog whose options are not keys of their own but a selection moved by keys
+   * (opencode's). An option is taken by moving the selection onto it, reading it back from a capture
+   * with escapes, then `confirm`; the options listed here are the ones that may be taken so.
+   */
+  select?: SelectWays;
+}
+
+/** How a dialog's selection is moved and read (it shows only in colour). */
+export interface SelectWays {
+  /** The option the dialog has selected, read from a capture with escapes (`capture-pane -e`), or null. */
+  selected(escaped: string): AgentPromptOption | null;
+  /** The labels in the order the selection moves through them (it wraps). */
+  order: readonly string[];
+  /** The key that moves the selection to the next label. */
+  next: SendKeys;
+  /** The key that takes the selected option. */
+  confirm: SendKeys;
+  /** The labels that may be taken by moving and confirming (others ask more, or have a key of their own). */
+  takes: readonly string[];
 }
 
 /** How full an agent's context is and the tokens its turns used, as the CLI's own files say. */
@@ -222,6 +249,62 @@ export interface AgentWays {
   usage(file: string): AgentUsage | null;
   /** How its own cycle's steps are confirmed; absent for a CLI whose cycle is the system's commands or refused. */
   cycle?: CycleConfirm;
+  /** The CLI's own server, where a pane's process serves one: the exact source of its state and answers. */
+  server?: ServerWays;
+}
+
+/** A request waiting on a CLI's server, whole and structured as the server gave it. */
+export interface ServerRequest {
+  /** The server's own id of the request. */
+  id: string;
+  /** The tool as rules and the dialog name it (`Bash`). */
+  tool: string;
+  /** The tool's input (`{command}` for a shell command), as the server gave it. */
+  input: Record<string, unknown>;
+  /** The input as one line of JSON, what an answer by rule is bound to. */
+  whole: string;
+}
+
+/** What a CLI's server says its agent is doing now. */
+export interface ServerReading {
+  activity: Activity;
+  cue: AgentCue;
+  /** Since when (epoch ms). */
+  since: number;
+  /** The oldest request waiting, as the prompt shown and answered, with its request. */
+  prompt: AgentPrompt | null;
+  request: ServerRequest | null;
+  usage: AgentUsage | null;
+}
+
+/** One server followed: its events as they come, reconnecting when the stream ends. */
+export interface ServerFollow {
+  /** What it says now; null while not connected, or before it has said anything. */
+  read(): ServerReading | null;
+  /** Why it is not followed now (refused, not reachable, a bad body), or null. */
+  problem(): string | null;
+  /** Resolves once the first connect has been tried (it worked, or it failed). */
+  ready(): Promise<void>;
+  close(): void;
+}
+
+/** How a CLI's server is found, followed and answered through. */
+export interface ServerWays {
+  /** The port one of the pane's processes serves on, by its argv, or null. */
+  portOf(argv: readonly string[]): number | null;
+  /** Follows the server on 127.0.0.1:`port`; `onChange` is called when what `read` says may have changed. */
+  follow(port: number, onChange: () => void): ServerFollow;
+  /**
+   * Answers the request a prompt's `signature` names with `choice` (`1`/`y` once, `2` always,
+   * `3`/`n` reject), only while the server still lists it with the same input; the label taken.
+   */
+  answer(
+    port: number,
+    signature: string,
+    choice: string,
+  ): Promise<{ ok: true; label: string } | { ok: false; problem: string }>;
+  /** The port a prompt's signature was read from, or null when it is not one of this server's. */
+  portOfSignature(signature: string): number | null;
 }
 
 /** One agent CLI tower knows. */

@@ -112,6 +112,11 @@ export const MemberSchema = z.object({
       since: z.string().optional(),
       /** Why its top is out of sight (`↑ 34 more lines`), when it is: the subject then starts with a cut mark. */
       cut: z.string().optional(),
+      /**
+       * The request as the agent CLI's own server gave it, where the prompt comes from there (never
+       * from a screen): the server's id for it, the tool, and its input whole as one line of JSON.
+       */
+      request: z.object({ id: z.string(), tool: z.string(), whole: z.string() }).optional(),
     })
     .optional(),
   /**

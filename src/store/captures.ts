@@ -39,6 +39,13 @@ async function readCapture(cap: { text: string; command: string; pid?: number | 
   const read = reading.cue === 'question' ? (screen ? screen.prompt(plain) : readPrompt(plain)) : null;
   return { agent, reading, read };
 }
+
+/** The CLI a capture's pane runs with its ways loaded, for following its server; null for none. */
+async function cliOf(cap: { command: string; pid?: number | null }) {
+  const { paneAgent, waysOf, paneArgv } = await agents();
+  const cli = paneAgent(cap.command, cap.pid)?.cli;
+  return cli ? { cli, ways: await waysOf(cli), paneArgv } : null;
+}
 import { readPrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';
 import type { SessionBook, SessionState } from './session-book.js';
@@ -49,6 +56,8 @@ import type { AgentState } from '../agents/types.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
 import { fromServer } from './held-requests.js';
+import type { AgentServers } from './agent-servers.js';
+import type { ServerReading } from '../agents/types.js';
 
 /** Whether two looks of a pane say the same of its member (all the activity overlay reads of a look). */
 function readsTheSame(a: PaneLook, b: PaneLook): boolean {
@@ -156,7 +165,32 @@ export class PaneWatch {
     private readonly swarmEnv: NodeJS.ProcessEnv | null = null,
     /** Claude Code's own session files: the first source of activity, before hooks and the screen. */
     readonly sessions: SessionBook | null = null,
+    /**
+     * Whether the servers of CLIs that serve one are followed (`live`), read once for a one-shot
+     * command (`once`), or not at all (null).
+     */
+    private readonly serverMode: 'live' | 'once' | null = null,
   ) {}
+
+  /** Made with the first pane whose CLI serves (a start with none loads nothing of it). */
+  private servers: AgentServers | null = null;
+
+  /** What the server of a pane's CLI (by paneKey) says, where it serves one and is reached; else null. */
+  serverState(key: string): ServerReading | null {
+    return this.servers?.read(key) ?? null;
+  }
+
+  /** Lets every followed server go (the store stops; a one-shot read is done). */
+  close(): void {
+    this.servers?.close();
+  }
+
+  /** A followed server said something: the pane's member is laid over again. */
+  private serverChanged(key: string): void {
+    this.version++;
+    this.changes.note(this.version, new Set([key]));
+    for (const l of [...this.listeners]) l();
+  }
 
   /** What a Claude Code session file says the agent in a pane (by paneKey) is doing, or null. */
   sessionState(key: string): SessionState | null {
@@ -324,6 +358,7 @@ export class PaneWatch {
       for (const id of this.looks.keys()) {
         if (present.has(id)) continue;
         this.looks.delete(id);
+        this.servers?.drop(id);
         touched?.add(id);
         changed = true;
       }
@@ -335,6 +370,7 @@ export class PaneWatch {
         const now = this.now();
         for (const [id, cap] of captures) {
           if (!cap.ok) {
+            this.servers?.drop(id);
             if (this.looks.delete(id)) {
               touched?.add(id);
               changed = true;
@@ -346,6 +382,12 @@ export class PaneWatch {
           const moving = movedAt > 0 && now - movedAt < MOVING_MS;
           if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
           const { agent, reading, read } = await readCapture(cap, moving);
+          const found = this.serverMode && agent?.cli ? await cliOf(cap) : null;
+          if (found?.ways.server) {
+            const { AgentServers } = await import('./agent-servers.js');
+            this.servers ??= new AgentServers((key) => this.serverChanged(key), this.serverMode!);
+            await this.servers.see(id, found.cli, found.ways, cap.pid, found.paneArgv);
+          } else this.servers?.drop(id);
           const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
           // The same dialog read again keeps the time it was first seen: how old it is decides when keys may go in.
           const first =

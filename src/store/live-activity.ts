@@ -25,6 +25,7 @@ export function createWatchedStore(
     new HookEvents(hookEventsFile(stateHome(ctx.env))),
     ctx.env,
     new SessionBook(ctx.claudeDir, socketFile(ctx.tmux.socket, ctx.env)),
+    'live',
   );
   const looks = new LocalPaneLooks(watch);
   const inner: SnapshotStore = createLiveStore(ctx, {
@@ -36,6 +37,7 @@ export function createWatchedStore(
   // The previewed pane stops streaming with the store.
   store.stop = () => {
     looks.stream.stop();
+    watch.close();
     return stop();
   };
   return { store, watch: looks };

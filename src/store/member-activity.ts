@@ -18,14 +18,14 @@ export function withActivity(m: Member, watch: PaneWatch): Member {
 }
 
 /**
- * A member's context from its CLI's own source (Codex's rollout), else from the transcript its hooks
- * named (teammates too), unless it has one already.
+ * A member's context from its CLI's own source (opencode's server, Codex's rollout), else from the
+ * transcript its hooks named (teammates too), unless it has one already.
  */
 function withContext(m: Member, watch: PaneWatch): Member {
   if (m.state !== 'alive' || m.context) return m;
   const key = memberPaneKey(m);
   if (key === null) return m;
-  const own = watch.agentState(key)?.usage;
+  const own = watch.serverState(key)?.usage ?? watch.agentState(key)?.usage;
   if (own) return { ...m, context: { usedPct: own.usedPct, tokens: own.used, window: own.window }, tokens: own.tokens };
   const file = watch.transcriptOf(key);
   const usage = file ? transcriptUsage(file) : null;
@@ -103,9 +103,19 @@ function activityOf(m: Member, watch: PaneWatch): Member {
   // Every request held for the pane is shown, each answerable by itself; where the pane draws no
   // dialog the oldest stands in for it, the others named under it.
   const held = pane ? watch.heldRequests(pane) : [];
-  if (!hooked && !look && !told && held.length === 0) return Object.assign({}, rest, NO_ACTIVITY);
   // Which CLI the pane runs, as its capture told it (nothing for a shell, or before a capture).
   const agent = look?.agent ? { agent: look.agent } : {};
+  // The CLI's own server, where it serves one, says exactly what it does and what it asks: the
+  // screen's dialog is not read then (its request, by id, is what is shown and answered).
+  const served = pane ? watch.serverState(pane) : null;
+  if (served)
+    return Object.assign({}, rest, agent, served.prompt ? { prompt: served.prompt } : {}, {
+      activity: served.activity,
+      activitySince: new Date(served.since).toISOString(),
+      activityCue: served.cue,
+      activitySource: 'events' as const,
+    });
+  if (!hooked && !look && !told && held.length === 0) return Object.assign({}, rest, NO_ACTIVITY);
   const prompt = look?.prompt
     ? { prompt: look.prompt }
     : held.length > 0

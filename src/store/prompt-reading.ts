@@ -33,6 +33,8 @@ export interface PanePrompt {
    * command) is out of sight. The subject then starts with CUT_MARK, never silently mid-command.
    */
   cut?: string;
+  /** The request as an agent CLI's own server gave it (id, tool, input whole): never set for a screen's dialog. */
+  request?: { id: string; tool: string; whole: string };
 }
 
 /** The first line of a subject whose dialog's top is out of sight. */
@@ -131,15 +133,17 @@ function scan(plain: string): PanePrompt | 'answered' | null {
   return { question, subject, options, signature, ...(cut === null ? {} : { cut }) };
 }
 
-/** The option that says No (`4. No`, `2. No, and tell Claude …`), whatever its number; null when none does. */
+/**
+ * The option that says No (`4. No`, `2. No, and tell Claude …`; opencode's `Reject`), whatever its
+ * number; null when none does.
+ */
 export function noOption(p: PanePrompt): PromptOption | null {
-  // opencode's dialog says Reject for its No.
   return p.options.find((o) => o.key === 'n' || /^(no|reject)\b/i.test(o.label)) ?? null;
 }
 
 /**
  * The option a choice means: its number (or `y` / `n` of a `[y/n]` question); `n` the option that
- * says No and `y` the plain Yes, whatever their numbers (2.1.332's Bash dialog: `4. No`; a
+ * says No and `y` the plain Yes (opencode's Allow once), whatever their numbers (2.1.332's Bash dialog: `4. No`; a
  * teammate's forwarded one: `3. No`). Null when the prompt has none.
  */
 export function optionFor(p: PanePrompt, choice: string): PromptOption | null {
@@ -147,8 +151,9 @@ export function optionFor(p: PanePrompt, choice: string): PromptOption | null {
   const exact = p.options.find((o) => o.key === c);
   if (exact) return exact;
   if (c === 'n') return noOption(p);
-  // `y`: the plain Yes, or the option the dialog itself marks `(y)` (Codex's `1. Yes, proceed (y)`).
-  if (c === 'y') return p.options.find((o) => /^yes$/i.test(o.label) || /\(y\)$/i.test(o.label)) ?? null;
+  // `y`: the plain Yes (opencode's Allow once), or the option the dialog itself marks `(y)` (Codex's
+  // `1. Yes, proceed (y)`).
+  if (c === 'y') return p.options.find((o) => /^(yes|allow once)$/i.test(o.label) || /\(y\)$/i.test(o.label)) ?? null;
   return null;
 }
 

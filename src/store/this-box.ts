@@ -18,10 +18,14 @@ export async function snapshotWithActivity(
   swarmEnv: NodeJS.ProcessEnv | null = null,
   sessions: SessionBook | null = null,
 ): Promise<Snapshot> {
-  const watch = new PaneWatch(tmux, Date.now, hooks, swarmEnv, sessions);
-  await watch.round(memberPanes(snapshot.runs, null), null);
-  // The overlay also adds the round's failure as a problem row, as on the live screen.
-  return new ActivityOverlay(watch).apply(snapshot);
+  const watch = new PaneWatch(tmux, Date.now, hooks, swarmEnv, sessions, 'once');
+  try {
+    await watch.round(memberPanes(snapshot.runs, null), null);
+    // The overlay also adds the round's failure as a problem row, as on the live screen.
+    return new ActivityOverlay(watch).apply(snapshot);
+  } finally {
+    watch.close();
+  }
 }
 
 /** This box read once, with one capture round for each member's activity when asked (`tower status`). */

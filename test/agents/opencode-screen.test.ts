@@ -34,10 +34,12 @@ describe('opencode 1.18.33 on screen', () => {
     });
     expect(optionNamed(p!, '1')?.label).toBe('Allow once');
     expect(optionNamed(p!, 'n')?.label).toBe('Reject');
-    // By keys only Reject: Allow would be Enter on a selection the plain screen does not show.
+    // By keys Reject (Escape) and Allow once (the selection moved onto it and read back, then
+    // Enter); never Allow always, which asks a second Confirm.
     expect(optionFor(p!, 'n')?.label).toBe('Reject');
     expect(optionFor(p!, '3')?.label).toBe('Reject');
-    expect(optionFor(p!, '1')).toBeNull();
+    expect(optionFor(p!, '1')?.label).toBe('Allow once');
+    expect(optionFor(p!, 'y')?.label).toBe('Allow once');
     expect(optionFor(p!, '2')).toBeNull();
     expect(optionFor(p!, '7')).toBeNull();
     expect(dialogGone(F('screens/permission.txt'), p!)).toBe(false);

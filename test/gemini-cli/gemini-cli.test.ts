@@ -24,6 +24,7 @@ import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
 import { startGemini, type GeminiRun } from '../helpers/gemini-cli/launch.js';
 import { functionResponseSeen, shellTurn } from '../helpers/gemini-cli/scenarios.js';
+import { lastUserText } from '../helpers/gemini-cli/gemini-api.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let g: GeminiRun;
@@ -151,5 +152,19 @@ describe('Gemini CLI 0.61.0 in tmux', () => {
     expect(fs.existsSync(path.join(g.project, 'two.txt'))).toBe(false);
     expect(g.api.requests.slice(sent).filter((r) => r.verb === 'streamGenerateContent')).toEqual([]);
     await g.ready(30_000);
+  }, 240_000);
+
+  it('tower send pastes a line, waits for the box to draw it, and submits it: the model gets it', async () => {
+    const idle = await seenWhen((x) => x.prompt === undefined && x.activity === 'waiting');
+    const line = 'a line sent by tower';
+    const { outcome } = await act(idle, { text: line });
+    expect(outcome.status).toBe('done');
+    // The carriage return went after the paste, once the line was drawn in the box.
+    expect(acting.tmux.sent.slice(-1)[0]!.args).toEqual(['send-keys', '-t', g.paneId, '-H', '0D']);
+    await waitFor(
+      () => g.api.requests.some((r) => r.verb === 'streamGenerateContent' && lastUserText(r).includes(line)),
+      90_000,
+      { what: 'the line to reach the model' },
+    );
   }, 240_000);
 });

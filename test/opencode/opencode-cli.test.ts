@@ -1,17 +1,18 @@
 /**
  * The real opencode 1.18.33 (`opencode --port N`, one for the file) against the chat completions
- * stand-in: tower tells its pane and reads it asking with the real command (as tower status does);
- * its module reads the same from its server and answers there by request id; `tower answer n`
- * rejects by the dialog's own key; Allow once by Enter once the selection is seen on it; `tower
- * send` submits a line. What the stand-in model is sent next says whether a command ran.
+ * stand-in. Read as tower status reads it with its server followed: its state, its request (the
+ * real command, by the server's id) and its context come from the server's events, and `tower
+ * answer` 1 / n answer there by request id. Read as where there is no server (the same pane, its
+ * server not followed): the dialog from the screen, Allow once by moving the selection and reading
+ * it back from the colours before Enter. `tower send` submits a line. What the stand-in model is
+ * sent next says whether a command ran.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opencode } from '../../src/agents/opencode/index.js';
 import { readPrompt, readScreen, selectedOption } from '../../src/agents/opencode/screen.js';
-import { EventParser, pendingPermissions, portOf, replyPermission } from '../../src/agents/opencode/server.js';
-import { OpencodeState } from '../../src/agents/opencode/state.js';
+import { pendingPermissions, portOf } from '../../src/agents/opencode/server.js';
 import { opencodeWays } from '../../src/agents/opencode/ways.js';
 import { planAction, runAction } from '../../src/actions/index.js';
 import { agentOfPane } from '../../src/agents/registry.js';
@@ -26,25 +27,42 @@ import { lastToolResult, lastUserText } from '../helpers/opencode-cli/chat-api.j
 import { CONTEXT_LIMIT, startOpencode, type OpencodeRun } from '../helpers/opencode-cli/launch.js';
 import { bashTurn, isConversation } from '../helpers/opencode-cli/scenarios.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { RuleAnswerer, type RuleRecord } from '../../src/actions/rule-answer.js';
+import { parseRules } from '../../src/rules/load.js';
+
+/** Rules that allow the echo commands and deny rm, judged by a rules follower as tower runs one. */
+const RULES = parseRules(
+  'rules.json',
+  JSON.stringify({
+    rules: [
+      { name: 'echoes', decision: 'allow', agent: 'opencode', tool: 'Bash', command: ['echo * > *.txt'] },
+      { name: 'no rm', decision: 'deny', tool: 'Bash', command: ['rm *'] },
+    ],
+  }),
+);
+const records: RuleRecord[] = [];
 
 let oc: OpencodeRun;
-let watch: PaneWatch;
+/** Captures with the pane's server followed, as tower reads a pane whose process serves. */
+let served: PaneWatch;
+/** Captures with no server followed, as tower reads a pane where none listens. */
+let screenOnly: PaneWatch;
 let acting: ReturnType<typeof actingWorld>;
 let run: Run;
 /** Under load a request may take longer than tower's own 2 s bound. */
 const SLOW = { timeoutMs: 15_000 };
 
 /** The run with its member's activity and prompt laid over it from one capture round, as tower status reads it. */
-async function seen(): Promise<Run> {
+async function seen(watch: PaneWatch): Promise<Run> {
   await watch.round([oc.paneId], null);
   return new ActivityOverlay(watch).apply(snapshotOf(run)).runs[0]!;
 }
 
 /** The first read whose member satisfies `want`. */
-function seenWhen(want: (m: Member) => boolean): Promise<Run> {
+function seenWhen(watch: PaneWatch, want: (m: Member) => boolean): Promise<Run> {
   return waitFor(
     async () => {
-      const r = await seen();
+      const r = await seen(watch);
       return want(r.members[0]!) ? r : null;
     },
     60_000,
@@ -63,8 +81,6 @@ async function act(read: Run, action: { choice: string } | { text: string }) {
   );
   return { plan, outcome: await runAction(acting.w.env, plan) };
 }
-const state = new OpencodeState();
-const stream = new AbortController();
 
 beforeAll(async () => {
   oc = await startOpencode({
@@ -73,24 +89,19 @@ beforeAll(async () => {
       { ...bashTurn('FIRST', 'echo one > one.txt'), usage: { prompt_tokens: 2345 } },
       bashTurn('SECOND', 'echo two > two.txt'),
       bashTurn('THIRD', 'echo three > three.txt'),
+      bashTurn('FOURTH', 'echo four > four.txt'),
+      bashTurn('FIFTH', 'rm -f one.txt'),
     ],
   });
   await oc.ready(150_000);
   acting = actingWorld(oc, 'tower-opencode-act-');
-  watch = new PaneWatch(acting.tmux);
+  served = new PaneWatch(acting.tmux, Date.now, null, null, null, 'live');
+  screenOnly = new PaneWatch(acting.tmux);
   const member: Member = { name: 'oc', role: 'coder', model: 'm', paneId: oc.paneId, state: 'alive', lead: true };
   run = { ...emptyRun('claude-team', 'opencode', oc.project, null), members: [member] };
-  // The server's events, as tower follows them.
-  const res = await fetch(`http://127.0.0.1:${oc.port}/event`, { signal: stream.signal });
-  const parser = new EventParser();
-  const dec = new TextDecoder();
-  void (async () => {
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>)
-      for (const e of parser.push(dec.decode(chunk, { stream: true }))) state.apply(e);
-  })().catch(() => {});
 }, 180_000);
 afterAll(async () => {
-  stream.abort();
+  served?.close();
   await oc?.stop();
 }, 30_000);
 
@@ -107,78 +118,126 @@ async function askFor(trigger: string): Promise<AgentPrompt> {
   return waitFor(async () => readPrompt(await oc.screen()), 30_000, { what: 'the whole dialog' });
 }
 
-/** The tool result the stand-in was sent for `command`, or null. */
-function resultFor(callIndex: number): string | null {
-  const results = oc.api.requests.filter((r) => isConversation(r) && lastToolResult(r) !== null);
-  return results[callIndex] ? lastToolResult(results[callIndex]!) : null;
+/** The conversation requests that carry a tool's result (the turns after a command ran or was refused). */
+function toolResults(): string[] {
+  return oc.api.requests.filter((r) => isConversation(r) && lastToolResult(r) !== null).map((r) => lastToolResult(r)!);
 }
 
 describe('opencode 1.18.33 in tmux', () => {
-  it('is told by its pane, its server by the port in its command line', async () => {
+  it('is told by its pane; its server, found by the port in its command line, says its state', async () => {
     const argv = fs.readFileSync(`/proc/${oc.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     const command = (await oc.tmux.run(['display-message', '-p', '-t', oc.paneId, '#{pane_current_command}'])).trim();
     expect(agentOfPane({ command, argv: [argv] })?.id).toBe(opencode.id);
     expect(portOf(argv)).toBe(oc.port);
     expect(readScreen(await oc.screen(), false, command).activity).toBe('waiting');
-    const m = (await seenWhen((x) => x.activity === 'waiting')).members[0]!;
+    const m = (await seenWhen(served, (x) => x.activitySource === 'events')).members[0]!;
     expect(m).toMatchObject({ agent: 'opencode', activity: 'waiting', activityCue: 'prompt' });
+    const bare = (await seenWhen(screenOnly, (x) => x.activity === 'waiting')).members[0]!;
+    expect(bare).toMatchObject({ agent: 'opencode', activitySource: 'screen' });
   });
 
-  it('shows the real command, and an answer through the server by request id runs it', async () => {
-    const prompt = await askFor('FIRST');
-    expect(prompt.subject).toEqual(['# Shell command', '$ echo one > one.txt']);
-    const asking = (await seenWhen((x) => x.prompt !== undefined)).members[0]!;
-    expect(asking).toMatchObject({ agent: 'opencode', activity: 'waiting', activityCue: 'question' });
-    expect(asking.prompt!.subject).toEqual(prompt.subject);
-    await waitFor(() => state.activity()?.cue === 'question', 30_000, { what: 'permission.asked' });
+  it('shows the request its server asks, by id, with the real command; tower answer 1 allows it there', async () => {
+    const drawn = await askFor('FIRST');
+    const read = await seenWhen(served, (x) => x.prompt?.request !== undefined);
+    const m = read.members[0]!;
+    expect(m).toMatchObject({ activity: 'waiting', activityCue: 'question', activitySource: 'events' });
     const listed = await pendingPermissions(oc.port!, SLOW);
-    expect(listed.ok && listed.value.pending.map((p) => p.metadata?.command)).toEqual(['echo one > one.txt']);
-    const id = listed.ok ? listed.value.pending[0]!.id : '';
-    expect(state.pending().map((p) => p.id)).toEqual([id]);
-    expect(await replyPermission(oc.port!, id, 'once', SLOW)).toEqual({ ok: true, value: true });
-    await waitFor(() => resultFor(0) !== null, 90_000, { what: 'the tool result sent to the model' });
+    const pending = listed.ok ? listed.value.pending : [];
+    expect(pending.map((p) => p.metadata?.command)).toEqual(['echo one > one.txt']);
+    // The very request the server lists, and the command the dialog draws.
+    expect(m.prompt!.request).toEqual({ id: pending[0]!.id, tool: 'Bash', whole: '{"command":"echo one > one.txt"}' });
+    expect(m.prompt!.subject).toEqual(drawn.subject);
+    const typed = acting.tmux.sent.length;
+    const { plan, outcome } = await act(read, { choice: '1' });
+    expect(plan.title).toContain("through its CLI's server");
+    expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('(Allow once)') });
+    expect(acting.tmux.sent.length).toBe(typed);
+    await waitFor(() => toolResults().length === 1, 90_000, { what: 'the tool result sent to the model' });
     expect(fs.readFileSync(path.join(oc.project, 'one.txt'), 'utf8')).toBe('one\n');
-    await oc.waitForScreen(/^(?![\s\S]*Permission required)/, 30_000);
-    await waitFor(() => state.activity()?.cue === 'prompt', 90_000, { what: 'the turn to end' });
-    // The context as opencode counts it: the last assistant message's tokens over limit.context.
-    expect(state.usage(CONTEXT_LIMIT)?.window).toBe(CONTEXT_LIMIT);
-    expect(state.usage(CONTEXT_LIMIT)?.used).toBeGreaterThan(0);
+    // The turn ends; the context as opencode counts it: the last assistant message's tokens over limit.context.
+    const after = (
+      await seenWhen(served, (x) => x.activityCue === 'prompt' && x.prompt === undefined && x.context !== undefined)
+    ).members[0]!;
+    expect(after.activitySource).toBe('events');
+    expect(after.context?.window).toBe(CONTEXT_LIMIT);
+    expect(after.context?.tokens).toBeGreaterThan(0);
   }, 240_000);
 
-  it('tower answer 3 rejects by its own key: the command does not run and the model is sent nothing', async () => {
-    const prompt = await askFor('SECOND');
-    expect(prompt.subject).toContain('$ echo two > two.txt');
-    const read = await seenWhen((x) => x.prompt?.subject.includes('$ echo two > two.txt') === true);
+  it('tower answer n rejects the request through its server: nothing runs, the model is sent nothing', async () => {
+    await askFor('SECOND');
+    const read = await seenWhen(served, (x) => x.prompt?.subject.includes('$ echo two > two.txt') === true);
     const sent = oc.api.requests.length;
-    // The planner takes `n` for an option whose label says No; opencode's says Reject.
-    const { outcome } = await act(read, { choice: '3' });
+    const { outcome } = await act(read, { choice: 'n' });
     expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('(Reject)') });
-    expect(acting.tmux.sent.slice(-1)[0]!.args).toEqual(['send-keys', '-t', oc.paneId, 'Escape']);
-    await waitFor(() => state.pending().length === 0, 30_000, { what: 'permission.replied' });
-    await waitFor(() => state.activity()?.cue === 'prompt', 60_000, { what: 'the turn to stop' });
+    await seenWhen(served, (x) => x.prompt === undefined && x.activityCue === 'prompt');
     expect(fs.existsSync(path.join(oc.project, 'two.txt'))).toBe(false);
     expect(oc.api.requests.slice(sent).filter(isConversation)).toEqual([]);
   }, 240_000);
 
-  it('tower answer 1 is refused, nothing typed; Enter allows once after the selection is seen on it; tower send submits a line', async () => {
+  it('with no server, Allow once by keys: the selection is moved onto it and read back before Enter; tower send submits', async () => {
     await askFor('THIRD');
-    const read = await seenWhen((x) => x.prompt?.subject.includes('$ echo three > three.txt') === true);
+    const read = await seenWhen(screenOnly, (x) => x.prompt?.subject.includes('$ echo three > three.txt') === true);
+    expect(read.members[0]!.activitySource).toBe('screen');
+    // Allow always asks a second Confirm: never typed.
     const typed = acting.tmux.sent.length;
-    const { outcome } = await act(read, { choice: '1' });
-    expect(outcome.status).toBe('refused');
+    expect((await act(read, { choice: '2' })).outcome.status).toBe('refused');
     expect(acting.tmux.sent.length).toBe(typed);
-    // What an answer by keys needs first: the selection, seen in the colours, on Allow once.
-    const escaped = await oc.tmux.run(['capture-pane', '-p', '-e', '-t', oc.paneId]);
-    expect(selectedOption(escaped)?.label).toBe('Allow once');
-    await oc.keys('Enter');
-    await waitFor(() => fs.existsSync(path.join(oc.project, 'three.txt')), 90_000, { what: 'three.txt' });
-    await waitFor(() => state.activity()?.cue === 'prompt', 90_000, { what: 'the turn to end' });
+    // The operator moved the selection to Reject: Enter now would reject.
+    await oc.keys('Left');
+    await waitFor(
+      async () => selectedOption(await oc.tmux.run(['capture-pane', '-p', '-e', '-t', oc.paneId]))?.label === 'Reject',
+      30_000,
+      { what: 'the selection on Reject' },
+    );
+    // A dialog read from the screen is never judged by rule, though a rule would allow its command.
+    const answerer = new RuleAnswerer(
+      acting.w.env,
+      () => RULES,
+      (r) => records.push(r),
+    );
+    acting.w.setSnapshot(snapshotOf(read));
+    await answerer.look();
+    expect(records).toEqual([]);
+    expect(acting.tmux.sent.length).toBe(typed);
+    const { outcome } = await act(read, { choice: '1' });
+    expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('(Allow once)') });
+    // Right wraps from Reject to Allow once; Enter only then.
+    expect(acting.tmux.sent.slice(typed).map((s) => s.args.slice(3))).toEqual([['Right'], ['Enter']]);
+    await waitFor(() => toolResults().length === 2, 90_000, { what: 'the tool result sent to the model' });
+    expect(fs.readFileSync(path.join(oc.project, 'three.txt'), 'utf8')).toBe('three\n');
     const line = 'a line typed by tower';
-    const idle = await seenWhen((x) => x.prompt === undefined && x.activity === 'waiting');
+    const idle = await seenWhen(served, (x) => x.prompt === undefined && x.activityCue === 'prompt');
     const sending = await act(idle, { text: line });
     expect(sending.outcome).toMatchObject({ status: 'done', message: expect.stringContaining('left the input box') });
     await waitFor(() => oc.api.requests.some((r) => isConversation(r) && lastUserText(r) === line), 90_000, {
       what: 'the line to reach the model',
     });
+  }, 240_000);
+
+  it('rules decide the requests its server asks, answered there by id: allowed by rule, denied by rule', async () => {
+    const answerer = new RuleAnswerer(
+      acting.w.env,
+      () => RULES,
+      (r) => records.push(r),
+    );
+    await askFor('FOURTH');
+    const asking = await seenWhen(served, (x) => x.prompt?.request?.whole === '{"command":"echo four > four.txt"}');
+    acting.w.setSnapshot(snapshotOf(asking));
+    await answerer.look();
+    expect(records.at(-1)).toMatchObject({ said: 'allowed', rule: 'echoes', outcome: 'done', tool: 'Bash' });
+    expect(records.at(-1)!.request).toBe(asking.members[0]!.prompt!.request!.id);
+    expect(answerer.tally.allowed).toBe(1);
+    await waitFor(() => fs.existsSync(path.join(oc.project, 'four.txt')), 90_000, { what: 'four.txt' });
+    await seenWhen(served, (x) => x.prompt === undefined && x.activityCue === 'prompt');
+    await askFor('FIFTH');
+    const denying = await seenWhen(served, (x) => x.prompt?.request?.whole === '{"command":"rm -f one.txt"}');
+    const sent = oc.api.requests.length;
+    acting.w.setSnapshot(snapshotOf(denying));
+    await answerer.look();
+    expect(records.at(-1)).toMatchObject({ said: 'denied', rule: 'no rm', outcome: 'done' });
+    expect(answerer.denials.get(`${run.id}/oc`)?.rule).toBe('no rm');
+    await seenWhen(served, (x) => x.prompt === undefined && x.activityCue === 'prompt');
+    expect(fs.existsSync(path.join(oc.project, 'one.txt'))).toBe(true);
+    expect(oc.api.requests.slice(sent).filter(isConversation)).toEqual([]);
   }, 240_000);
 });

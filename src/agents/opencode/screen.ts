@@ -76,14 +76,14 @@ export function dialogGone(plain: string, before: AgentPrompt): boolean {
 }
 
 /**
- * The option a choice means when typed as keys: only Reject (`3`/`n`), which is Escape wherever the
- * selection is. Allow once is Enter on a selection the operator may have moved, which no plain
- * screen shows (`selectedOption` needs the colours), and Allow always asks a second Confirm: both go
- * through opencode's server by request id, and by keys are refused rather than guessed.
+ * The option a choice means when answered by keys: Reject (`3`/`n`), which is Escape wherever the
+ * selection is, and Allow once (`1`/`y`), taken by moving the selection onto it, reading it back
+ * from the colours (`selectedOption`), then Enter. Allow always asks a second Confirm: it goes through
+ * opencode's server by request id, and by keys is refused rather than guessed.
  */
 export function optionFor(p: AgentPrompt, choice: string): AgentPromptOption | null {
-  const key = choice === 'n' ? '3' : choice;
-  return key === '3' ? (p.options.find((o) => o.key === key) ?? null) : null;
+  const key = choice === 'n' ? '3' : choice === 'y' ? '1' : choice;
+  return key === '3' || key === '1' ? (p.options.find((o) => o.key === key) ?? null) : null;
 }
 
 /** The last non-blank rows, where opencode draws its working line and input box. */

@@ -13,8 +13,10 @@
  */
 import { z } from 'zod';
 
-/** How long one request to the server may take. */
-export const REQUEST_TIMEOUT_MS = 2000;
+/** How long one request to the server may take (a loaded box's opencode answered a list in over 2 s). */
+export const REQUEST_TIMEOUT_MS = 5000;
+/** How long an answer may take: the list read again, then the reply (the operator waits on it). */
+export const ANSWER_TIMEOUT_MS = 10_000;
 /** The most of a body read (the permission list, a reply). */
 export const MAX_BODY_BYTES = 256 * 1024;
 /** The most of one event read; a longer one is skipped (a message part can be big). */
@@ -95,8 +97,8 @@ function headers(opts: ServerOptions, json = false): Record<string, string> {
   };
 }
 
-/** A body read whole up to MAX_BODY_BYTES, or why not. */
-async function boundedBody(res: Response): Promise<string | null> {
+/** A body read whole up to `max` bytes, or null when it is longer. */
+async function boundedBody(res: Response, max = MAX_BODY_BYTES): Promise<string | null> {
   const reader = res.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];
@@ -105,13 +107,69 @@ async function boundedBody(res: Response): Promise<string | null> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.length;
-    if (size > MAX_BODY_BYTES) {
+    if (size > max) {
       await reader.cancel();
       return null;
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The most of the provider list read (every model opencode knows, with its limits). */
+export const MAX_PROVIDERS_BYTES = 8 * 1024 * 1024;
+/** The most models whose context window is kept. */
+const MAX_MODELS = 5000;
+
+const ProvidersSchema = z.object({
+  providers: z
+    .array(
+      z.object({
+        id: text,
+        models: z.record(text, z.object({ limit: z.object({ context: z.number().nonnegative() }).optional() })),
+      }),
+    )
+    .max(500),
+});
+
+/** The context window of every model the server knows (`<provider>/<model>` → tokens), from `GET /config/providers`. */
+export async function modelWindows(port: number, opts: ServerOptions = {}): Promise<Result<Map<string, number>>> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/config/providers`, {
+      headers: headers(opts),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
+    });
+    if (!res.ok) return { ok: false, problem: `opencode's server said ${res.status} to GET /config/providers` };
+    const body = await boundedBody(res, MAX_PROVIDERS_BYTES);
+    if (body === null) return { ok: false, problem: `opencode's provider list is over ${MAX_PROVIDERS_BYTES} bytes` };
+    const parsed = ProvidersSchema.safeParse(JSON.parse(body));
+    if (!parsed.success) return { ok: false, problem: "opencode's provider list does not parse" };
+    const out = new Map<string, number>();
+    for (const p of parsed.data.providers)
+      for (const [model, m] of Object.entries(p.models))
+        if (m.limit && out.size < MAX_MODELS) out.set(`${p.id}/${model}`, m.limit.context);
+    return { ok: true, value: out };
+  } catch (err) {
+    return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
+  }
+}
+
+/** Which sessions are busy now (`GET /session/status`; a session not listed is idle). */
+export async function sessionStatuses(port: number, opts: ServerOptions = {}): Promise<Result<Map<string, string>>> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/session/status`, {
+      headers: headers(opts),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
+    });
+    if (!res.ok) return { ok: false, problem: `opencode's server said ${res.status} to GET /session/status` };
+    const body = await boundedBody(res);
+    if (body === null) return { ok: false, problem: `opencode's session status is over ${MAX_BODY_BYTES} bytes` };
+    const parsed = z.record(id, z.object({ type: z.string().max(32) })).safeParse(JSON.parse(body));
+    if (!parsed.success) return { ok: false, problem: "opencode's session status does not parse" };
+    return { ok: true, value: new Map(Object.entries(parsed.data).map(([k, v]) => [k, v.type])) };
+  } catch (err) {
+    return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
+  }
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; problem: string };

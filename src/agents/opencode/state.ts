@@ -18,7 +18,9 @@ type Tokens = NonNullable<Extract<ServerEvent, { type: 'message.updated' }>['pro
 export class OpencodeState {
   private status = new Map<string, 'busy' | 'idle'>();
   private waiting = new Map<string, Permission>();
-  private tokens = new Map<string, Tokens>();
+  private tokens = new Map<string, { tokens: Tokens; model: string | null }>();
+  /** Whether the server's own list of busy sessions was read: an idle server then says so though no event came. */
+  private known = false;
 
   /** Takes one event. */
   apply(e: ServerEvent): void {
@@ -39,9 +41,17 @@ export class OpencodeState {
         if (
           e.properties.info.role === 'assistant' &&
           e.properties.info.tokens &&
+          // A message just begun reports all zeros: the context is still the one before it.
+          usedOf(e.properties.info.tokens) > 0 &&
           this.sessionRoom(e.properties.sessionID)
         )
-          this.tokens.set(e.properties.sessionID, e.properties.info.tokens);
+          this.tokens.set(e.properties.sessionID, {
+            tokens: e.properties.info.tokens,
+            model:
+              e.properties.info.providerID && e.properties.info.modelID
+                ? `${e.properties.info.providerID}/${e.properties.info.modelID}`
+                : null,
+          });
         return;
     }
   }
@@ -49,6 +59,13 @@ export class OpencodeState {
   /** Replaces the waiting requests with the server's own list (after a reconnect, events may have been missed). */
   setWaiting(list: readonly Permission[]): void {
     this.waiting = new Map(list.slice(0, MAX_WAITING).map((p) => [p.id, p]));
+  }
+
+  /** Replaces the sessions' status with the server's own (`GET /session/status`: a session not listed is idle). */
+  setStatuses(busy: ReadonlyMap<string, string>): void {
+    for (const id of this.status.keys()) if (!busy.has(id)) this.status.set(id, 'idle');
+    for (const [id, type] of busy) this.setStatus(id, type === 'idle' ? 'idle' : 'busy');
+    this.known = true;
   }
 
   /** The requests waiting, oldest first. */
@@ -64,18 +81,25 @@ export class OpencodeState {
     if (this.waiting.size > 0) return { activity: 'waiting', cue: 'question' };
     const all = [...this.status.values()];
     if (all.includes('busy')) return { activity: 'working', cue: 'interrupt-hint' };
-    if (all.length > 0) return { activity: 'waiting', cue: 'prompt' };
+    if (all.length > 0 || this.known) return { activity: 'waiting', cue: 'prompt' };
     return null;
   }
 
-  /** The context of a session (or the one last reported) against the model's window. */
-  usage(window: number, sessionID?: string): AgentUsage | null {
+  /**
+   * The context of a session (or the one last reported) against the model's window: `window` a
+   * number, or the window of the model the message names.
+   */
+  usage(window: number | ((model: string | null) => number | null), sessionID?: string): AgentUsage | null {
     const t = sessionID ? this.tokens.get(sessionID) : [...this.tokens.values()].at(-1);
-    return t ? usageOf(t, window) : null;
+    if (!t) return null;
+    const w = typeof window === 'number' ? window : window(t.model);
+    return w === null ? null : usageOf(t.tokens, w);
   }
 
   private sessionRoom(id: string): boolean {
-    if (!this.tokens.has(id) && this.tokens.size >= MAX_SESSIONS) this.tokens.delete(this.tokens.keys().next().value!);
+    // A session reported again moves to the end: the last one reported is the one shown.
+    this.tokens.delete(id);
+    if (this.tokens.size >= MAX_SESSIONS) this.tokens.delete(this.tokens.keys().next().value!);
     return true;
   }
 
@@ -85,12 +109,17 @@ export class OpencodeState {
   }
 }
 
+/** All of a message's tokens, as opencode's sidebar counts them. */
+function usedOf(t: Tokens): number {
+  return t.input + t.output + (t.reasoning ?? 0) + (t.cache?.read ?? 0) + (t.cache?.write ?? 0);
+}
+
 /** An assistant message's tokens against the model's context window, as opencode counts them. */
 export function usageOf(t: Tokens, window: number): AgentUsage | null {
   if (!(window > 0)) return null;
   const cacheRead = t.cache?.read ?? 0;
   const cacheWrite = t.cache?.write ?? 0;
-  const used = t.input + t.output + (t.reasoning ?? 0) + cacheRead + cacheWrite;
+  const used = usedOf(t);
   return {
     used,
     window,

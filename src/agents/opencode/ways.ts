@@ -1,12 +1,24 @@
 /**
- * opencode's reading and typing where there is no server to ask (or before it answers): its screen,
- * and keys. An answer by keys never relies on where the selection is: Reject is Escape (the dialog's
- * own key for it). Allow once would be Enter while the selection is on it, which shows only in
- * colour (`selectedOption` reads a capture with escapes); Allow always asks a second Confirm: both
- * are answered through the server by request id (server.ts), never typed on a guess.
+ * opencode's reading and typing. Where the pane's process serves (`opencode --port N`), its server is
+ * followed for the state and answers go to it by request id (follow.ts, requests.ts). Where there is
+ * none, its screen and keys: Reject is Escape (the dialog's own key for it, wherever the selection
+ * is); Allow once is Enter once the selection, moved with Right (it wraps), is read back on it from
+ * the colours (`selectedOption`); Allow always asks a second Confirm and is never typed.
  */
 import type { AgentWays, SendKeys } from '../types.js';
-import { dialogGone, inputHolds, notAtInput, optionFor, readPrompt, readScreen } from './screen.js';
+import { OpencodeFollow } from './follow.js';
+import { answerBySignature, portOfSignature } from './requests.js';
+import {
+  dialogGone,
+  inputHolds,
+  notAtInput,
+  optionFor,
+  OPTIONS,
+  readPrompt,
+  readScreen,
+  selectedOption,
+} from './screen.js';
+import { ANSWER_TIMEOUT_MS, portOf } from './server.js';
 
 function line(text: string): readonly SendKeys[] {
   return [['-l', '--', text], ['Enter']];
@@ -22,8 +34,15 @@ export const opencodeWays: AgentWays = {
     atInput: notAtInput,
   },
   typing: {
-    // Only Reject is typed (screen.ts, optionFor): Escape, the dialog's own key for it.
+    // Reject is Escape, the dialog's own key for it; Allow once goes by `select`.
     answer: (o) => (o.label === 'Reject' ? [['Escape']] : []),
+    select: {
+      selected: selectedOption,
+      order: OPTIONS.map((o) => o.label),
+      next: ['Right'],
+      confirm: ['Enter'],
+      takes: ['Allow once'],
+    },
     line,
     // The dialog takes keys as soon as it is drawn; a short wait lets a redraw settle.
     minDialogAgeMs: 300,
@@ -31,4 +50,10 @@ export const opencodeWays: AgentWays = {
   // opencode keeps its conversation in a SQLite database, not a file per session: its context comes
   // from the server (state.ts), and there is none without one.
   usage: () => null,
+  server: {
+    portOf,
+    follow: (port, onChange) => new OpencodeFollow(port, onChange),
+    answer: (port, signature, choice) => answerBySignature(port, signature, choice, { timeoutMs: ANSWER_TIMEOUT_MS }),
+    portOfSignature,
+  },
 };

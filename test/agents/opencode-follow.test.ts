@@ -1,0 +1,148 @@
+/**
+ * Following an opencode server, against a stand-in on 127.0.0.1 that serves what opencode 1.18.33
+ * served (test/fixtures/opencode-1.18.33/server/): the state, the request waiting and the context
+ * read from its events and lists; the stream reconnected when it ends; an answer sent only for the
+ * request shown, with the input shown.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OpencodeFollow } from '../../src/agents/opencode/follow.js';
+import { answerBySignature, requestOf } from '../../src/agents/opencode/requests.js';
+import type { Permission } from '../../src/agents/opencode/server.js';
+import { readFixture } from '../helpers/fixtures.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const F = (name: string) => readFixture(`opencode-1.18.33/server/${name}`);
+const PENDING = JSON.parse(F('permission.json')) as Permission[];
+
+interface StandIn {
+  port: number;
+  pending: Permission[];
+  replies: string[];
+  /** Ends every open event stream. */
+  endStreams(): void;
+  send(event: unknown): void;
+  close(): Promise<void>;
+}
+
+const open: StandIn[] = [];
+const follows: OpencodeFollow[] = [];
+
+async function standIn(): Promise<StandIn> {
+  const streams = new Set<http.ServerResponse>();
+  const s: Partial<StandIn> = { pending: [...PENDING], replies: [] };
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/event') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"type":"server.connected","properties":{}}\n\n');
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
+      return;
+    }
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (url === '/permission') return json(s.pending);
+    if (url === '/session/status') return json(s.pending!.length > 0 ? JSON.parse(F('session-status.json')) : {});
+    if (url === '/config/providers')
+      return json({ providers: [{ id: 'standin', models: { 'standin-model': { limit: { context: 100000 } } } }] });
+    const reply = /^\/permission\/([^/]+)\/reply$/.exec(url);
+    if (reply && req.method === 'POST') {
+      let body = '';
+      req.on('data', (b: Buffer) => (body += b.toString()));
+      req.on('end', () => {
+        s.replies!.push(`${reply[1]} ${body}`);
+        s.pending = s.pending!.filter((p) => p.id !== reply[1]);
+        json(true);
+      });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  Object.assign(s, {
+    port: (server.address() as AddressInfo).port,
+    endStreams: () => {
+      for (const r of streams) r.end();
+    },
+    send: (e: unknown) => {
+      for (const r of streams) r.write(`data: ${JSON.stringify(e)}\n\n`);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+  open.push(s as StandIn);
+  return s as StandIn;
+}
+
+afterEach(async () => {
+  for (const f of follows.splice(0)) f.close();
+  for (const s of open.splice(0)) await s.close();
+});
+
+describe("opencode's server followed", () => {
+  it('reads the request waiting as the prompt, then the turn and the context from its events', async () => {
+    const s = await standIn();
+    const f = new OpencodeFollow(s.port, () => {});
+    follows.push(f);
+    expect(f.read()).toBeNull();
+    await f.ready();
+    const asked = f.read()!;
+    expect(asked).toMatchObject({ activity: 'waiting', cue: 'question' });
+    expect(asked.prompt?.subject).toEqual(['# Shell command', '$ echo hi > out-a.txt']);
+    expect(asked.request).toMatchObject({
+      id: PENDING[0]!.id,
+      tool: 'Bash',
+      input: { command: 'echo hi > out-a.txt' },
+    });
+    // The events: the request replied, the message's tokens, the session idle.
+    for (const line of F('events.sse')
+      .split('\n')
+      .filter((l) => l.startsWith('data:')))
+      s.send(JSON.parse(line.slice(5)));
+    s.send({
+      type: 'permission.replied',
+      properties: { sessionID: PENDING[0]!.sessionID, requestID: PENDING[0]!.id, reply: 'once' },
+    });
+    s.send({ type: 'session.idle', properties: { sessionID: PENDING[0]!.sessionID } });
+    const idle = await waitFor(() => (f.read()?.cue === 'prompt' ? f.read() : null), 10_000, { what: 'idle' });
+    expect(idle!.prompt).toBeNull();
+    expect(idle!.usage).toMatchObject({ window: 100_000 });
+    expect(idle!.usage!.used).toBeGreaterThan(0);
+  });
+
+  it('reconnects when the stream ends, and reads the lists again: what was missed meanwhile', async () => {
+    const s = await standIn();
+    let changes = 0;
+    const f = new OpencodeFollow(s.port, () => changes++);
+    follows.push(f);
+    await f.ready();
+    expect(f.read()?.cue).toBe('question');
+    // Answered while tower was away: the list read on reconnecting says so.
+    s.pending = [];
+    s.endStreams();
+    await waitFor(() => f.read()?.cue === 'prompt', 10_000, { what: 'the reconnect' });
+    expect(changes).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers only the request shown, with the input shown', async () => {
+    const s = await standIn();
+    const shown = requestOf(s.port, PENDING[0]!).prompt.signature;
+    // The same id now asking about another command: nothing is sent.
+    s.pending = [{ ...PENDING[0]!, metadata: { command: 'rm -rf /' } }];
+    expect(await answerBySignature(s.port, shown, '1')).toMatchObject({ ok: false });
+    expect(s.replies).toEqual([]);
+    s.pending = [...PENDING];
+    expect(await answerBySignature(s.port, shown, 'n')).toEqual({ ok: true, label: 'Reject' });
+    expect(s.replies).toEqual([`${PENDING[0]!.id} {"reply":"reject"}`]);
+    // Gone from the list: nothing more is sent.
+    expect(await answerBySignature(s.port, shown, '1')).toMatchObject({ ok: false });
+    expect(s.replies.length).toBe(1);
+  });
+});
