@@ -59,12 +59,46 @@ function whoAsks(run: Run): string {
   return `name the member (--member NAME): ${list}`;
 }
 
-/** The two tmux calls that type `text` and submit it, on the pane's own server. */
-function typeEffects(ctx: AppContext, paneId: string, server: string | null, text: string) {
+/** The tmux calls of `calls` (a CLI's keys), as typeKeys sends them on the pane's own server. */
+function keysEffects(ctx: AppContext, paneId: string, server: string | null, calls: readonly SendKeys[]) {
+  const tmux = paneClient(ctx, server);
+  return calls.map((k) =>
+    tmuxEffect(tmux, [
+      'send-keys',
+      '-t',
+      paneId,
+      ...(k[0] === '-l' && k.length === 3 ? ['-l', '--', literalArg(k[2]!)] : k),
+    ]),
+  );
+}
+
+/** The very calls that take `option` in the member's CLI: its keys, or the moves of its selection. */
+function answerEffects(ctx: AppContext, paneId: string, server: string | null, cli: AgentCli, option: PromptOption) {
+  const calls = cli.keys.answer(option);
+  const select = cli.keys.select;
+  if (calls.length > 0 || !select?.takes.includes(option.label)) return keysEffects(ctx, paneId, server, calls);
   const tmux = paneClient(ctx, server);
   return [
-    tmuxEffect(tmux, ['send-keys', '-t', paneId, '-l', '--', literalArg(text)]),
-    tmuxEffect(tmux, ['send-keys', '-t', paneId, '-H', '0D']),
+    checkEffect(
+      `move the selection onto "${option.label}" with ${tmux.argv(['send-keys', '-t', paneId, ...select.next]).join(' ')}, ` +
+        `reading it back from the screen before the next key`,
+    ),
+    ...keysEffects(ctx, paneId, server, [select.confirm]),
+  ];
+}
+
+/** The very calls that type `text` and submit it in the member's CLI: pasted whole, or its keys. */
+function lineEffects(ctx: AppContext, paneId: string, server: string | null, cli: AgentCli, text: string) {
+  const submit = cli.keys.submitAfterPaste;
+  if (!submit) return keysEffects(ctx, paneId, server, cli.keys.line(text));
+  const tmux = paneClient(ctx, server);
+  return [
+    tmuxEffect(tmux, ['set-buffer', '-b', 'tower-<id>', '--', text]),
+    tmuxEffect(tmux, ['paste-buffer', '-p', '-d', '-b', 'tower-<id>', '-t', paneId]),
+    ...(cli.keys.submitWhenDrawn
+      ? [waitEffect(`up to ${seconds(CONFIRM_MS)} for the input box to show the line`)]
+      : []),
+    ...keysEffects(ctx, paneId, server, submit),
   ];
 }
 
@@ -174,7 +208,7 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
         `${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${option?.key ?? choice}, ` +
         `drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
     ),
-    ...typeEffects(ctx, m.paneId!, server, option?.key ?? choice),
+    ...answerEffects(ctx, m.paneId!, server, cli, option ?? { key: choice, label: choice }),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the question and its options to go`),
   ];
   const because = detail.keysBecause ? ` (typed, not through the hook: ${detail.keysBecause})` : '';
@@ -214,7 +248,7 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   };
   const effects = [
     guardEffect({ target: m.paneId!, server, who: m.name }, 'the line'),
-    ...typeEffects(ctx, m.paneId!, server, text),
+    ...lineEffects(ctx, m.paneId!, server, answeringCli(m.agent), text),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the line to leave the input box`),
   ];
   return {

@@ -151,10 +151,8 @@ export interface TypingWays {
   select?: SelectWays;
 }
 
-/** How a dialog's selection is moved and read (it shows only in colour). */
-export interface SelectWays {
-  /** The option the dialog has selected, read from a capture with escapes (`capture-pane -e`), or null. */
-  selected(escaped: string): AgentPromptOption | null;
+/** How a dialog's selection is moved (light: a plan names the keys), without how it is read. */
+export interface SelectKeys {
   /** The labels in the order the selection moves through them (it wraps). */
   order: readonly string[];
   /** The key that moves the selection to the next label. */
@@ -163,6 +161,24 @@ export interface SelectWays {
   confirm: SendKeys;
   /** The labels that may be taken by moving and confirming (others ask more, or have a key of their own). */
   takes: readonly string[];
+}
+
+/**
+ * The keys a CLI takes a choice and a line by, light: an action's plan and its confirm show these
+ * very calls before the CLI's module loads, and the module types with the same.
+ */
+export interface KeyTyping {
+  answer: TypingWays['answer'];
+  line: TypingWays['line'];
+  submitAfterPaste?: readonly SendKeys[];
+  submitWhenDrawn?: boolean;
+  select?: SelectKeys;
+}
+
+/** How a dialog's selection is moved and read (it shows only in colour). */
+export interface SelectWays extends SelectKeys {
+  /** The option the dialog has selected, read from a capture with escapes (`capture-pane -e`), or null. */
+  selected(escaped: string): AgentPromptOption | null;
 }
 
 /** How full an agent's context is and the tokens its turns used, as the CLI's own files say. */
@@ -336,6 +352,8 @@ export interface AgentCli {
   answerKeys: readonly string[];
   /** The option an answer (one of `answerKeys`) means in a prompt it drew, or null; pure and light. */
   option(p: AgentPrompt, choice: string): AgentPromptOption | null;
+  /** The keys it takes a choice and a line by (its ways type with these; a plan shows them). */
+  keys: KeyTyping;
   /** Loads the reading and typing parts (a dynamic import: only panes running this CLI pay for it). */
   load(): Promise<AgentWays>;
 }

@@ -5,6 +5,7 @@
 import { AGENT_BADGES } from '../../model/values.js';
 import { optionFor } from '../../store/prompt-reading.js';
 import type { AgentCli } from '../types.js';
+import { claudeCodeKeys } from './keys.js';
 
 /** The native binary's name (`bin/claude.exe` of @anthropic-ai/claude-code, run as `claude`). */
 const BINARY = /(^|\/)claude(\.exe)?$/;
@@ -30,6 +31,7 @@ export const claudeCode: AgentCli = {
   // A system's own cycle commands are Claude Code's (config `commands`): these are what it has itself.
   cycle: { clear: { command: '/clear' }, compact: { command: '/compact' }, systemCommands: true },
   option: optionFor,
+  keys: claudeCodeKeys,
   answerKeys: [...['1', '2', '3', '4', '5', '6', '7', '8', '9'], 'y', 'n'],
   load: async () => (await import('./ways.js')).claudeCodeWays,
 };

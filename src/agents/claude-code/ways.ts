@@ -7,19 +7,12 @@ import { notAtInput } from '../../store/input-box.js';
 import { readPane } from '../../store/pane-reading.js';
 import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../../store/prompt-reading.js';
 import { transcriptUsage } from './files.js';
-import type { AgentWays, SendKeys } from '../types.js';
-
-/** Claude Code takes a key typed as literal text, then a raw carriage return as a call of its own. */
-function typed(text: string): readonly SendKeys[] {
-  return [
-    ['-l', '--', text],
-    ['-H', '0D'],
-  ];
-}
+import type { AgentWays } from '../types.js';
+import { claudeCodeKeys } from './keys.js';
 
 export const claudeCodeWays: AgentWays = {
   screen: { read: readPane, prompt: readPrompt, gone: dialogGone, option: optionFor, atInput: notAtInput },
-  typing: { answer: (o) => typed(o.key), line: typed, minDialogAgeMs: MIN_DIALOG_AGE_MS },
+  typing: { ...claudeCodeKeys, minDialogAgeMs: MIN_DIALOG_AGE_MS },
   usage(file) {
     const u = transcriptUsage(file);
     return u ? { usedPct: u.usedPct, used: u.used, window: u.window, tokens: u.tokens } : null;

@@ -4,6 +4,7 @@
  */
 import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
+import { codexKeys } from './keys.js';
 import { isCodexArgv } from './recognise.js';
 import { codexOption } from './answers.js';
 
@@ -48,5 +49,6 @@ export const codex: AgentCli = {
   // Its dialog's own keys: `1`/`y` Yes, `2`/`p` Yes and don't ask again, `3`/`n`/`esc` No.
   answerKeys: ['1', '2', '3', 'y', 'p', 'n', 'esc'],
   option: codexOption,
+  keys: codexKeys,
   load: async () => (await import('./ways.js')).codexWays,
 };

@@ -5,17 +5,13 @@
  * paste, and a carriage return soon after them is a newline, not a submit (seen with 150 and 200 ms
  * between the text and the carriage return; a bracketed paste was submitted every time).
  */
-import type { AgentWays, SendKeys } from '../types.js';
+import type { AgentWays } from '../types.js';
+import { codexKeys } from './keys.js';
 import { rolloutUsage } from './rollout.js';
 import { CodexStates } from './state.js';
 import { codexCleared, codexCompacted } from './cycle.js';
 import { codexOption } from './answers.js';
 import { codexDialogGone, codexInputHolds, codexNotAtInput, codexPrompt, readCodexScreen } from './screen.js';
-
-/** The key typed for a choice: its number. */
-function answerKeys(key: string): readonly SendKeys[] {
-  return [['-l', '--', key]];
-}
 
 export const codexWays: AgentWays = {
   state: () => new CodexStates(),
@@ -28,12 +24,7 @@ export const codexWays: AgentWays = {
     atInput: codexNotAtInput,
   },
   typing: {
-    answer: (o) => answerKeys(o.key),
-    line: (text) => [
-      ['-l', '--', text],
-      ['-H', '0D'],
-    ],
-    submitAfterPaste: [['-H', '0D']],
+    ...codexKeys,
     // Seen taking a key 0.3 s after the dialog showed; kept as Claude Code's wait.
     minDialogAgeMs: 600,
   },

@@ -5,6 +5,7 @@
  */
 import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
+import { geminiKeys } from './keys.js';
 import { stateOfGeminiEvent } from './hooks.js';
 import { optionFor } from './answers.js';
 
@@ -43,5 +44,6 @@ export const geminiCli: AgentCli = {
   // Its digits; `y` the first option, `n` the one that says No (screen.ts).
   answerKeys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'y', 'n'],
   option: optionFor,
+  keys: geminiKeys,
   load: async () => (await import('./ways.js')).geminiCliWays,
 };

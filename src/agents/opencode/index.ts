@@ -5,6 +5,7 @@
  */
 import { AGENT_BADGES } from '../../model/values.js';
 import type { AgentCli } from '../types.js';
+import { opencodeKeys } from './keys.js';
 import { optionNamed } from './answers.js';
 
 const BINARY = /(^|\/)opencode(\.exe)?$/;
@@ -39,5 +40,6 @@ export const opencode: AgentCli = {
   answerKeys: ['1', '2', '3', 'y', 'n'],
   // Named whole here (the server answers any); by keys only Reject is typed (ways.screen.option).
   option: optionNamed,
+  keys: opencodeKeys,
   load: async () => (await import('./ways.js')).opencodeWays,
 };

@@ -5,24 +5,12 @@
  * is); Allow once is Enter once the selection, moved with Right (it wraps), is read back on it from
  * the colours (`selectedOption`); Allow always asks a second Confirm and is never typed.
  */
-import type { AgentWays, SendKeys } from '../types.js';
+import type { AgentWays } from '../types.js';
+import { opencodeKeys } from './keys.js';
 import { OpencodeFollow } from './follow.js';
 import { answerBySignature, portOfSignature } from './requests.js';
-import {
-  dialogGone,
-  inputHolds,
-  notAtInput,
-  optionFor,
-  OPTIONS,
-  readPrompt,
-  readScreen,
-  selectedOption,
-} from './screen.js';
+import { dialogGone, inputHolds, notAtInput, optionFor, readPrompt, readScreen, selectedOption } from './screen.js';
 import { ANSWER_TIMEOUT_MS, portOf } from './server.js';
-
-function line(text: string): readonly SendKeys[] {
-  return [['-l', '--', text], ['Enter']];
-}
 
 export const opencodeWays: AgentWays = {
   screen: {
@@ -34,16 +22,8 @@ export const opencodeWays: AgentWays = {
     atInput: notAtInput,
   },
   typing: {
-    // Reject is Escape, the dialog's own key for it; Allow once goes by `select`.
-    answer: (o) => (o.label === 'Reject' ? [['Escape']] : []),
-    select: {
-      selected: selectedOption,
-      order: OPTIONS.map((o) => o.label),
-      next: ['Right'],
-      confirm: ['Enter'],
-      takes: ['Allow once'],
-    },
-    line,
+    ...opencodeKeys,
+    select: { ...opencodeKeys.select, selected: selectedOption },
     // The dialog takes keys as soon as it is drawn; a short wait lets a redraw settle.
     minDialogAgeMs: 300,
   },

@@ -1,0 +1,19 @@
+/**
+ * The keys opencode takes, light (a plan shows them before its module loads): Reject is Escape, the
+ * dialog's own key for it wherever the selection is; Allow once is Enter once the selection, moved
+ * with Right (it wraps), is read back on it (ways.ts reads it from the colours).
+ */
+import type { KeyTyping, SendKeys } from '../types.js';
+
+/** The dialog's options in the order the selection moves through them. */
+export const OPTION_LABELS = ['Allow once', 'Allow always', 'Reject'] as const;
+
+function line(text: string): readonly SendKeys[] {
+  return [['-l', '--', text], ['Enter']];
+}
+
+export const opencodeKeys = {
+  answer: (o) => (o.label === 'Reject' ? [['Escape']] : []),
+  line,
+  select: { order: OPTION_LABELS, next: ['Right'], confirm: ['Enter'], takes: ['Allow once'] },
+} satisfies KeyTyping;
