@@ -4,7 +4,7 @@
  * /proc. Bounded: a few processes, each argv cut short; remembered per pane process and command, so
  * a pane is looked into once until what runs in it changes.
  */
-import fs from 'node:fs';
+import { argvOf, childrenOf } from './proc.js';
 import type { AgentId } from '../model/values.js';
 import { agentOfPane, AGENT_CLIS } from './registry.js';
 
@@ -16,35 +16,10 @@ import type { AgentCli } from './types.js';
 const SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'fish', 'ksh', 'tcsh', 'csh', 'nu', 'login']);
 /** Processes looked at per pane: its first and its children's first few. */
 const MAX_PROCESSES = 8;
-/** Bytes of one /proc cmdline read: an argv past this is cut (its first words decide). */
-const MAX_ARGV_BYTES = 4096;
 /** Panes remembered (the oldest goes first). */
 const MAX_REMEMBERED = 5000;
 
 const remembered = new Map<string, AgentCli | null>();
-
-function argvOf(pid: number): string[] | null {
-  try {
-    const fd = fs.openSync(`/proc/${pid}/cmdline`, 'r');
-    try {
-      const buf = Buffer.alloc(MAX_ARGV_BYTES);
-      const n = fs.readSync(fd, buf, 0, MAX_ARGV_BYTES, 0);
-      return buf.subarray(0, n).toString('utf8').split('\0').filter(Boolean);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 /** The argv of a pane's first process and its descendants, breadth first, at most MAX_PROCESSES. */
 export function paneArgv(pid: number): string[][] {

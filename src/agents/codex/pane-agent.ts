@@ -5,13 +5,13 @@
  * is the pane of whichever Codex started it. Bounded: a few processes per pane, small reads.
  */
 import fs from 'node:fs';
+import { argvOf, childrenOf } from '../proc.js';
 import path from 'node:path';
 import { procStat, ticksToEpochMs } from '../../tmux/proc-start.js';
 import { isCodexArgv } from './recognise.js';
 
 /** Processes looked at under a pane's first one. */
 const MAX_PROCESSES = 8;
-const MAX_ARGV_BYTES = 4096;
 const MAX_ENVIRON_BYTES = 1024 * 1024;
 
 /** A Codex agent's process in a pane. */
@@ -25,29 +25,6 @@ export interface CodexProcess {
   cwd: string;
   /** Its CODEX_HOME, real path when it exists. */
   home: string;
-}
-
-function argvOf(pid: number): string[] {
-  try {
-    const fd = fs.openSync(`/proc/${pid}/cmdline`, 'r');
-    try {
-      const buf = Buffer.alloc(MAX_ARGV_BYTES);
-      const n = fs.readSync(fd, buf, 0, MAX_ARGV_BYTES, 0);
-      return buf.subarray(0, n).toString('utf8').split('\0').filter(Boolean);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return [];
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
 }
 
 function envOf(pid: number): Map<string, string> {
@@ -83,7 +60,7 @@ export function codexProcessOf(panePid: number): CodexProcess | null {
   const queue = [panePid];
   for (let looked = 0; queue.length > 0 && looked < MAX_PROCESSES; looked++) {
     const pid = queue.shift()!;
-    if (isCodexArgv(argvOf(pid))) return describe(pid);
+    if (isCodexArgv(argvOf(pid) ?? [])) return describe(pid);
     queue.push(...childrenOf(pid));
   }
   return null;
