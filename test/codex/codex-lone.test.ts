@@ -3,7 +3,7 @@
  * every run is listed as a run of its folder (`agents:<folder>`), with `agent: "codex"` and the
  * state Codex's own sources give; a second Codex pane in another folder is a run of its own; a pane
  * running a plain process (`sleep`) is not an agent and is not listed; and `tower send` types into
- * such a member. One CLI home and one tmux server, shared by the cases in order.
+ * such a member and `tower answer` approves its dialog. One CLI home and one tmux server, shared by the cases in order.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +12,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, type BuiltCli } from '../helpers/built-cli.js';
 import { openCodexPane, startCodex, type CodexPane, type CodexRun } from '../helpers/codex-cli/launch.js';
-import { lastUserText } from '../helpers/codex-cli/responses-api.js';
+import { lastCallOutput, lastUserText } from '../helpers/codex-cli/responses-api.js';
+import { DIALOG_QUESTION, afterRunTurn, escalationTurn } from '../helpers/codex-cli/scenarios.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
@@ -24,6 +25,7 @@ interface StatusMember {
   agent?: string;
   activity?: string;
   activitySource?: string | null;
+  prompt?: { question: string; subject: string[] };
 }
 interface StatusRun {
   id: string;
@@ -65,7 +67,17 @@ async function status(): Promise<StatusRun[]> {
 }
 
 beforeAll(async () => {
-  [cli, c] = await Promise.all([buildCli(), startCodex({ columns: 100, rows: 40 })]);
+  [cli, c] = await Promise.all([
+    buildCli(),
+    startCodex({
+      columns: 100,
+      rows: 40,
+      script: [
+        escalationTurn('make the file', 'touch approved.txt', 'Create approved.txt outside the sandbox?'),
+        afterRunTurn('make the file', 'Created approved.txt.'),
+      ],
+    }),
+  ]);
   fs.mkdirSync(path.join(c.home, '.claude'), { recursive: true });
   await c.ready();
   b = await openCodexPane(c, 'project-b');
@@ -118,5 +130,27 @@ describe('agents of a project: Codex panes outside every run', { timeout: 90_000
     );
     // Only b's conversation got it: the other Codex was never typed into.
     expect(await c.screen()).not.toContain('note from tower');
+  });
+
+  it('tower answer approves the dialog such a member shows, and the command runs', async () => {
+    await c.submit('make the file');
+    await c.waitForScreen(DIALOG_QUESTION, 60_000);
+    const asking = await waitFor(
+      async () => {
+        const m = (await status()).find((r) => r.id === 'agents:project')?.members[0];
+        return m?.prompt ? m : null;
+      },
+      45_000,
+      { intervalMs: 300, what: "the dialog read in the lone Codex member's pane" },
+    );
+    expect(asking).toMatchObject({ agent: 'codex', activity: 'waiting' });
+    expect(asking.prompt!.subject).toContain('$ touch approved.txt');
+    const before = c.api.requests.length;
+    await tower('answer', 'agents:project', '1', '--member', c.paneId);
+    await waitFor(() => c.api.requests.slice(before).some((r) => lastCallOutput(r) !== null) || null, 45_000, {
+      intervalMs: 200,
+      what: "the approved command's output to reach the API stand-in",
+    });
+    expect(fs.existsSync(path.join(c.project, 'approved.txt'))).toBe(true);
   });
 });
