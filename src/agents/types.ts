@@ -333,6 +333,11 @@ export interface AgentCli {
   /** The npm package and exact version tower's tests run (the pin in package.json), for docs. */
   tested: { pkg: string; version: string };
   recognise: PaneRecognition;
+  /**
+   * Its own files list a pane of it that is outside every run (Claude Code's session teams): the
+   * store does not list such a pane again as an agent of its project.
+   */
+  listsItself?: true;
   /** Its sources of state, exactest first; the screen is always last. */
   sources: readonly StateSource[];
   /**

@@ -2,7 +2,7 @@
  * The closed sets of values the snapshot's fields take. Apart from model.ts and model-schema.ts so
  * that both use them and neither imports the other's values.
  */
-export const SYSTEMS = ['tina', 'claude-team', 'harness', 'sage', 'dotagent'] as const;
+export const SYSTEMS = ['tina', 'claude-team', 'harness', 'sage', 'dotagent', 'agents'] as const;
 export type System = (typeof SYSTEMS)[number];
 
 export const RUN_STATUSES = ['running', 'waiting', 'blocked', 'complete', 'idle', 'unknown'] as const;

@@ -26,6 +26,8 @@ import { HookLeads } from './hook-leads.js';
 import { hookEventsFile } from './hook-events.js';
 import { stateHome } from '../config/config.js';
 import { socketFile } from '../tmux/client.js';
+import { loadLoneAgents } from './lone-agents.js';
+import type { LoneAgentLister } from './lone-agents.js';
 
 export { FRAME_MS, FULL_REFRESH_MS } from './live-options.js';
 export type { LiveStoreOptions } from './live-options.js';
@@ -59,6 +61,8 @@ class LiveStore implements SnapshotStore {
   /** Set once the first full read is published; frames before that would publish half a snapshot. */
   private ready = false;
   private stopped = false;
+  private loneAgents: LoneAgentLister | null = null;
+  private loneAgentsLoading = false;
   private offDeferred: (() => void) | null = null;
 
   constructor(
@@ -201,11 +205,30 @@ class LiveStore implements SnapshotStore {
     }
     if (change.index !== undefined) {
       this.publisher.setPanes(change.index);
+      this.takeAgentPanes();
       // A pane of a team that ended may be alive again (or the last one died).
       this.reading.settleEnded();
     }
     if (change.assemble) this.reading.dirty.assemble = true;
     if (change.rediscover) this.reading.dirty.rediscover = true;
+  }
+
+  /**
+   * Hands the panes to the listing of agents outside every run; the agent modules that tell a CLI's
+   * pane load with the first pane seen (after the first frame), and the runs are assembled again then.
+   */
+  private takeAgentPanes(): void {
+    const panes = this.paneTracker.panes;
+    this.publisher.setAgentPanes(panes, this.loneAgents);
+    if (this.loneAgents || this.loneAgentsLoading || !panes || panes.length === 0) return;
+    this.loneAgentsLoading = true;
+    void loadLoneAgents().then((listLoneAgents) => {
+      if (this.stopped) return;
+      this.loneAgents = listLoneAgents;
+      this.publisher.setAgentPanes(this.paneTracker.panes, listLoneAgents);
+      this.reading.dirty.assemble = true;
+      this.schedule();
+    });
   }
 
   private async startWatching(): Promise<void> {

@@ -13,6 +13,8 @@ import { Assembly } from './assemble.js';
 import { recordDelta } from './delta.js';
 import type { Origin } from './assemble.js';
 import { readTeamRun } from './readers.js';
+import type { LoneAgentLister } from './lone-agents.js';
+import type { PaneInfo } from '../tmux/client.js';
 import type { SourceRead, SourceReaders } from './readers.js';
 
 export type { Origin } from './assemble.js';
@@ -24,6 +26,8 @@ export class SnapshotPublisher {
   private paneIndex: PaneIndex | null = null;
   private leadSeats: LeadSeats | null = null;
   private relive = false;
+  private panes: readonly PaneInfo[] | null = null;
+  private loneAgents: LoneAgentLister | null = null;
   private settings: ReadSettings | null = null;
   private jsonCache = new WeakMap<Run, string>();
   private problemsJson = '[]';
@@ -53,6 +57,12 @@ export class SnapshotPublisher {
     this.relive = true;
   }
 
+  /** The panes of tower's server and the lister of agents outside every run, which lists them from those panes. */
+  setAgentPanes(panes: readonly PaneInfo[] | null, loneAgents: LoneAgentLister | null): void {
+    this.panes = panes;
+    this.loneAgents = loneAgents;
+  }
+
   /**
    * Where sessions' hooks last ran moved (a lead with no pane may be seated elsewhere): members are looked at
    * again.
@@ -77,7 +87,13 @@ export class SnapshotPublisher {
     this.settings = settings;
     const prev = this.snapshot;
     const changed = changedTeams ? { dirNames: changedTeams, get: (dirName: string) => teams.get(dirName) } : null;
-    const runs = this.assembly.update(reads, teams, this.relive, changed);
+    let all: Iterable<readonly [string, SourceRead]> = reads;
+    if (this.loneAgents && this.panes && this.panes.length > 0) {
+      const listed = [...reads];
+      const lone = this.loneAgents(this.panes, listed, teams);
+      all = lone.length > 0 ? [...listed, ...lone] : listed;
+    }
+    const runs = this.assembly.update(all, teams, this.relive, changed);
     this.relive = false;
     const problemsJson = JSON.stringify(problems);
     if (problemsJson === this.problemsJson && runs === prev.runs) return false;

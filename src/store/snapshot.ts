@@ -18,6 +18,8 @@ import type { Discovery, RunSource } from './discover.js';
 import { applyLiveness, indexPanes } from './liveness.js';
 import { tmuxDownProblem } from './tmux-down.js';
 import { hookSeatsOnce } from './hook-leads.js';
+import { loadLoneAgents } from './lone-agents.js';
+import type { LoneAgentLister } from './lone-agents.js';
 import type { LeadSeats } from './hook-leads.js';
 import { defaultReaders, guarded, readSource, readTeamRun } from './readers.js';
 import type { SourceReaders } from './readers.js';
@@ -40,6 +42,8 @@ export interface SnapshotInput {
   readers?: SourceReaders | undefined;
   /** Where Claude Code sessions' hooks last ran, for a lead with no pane (default none). */
   leadSeats?: LeadSeats | undefined;
+  /** Lists the agents outside every run from the panes (default none: not listed). */
+  loneAgents?: LoneAgentLister | null | undefined;
 }
 
 /** ReadSettings from the config (and tower's environment, which may name a harness operator) at a given time. */
@@ -147,11 +151,12 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   );
   const index = indexPanes(input.panes, input.swarms ?? []);
   if (index && input.leadSeats) index.leadSeats = input.leadSeats;
-  const runs = assembleRuns(
-    reads,
-    teams.map((t) => [teamDirName(t), t] as const),
-    { teamRun: (t) => readTeamRun(t, input.settings, readers), live: (r) => applyLiveness(r, index) },
-  );
+  const teamPairs = teams.map((t) => [teamDirName(t), t] as const);
+  const lone = input.loneAgents ? input.loneAgents(input.panes, reads, teamPairs) : [];
+  const runs = assembleRuns(lone.length > 0 ? [...reads, ...lone] : reads, teamPairs, {
+    teamRun: (t) => readTeamRun(t, input.settings, readers),
+    live: (r) => applyLiveness(r, index),
+  });
   return { version: 1, generatedAt: new Date(input.settings.now).toISOString(), runs, problems };
 }
 
@@ -228,6 +233,8 @@ async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapsh
   const teamProblems: Problem[] = [];
   const teams = readAllTeams(ctx.claudeDir, defaultReaders, teamProblems);
   const { panes, problem, swarms, swarmProblems, down } = await listing;
+  // The agent modules load only when there is a pane to tell (a box with no tmux carries none).
+  const loneAgents = panes && panes.length > 0 ? await loadLoneAgents() : null;
   // In the live store's order: tmux, then teams, then discovery.
   const problems: Problem[] = [
     ...(down ? [down] : []),
@@ -245,6 +252,7 @@ async function readOnce(ctx: AppContext, opts: { now?: number }): Promise<Snapsh
     home: ctx.env.HOME || undefined,
     // Read only when a lead waits for its hooks to seat it.
     leadSeats: teams.some(seatsWanted) ? hookSeatsOnce(ctx, swarms) : undefined,
+    loneAgents,
   };
   return readSnapshotWithTeams(input, teams, problems);
 }

@@ -3,6 +3,7 @@
  * UI loop over this list; adding a system is a folder with its module and one line here.
  */
 import type { System } from '../model/model.js';
+import { agents } from './agents/index.js';
 import { claudeTeams } from './claude-teams/index.js';
 import { dotagent } from './dotagent/index.js';
 import { harness } from './harness/index.js';
@@ -10,7 +11,7 @@ import type { SystemModule, TeamReaders } from './module.js';
 import { sage } from './sage/index.js';
 import { tina } from './tina/index.js';
 
-export const SYSTEM_MODULES: readonly SystemModule[] = [tina, claudeTeams, harness, sage, dotagent];
+export const SYSTEM_MODULES: readonly SystemModule[] = [tina, claudeTeams, harness, sage, dotagent, agents];
 
 const BY_SYSTEM = new Map<System, SystemModule>(SYSTEM_MODULES.map((m) => [m.system, m]));
 

@@ -14,9 +14,11 @@ describe('the system registry', () => {
     for (const s of SYSTEMS) expect(systemOf(s).system).toBe(s);
   });
 
-  it('has one team reader, and every other module reads state directories behind markers', () => {
+  it('has one team reader, the agents of projects made from panes, and every other module reads state directories behind markers', () => {
     expect(teamModule().system).toBe('claude-team');
-    for (const m of SYSTEM_MODULES.filter((x) => x.teams === null)) {
+    // Agents of a project are listed from the pane listing (src/store/lone-agents.ts), not read from files.
+    expect(systemOf('agents')).toMatchObject({ markers: [], readRun: null, cycle: null, grant: null, requests: null });
+    for (const m of SYSTEM_MODULES.filter((x) => x.teams === null && x.system !== 'agents')) {
       expect(m.readRun, m.system).not.toBeNull();
       expect(m.markers.length, m.system).toBeGreaterThan(0);
     }
@@ -29,6 +31,7 @@ describe('the system registry', () => {
       harness: 'harness',
       sage: 'sage',
       dotagent: 'dotagent',
+      agents: 'agents',
     });
     expect(stateDirMarkers().map((m) => m.dir)).toEqual([
       '.claude/tina',

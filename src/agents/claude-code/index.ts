@@ -15,6 +15,7 @@ export const claudeCode: AgentCli = {
   label: 'Claude Code',
   badge: AGENT_BADGES['claude-code'],
   tested: { pkg: '@anthropic-ai/claude-code', version: '2.1.332' },
+  listsItself: true,
   recognise: {
     commands: ['claude', 'claude.exe'],
     argv: (argv) => BINARY.test(argv[0] ?? ''),
