@@ -8,7 +8,8 @@
  * (docs/pane-identity.md).
  */
 import path from 'node:path';
-import type { Member } from '../model/model.js';
+import type { Member, Run } from '../model/model.js';
+import { systemOf } from '../systems/registry.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { PaneIndex } from './pane-server.js';
 import { startsOf } from './pane-server.js';
@@ -24,6 +25,23 @@ function within(dir: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Whether a run takes the panes in its folder as its seats: its system names no agent or pane in its files. */
+export function seatsByFolder(run: Run): boolean {
+  const m = systemOf(run.system);
+  return run.members.length === 0 && run.root !== null && !m.teams && !m.mergesTeams;
+}
+
+/** The panes of tower's own server that runs' and teams' members name (a swarm's `%N` is another server's). */
+export function claimedPanes(
+  reads: Iterable<readonly [string, { run: { members: readonly Member[] } }]>,
+  teams: Iterable<readonly [string, { members: readonly { paneId: string | null; tmuxServer?: string | null }[] }]>,
+): Set<string> {
+  const claimed = new Set<string>();
+  for (const [, read] of reads) for (const m of read.run.members) if (m.paneId && !m.tmuxServer) claimed.add(m.paneId);
+  for (const [, team] of teams) for (const m of team.members) if (m.paneId && !m.tmuxServer) claimed.add(m.paneId);
+  return claimed;
+}
+
 /** The name a found pane goes by: its session, or `session:window.pane` when the session has several. */
 function nameOf(p: PaneInfo, all: readonly PaneInfo[]): string {
   const shared = all.filter((o) => o.session === p.session).length > 1;
@@ -37,7 +55,9 @@ function nameOf(p: PaneInfo, all: readonly PaneInfo[]): string {
 export function folderPanes(root: string, index: PaneIndex | null): Member[] {
   if (index === null || ('own' in index && index.own === false)) return [];
   const found: PaneInfo[] = [];
-  for (const p of index.byId.values()) if (!p.dead && within(p.cwd, root)) found.push(p);
+  // A pane a run or a team names as its member's is that member's: never a second run's seat too.
+  for (const p of index.byId.values())
+    if (!p.dead && within(p.cwd, root) && !index.claimed?.has(p.paneId)) found.push(p);
   found.sort((a, b) => a.session.localeCompare(b.session) || a.window - b.window || a.index - b.index);
   const taken = found.slice(0, MAX_FOLDER_PANES);
   const starts = startsOf(index);

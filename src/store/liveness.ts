@@ -11,7 +11,7 @@ import type { PaneInfo } from '../tmux/client.js';
 import type { SwarmServer } from '../tmux/swarm.js';
 import { StartBook } from './pane-evidence.js';
 import { locatePane, startsOf, teamTie } from './pane-server.js';
-import { folderPanes } from './folder-panes.js';
+import { folderPanes, seatsByFolder } from './folder-panes.js';
 import { seatLead } from './lead-seat.js';
 import type { PaneIndex, PaneWhere, TeamTie } from './pane-server.js';
 
@@ -75,14 +75,8 @@ export function paneState(paneId: string, index: PaneIndex | null): MemberState 
 /** Applies liveness to a run's members; returns the same object when nothing changes. */
 export function applyLiveness(run: Run, index: PaneIndex | null): Run {
   // A system that names no agent or pane in its files: the panes working in the run's folder are its seats.
-  if (
-    run.members.length === 0 &&
-    run.root !== null &&
-    index !== null &&
-    !systemOf(run.system).teams &&
-    !systemOf(run.system).mergesTeams
-  ) {
-    const seats = folderPanes(run.root, index);
+  if (index !== null && seatsByFolder(run)) {
+    const seats = folderPanes(run.root as string, index);
     if (seats.length > 0) return { ...run, members: seats };
   }
   const leadSlot = sessionLeadSlot(run, index);

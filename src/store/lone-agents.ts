@@ -5,8 +5,7 @@
  * start paths carry none of them.
  */
 import path from 'node:path';
-import type { Run } from '../model/model.js';
-import { systemOf } from '../systems/registry.js';
+import { seatsByFolder } from './folder-panes.js';
 import type { Team } from '../systems/types.js';
 import type { PaneInfo } from '../tmux/client.js';
 import type { SourceRead } from './readers.js';
@@ -24,12 +23,6 @@ type Members = readonly { paneId: string | null; tmuxServer?: string | null | un
 function within(dir: string, root: string): boolean {
   const rel = path.relative(root, dir);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/** A run whose files name no pane takes the panes in its folder as its seats (store/folder-panes.ts). */
-function seatsByFolder(run: Run): boolean {
-  const m = systemOf(run.system);
-  return run.members.length === 0 && run.root !== null && !m.teams && !m.mergesTeams;
 }
 
 /**

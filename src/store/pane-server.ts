@@ -44,6 +44,8 @@ export interface PaneIndex {
   starts?: StartBook;
   /** Where each Claude Code session's own hooks last ran (store/hook-leads.ts), for a lead with no pane. */
   leadSeats?: LeadSeats;
+  /** The panes of tower's own server that a run or a team names as a member's (never a folder's seat). */
+  claimed?: ReadonlySet<string>;
 }
 
 /** Where a pane is: its state, the swarm server holding it (undefined: tower's own), or why that cannot be told. */

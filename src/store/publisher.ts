@@ -6,6 +6,7 @@
  */
 import type { Problem, Run, Snapshot } from '../model/model.js';
 import type { ReadSettings, Team } from '../systems/types.js';
+import { claimedPanes, seatsByFolder } from './folder-panes.js';
 import { applyLiveness } from './liveness.js';
 import type { PaneIndex } from './liveness.js';
 import type { LeadSeats } from './hook-leads.js';
@@ -92,6 +93,16 @@ export class SnapshotPublisher {
       const listed = [...reads];
       const lone = this.loneAgents(this.panes, listed, teams);
       all = lone.length > 0 ? [...listed, ...lone] : listed;
+    }
+    const listed = this.paneIndex ? [...all] : [];
+    if (this.paneIndex) all = listed;
+    // Only where a run seats the panes of its folder (a harness, SAGE, dotagent run): the teams are read for it.
+    if (this.paneIndex && listed.some(([, r]) => seatsByFolder(r.run))) {
+      // A pane a team takes (or gives up) changes which panes seat a run by its folder.
+      const claimed = claimedPanes(listed, teams);
+      const before = this.paneIndex.claimed;
+      if (!before || before.size !== claimed.size || [...claimed].some((p) => !before.has(p))) this.relive = true;
+      this.paneIndex.claimed = claimed;
     }
     const runs = this.assembly.update(all, teams, this.relive, changed);
     this.relive = false;

@@ -15,6 +15,7 @@ import type { SwarmServer } from '../tmux/swarm.js';
 import { assembleRuns, teamDirName } from './assemble.js';
 import { discoverRoots, sourceKey, sourcesOfRoot } from './discover.js';
 import type { Discovery, RunSource } from './discover.js';
+import { claimedPanes, seatsByFolder } from './folder-panes.js';
 import { applyLiveness, indexPanes } from './liveness.js';
 import { tmuxDownProblem } from './tmux-down.js';
 import { hookSeatsOnce } from './hook-leads.js';
@@ -152,6 +153,7 @@ function readSnapshotWithTeams(input: SnapshotInput, teams: Team[], problems: Pr
   const index = indexPanes(input.panes, input.swarms ?? []);
   if (index && input.leadSeats) index.leadSeats = input.leadSeats;
   const teamPairs = teams.map((t) => [teamDirName(t), t] as const);
+  if (index && reads.some(([, r]) => seatsByFolder(r.run))) index.claimed = claimedPanes(reads, teamPairs);
   const lone = input.loneAgents ? input.loneAgents(input.panes, reads, teamPairs) : [];
   const runs = assembleRuns(lone.length > 0 ? [...reads, ...lone] : reads, teamPairs, {
     teamRun: (t) => readTeamRun(t, input.settings, readers),

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRun } from '../../src/model/model.js';
 import type { Run } from '../../src/model/model.js';
-import { FOLDER_PANE_ROLE, MAX_FOLDER_PANES } from '../../src/store/folder-panes.js';
+import { claimedPanes, FOLDER_PANE_ROLE, MAX_FOLDER_PANES } from '../../src/store/folder-panes.js';
 import { applyLiveness, indexPanes } from '../../src/store/liveness.js';
 import type { PaneInfo } from '../../src/tmux/client.js';
 
@@ -45,6 +45,17 @@ describe('the panes working in a run folder', () => {
       expect(members[0]?.paneProcess?.pid).toBe(process.pid);
       expect(members[0]?.paneProcess?.start).toEqual(expect.any(Number));
     }
+  });
+
+  it("never seat a pane a team names as its member's: that pane is the member's alone", () => {
+    const panes = [pane('%1', 'crew', '/w/sheets'), pane('%2', 'runner', '/w/sheets')];
+    const team = { members: [{ paneId: '%1', tmuxServer: null }] };
+    const index = indexPanes(panes)!;
+    index.claimed = claimedPanes([], [['crew', team]]);
+    expect(applyLiveness(run('harness'), index).members.map((m) => m.paneId)).toEqual(['%2']);
+    // A swarm server's %1 is another pane: it leaves tower's own %1 free.
+    index.claimed = claimedPanes([], [['crew', { members: [{ paneId: '%1', tmuxServer: '/tmp/swarm' }] }]]);
+    expect(applyLiveness(run('harness'), index).members.map((m) => m.paneId)).toEqual(['%1', '%2']);
   });
 
   it('name panes that share a session by window and pane, and take at most a few', () => {
