@@ -80,7 +80,7 @@ function answerEffects(ctx: AppContext, paneId: string, server: string | null, c
   const tmux = paneClient(ctx, server);
   return [
     checkEffect(
-      `move the selection onto "${option.label}" with ${tmux.argv(['send-keys', '-t', paneId, ...select.next]).join(' ')}, ` +
+      `move the selection onto "${option.label}" with ${['tmux', ...tmux.argv(['send-keys', '-t', paneId, ...select.next])].join(' ')}, ` +
         `reading it back from the screen before the next key`,
     ),
     ...keysEffects(ctx, paneId, server, [select.confirm]),

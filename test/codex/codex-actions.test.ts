@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
 import { emptyRun } from '../../src/model/model.js';
 import type { Member, Run } from '../../src/model/model.js';
-import { ActivityOverlay } from '../../src/store/activity-overlay.js';
+
 import { PaneWatch } from '../../src/store/captures.js';
 import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
@@ -22,6 +22,7 @@ import { lastCallOutput, lastUserText, type SeenRequest } from '../helpers/codex
 import { DIALOG_QUESTION, afterRunTurn, escalationTurn, say } from '../helpers/codex-cli/scenarios.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readMemberWhen } from '../helpers/member-reads.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let c: CodexRun;
@@ -35,17 +36,8 @@ function userTexts(r: SeenRequest): string {
 }
 
 /** The run as tower status reads it once its lead's pane reads as `want`. */
-function seenWhen(want: (m: Member) => boolean): Promise<Run> {
-  return waitFor(
-    async () => {
-      await watch.round([c.paneId], null);
-      const r = new ActivityOverlay(watch).apply(snapshotOf(run)).runs[0]!;
-      return want(r.members[0]!) ? r : null;
-    },
-    30_000,
-    { intervalMs: 100, what: 'the lead to read as wanted' },
-  );
-}
+const seenWhen = (want: (m: Member) => boolean) =>
+  readMemberWhen({ watch, paneId: c.paneId, run }, want, { timeoutMs: 30_000, intervalMs: 100 });
 
 /** The threads the app server has for the project (not the hidden ones). */
 async function projectThreads(): Promise<string[]> {

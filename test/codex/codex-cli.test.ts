@@ -13,7 +13,7 @@ import { planAction, runAction } from '../../src/actions/index.js';
 import { rolloutUsage } from '../../src/agents/codex/rollout.js';
 import { emptyRun } from '../../src/model/model.js';
 import type { Member, Run } from '../../src/model/model.js';
-import { ActivityOverlay } from '../../src/store/activity-overlay.js';
+
 import { PaneWatch } from '../../src/store/captures.js';
 import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
@@ -21,6 +21,7 @@ import { threadList } from '../helpers/codex-cli/app-server.js';
 import { startCodex, type CodexRun } from '../helpers/codex-cli/launch.js';
 import { lastCallOutput, lastUserText } from '../helpers/codex-cli/responses-api.js';
 import { DIALOG_QUESTION, afterRunTurn, escalationTurn, say } from '../helpers/codex-cli/scenarios.js';
+import { readMember, readMemberWhen } from '../helpers/member-reads.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let c: CodexRun;
@@ -32,23 +33,9 @@ function agent(paneId: string): Member {
   return { name: 'coder', role: 'coder', model: 'm', paneId, state: 'alive', lead: true };
 }
 
-/** The run with its member's activity and prompt laid over it from one capture round, as tower status reads it. */
-async function seen(): Promise<Run> {
-  await watch.round([c.paneId], null);
-  return new ActivityOverlay(watch).apply(snapshotOf(run)).runs[0]!;
-}
-
-/** The first read whose member satisfies `want`. */
-function seenWhen(want: (m: Member) => boolean): Promise<Run> {
-  return waitFor(
-    async () => {
-      const r = await seen();
-      return want(r.members[0]!) ? r : null;
-    },
-    30_000,
-    { intervalMs: 100, what: 'the member to read as wanted' },
-  );
-}
+const seen = () => readMember({ watch, paneId: c.paneId, run });
+const seenWhen = (want: (m: Member) => boolean) =>
+  readMemberWhen({ watch, paneId: c.paneId, run }, want, { timeoutMs: 30_000, intervalMs: 100 });
 
 function answer(choice: string) {
   return planAction(acting.w.env, { kind: 'answer', run: run.id, members: ['coder'], choice });

@@ -9,22 +9,23 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planAction, runAction } from '../../src/actions/index.js';
+
 import { stateOfGeminiEvent } from '../../src/agents/gemini-cli/hooks.js';
 import { sessionUsage } from '../../src/agents/gemini-cli/session.js';
 import { agentOfPane } from '../../src/agents/registry.js';
 import { emptyRun } from '../../src/model/model.js';
 import type { Member, Run } from '../../src/model/model.js';
-import { ActivityOverlay } from '../../src/store/activity-overlay.js';
+
 import { PaneWatch } from '../../src/store/captures.js';
 import { GEMINI_HOOK_EVENTS } from '../../src/commands/hooks-gemini.js';
 import { parseEventLine, type EventLine } from '../../src/store/hook-line.js';
 import { buildTower } from '../actions/cli-kit.js';
-import { snapshotOf } from '../actions/kit.js';
+
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
 import { startGemini, type GeminiRun } from '../helpers/gemini-cli/launch.js';
 import { functionResponseSeen, shellTurn } from '../helpers/gemini-cli/scenarios.js';
 import { lastUserText } from '../helpers/gemini-cli/gemini-api.js';
+import { actOnMember, readMemberWhen } from '../helpers/member-reads.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let g: GeminiRun;
@@ -37,35 +38,9 @@ function agent(paneId: string): Member {
   return { name: 'gem', role: 'coder', model: 'm', paneId, state: 'alive', lead: true };
 }
 
-/** The run with its member's activity and prompt laid over it from one capture round, as tower status reads it. */
-async function seen(): Promise<Run> {
-  await watch.round([g.paneId], null);
-  return new ActivityOverlay(watch).apply(snapshotOf(run)).runs[0]!;
-}
-
-/** The first read whose member satisfies `want`. */
-function seenWhen(want: (m: Member) => boolean): Promise<Run> {
-  return waitFor(
-    async () => {
-      const r = await seen();
-      return want(r.members[0]!) ? r : null;
-    },
-    60_000,
-    { intervalMs: 200, what: 'the member to read as wanted' },
-  );
-}
-
-/** Plans and runs `tower answer <choice>` (or `tower send <text>`) on the member as last seen. */
-async function act(read: Run, action: { choice: string } | { text: string }) {
-  acting.w.setSnapshot(snapshotOf(read));
-  const plan = planAction(
-    acting.w.env,
-    'choice' in action
-      ? { kind: 'answer', run: run.id, members: ['gem'], choice: action.choice }
-      : { kind: 'send', run: run.id, members: ['gem'], text: action.text },
-  );
-  return { plan, outcome: await runAction(acting.w.env, plan) };
-}
+const seenWhen = (want: (m: Member) => boolean) =>
+  readMemberWhen({ watch, paneId: g.paneId, run }, want, { timeoutMs: 60_000, intervalMs: 200 });
+const act = (read: Run, action: { choice: string } | { text: string }) => actOnMember(acting.w, read, action);
 
 beforeAll(async () => {
   const tower = await buildTower();

@@ -14,11 +14,11 @@ import { opencode } from '../../src/agents/opencode/index.js';
 import { readPrompt, readScreen, selectedOption } from '../../src/agents/opencode/screen.js';
 import { pendingPermissions, portOf } from '../../src/agents/opencode/server.js';
 import { opencodeWays } from '../../src/agents/opencode/ways.js';
-import { planAction, runAction } from '../../src/actions/index.js';
+
 import { agentOfPane } from '../../src/agents/registry.js';
 import { emptyRun } from '../../src/model/model.js';
 import type { Member, Run } from '../../src/model/model.js';
-import { ActivityOverlay } from '../../src/store/activity-overlay.js';
+
 import { PaneWatch } from '../../src/store/captures.js';
 import { snapshotOf } from '../actions/kit.js';
 import { actingWorld } from '../helpers/claude-cli/acting-world.js';
@@ -26,6 +26,7 @@ import type { AgentPrompt, SendKeys } from '../../src/agents/types.js';
 import { lastToolResult, lastUserText } from '../helpers/opencode-cli/chat-api.js';
 import { CONTEXT_LIMIT, startOpencode, type OpencodeRun } from '../helpers/opencode-cli/launch.js';
 import { bashTurn, isConversation } from '../helpers/opencode-cli/scenarios.js';
+import { actOnMember, readMemberWhen } from '../helpers/member-reads.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { RuleAnswerer, type RuleRecord } from '../../src/actions/rule-answer.js';
 import { parseRules } from '../../src/rules/load.js';
@@ -52,35 +53,9 @@ let run: Run;
 /** Under load a request may take longer than tower's own 2 s bound. */
 const SLOW = { timeoutMs: 15_000 };
 
-/** The run with its member's activity and prompt laid over it from one capture round, as tower status reads it. */
-async function seen(watch: PaneWatch): Promise<Run> {
-  await watch.round([oc.paneId], null);
-  return new ActivityOverlay(watch).apply(snapshotOf(run)).runs[0]!;
-}
-
-/** The first read whose member satisfies `want`. */
-function seenWhen(watch: PaneWatch, want: (m: Member) => boolean): Promise<Run> {
-  return waitFor(
-    async () => {
-      const r = await seen(watch);
-      return want(r.members[0]!) ? r : null;
-    },
-    60_000,
-    { intervalMs: 200, what: 'the member to read as wanted' },
-  );
-}
-
-/** Plans and runs `tower answer <choice>` or `tower send <text>` on the member as last seen. */
-async function act(read: Run, action: { choice: string } | { text: string }) {
-  acting.w.setSnapshot(snapshotOf(read));
-  const plan = planAction(
-    acting.w.env,
-    'choice' in action
-      ? { kind: 'answer', run: run.id, members: ['oc'], choice: action.choice }
-      : { kind: 'send', run: run.id, members: ['oc'], text: action.text },
-  );
-  return { plan, outcome: await runAction(acting.w.env, plan) };
-}
+const seenWhen = (watch: PaneWatch, want: (m: Member) => boolean) =>
+  readMemberWhen({ watch, paneId: oc.paneId, run }, want, { timeoutMs: 60_000, intervalMs: 200 });
+const act = (read: Run, action: { choice: string } | { text: string }) => actOnMember(acting.w, read, action);
 
 beforeAll(async () => {
   oc = await startOpencode({
