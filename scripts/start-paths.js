@@ -165,7 +165,9 @@ export const START_BUDGETS = {
   // 1,535 KB (1,571,282 bytes) with each CLI's keys light, for the plans to show them.
   // 1,536 KB (1,571,919 bytes) with agents outside every run, kept up to date by the live store;
   // 1,539 KB (1,574,992 bytes) with the plan's own keys of each CLI merged in.
-  'tower (live screen)': 1539 * 1024,
+  // 1,540 KB (1,576,792 bytes) with what an answer by keys or through a CLI's server approves,
+  // shown whole (src/actions/answer-approves.ts), and an answer refused where no prompt was seen.
+  'tower (live screen)': 1540 * 1024,
 };
 
 /** The Markdown library handoffs are read with, and its family: loaded only to read a handoff's content. */

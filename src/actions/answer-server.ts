@@ -12,6 +12,7 @@ import type { ActionOutcome } from '../kit/types.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
 import type { Member } from '../model/model.js';
 import { recheckPane } from './pane-identity.js';
+import { promptApproves } from './answer-approves.js';
 
 /** Whether a prompt came from a CLI's server (its signature says so; one read from a screen never does). */
 export function fromAgentServer(p: PanePrompt | null | undefined): boolean {
@@ -50,6 +51,7 @@ export function planServerAnswer(
     ],
     detail,
     destructive: true,
+    approves: promptApproves(seen, option),
   };
 }
 

@@ -15,8 +15,7 @@ import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
 import { readHeldRequest } from '../store/held-requests.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import type { AnswerDetail, SendDetail } from '../kit/detail.js';
-import { checkEffect, seconds, tmuxEffect, waitEffect } from '../kit/effects.js';
-import { literalArg } from '../tmux/client.js';
+import { checkEffect, seconds, waitEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { refuse } from '../kit/execution.js';
 import type { ActionOutcome, ActionRequest } from '../kit/types.js';
@@ -24,9 +23,11 @@ import { pollUntil, sleep } from '../kit/wait.js';
 import { answerThroughHook, planHookAnswer } from './answer-hook.js';
 import { fromAgentServer, planServerAnswer, runServerAnswer } from './answer-server.js';
 import { selectAndConfirm } from './answer-select.js';
+import { answerEffects, lineEffects } from './answer-effects.js';
+import { promptApproves } from './answer-approves.js';
 import { hasPane, paneRefusal } from './targets.js';
 import { memberNamed, qualifiedName, runLead } from './member-name.js';
-import { onServer, paneClient, paneScreen } from './pane-client.js';
+import { onServer, paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 import { guardEffect, guardTyping } from './input-guard.js';
 import { confirmSent, markBeforeSend } from './send-confirm.js';
@@ -57,49 +58,6 @@ function whoAsks(run: Run): string {
   if (asking.length === 0) return `name the member (--member NAME): no member of ${run.id} shows a prompt now`;
   const list = asking.map((m) => `${qualifiedName(run, m)} asks "${sanitizeLine(m.prompt!.question)}"`).join('; ');
   return `name the member (--member NAME): ${list}`;
-}
-
-/** The tmux calls of `calls` (a CLI's keys), as typeKeys sends them on the pane's own server. */
-function keysEffects(ctx: AppContext, paneId: string, server: string | null, calls: readonly SendKeys[]) {
-  const tmux = paneClient(ctx, server);
-  return calls.map((k) =>
-    tmuxEffect(tmux, [
-      'send-keys',
-      '-t',
-      paneId,
-      ...(k[0] === '-l' && k.length === 3 ? ['-l', '--', literalArg(k[2]!)] : k),
-    ]),
-  );
-}
-
-/** The very calls that take `option` in the member's CLI: its keys, or the moves of its selection. */
-function answerEffects(ctx: AppContext, paneId: string, server: string | null, cli: AgentCli, option: PromptOption) {
-  const calls = cli.keys.answer(option);
-  const select = cli.keys.select;
-  if (calls.length > 0 || !select?.takes.includes(option.label)) return keysEffects(ctx, paneId, server, calls);
-  const tmux = paneClient(ctx, server);
-  return [
-    checkEffect(
-      `move the selection onto "${option.label}" with ${['tmux', ...tmux.argv(['send-keys', '-t', paneId, ...select.next])].join(' ')}, ` +
-        `reading it back from the screen before the next key`,
-    ),
-    ...keysEffects(ctx, paneId, server, [select.confirm]),
-  ];
-}
-
-/** The very calls that type `text` and submit it in the member's CLI: pasted whole, or its keys. */
-function lineEffects(ctx: AppContext, paneId: string, server: string | null, cli: AgentCli, text: string) {
-  const submit = cli.keys.submitAfterPaste;
-  if (!submit) return keysEffects(ctx, paneId, server, cli.keys.line(text));
-  const tmux = paneClient(ctx, server);
-  return [
-    tmuxEffect(tmux, ['set-buffer', '-b', 'tower-<id>', '--', text]),
-    tmuxEffect(tmux, ['paste-buffer', '-p', '-d', '-b', 'tower-<id>', '-t', paneId]),
-    ...(cli.keys.submitWhenDrawn
-      ? [waitEffect(`up to ${seconds(CONFIRM_MS)} for the input box to show the line`)]
-      : []),
-    ...keysEffects(ctx, paneId, server, submit),
-  ];
 }
 
 /**
@@ -194,18 +152,12 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
       );
   }
   if (throughHook) return throughHook;
-  // A rule answers the request it read, through the hook, or nothing: it never types into a dialog.
-  if (req.byRule)
-    return refuse(
-      `${req.byRule.rule} decided request ${req.byRule.request}, which is no longer held for ` +
-        `${who}${detail.keysBecause ? ` (${detail.keysBecause})` : ''}: nothing answered`,
-      title,
-      m.paneId,
-    );
+  const noKeys = keysRefusal(req, detail, who, seen !== null);
+  if (noKeys) return refuse(noKeys, title, m.paneId);
   const effects = [
     checkEffect(
       `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ` +
-        `${detail.expect ? 'the prompt you saw' : 'a prompt'} with option ${option?.key ?? choice}, ` +
+        `the prompt you saw with option ${option?.key ?? choice}, ` +
         `drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
     ),
     ...answerEffects(ctx, m.paneId!, server, cli, option ?? { key: choice, label: choice }),
@@ -219,7 +171,23 @@ export function planAnswer(ctx: AppContext, run: Run, req: ActionRequest): PlanP
     effects,
     detail,
     destructive: true,
+    ...(seen && option ? { approves: promptApproves(seen, option) } : {}),
   };
+}
+
+/**
+ * Why no key may be typed for this answer, or null: a rule answers the request it read through the
+ * hook or nothing, and keys go only into a dialog the operator was shown (read now, or `expect`).
+ */
+function keysRefusal(req: ActionRequest, detail: AnswerDetail, who: string, seen: boolean): string | null {
+  if (req.byRule)
+    return (
+      `${req.byRule.rule} decided request ${req.byRule.request}, which is no longer held for ` +
+      `${who}${detail.keysBecause ? ` (${detail.keysBecause})` : ''}: nothing answered`
+    );
+  if (!seen && detail.expect === null)
+    return `${who}'s pane ${detail.paneId} shows no prompt tower read: nothing was shown to answer (look again: tower status)`;
+  return null;
 }
 
 /** Plans typing a line to a member (the lead unless named). */
@@ -248,7 +216,7 @@ export function planSend(ctx: AppContext, run: Run, req: ActionRequest): PlanPar
   };
   const effects = [
     guardEffect({ target: m.paneId!, server, who: m.name }, 'the line'),
-    ...lineEffects(ctx, m.paneId!, server, answeringCli(m.agent), text),
+    ...lineEffects(ctx, m.paneId!, server, answeringCli(m.agent), text, CONFIRM_MS),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the line to leave the input box`),
   ];
   return {
@@ -382,10 +350,9 @@ async function confirmAnswer(
   option: PromptOption,
 ): Promise<ActionOutcome> {
   const ctx = x.env.ctx;
-  const details = [
-    `${before.subject.join(' · ')}`.trim(),
-    `${before.question} → ${option.key}. ${option.label}`,
-  ].filter((l) => l !== '');
+  // What was approved, whole: the dialog's lines as drawn, the question and the option.
+  const approved = promptApproves(before, option);
+  const details: string[] = [];
   // Taken only once the question and its options are gone, on two captures in a row (a frame caught
   // half drawn reads as no dialog once), or another dialog stands in its place.
   let goneBefore = false;
@@ -407,6 +374,7 @@ async function confirmAnswer(
       status: 'done',
       message: `answered ${option.key} (${option.label}) to ${to}: the question and its options are gone`,
       details,
+      approved,
     };
   // The key went in: a cancel now stops the looking, not the answer, and says so.
   if (cleared.status === 'cancelled')
@@ -414,6 +382,7 @@ async function confirmAnswer(
       status: 'cancelled',
       message: `typed ${option.key} into ${d.paneId}, then cancelled while looking for the dialog to go; look at the pane`,
       details,
+      approved,
     };
   return {
     status: 'failed',
@@ -421,6 +390,7 @@ async function confirmAnswer(
       `typed ${option.key} into ${d.paneId} but the dialog is still shown after ` +
       `${seconds(d.confirmMs)}; look at the pane`,
     details,
+    approved,
   };
 }
 

@@ -56,13 +56,18 @@ export function boxActions(env: ActionEnv, store: CompositeStore, io: TerminalHa
   };
 }
 
-/** A host's plan as shown here: its run under the id it has here, the title naming the box. */
+/**
+ * A host's plan as shown here: its run under the id it has here, the title naming the box. The held
+ * request the box's plan of an answer is bound to (its id and input hash) is kept: the box plans the
+ * answer again when it runs, and must answer the request shown here or none.
+ */
 function localizePlan(link: HostLink, plan: ActionPlan, request: ActionRequest): ActionPlan {
   const name = link.host.name;
   const run: Run | null = plan.run ? { ...plan.run, id: hostRunId(name, plan.run.id), host: name } : null;
+  const pinned = request.kind === 'answer' && plan.refusal === null ? plan.request.request : undefined;
   return {
     ...plan,
-    request: { ...request, run: run?.id ?? hostRunId(name, request.run) },
+    request: { ...request, ...(pinned ? { request: pinned } : {}), run: run?.id ?? hostRunId(name, request.run) },
     run,
     title: `${plan.title}, on ${name} (${link.host.destination})`,
   };

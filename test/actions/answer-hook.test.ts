@@ -184,8 +184,18 @@ describe('answering through the PermissionRequest hook', () => {
     expect(ms).toBeLessThan(4000);
     expect(heldRequestFor(path.join(state(), 'tower'), socket, pane)).toBeNull();
     expect(fs.readdirSync(heldDir(path.join(state(), 'tower')))).toEqual([]);
-    // tower answer then types keys, as without the hook.
-    w.setSnapshot(snapshotOf(team()));
+    // tower answer then types keys into the dialog shown, as without the hook.
+    const run = team();
+    run.members[0]!.prompt = {
+      question: 'Do you want to proceed?',
+      subject: ['Bash command', 'npm test'],
+      options: [
+        { key: '1', label: 'Yes' },
+        { key: '2', label: 'No, and tell Claude what to do differently' },
+      ],
+      signature: 'sig',
+    };
+    w.setSnapshot(snapshotOf(run));
     const plan = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' });
     expect(plan.effects.map((e) => e.text)).toContain(`tmux -L ${tmux.name} send-keys -t ${pane} -l -- 1`);
   });

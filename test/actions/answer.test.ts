@@ -35,6 +35,13 @@ function team(prompt = true): Run {
 
 const screen = async () => tmux.client.capturePane(pane);
 
+/** The team as a snapshot reads it now: writer-2's pane's prompt read from its screen. */
+async function seenTeam(): Promise<Run> {
+  const run = team();
+  run.members[1]!.prompt = readPrompt(await screen()) ?? undefined;
+  return run;
+}
+
 beforeEach(async () => {
   tmux = await startTmux();
   const home = tempDir('tower-answer-');
@@ -61,7 +68,7 @@ describe('answer', () => {
   });
 
   it('types the option and a raw carriage return, sees the prompt clear and the agent go on, and audits it', async () => {
-    w.setSnapshot(snapshotOf(team()));
+    w.setSnapshot(snapshotOf(await seenTeam()));
     const plan = planAction(w.env, { kind: 'answer', run: 'claude-team:docs', members: ['writer-2'], choice: '1' });
     expect(plan.refusal).toBeNull();
     expect(plan.effects.map((e) => e.text)).toEqual([
@@ -75,18 +82,25 @@ describe('answer', () => {
       status: 'done',
       message: 'answered 1 (Yes) to writer-2: the question and its options are gone',
     });
-    expect(outcome.details).toContain('Do you want to proceed? → 1. Yes');
+    expect(outcome.approved).toEqual([
+      'the dialog, line by line as the pane draws it:',
+      '  Bash command',
+      '  npm run deploy --prod',
+      'Do you want to proceed? → 1. Yes',
+    ]);
+    expect(plan.approves).toEqual(outcome.approved);
     await waitFor(async () => (await screen()).includes('allowed: deploying'), 5000, { what: 'the agent to go on' });
     expect(w.audit().at(-1)).toMatchObject({
       action: 'answer',
       run: 'claude-team:docs',
       target: pane,
       outcome: 'done',
+      approved: outcome.approved,
     });
   });
 
   it('refuses when the pane shows no prompt any more, or another one than the operator saw', async () => {
-    w.setSnapshot(snapshotOf(team()));
+    w.setSnapshot(snapshotOf(await seenTeam()));
     const seen = readPrompt(await screen())!;
     const other = planAction(w.env, {
       kind: 'answer',
@@ -119,7 +133,7 @@ describe('answer', () => {
   });
 
   it('refuses an option the prompt does not have, read-only mode, and shows the effects in a dry run', async () => {
-    w.setSnapshot(snapshotOf(team()));
+    w.setSnapshot(snapshotOf(await seenTeam()));
     const nine = planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '9' });
     expect(await runAction(w.env, nine)).toMatchObject({
       status: 'refused',
@@ -144,7 +158,7 @@ describe('answer', () => {
 
 describe('send', () => {
   it('refuses while the pane shows a prompt, then types a line that the agent takes', async () => {
-    w.setSnapshot(snapshotOf(team()));
+    w.setSnapshot(snapshotOf(await seenTeam()));
     const early = await runAction(
       w.env,
       planAction(w.env, { kind: 'send', run: 'docs', members: ['writer-2'], text: 'use the staging flag' }),

@@ -31,6 +31,17 @@ function tina(): Run {
   return run;
 }
 
+/** A Bash dialog as a snapshot reads it from a pane. */
+const PROMPT: NonNullable<Member['prompt']> = {
+  question: 'Do you want to proceed?',
+  subject: ['Bash command', 'npm test'],
+  options: [
+    { key: '1', label: 'Yes' },
+    { key: '2', label: 'No' },
+  ],
+  signature: 's',
+};
+
 const paneOf = (m: Member | { refusal: string }) => ('refusal' in m ? m.refusal : m.paneId);
 
 let w: ActionWorld;
@@ -78,6 +89,9 @@ describe('naming a member', () => {
       expect(kill.effects.map((e) => e.text).join('\n')).toContain('-t %0');
       expect(kill.effects.map((e) => e.text).join('\n')).not.toContain('-t %1');
     }
+    const asking = tina();
+    asking.members[1]!.prompt = PROMPT;
+    w.setSnapshot(snapshotOf(asking));
     const answer = planAction(w.env, { kind: 'answer', run: 'tina:auth', members: ['phase-2/team-lead'], choice: '1' });
     expect(answer.refusal).toBeNull();
     expect(answer.target).toContain('%1');
@@ -85,15 +99,7 @@ describe('naming a member', () => {
 
   it('an answer without a member says who is asking', () => {
     const run = tina();
-    run.members[2]!.prompt = {
-      question: 'Do you want to proceed?',
-      subject: ['Bash command', 'npm test'],
-      options: [
-        { key: '1', label: 'Yes' },
-        { key: '2', label: 'No' },
-      ],
-      signature: 's',
-    };
+    run.members[2]!.prompt = PROMPT;
     w.setSnapshot(snapshotOf(run));
     expect(planAction(w.env, { kind: 'answer', run: 'tina:auth', choice: '1' }).refusal).toBe(
       'name the member (--member NAME): auth-phase-2/worker-1 (%2) asks "Do you want to proceed?"',
@@ -107,10 +113,24 @@ describe('naming a member', () => {
     );
     const kill = planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['%2'] });
     expect(kill.effects.at(-1)?.text).toBe('check that %2 and its processes are gone');
+    // No prompt read: nothing was shown to answer.
+    expect(planAction(w.env, { kind: 'answer', run: 'tina:auth', members: ['%2'], choice: '1' }).refusal).toBe(
+      "worker-1's pane %2 shows no prompt tower read: nothing was shown to answer (look again: tower status)",
+    );
+    const run = tina();
+    run.members[2]!.prompt = PROMPT;
+    w.setSnapshot(snapshotOf(run));
     const answer = planAction(w.env, { kind: 'answer', run: 'tina:auth', members: ['%2'], choice: '1' });
     expect(answer.effects[0]?.text).toBe(
-      'check what %2 shows first: the answer is typed only while it shows a prompt with option 1, drawn at least 0.6 s ago',
+      'check what %2 shows first: the answer is typed only while it shows the prompt you saw with option 1, drawn at least 0.6 s ago',
     );
+    // What it approves is said whole before anything is typed.
+    expect(answer.approves).toEqual([
+      'the dialog, line by line as the pane draws it:',
+      '  Bash command',
+      '  npm test',
+      'Do you want to proceed? → 1. Yes',
+    ]);
   });
 
   it('send without a member types to the phase lead, as the checkpoint cycle does', () => {

@@ -16,6 +16,8 @@ import { harnessProject } from './cli-kit.js';
 import { actionWorld, snapshotOf, tinaFixture } from './kit.js';
 
 const T = '2026-05-08T12:00:00.000Z';
+/** Claude Code 2.1.332's Bash dialog, captured. */
+const DIALOG = path.join(import.meta.dirname, '../fixtures/claude-code-2.1.332/screens/bash-prompt.70x40.txt');
 
 function gate(id: string, state: Gate['state'] = 'pending', kind: Gate['kind'] = 'checkpoint'): Gate {
   return { id, kind, state, since: null, grantable: state === 'pending', title: id, file: null };
@@ -208,5 +210,42 @@ describe('runWatch on the live store', () => {
     ac.abort();
     await watching;
     expect(w.audit().map((a) => [a.action, a.outcome])).toEqual([['checkpoint', 'timeout']]);
+  });
+
+  it('--auto-checkpoint types nothing into a lead whose pane shows a permission dialog: refused, saying why', async () => {
+    const home = tempDir('tower-home-');
+    const fx = await tinaFixture(tmux, { home, lead: 'silent' });
+    // The lead's pane shows Claude Code's Bash dialog, as captured from the real CLI.
+    await tmux.client.run(['respawn-pane', '-k', '-t', fx.panes.lead, `cat '${DIALOG}'; exec sleep 100000`]);
+    await waitFor(
+      async () => (await tmux.client.capturePane(fx.panes.lead)).includes('Do you want to proceed?'),
+      10_000,
+      {
+        what: 'the dialog',
+      },
+    );
+    const w = actionWorld(tmux.name, home, { config: { pollIntervalMs: 100, checkpointTimeoutSec: 2.5 } });
+    w.ctx.roots = [fx.root];
+    const events: WatchEvent[] = [];
+    const ac = new AbortController();
+    const watching = runWatch(w.ctx, { autoCheckpoint: true, signal: ac.signal, emit: (e) => events.push(e) });
+    await waitFor(() => events.some((e) => e.event === 'run-added'), 10_000);
+    fs.writeFileSync(fx.signal, '{"source": "statusline"}\n');
+    const finished = await waitFor(() => events.find((e) => e.event === 'action-finished'), 10_000, {
+      what: 'the checkpoint to end',
+    });
+    expect(finished).toMatchObject({
+      action: 'checkpoint',
+      status: 'refused',
+      message: expect.stringMatching(/shows a prompt \(Do you want to proceed\?.*\/tina:checkpoint was not typed/),
+    });
+    ac.abort();
+    await watching;
+    // Nothing typed: the dialog is as drawn, and no rehydrate followed.
+    expect(events.filter((e) => e.event === 'action-started').map((e) => e.action)).toEqual(['checkpoint']);
+    const screen = await tmux.client.capturePane(fx.panes.lead);
+    expect(screen).toContain('Do you want to proceed?');
+    expect(screen).not.toContain('/tina:checkpoint');
+    expect(w.audit().map((a) => [a.action, a.outcome])).toEqual([['checkpoint', 'refused']]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * An agent on a build box at a permission prompt, seen from this box over real ssh (a private sshd):
  * `status --json` says it waits at the prompt, the fleet screen shows it asking, the notify command
- * runs for it, and `1` on the screen answers it, the box's tower re-checking the prompt and typing;
+ * runs for it, a line sent to it is refused by the box's tower (its pane read right before typing),
+ * and `1` on the screen answers it, the box's tower re-checking the prompt and typing;
  * the preview shows the agent's pane as the box streams it.
  */
 import fs from 'node:fs';
@@ -82,6 +83,29 @@ describe('an agent asking on another box', () => {
     expect(status).toMatchObject({ activity: 'waiting', activitySource: 'screen', activityCue: 'question' });
     expect(status.prompt?.question).toBe('Do you want to proceed?');
     expect(status.prompt?.options[0]).toEqual({ key: '1', label: 'Yes' });
+    // A line sent while it asks: the box's tower reads the pane right before typing, and refuses.
+    const early = await execa(
+      process.execPath,
+      [
+        fleet.cli.bin,
+        'send',
+        'q/claude-team:crew',
+        '--member',
+        'lead',
+        'hello early',
+        '--config',
+        `${home}/config.json`,
+      ],
+      {
+        reject: false,
+        env: { HOME: home, XDG_STATE_HOME: `${home}/state`, XDG_CONFIG_HOME: `${home}/xdg`, TMUX: '' },
+        stdin: 'ignore',
+        timeout: 30_000,
+      },
+    );
+    expect(early.exitCode).toBe(1);
+    expect(String(early.stderr)).toMatch(/shows a prompt \(Do you want to proceed\?.*the line was not typed/);
+    expect(await agentScreen()).not.toContain('hello early');
 
     // The fleet screen: the run of box q, its lead asking.
     const shown = await waitForScreen(/ q +claude +crew[^\n]*waiting/);

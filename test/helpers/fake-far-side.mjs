@@ -105,6 +105,43 @@ if (scene === 'hostile') {
   await sleep(1500);
   listen();
   await sleep(60_000);
+} else if (scene === 'pinned') {
+  // Plans an answer bound to a held request (its id and input hash), then answers the run it is sent.
+  const PIN = '1764000000-42:' + 'ab'.repeat(32);
+  let buffered = '';
+  process.stdin.on('data', (d) => {
+    fs.appendFileSync(log, d);
+    buffered += String(d);
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const msg = JSON.parse(line);
+      if (msg.type === 'plan')
+        send({
+          type: 'plan',
+          id: msg.id,
+          plan: {
+            request: { ...msg.request, request: PIN },
+            run: null,
+            title: 'Answer through the hook: allow Bash: touch A_SHOWN.txt',
+            effects: [{ kind: 'create', text: 'create the answer file' }],
+            refusal: null,
+            destructive: true,
+            approves: ['request 1764000000-42, tool Bash', '  command: touch A_SHOWN.txt'],
+          },
+        });
+      else if (msg.type === 'run')
+        send({
+          type: 'outcome',
+          id: msg.id,
+          outcome:
+            msg.request.request === PIN
+              ? { status: 'done', message: 'allowed request 1764000000-42' }
+              : { status: 'refused', message: `run without the request shown: ${msg.request.request ?? 'none'}` },
+        });
+    }
+  });
+  await sleep(60_000);
 } else if (scene === 'pane-flood') {
   // Asked for a pane, it sends far more than a second's worth of lines, full of escape sequences.
   let flooding = false;

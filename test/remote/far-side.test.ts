@@ -2,7 +2,7 @@
  * A tampered far side over a real loopback sshd: a script set as the host's `tower` speaks tower's
  * protocol and sends escape sequences, malformed messages, a NUL in a gate id, offers nobody asked
  * for, or nothing at all. This box's runs still show, nothing raw reaches the terminal, and nothing
- * hangs or grows.
+ * hangs or grows. An answer the box planned bound to a held request is run bound to it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -214,6 +214,33 @@ describe('a tampered far side', () => {
       });
       expect(r.exitCode).toBe(1);
       expect(String(r.stderr)).toMatch(/far did not answer/);
+    } finally {
+      fs.rmSync(h.dir, { recursive: true, force: true });
+    }
+  });
+
+  it("runs an answer bound to the held request the box's plan showed, by its id and input hash", async () => {
+    const { host, log } = fakeHost('pinned');
+    const h = home(host);
+    try {
+      const r = await execa(
+        process.execPath,
+        [cli.bin, 'answer', 'far/harness:good', '--member', 'lead', '1', ...h.args],
+        { reject: false, env: localEnv(h.dir), extendEnv: true, stdin: 'ignore', timeout: 30_000 },
+      );
+      expect(String(r.stderr)).toContain('command: touch A_SHOWN.txt');
+      expect(r.exitCode).toBe(0);
+      // The box plans the answer again when it runs: the run it was sent names the request shown.
+      const sent = fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"type":"run"'));
+      expect(sent).toHaveLength(1);
+      expect(JSON.parse(sent[0]!).request).toMatchObject({
+        kind: 'answer',
+        run: 'harness:good',
+        request: `1764000000-42:${'ab'.repeat(32)}`,
+      });
     } finally {
       fs.rmSync(h.dir, { recursive: true, force: true });
     }
