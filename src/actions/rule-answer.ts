@@ -37,6 +37,8 @@ export interface RuleRecord {
   member: string;
   box: string;
   tool: string;
+  /** The line the request's dialog shows (its command, its path). */
+  subject: string;
   input: string;
   /** The answer's outcome (null for a dry run, which answers nothing). */
   outcome: ActionOutcome['status'] | null;
@@ -201,6 +203,7 @@ export class RuleAnswerer {
       member: m.name,
       box: this.box,
       tool: r.tool,
+      subject: r.subject,
       input: r.whole,
     };
     if (v.wouldBe) {
