@@ -25,10 +25,10 @@ export async function startRules(
 ): Promise<{ stop(): Promise<void> }> {
   const { followRules, tallyWords } = await import('../actions/rule-follow.js');
   const onBoxes: RuleTally = { allowed: 0, denied: 0, wouldAllow: 0, wouldDeny: 0 };
-  const deny = (key: string, rule: string) => {
+  const deny = (key: string, rule: string, at = Date.now()) => {
     const denied = new Map(session.getSnapshot().deniedByRule);
     denied.delete(key);
-    denied.set(key, { rule, at: Date.now() });
+    denied.set(key, { rule, at });
     if (denied.size > MAX_DENIED) denied.delete(denied.keys().next().value!);
     session.set({ deniedByRule: denied });
   };
@@ -59,7 +59,9 @@ export async function startRules(
     boxes?.followBoxDecisions(store, (d) => {
       env.activity?.push(boxes.decisionRow(d));
       boxes.countDecision(onBoxes, d);
-      if (d.said === 'denied' && d.outcome === 'done') deny(`${d.runId}/${d.member}`, d.rule);
+      // When by the box's clock, as its member's activity is dated (never later than now here).
+      const at = Math.min(Date.parse(d.time), Date.now());
+      if (d.said === 'denied' && d.outcome === 'done') deny(`${d.runId}/${d.member}`, d.rule, at);
       show();
     }) ?? (() => {});
   return {
