@@ -226,14 +226,14 @@ export class RuleAnswerer {
           outcome: 'done',
           duration: 0,
           message: sanitizeLine(message),
-          rule: { rule: rec.rule, request: r.id, input: r.whole, box: this.box },
+          rule: { rule: rec.rule, request: r.id, input: r.whole, box: this.box, member: m.name },
         },
         ctxEnv(this.env),
       );
       this.onRecord(rec);
     }
     if (!v.acts || !v.rule) return;
-    const byRule: RuleAnswer = { rule: v.rule.name, request: r.id, input: r.whole, box: this.box };
+    const byRule: RuleAnswer = { rule: v.rule.name, request: r.id, input: r.whole, box: this.box, member: m.name };
     const plan = planAction(this.env, {
       kind: 'answer',
       run: run.id,
