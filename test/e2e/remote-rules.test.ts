@@ -226,6 +226,38 @@ describe('rules on another box', () => {
     });
   }, 60_000);
 
+  it("tower watch prints a line for each decision another box's rules make", async () => {
+    expect(servesOnBox()).toEqual([]);
+    const config = path.join(fleet.home, 'watch', 'config.json');
+    writeFile(config, { local: false, hosts: [{ ...fleet.host(box), rules: 'box' }] });
+    const watch = spawn(process.execPath, [fleet.cli.bin, 'watch', '--config', config], {
+      env: { PATH: process.env.PATH, HOME: fleet.home, XDG_STATE_HOME: `${fleet.home}/state`, TMUX: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(watch);
+    let out = '';
+    watch.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const said = await holdOnBox();
+    expect(JSON.parse(said)).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'deny' } } });
+    const line = await waitFor(() => out.split('\n').find((l) => l.includes('"rule-decision"')) ?? false, 10_000, {
+      what: 'the rule-decision line',
+    });
+    expect(JSON.parse(line)).toMatchObject({
+      event: 'rule-decision',
+      run: expect.stringMatching(/^q\//),
+      box: 'q',
+      whose: 'box',
+      said: 'denied',
+      rule: 'box says no',
+      member: 'lead',
+      outcome: 'done',
+    });
+    const ended = new Promise((resolve) => watch.once('close', resolve));
+    watch.kill('SIGTERM');
+    await ended;
+    await waitFor(() => servesOnBox().length === 0, 20_000, { what: 'the box to end the serve of the watch gone' });
+  }, 60_000);
+
   it('a box of an older tower cannot take your rules: it says so, and its own rules answer there', async () => {
     const log = path.join(fleet.dir, 'far.log');
     fs.writeFileSync(log, '');
