@@ -65,17 +65,13 @@ export interface TeamProps {
 /** How long a member shows the request a rule denied (unless it asks something again). */
 const DENIED_SHOWN_MS = 10 * 60_000;
 
-/** Whether the member asks a question begun after `at` (one begun before is the request a rule denied). */
-function asksSince(m: Member, at: number): boolean {
-  if (m.activity !== 'waiting' || m.activityCue !== 'question') return false;
-  const since = m.activitySince ? Date.parse(m.activitySince) : NaN;
-  return Number.isNaN(since) || since > at;
-}
-
 /** The doing cell: what the member does, or the rule that denied its request lately. */
 function doingCell(m: Member, run: Run, now: number, denied: ReadonlyMap<string, DeniedByRule> | undefined): Cell {
   const d = denied?.get(`${run.id}/${m.name}`);
-  if (!d || now - d.at > DENIED_SHOWN_MS || asksSince(m, d.at)) return activityCell(m, now);
+  // A question asked after the denial (or at a time unknown) gives way, not the one it denied.
+  const asks = m.activity === 'waiting' && m.activityCue === 'question';
+  if (!d || now - d.at > DENIED_SHOWN_MS || (asks && !(Date.parse(m.activitySince ?? '') <= d.at)))
+    return activityCell(m, now);
   return { text: `✗ denied: ${sanitizeLine(d.rule)}`, tone: 'red' };
 }
 
