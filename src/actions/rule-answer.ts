@@ -37,6 +37,8 @@ export interface RuleRecord {
   member: string;
   box: string;
   tool: string;
+  /** The line the request's dialog shows (its command, its path). */
+  subject: string;
   input: string;
   /** The answer's outcome (null for a dry run, which answers nothing). */
   outcome: ActionOutcome['status'] | null;
@@ -201,6 +203,7 @@ export class RuleAnswerer {
       member: m.name,
       box: this.box,
       tool: r.tool,
+      subject: r.subject,
       input: r.whole,
     };
     if (v.wouldBe) {
@@ -223,14 +226,14 @@ export class RuleAnswerer {
           outcome: 'done',
           duration: 0,
           message: sanitizeLine(message),
-          rule: { rule: rec.rule, request: r.id, input: r.whole, box: this.box },
+          rule: { rule: rec.rule, request: r.id, input: r.whole, box: this.box, member: m.name },
         },
         ctxEnv(this.env),
       );
       this.onRecord(rec);
     }
     if (!v.acts || !v.rule) return;
-    const byRule: RuleAnswer = { rule: v.rule.name, request: r.id, input: r.whole, box: this.box };
+    const byRule: RuleAnswer = { rule: v.rule.name, request: r.id, input: r.whole, box: this.box, member: m.name };
     const plan = planAction(this.env, {
       kind: 'answer',
       run: run.id,

@@ -6,7 +6,7 @@
 import type { AppContext } from '../context/context.js';
 import type { Run } from '../model/model.js';
 import { Notifier } from '../notify/notifier.js';
-import { actionsFor, createBoxesStore } from '../remote/boxes.js';
+import { actionsFor, createBoxesStore, followBoxDecisions } from '../remote/boxes.js';
 import { createWatchedStore } from '../store/live-activity.js';
 import { systemOf } from '../systems/registry.js';
 import type { SnapshotStore } from '../store/types.js';
@@ -53,7 +53,8 @@ export async function runWatch(ctx: AppContext, opts: WatchOptions): Promise<voi
   const actions = actionsFor(env, store, { suspend: () => {}, resume: () => {} });
   const cycles = new Map<string, Promise<void>>();
   const now = (): string => new Date().toISOString();
-  // Rules answer this box's held requests; each decision is a line (the audit log has it too).
+  // Rules answer this box's held requests; each decision is a line (the audit log has it too), each
+  // decision another box's rules make there one too (its audit log has it).
   const rules = watchRules(env, store, opts, ctx);
 
   const cycle = async (run: Run): Promise<void> => {
@@ -135,10 +136,13 @@ export async function watchCommand(ctx: AppContext, opts: { autoCheckpoint: bool
   return 0;
 }
 
-/** Rules following the watched store: a `rule-decision` line per decision, a refused file on stderr. */
+/**
+ * Rules following the watched store: a `rule-decision` line per decision, a refused file on stderr;
+ * and a line per decision another box's rules make (`box` names it, `whose` whose rules they are).
+ */
 function watchRules(env: ActionEnv, store: SnapshotStore, opts: WatchOptions, ctx: AppContext) {
   const warn = opts.warn ?? ((m: string) => ctx.err.write(`tower: ${m}\n`));
-  return followRules(
+  const followed = followRules(
     env,
     store,
     (r) => {
@@ -147,4 +151,14 @@ function watchRules(env: ActionEnv, store: SnapshotStore, opts: WatchOptions, ct
     },
     { onProblem: (p) => (p ? warn(p) : undefined) },
   );
+  const unfollow = followBoxDecisions(store, (d) => {
+    const { type: _type, time, runId, host, run: _id, ...rest } = d;
+    opts.emit({ time, event: 'rule-decision', run: runId, ...rest, box: host });
+  });
+  return {
+    stop: async () => {
+      unfollow();
+      await followed.stop();
+    },
+  };
 }

@@ -8,6 +8,8 @@ export interface RuleAnswer {
   /** The request's whole input as the rule read it: the hook's request must still hold exactly this. */
   input: string;
   box: string;
+  /** The member whose request it is, on that box (its audit line names it; older lines lack it). */
+  member?: string;
 }
 
 /**

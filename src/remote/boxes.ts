@@ -20,6 +20,7 @@ import { defaultConfigPath } from '../config/config.js';
 import { rulesFilePath } from '../rules/file-path.js';
 
 export { usesHosts };
+export { countDecision, decisionRow, followBoxDecisions } from './box-rule-rows.js';
 
 /** How a one-shot command reads this box. */
 export interface ReadOptions {

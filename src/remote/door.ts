@@ -23,6 +23,7 @@ import {
   PlanMessageSchema,
   ProblemSchema,
   ProgressMessageSchema,
+  RuleDecisionSchema,
   RulesStateSchema,
   RunSchema,
   SnapshotEnvelopeSchema,
@@ -213,6 +214,7 @@ const SIMPLE = {
   outcome: OutcomeMessageSchema,
   error: ErrorMessageSchema,
   rules: RulesStateSchema,
+  'rule-decision': RuleDecisionSchema,
 } as const;
 
 /**

@@ -17,7 +17,17 @@ import { MAX_LINE_BYTES, lineSplitter } from './lines.js';
 import type { ClientMessage, Hello } from './protocol.js';
 import { PaneFeed } from './pane-feed.js';
 import type { PaneView } from './pane-feed.js';
-import { ACTIVITY, ORDER_WHEN_MOVED, PANE_PREVIEW, PROTOCOL_VERSION, RULES, applyChanges, encode } from './protocol.js';
+import {
+  ACTIVITY,
+  ORDER_WHEN_MOVED,
+  PANE_PREVIEW,
+  PROTOCOL_VERSION,
+  RULES,
+  RULE_DECISIONS,
+  applyChanges,
+  encode,
+} from './protocol.js';
+import { BoxDecisions } from './box-decisions.js';
 import { OperatorRules } from './operator-rules.js';
 import { readReaderBundle, shipCommand, shipPayload, towerMissing } from './ship.js';
 import { describeSshFailure, serveCommand, sshArgv } from './ssh.js';
@@ -51,6 +61,8 @@ export class HostLink {
   problems: string[] = [];
   /** Whose rules answer on the box, once it said so (or once it showed it cannot say: an older tower). */
   rules: HostState['rules'];
+  /** The box's decisions by rule, each once across reconnections (a box of an older tower tells none). */
+  readonly decisions = new BoxDecisions();
 
   private child: ChildProcessWithoutNullStreams | null = null;
   private stderr = '';
@@ -298,6 +310,9 @@ export class HostLink {
       case 'pane':
         this.feed.received(msg, line.length);
         return;
+      case 'rule-decision':
+        if (this.hello) this.decisions.received(msg);
+        return;
       case 'changes':
         if (!this.snapshot) return;
         this.snapshot = applyChanges(this.snapshot, msg);
@@ -313,10 +328,10 @@ export class HostLink {
     }
   }
 
-  /** Turns on what the box offers: changes without the order, and whose rules answer there. */
+  /** Turns on what the box offers: changes without the order, whose rules answer there and what they decide. */
   private useFeatures(): void {
     const offered = this.hello?.features ?? [];
-    const use = [ORDER_WHEN_MOVED, RULES].filter((f) => offered.includes(f));
+    const use = [ORDER_WHEN_MOVED, RULES, RULE_DECISIONS].filter((f) => offered.includes(f));
     if (use.length) this.write({ type: 'use', features: use });
     this.rules = undefined;
     if (this.takesRules) {

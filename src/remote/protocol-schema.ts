@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ACTION_KINDS } from '../kit/types.js';
 import { GateSchema, RunSchema } from '../model/schema.js';
 import { SYSTEMS } from '../model/values.js';
-import { MAX_PANE_LINES } from './protocol.js';
+import { MAX_DECISION_SUBJECT, MAX_PANE_LINES } from './protocol.js';
 
 /** A tmux socket flag pair the far side reads with: none, `-L name` or `-S path` (used to attach there). */
 const TmuxFlagsSchema = z.union([
@@ -35,6 +35,30 @@ export const RulesStateSchema = z.object({
   count: z.number().int().min(0).max(100_000),
   problem: z.string().max(4096).nullable(),
 });
+
+/**
+ * A decision by rule on a box. An answer carries its outcome, a dry run none: a message that mixes
+ * them is not read (it would be counted as what it is not).
+ */
+export const RuleDecisionSchema = z
+  .object({
+    type: z.literal('rule-decision'),
+    id: z.string().min(1).max(300),
+    time: z.string().datetime(),
+    said: z.enum(['allowed', 'denied', 'would allow', 'would deny']),
+    rule: z.string().min(1).max(80),
+    why: z.string().max(1000),
+    request: z.string().max(200),
+    subject: z.string().max(MAX_DECISION_SUBJECT),
+    run: z.string().min(1).max(1000),
+    member: z.string().min(1).max(200),
+    tool: z.string().max(200),
+    outcome: z.enum(['done', 'refused', 'failed', 'cancelled', 'timeout']).nullable(),
+  })
+  .refine((d) => (d.outcome === null) === d.said.startsWith('would '), {
+    message: 'an answer by rule has an outcome, a dry run none',
+    path: ['outcome'],
+  });
 
 const ActionRequestSchema = z.object({
   kind: z.enum(ACTION_KINDS),

@@ -69,6 +69,39 @@ export interface RulesState {
   problem: string | null;
 }
 
+/**
+ * The serving side tells each decision its rules make (allowed, denied, or in dry run would have):
+ * a `rule-decision` message per decision once the other side's `use` names it, the last ones made
+ * before that too. Each has an id made of the request and what was said of it, the same from a
+ * serve started again after the link came back: the other side shows each decision once. A box
+ * without it (an older tower) sends none: its decisions stay in its own audit log.
+ */
+export const RULE_DECISIONS = 'rule-decisions';
+
+/** Characters of a decision's request line sent (the box's audit log has its whole input). */
+export const MAX_DECISION_SUBJECT = 500;
+
+/** One decision by rule on a box, as the box tells it. */
+export interface RuleDecision {
+  type: 'rule-decision';
+  /** The same for the same decision on the same request, whichever serve made it. */
+  id: string;
+  time: string;
+  said: 'allowed' | 'denied' | 'would allow' | 'would deny';
+  rule: string;
+  why: string;
+  /** The held request's id on the box. */
+  request: string;
+  /** The line the request's dialog shows (its command, its path), cut short. */
+  subject: string;
+  /** The run's id on the box. */
+  run: string;
+  member: string;
+  tool: string;
+  /** The answer's outcome; null in dry run, which answers nothing. */
+  outcome: ActionOutcome['status'] | null;
+}
+
 /** Lines of a pane sent and kept, at most: the capture's history and a tall screen. */
 export const MAX_PANE_LINES = 400;
 /** Characters of one pane line sent and kept, colour escapes included. */
@@ -108,7 +141,8 @@ export type ServerMessage =
   | { type: 'outcome'; id: number; outcome: ActionOutcome }
   | { type: 'error'; id: number | null; message: string }
   | PaneLines
-  | RulesState;
+  | RulesState
+  | RuleDecision;
 
 /** Messages to the serving side. */
 export type ClientMessage =

@@ -21,12 +21,14 @@ import { defaultConfigPath } from '../config/config.js';
 import { RulesSource } from '../rules/load.js';
 import { rulesFilePath } from '../rules/file-path.js';
 import { ServeRules } from './serve-rules.js';
+import { ServeDecisions } from './serve-decisions.js';
 import {
   ACTIVITY,
   ORDER_WHEN_MOVED,
   PANE_PREVIEW,
   PROTOCOL_VERSION,
   RULES,
+  RULE_DECISIONS,
   decodeLine,
   diffSnapshots,
   encode,
@@ -60,14 +62,16 @@ export async function serveStdio(
     tower: TOWER_VERSION,
     hostname: os.hostname(),
     tmux: socketArgs(ctx.tmux.socket),
-    features: [ORDER_WHEN_MOVED, ACTIVITY, ...(watched.watch ? [PANE_PREVIEW] : []), RULES],
+    features: [ORDER_WHEN_MOVED, ACTIVITY, ...(watched.watch ? [PANE_PREVIEW] : []), RULES, RULE_DECISIONS],
   });
 
   const panes = watched.watch ? new PaneServer(watched.watch, send) : null;
   // Whose rules answer here: the other side says (its host's `rules` setting); an older one, the box's own.
   const own = new RulesSource(rulesFilePath(ctx.configFile ?? defaultConfigPath(ctx.env), ctx.config.rulesFile));
   const serveRules = new ServeRules(() => own.current(), send);
-  const requests = new RequestHandler(ctx, store, send, panes, serveRules);
+  // Each decision the rules make here is told to the other side (one that asks), for its screen.
+  const decisions = new ServeDecisions(send);
+  const requests = new RequestHandler(ctx, store, send, panes, serveRules, decisions);
   const using = requests.using;
   const ended = new Promise<void>((resolve) => {
     io.input.on(
@@ -96,7 +100,9 @@ export async function serveStdio(
     publish();
     const { followRules } = await import('../actions/rule-follow.js');
     if (!closed)
-      rules = followRules({ ctx, snapshot: () => store.getSnapshot() }, store, () => {}, { source: serveRules });
+      rules = followRules({ ctx, snapshot: () => store.getSnapshot() }, store, (r) => decisions.record(r), {
+        source: serveRules,
+      });
   } catch (err) {
     send({
       type: 'error',
@@ -128,6 +134,7 @@ class RequestHandler {
     private readonly send: (msg: ServerMessage) => void,
     private readonly panes: PaneServer | null,
     private readonly rules: ServeRules,
+    private readonly decisions: ServeDecisions,
   ) {}
 
   handle(line: string): void {
@@ -159,6 +166,7 @@ class RequestHandler {
         const features = Array.isArray(msg.features) ? msg.features.filter((f) => typeof f === 'string') : [];
         if (features.includes(ORDER_WHEN_MOVED)) this.using.add(ORDER_WHEN_MOVED);
         this.rules.used(features);
+        this.decisions.used(features);
         return;
       }
       case 'rules':

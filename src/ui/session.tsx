@@ -231,11 +231,13 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
     );
     startStore(store, session, activity, () => {
       notifications.follow();
-      // Rules answer this box's held requests; loaded after the first frame (it brings zod).
-      void startRules({ ...env, activity }, live, session).then((r) => {
-        if (stopped) void r.stop();
-        else rules.current = r;
-      });
+      // Rules answer this box's held requests, and other boxes' decisions show; loaded after the first frame.
+      void import('./session-rules.js')
+        .then(({ startRules }) => startRules({ ...env, activity }, live, session, remote))
+        .then((r) => {
+          if (stopped) void r.stop();
+          else rules.current = r;
+        });
     });
     sayInterrupted(ctx, activity);
     await instance.waitUntilExit();
@@ -257,36 +259,4 @@ export async function startControlRoom(ctx: AppContext, start: SessionStart): Pr
   if (failure !== undefined)
     toStderr(`tower: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
   return code;
-}
-
-/**
- * Rules answering this box's held requests while the control room runs: each decision an activity
- * row (the answer action's own), counted in the header, and a denial shown on its member.
- */
-async function startRules(
-  env: ActionEnv,
-  store: SnapshotStore,
-  session: SessionStore,
-): Promise<{ stop(): Promise<void> }> {
-  const { followRules, tallyWords } = await import('../actions/rule-follow.js');
-  const followed = followRules(
-    env,
-    store,
-    (r) => {
-      const denied = new Map(session.getSnapshot().deniedByRule);
-      if (r.said === 'denied' && r.outcome === 'done') {
-        denied.delete(`${r.run}/${r.member}`);
-        denied.set(`${r.run}/${r.member}`, { rule: r.rule, at: Date.now() });
-        // Bounded: the oldest go (a member shows a denial ten minutes at most anyway).
-        if (denied.size > 500) denied.delete(denied.keys().next().value!);
-      }
-      session.set({ byRule: tallyWords(followed.answerer.tally) ?? '', deniedByRule: denied });
-    },
-    {
-      onProblem: (problem) =>
-        problem &&
-        env.activity?.push({ action: 'rules', runId: null, target: null, status: 'refused', message: problem }),
-    },
-  );
-  return followed;
 }

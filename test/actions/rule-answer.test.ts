@@ -122,7 +122,7 @@ describe('rules answering held requests', { timeout: 30_000 }, () => {
     expect(w.audit().at(-1)).toMatchObject({
       action: 'answer',
       // The whole input as shown, a compound command one part a line.
-      rule: { rule: 'checks', input: expect.stringMatching(/npm test &&\s*\n\s*git status/) },
+      rule: { rule: 'checks', member: 'writer', input: expect.stringMatching(/npm test &&\s*\n\s*git status/) },
     });
   });
 
@@ -135,7 +135,11 @@ describe('rules answering held requests', { timeout: 30_000 }, () => {
     expect(records[0]).toMatchObject({ said: 'would deny', rule: 'no git', outcome: null });
     expect(await out).toBe('');
     expect(answerer.tally).toMatchObject({ allowed: 0, denied: 0, wouldDeny: 1 });
-    expect(w.audit().at(-1)).toMatchObject({ action: 'rule', message: expect.stringContaining('would deny') });
+    expect(w.audit().at(-1)).toMatchObject({
+      action: 'rule',
+      message: expect.stringContaining('would deny'),
+      rule: { rule: 'no git', member: 'writer' },
+    });
     expect(w.activity.getSnapshot().at(-1)?.message).toContain('asked as before');
   });
 

@@ -3,7 +3,11 @@
  * there as untrusted input (text only, bounded, JSON, the schema), the box's own on request or when
  * an older tower says nothing; what the box tells the other side, and what the door lets through.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OperatorRules } from '../../src/remote/operator-rules.js';
+import { tempDirsPerTest } from '../helpers/fixtures.js';
 import type { LoadedRules } from '../../src/rules/load.js';
 import { admitLine } from '../../src/remote/door.js';
 import type { RulesState } from '../../src/remote/protocol.js';
@@ -16,7 +20,8 @@ const OWN: LoadedRules = {
   rules: [{ name: 'own' } as LoadedRules['rules'][number]],
   problem: null,
 };
-const made: ServeRules[] = [];
+const made: { stop(): void }[] = [];
+const tempDir = tempDirsPerTest('tower-rules-sent-');
 
 afterEach(() => {
   for (const r of made.splice(0)) r.stop();
@@ -98,5 +103,39 @@ describe('whose rules answer on a served box', () => {
       expect(a.message).toBeNull();
       expect(a.problems[0]).toMatch(/sent a rules message this tower cannot read/);
     }
+  });
+});
+
+describe('the operator’s rules sent to a box set to yours', () => {
+  /** What an OperatorRules over `file` writes to the box, once it has written. */
+  async function sent(file: string): Promise<{ texts: (string | null)[]; rules: OperatorRules }> {
+    const texts: (string | null)[] = [];
+    const rules = new OperatorRules(file, (t) => texts.push(t));
+    made.push(rules);
+    rules.start();
+    await waitFor(() => texts.length > 0, 5000, { what: 'the rules sent' });
+    return { texts, rules };
+  }
+
+  it('sends the file read with this box’s trust: its text when safe, none when a symlink or others can write it', async () => {
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o700);
+    const real = path.join(dir, 'rules.json');
+    const text = JSON.stringify({ rules: [{ name: 'tests', decision: 'allow', tool: 'Bash', command: 'npm test*' }] });
+    fs.writeFileSync(real, text, { mode: 0o600 });
+    expect((await sent(real)).texts).toEqual([text]);
+
+    const link = path.join(dir, 'link.json');
+    fs.symlinkSync(real, link);
+    const viaLink = await sent(link);
+    expect(viaLink.texts).toEqual([null]);
+    expect(viaLink.rules.problem).toContain('is a symlink');
+
+    const open = path.join(dir, 'open.json');
+    fs.writeFileSync(open, text, { mode: 0o666 });
+    fs.chmodSync(open, 0o666);
+    const opened = await sent(open);
+    expect(opened.texts).toEqual([null]);
+    expect(opened.rules.problem).toMatch(/writ/);
   });
 });

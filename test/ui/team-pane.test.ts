@@ -88,5 +88,16 @@ describe('team pane: denied by rule', () => {
 
   it('gives way to a question the member asks again', () => {
     expect(rows(2_000, { ...worker, activityCue: 'question' })).not.toContain('denied:');
+    const asked = (at: number) => ({
+      ...worker,
+      activityCue: 'question' as const,
+      activitySince: new Date(at).toISOString(),
+    });
+    expect(rows(2_000, asked(1_500))).not.toContain('denied:');
+  });
+
+  it('keeps the rule over the question it denied, whose hook said nothing after it', () => {
+    const asked = { ...worker, activityCue: 'question' as const, activitySince: new Date(500).toISOString() };
+    expect(rows(2_000, asked)).toContain('✗ denied: no rm');
   });
 });

@@ -68,7 +68,9 @@ const DENIED_SHOWN_MS = 10 * 60_000;
 /** The doing cell: what the member does, or the rule that denied its request lately. */
 function doingCell(m: Member, run: Run, now: number, denied: ReadonlyMap<string, DeniedByRule> | undefined): Cell {
   const d = denied?.get(`${run.id}/${m.name}`);
-  if (!d || now - d.at > DENIED_SHOWN_MS || (m.activity === 'waiting' && m.activityCue === 'question'))
+  // A question asked after the denial (or at a time unknown) gives way, not the one it denied.
+  const asks = m.activity === 'waiting' && m.activityCue === 'question';
+  if (!d || now - d.at > DENIED_SHOWN_MS || (asks && !(Date.parse(m.activitySince ?? '') <= d.at)))
     return activityCell(m, now);
   return { text: `✗ denied: ${sanitizeLine(d.rule)}`, tone: 'red' };
 }
