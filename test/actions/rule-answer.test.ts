@@ -128,7 +128,8 @@ describe('rules answering held requests', { timeout: 30_000 }, () => {
 
   it('a rule in dry run records "would deny" and answers nothing: the hold ends with no decision', async () => {
     const file = rulesFile({ dryRun: true, rules: [{ name: 'no git', decision: 'deny', command: 'git *' }] });
-    const out = holdingHook(3);
+    // Long enough that a first look on a loaded box still finds the request held.
+    const out = holdingHook(8);
     await heldNow();
     const { records, answerer } = follow(file);
     await waitFor(() => records.length > 0, 10_000, { what: 'the dry-run record' });
