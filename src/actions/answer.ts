@@ -8,7 +8,6 @@
  */
 import type { AppContext } from '../context/context.js';
 import type { Member, Run } from '../model/model.js';
-import { MIN_DIALOG_AGE_MS } from '../store/prompt-reading.js';
 import { cutRefusal } from './answer-cut.js';
 import { answeringCli } from '../agents/registry.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
@@ -185,7 +184,7 @@ function planTyped(ctx: AppContext, run: Run, c: Chosen, who: string, detail: An
     checkEffect(
       `what ${m.paneId}${onServer(server)} shows first: the answer is typed only while it shows ` +
         `the prompt you saw with option ${option?.key ?? choice}, ` +
-        `drawn at least ${seconds(MIN_DIALOG_AGE_MS)} ago`,
+        `drawn at least ${seconds(cli.keys.minDialogAgeMs)} ago`,
     ),
     ...answerEffects(ctx, m.paneId!, server, cli, option ?? { key: choice, label: choice }),
     waitEffect(`up to ${seconds(CONFIRM_MS)} for the question and its options to go`),
