@@ -18,10 +18,11 @@ export const STATUS_CACHE = 'status.cjs.cache';
 
 /**
  * What the status file never reaches, left out of it: other boxes (status-main hands those to the
- * full command line), the process wrapper (hooks and attach), the screen, and zod (loaded only when
- * a harness operator answers; from node_modules then).
+ * full command line), the process wrapper (hooks and attach), the screen, zod (loaded only when
+ * a harness operator answers; from node_modules then), and the run of a harness's checkpoint
+ * request (`tower status` runs no action).
  */
-const LEFT_OUT = /(?:^execa$|^zod$|[\\/]remote[\\/]boxes\.js$|[\\/]ui[\\/]main\.js$)/;
+const LEFT_OUT = /(?:^execa$|^zod$|[\\/]remote[\\/]boxes\.js$|[\\/]ui[\\/]main\.js$|[\\/]request-run\.js$)/;
 
 /**
  * The config validator (zod, ~380 KB) is a file of its own, dist/config-schema.cjs, loaded only when

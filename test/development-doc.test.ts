@@ -1,5 +1,5 @@
 /**
- * docs/development.md says how to add a pane, a key and a system in a few steps: every file and
+ * docs/development.md says how to add a pane, a key, an agent CLI and a system in a few steps: every file and
  * every name those steps point to exists, so the steps cannot drift from the code.
  */
 import fs from 'node:fs';
@@ -30,6 +30,9 @@ describe('docs/development.md, adding a pane, a key, an agent CLI or a system', 
     expect(has('src/agents/registry.ts', 'export const AGENT_CLIS')).toBe(true);
     expect(has('src/model/values.ts', 'export const AGENTS')).toBe(true);
     expect(has('src/agents/types.ts', 'atInput(')).toBe(true);
+    expect(has('src/agents/types.ts', 'export interface KeyTyping')).toBe(true);
+    expect(has('src/agents/types.ts', 'minDialogAgeMs: number')).toBe(true);
+    for (const word of ['`keys`', '`minDialogAgeMs`', '`atInput`', '`load`']) expect(steps).toContain(word);
     for (const field of ['id', 'title', 'rows', 'wants', 'topLines', 'slot', 'shown', 'key', 'draw']) {
       expect(steps).toContain(`\`${field}\``);
       expect(has('src/ui/panes/pane-spec.ts', `${field}`)).toBe(true);

@@ -8,7 +8,7 @@ import { resolveRun } from '../store/snapshot.js';
 import { tmuxDownLine } from '../store/tmux-down.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { swarmLeadPid } from '../tmux/swarm.js';
-import { planAnswer, planSend, runAnswer, runSend } from './answer.js';
+import { planAnswer, planSend } from './answer.js';
 import { planAttach, planAttachPane, runAttach } from './attach.js';
 import type { TerminalHandOver } from './attach.js';
 import { beginAudit, settleOutcome } from '../kit/audit.js';
@@ -176,10 +176,11 @@ export async function runAction(env: ActionEnv, plan: ActionPlan, hooks: RunHook
       case 'attach':
         // A plan has no screen to hand over; the control room attaches through attachToPane.
         return runAttach(env.ctx, d, { suspend: () => {}, resume: () => {} });
+      // Typing into a pane loads with the first answer or line sent, off the screen's start.
       case 'answer':
-        return runAnswer(x, d);
+        return (await import('./typed-runs.js')).runAnswer(x, d);
       case 'send':
-        return runSend(x, d);
+        return (await import('./typed-runs.js')).runSend(x, d);
     }
   });
 }

@@ -169,6 +169,8 @@ export interface SelectKeys {
  */
 export interface KeyTyping {
   answer: TypingWays['answer'];
+  /** How old a dialog must be before a key typed into it is taken (ms); the plan says it, the run waits it. */
+  minDialogAgeMs: number;
   line: TypingWays['line'];
   submitAfterPaste?: readonly SendKeys[];
   submitWhenDrawn?: boolean;

@@ -168,125 +168,118 @@ export function dryRunText(file: string, next: string): string {
   return `dry run: would write ${file}:\n${shown}${notes.join('')}`;
 }
 
-/** `tower hooks <verb>`. */
-export async function hooksCommand(
-  ctx: AppContext,
+/** Settings read whole (the refusal of an unreadable file already said). */
+type SettingsRead = Exclude<ReturnType<typeof readSettings>, { refusal: string }>;
+
+/** What a change writes: the settings' next text, or the file removed; what it says it did. */
+interface Change {
+  next: string;
+  said: string;
+  removeFile: boolean;
+}
+
+/** Why the arguments do not make a `tower hooks` call, or the seconds a request is held. */
+function argumentProblem(
   verb: string,
   opts: { settings?: string | undefined; holdPermissions?: string | undefined },
-): Promise<number> {
-  if (!['install', 'uninstall', 'status'].includes(verb)) {
-    ctx.err.write(`tower: hooks takes install, uninstall or status, not "${sanitizeLine(verb)}"\n`);
-    return EXIT_USAGE;
-  }
-  if (opts.holdPermissions !== undefined && verb !== 'install') {
-    ctx.err.write('tower: --hold-permissions goes with install\n');
-    return EXIT_USAGE;
-  }
+): { problem: string } | { hold: number } {
+  if (!['install', 'uninstall', 'status'].includes(verb))
+    return { problem: `hooks takes install, uninstall or status, not "${sanitizeLine(verb)}"` };
+  if (opts.holdPermissions !== undefined && verb !== 'install')
+    return { problem: '--hold-permissions goes with install' };
   const hold = opts.holdPermissions === undefined ? 0 : Number(opts.holdPermissions);
-  if (!Number.isInteger(hold) || hold < 0 || hold > MAX_HOLD_SECONDS) {
-    ctx.err.write(
-      `tower: --hold-permissions is a whole number of seconds from 0 to ${MAX_HOLD_SECONDS}, not ` +
-        `"${sanitizeLine(opts.holdPermissions ?? '')}"\n`,
-    );
-    return EXIT_USAGE;
-  }
-  if (!opts.settings && verb !== 'status') {
-    ctx.err.write(
-      'tower: name the settings file: --settings ~/.claude/settings.json (every project) or ' +
-        "--settings .claude/settings.json (one project); Gemini CLI's: --settings ~/.gemini/settings.json\n",
-    );
-    return EXIT_USAGE;
-  }
-  const file = path.resolve(opts.settings ?? path.join(ctx.claudeDir, 'settings.json'));
-  const flavour: HookFlavour = isGeminiSettings(file) ? GEMINI_HOOKS : CLAUDE_HOOKS;
-  if (hold > 0 && !flavour.holds) {
-    ctx.err.write(
-      `tower: --hold-permissions is for Claude Code; ${flavour.cli} has no hook that can answer a permission\n`,
-    );
-    return EXIT_USAGE;
-  }
-  const linked = verb === 'status' ? null : linkIn(file);
-  if (linked) {
-    ctx.err.write(`tower: refused: ${linked}; nothing was written\n`);
-    return EXIT_FAILURE;
-  }
-  const read = readSettings(file);
-  if ('refusal' in read) {
-    ctx.err.write(`tower: refused: ${read.refusal}\n`);
-    return EXIT_FAILURE;
-  }
-  if (verb === 'status') {
-    const events = installedEvents(read.value);
+  if (!Number.isInteger(hold) || hold < 0 || hold > MAX_HOLD_SECONDS)
+    return {
+      problem:
+        `--hold-permissions is a whole number of seconds from 0 to ${MAX_HOLD_SECONDS}, not ` +
+        `"${sanitizeLine(opts.holdPermissions ?? '')}"`,
+    };
+  if (!opts.settings && verb !== 'status')
+    return {
+      problem:
+        'name the settings file: --settings ~/.claude/settings.json (every project) or ' +
+        "--settings .claude/settings.json (one project); Gemini CLI's: --settings ~/.gemini/settings.json",
+    };
+  return { hold };
+}
+
+/** `tower hooks status`: the events tower's hook is in, how long it holds requests, the last event. */
+function hooksStatus(ctx: AppContext, file: string, read: SettingsRead): number {
+  const events = installedEvents(read.value);
+  ctx.out.write(
+    events.length
+      ? `tower's hooks are installed in ${file} for ${events.join(', ')}\n`
+      : `tower's hooks are not installed in ${file}\n`,
+  );
+  const held = installedHold(read.value);
+  if (held > 0)
     ctx.out.write(
-      events.length
-        ? `tower's hooks are installed in ${file} for ${events.join(', ')}\n`
-        : `tower's hooks are not installed in ${file}\n`,
+      `permission requests are held open up to ${held} s for tower answer (then the agent's own dialog shows)\n`,
     );
-    const held = installedHold(read.value);
-    if (held > 0)
-      ctx.out.write(
-        `permission requests are held open up to ${held} s for tower answer (then the agent's own dialog shows)\n`,
-      );
-    ctx.out.write(`${lastEvent(ctx.env)}\n`);
-    return EXIT_OK;
-  }
-  if (ctx.readonly) {
-    ctx.err.write('tower: refused: read-only mode\n');
+  ctx.out.write(`${lastEvent(ctx.env)}\n`);
+  return EXIT_OK;
+}
+
+/** What installing writes, or the exit code when it writes nothing (installed already, or refused). */
+function installChange(
+  ctx: AppContext,
+  file: string,
+  read: SettingsRead,
+  hold: number,
+  flavour: HookFlavour,
+): Change | number {
+  const changed = withHooks(read.value, hold, flavour);
+  if ('refusal' in changed) {
+    ctx.err.write(`tower: refused: ${changed.refusal}\n`);
     return EXIT_FAILURE;
   }
-  let next: string;
-  let said: string;
-  let removeFile = false;
-  if (verb === 'install') {
-    const changed = withHooks(read.value, hold, flavour);
-    if ('refusal' in changed) {
-      ctx.err.write(`tower: refused: ${changed.refusal}\n`);
+  if (changed.added.length === 0) {
+    // Installed already: its folders are made the user's alone all the same (an older install left them open).
+    const unsafe = ctx.dryRun ? null : privateStateFolder(stateHome(ctx.env));
+    if (unsafe) {
+      ctx.err.write(`tower: refused: ${unsafe}\n`);
       return EXIT_FAILURE;
     }
-    if (changed.added.length === 0) {
-      // Installed already: its folders are made the user's alone all the same (an older install left them open).
-      const unsafe = ctx.dryRun ? null : privateStateFolder(stateHome(ctx.env));
-      if (unsafe) {
-        ctx.err.write(`tower: refused: ${unsafe}\n`);
-        return EXIT_FAILURE;
-      }
-      ctx.out.write(`tower's hooks are already installed in ${file}; nothing to do\n`);
-      return EXIT_OK;
-    }
-    next = render(changed.settings);
-    said = `added tower's hook to ${flavour.cli}'s ${changed.added.join(', ')} in ${file}`;
-    if (hold > 0) said += `; PermissionRequest holds each request open up to ${hold} s for tower answer`;
-  } else {
-    const changed = withoutHooks(read.value);
-    if (changed.removed.length === 0) {
-      ctx.out.write(`tower's hooks are not installed in ${file}; nothing to do\n`);
-      return EXIT_OK;
-    }
-    next = render(changed.settings);
-    // Nothing else changed since the install: the file as it was, byte for byte.
-    const backup = readSettings(backupOf(file));
-    if (!('refusal' in backup) && backup.text !== null) {
-      const reinstalled = withHooks(backup.value, installedHold(read.value), flavour);
-      if (!('refusal' in reinstalled) && render(reinstalled.settings) === read.text) next = backup.text;
-    } else if (!('refusal' in backup)) {
-      // No backup: the install created the file. Unchanged since, it goes again.
-      const created = withHooks({}, installedHold(read.value), flavour);
-      if (!('refusal' in created) && render(created.settings) === read.text) removeFile = true;
-    }
-    said = `removed tower's hook from ${changed.removed.join(', ')} in ${file}`;
-  }
-  if (ctx.dryRun) {
-    ctx.out.write(removeFile ? `dry run: would remove ${file} (tower created it)\n` : dryRunText(file, next));
+    ctx.out.write(`tower's hooks are already installed in ${file}; nothing to do\n`);
     return EXIT_OK;
   }
-  if (removeFile) {
+  let said = `added tower's hook to ${flavour.cli}'s ${changed.added.join(', ')} in ${file}`;
+  if (hold > 0) said += `; PermissionRequest holds each request open up to ${hold} s for tower answer`;
+  return { next: render(changed.settings), said, removeFile: false };
+}
+
+/** What uninstalling writes (the file as it was before the install, when nothing else changed since). */
+function uninstallChange(ctx: AppContext, file: string, read: SettingsRead, flavour: HookFlavour): Change | number {
+  const changed = withoutHooks(read.value);
+  if (changed.removed.length === 0) {
+    ctx.out.write(`tower's hooks are not installed in ${file}; nothing to do\n`);
+    return EXIT_OK;
+  }
+  let next = render(changed.settings);
+  let removeFile = false;
+  // Nothing else changed since the install: the file as it was, byte for byte.
+  const backup = readSettings(backupOf(file));
+  if (!('refusal' in backup) && backup.text !== null) {
+    const reinstalled = withHooks(backup.value, installedHold(read.value), flavour);
+    if (!('refusal' in reinstalled) && render(reinstalled.settings) === read.text) next = backup.text;
+  } else if (!('refusal' in backup)) {
+    // No backup: the install created the file. Unchanged since, it goes again.
+    const created = withHooks({}, installedHold(read.value), flavour);
+    if (!('refusal' in created) && render(created.settings) === read.text) removeFile = true;
+  }
+  return { next, said: `removed tower's hook from ${changed.removed.join(', ')} in ${file}`, removeFile };
+}
+
+/** Writes a change (the backup first, on install), or removes the file tower's install created. */
+async function writeChange(ctx: AppContext, verb: string, file: string, read: SettingsRead, c: Change) {
+  if (c.removeFile) {
     try {
       fs.unlinkSync(file);
     } catch (err) {
       ctx.err.write(`tower: refused: ${sanitizeLine((err as Error).message)}\n`);
       return EXIT_FAILURE;
     }
-    ctx.out.write(`${said}; removed the file, which tower's install created\n`);
+    ctx.out.write(`${c.said}; removed the file, which tower's install created\n`);
     return EXIT_OK;
   }
   const dir = path.dirname(file);
@@ -303,14 +296,60 @@ export async function hooksCommand(
     // The backup keeps the mode of the file it copies (a settings file may hold an API key).
     if (verb === 'install' && read.text !== null)
       await writeAtomic(dir, backupOf(file), read.text, fs.statSync(file).mode & 0o777);
-    await writeAtomic(dir, file, next);
+    await writeAtomic(dir, file, c.next);
   } catch (err) {
     ctx.err.write(`tower: refused: ${sanitizeLine((err as Error).message)}\n`);
     return EXIT_FAILURE;
   }
   ctx.out.write(
-    `${said}${verb === 'install' && read.text !== null ? ` (the file as it was: ${backupOf(file)})` : ''}\n`,
+    `${c.said}${verb === 'install' && read.text !== null ? ` (the file as it was: ${backupOf(file)})` : ''}\n`,
   );
   if (made.length > 0) ctx.out.write(`created the missing folder${made.length === 1 ? '' : 's'} ${made.join(', ')}\n`);
   return EXIT_OK;
+}
+
+/** `tower hooks <verb>`. */
+export async function hooksCommand(
+  ctx: AppContext,
+  verb: string,
+  opts: { settings?: string | undefined; holdPermissions?: string | undefined },
+): Promise<number> {
+  const args = argumentProblem(verb, opts);
+  if ('problem' in args) {
+    ctx.err.write(`tower: ${args.problem}\n`);
+    return EXIT_USAGE;
+  }
+  const file = path.resolve(opts.settings ?? path.join(ctx.claudeDir, 'settings.json'));
+  const flavour: HookFlavour = isGeminiSettings(file) ? GEMINI_HOOKS : CLAUDE_HOOKS;
+  if (args.hold > 0 && !flavour.holds) {
+    ctx.err.write(
+      `tower: --hold-permissions is for Claude Code; ${flavour.cli} has no hook that can answer a permission\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const linked = verb === 'status' ? null : linkIn(file);
+  if (linked) {
+    ctx.err.write(`tower: refused: ${linked}; nothing was written\n`);
+    return EXIT_FAILURE;
+  }
+  const read = readSettings(file);
+  if ('refusal' in read) {
+    ctx.err.write(`tower: refused: ${read.refusal}\n`);
+    return EXIT_FAILURE;
+  }
+  if (verb === 'status') return hooksStatus(ctx, file, read);
+  if (ctx.readonly) {
+    ctx.err.write('tower: refused: read-only mode\n');
+    return EXIT_FAILURE;
+  }
+  const change =
+    verb === 'install' ? installChange(ctx, file, read, args.hold, flavour) : uninstallChange(ctx, file, read, flavour);
+  if (typeof change === 'number') return change;
+  if (ctx.dryRun) {
+    ctx.out.write(
+      change.removeFile ? `dry run: would remove ${file} (tower created it)\n` : dryRunText(file, change.next),
+    );
+    return EXIT_OK;
+  }
+  return writeChange(ctx, verb, file, read, change);
 }

@@ -5,7 +5,7 @@
  * text and colour escapes, within PREVIEW_BYTES_PER_SEC (what would pass it waits for the next
  * second; a single capture larger than that is sent as its newest lines that fit).
  */
-import { paneKey } from '../store/captures.js';
+import { paneKey } from '../store/pane-keys.js';
 import type { LocalPaneLooks } from '../store/preview-stream.js';
 import { sgrOnlyLine } from '../text/sgr-only.js';
 import type { PaneLines } from './protocol.js';

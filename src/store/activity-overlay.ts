@@ -5,7 +5,7 @@
  * and the live screen.
  */
 import type { Member, Run, Snapshot } from '../model/model.js';
-import { memberPaneKey } from './captures.js';
+import { memberPaneKey } from './pane-keys.js';
 import type { PaneWatch } from './captures.js';
 import { withForwardedRequests } from './forwarded-requests.js';
 import { longTurns, statusWithActivity, withActivity } from './member-activity.js';

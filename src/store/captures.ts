@@ -1,9 +1,9 @@
 /**
  * The store side of pane captures: which member panes to capture on a tick (the selected run's
- * every tick, every other run's every few ticks), what each capture says the member is doing, and
- * the text the preview shows. One capture round is one tmux call (src/tmux/capture.ts); the
- * activity it reads is laid over the snapshot (src/store/activity-overlay.ts) without touching how
- * runs are read.
+ * every tick, every other run's every few ticks; src/store/pane-keys.ts), what each capture says the
+ * member is doing (src/store/capture-reading.ts), and the text the preview shows. One capture round
+ * is one tmux call per server (src/tmux/capture.ts); the activity it reads is laid over the snapshot
+ * (src/store/activity-overlay.ts) without touching how runs are read.
  */
 import path from 'node:path';
 import type { Member, Run, Snapshot } from '../model/model.js';
@@ -15,61 +15,20 @@ import type { PaneCapture } from '../tmux/capture.js';
 import { TmuxError } from '../tmux/errors.js';
 import { swarmClient, tmuxSocketDir } from '../tmux/swarm.js';
 import type { SwarmServer } from '../tmux/swarm.js';
-import { cappedLine, sanitize } from '../text/sanitize.js';
-import type { HookEvents, HookState } from './hook-events.js';
-import { readPane } from './pane-reading.js';
-
-/**
- * The agent CLI modules, loaded with the first pane captured: a start with no pane (and the status
- * file, where they are a file of their own) carries none of them.
- */
-let agentModules: Promise<typeof AgentModules> | null = null;
-const agents = () => (agentModules ??= import('../agents/pane-process.js'));
-
-/**
- * What one capture shows, read by the pane's own CLI module; a CLI tower does not know is read as
- * Claude Code's screen always was.
- */
-async function readCapture(cap: { text: string; command: string; pid?: number | null }, moving: boolean) {
-  const plain = sanitize(cap.text);
-  const { paneAgent, waysOf } = await agents();
-  const agent = paneAgent(cap.command, cap.pid);
-  const screen = agent?.cli ? (await waysOf(agent.cli)).screen : null;
-  const reading = screen ? screen.read(plain, moving, cap.command) : readPane(plain, moving, cap.command);
-  const read = reading.cue === 'question' ? (screen ? screen.prompt(plain) : readPrompt(plain)) : null;
-  return { agent, reading, read };
-}
-
-/** The CLI a capture's pane runs with its ways loaded, for following its server; null for none. */
-async function cliOf(cap: { command: string; pid?: number | null }) {
-  const { paneAgent, waysOf, paneArgv } = await agents();
-  const cli = paneAgent(cap.command, cap.pid)?.cli;
-  return cli ? { cli, ways: await waysOf(cli), paneArgv } : null;
-}
-import { readPrompt } from './prompt-reading.js';
-import type { HeldRequest } from './held-requests.js';
-import type { SessionBook, SessionState } from './session-book.js';
-import type { PaneLook } from './pane-looks.js';
-import { LookChanges } from './look-changes.js';
+import { cappedLine } from '../text/sanitize.js';
 import type * as AgentModules from '../agents/pane-process.js';
-import type { AgentState } from '../agents/types.js';
+import type { AgentState, ServerReading } from '../agents/types.js';
+import type { AgentServers } from './agent-servers.js';
+import { agents, cliOf, nextLook, readsTheSame } from './capture-reading.js';
+import type { HookEvents, HookState } from './hook-events.js';
+import type { HeldRequest } from './held-requests.js';
+import { fromServer } from './held-requests.js';
+import { LookChanges } from './look-changes.js';
+import type { PaneLook } from './pane-looks.js';
+import { memberPaneKey, memberPanes, paneKey, splitPaneKey } from './pane-keys.js';
+import type { SessionBook, SessionState } from './session-book.js';
 
 export type { PaneLook, PaneLooks } from './pane-looks.js';
-import { fromServer } from './held-requests.js';
-import type { AgentServers } from './agent-servers.js';
-import type { ServerReading } from '../agents/types.js';
-
-/** Whether two looks of a pane say the same of its member (all the activity overlay reads of a look). */
-function readsTheSame(a: PaneLook, b: PaneLook): boolean {
-  return (
-    a.reading.activity === b.reading.activity &&
-    a.reading.cue === b.reading.cue &&
-    a.since === b.since &&
-    a.agent === b.agent &&
-    a.prompt?.signature === b.prompt?.signature &&
-    a.prompt?.since === b.prompt?.since
-  );
-}
 
 /** Panes of runs other than the selected one are captured on every this-many-th tick. */
 export const OTHERS_EVERY = 5;
@@ -77,63 +36,10 @@ export const OTHERS_EVERY = 5;
 /** The most characters of a session-file or hook-event read error shown on its problem row. */
 const SOURCE_PROBLEM_CHARS = 200;
 
-/**
- * Output that changed this recently still counts as moving: agents print in bursts, and a pane
- * captured between two bursts is not idle yet.
- */
-export const MOVING_MS = 12_000;
 /** Lines of scrollback kept per capture (what the preview can scroll back through). */
 export const CAPTURE_HISTORY = 200;
 /** The least time between two reads of the session files and hook events by a streamed pane's captures. */
 export const STREAMED_SOURCES_MS = 1000;
-
-/**
- * A pane's key among captures: its id on tower's own server (`%3`), `<server>/%3` on a Claude Code
- * swarm server. Pane ids repeat across servers; keys do not.
- */
-export function paneKey(paneId: string, server: string | null | undefined): string {
-  return server ? `${server}/${paneId}` : paneId;
-}
-
-/** The server and pane id of a key. */
-export function splitPaneKey(key: string): { server: string | null; paneId: string } {
-  const at = key.lastIndexOf('/');
-  return at < 0 ? { server: null, paneId: key } : { server: key.slice(0, at), paneId: key.slice(at + 1) };
-}
-
-/** The key of a member's pane, or null when it has none, its server is unknown, or the pane there is not its own. */
-export function memberPaneKey(m: Member): string | null {
-  // Another agent's pane is never read as this member's.
-  if (!m.paneId || m.tmuxServerUnknown !== undefined || m.state === 'not-its-pane') return null;
-  return paneKey(m.paneId, m.tmuxServer);
-}
-
-/** The keys of every pane in the lists that is not dead. */
-function aliveKeys(panes: readonly PaneInfo[], swarms: readonly SwarmServer[]): Set<string> {
-  const keys = new Set(panes.filter((p) => !p.dead).map((p) => p.paneId));
-  for (const s of swarms) for (const p of s.panes) if (!p.dead) keys.add(paneKey(p.paneId, s.name));
-  return keys;
-}
-
-/**
- * The member panes worth capturing (as paneKey keys): alive by liveness (with no tmux server to ask
- * nothing is, and nothing is captured), and still alive in the newest pane lists when there are some.
- */
-export function memberPanes(
-  runs: readonly Run[],
-  panes: readonly PaneInfo[] | null,
-  swarms: readonly SwarmServer[] = [],
-): string[] {
-  const alive = panes ? aliveKeys(panes, swarms) : null;
-  const ids = new Set<string>();
-  for (const r of runs) {
-    for (const m of r.members) {
-      const key = m.state === 'alive' ? memberPaneKey(m) : null;
-      if (key !== null && (alive === null || alive.has(key))) ids.add(key);
-    }
-  }
-  return [...ids];
-}
 
 /** Pane captures and their readings, outside React; `version` moves when anything shown changed. */
 export class PaneWatch {
@@ -366,41 +272,8 @@ export class PaneWatch {
     const problemBefore = this.problem;
     if (paneIds.length > 0) {
       try {
-        const captures = await this.captureAll(paneIds, signal, via);
-        const now = this.now();
-        for (const [id, cap] of captures) {
-          if (!cap.ok) {
-            this.servers?.drop(id);
-            if (this.looks.delete(id)) {
-              touched?.add(id);
-              changed = true;
-            }
-            continue;
-          }
-          const prev = this.looks.get(id);
-          const movedAt = prev && prev.text !== cap.text ? now : (prev?.movedAt ?? 0);
-          const moving = movedAt > 0 && now - movedAt < MOVING_MS;
-          if (prev && prev.text === cap.text && (prev.reading.cue !== 'output-moving' || moving)) continue;
-          const { agent, reading, read } = await readCapture(cap, moving);
-          const found = this.serverMode && agent?.cli ? await cliOf(cap) : null;
-          if (found?.ways.server) {
-            const { AgentServers } = await import('./agent-servers.js');
-            this.servers ??= new AgentServers((key) => this.serverChanged(key), this.serverMode!);
-            await this.servers.see(id, found.cli, found.ways, cap.pid, found.paneArgv);
-          } else this.servers?.drop(id);
-          const since = prev && prev.reading.activity === reading.activity ? prev.since : now;
-          // The same dialog read again keeps the time it was first seen: how old it is decides when keys may go in.
-          const first =
-            prev?.prompt && read && prev.prompt.signature === read.signature ? prev.prompt.since : undefined;
-          const prompt = read ? { ...read, since: first ?? new Date(now).toISOString() } : null;
-          const next: PaneLook = { text: cap.text, reading, since, movedAt, prompt, agent: agent?.id ?? null };
-          if (typeof cap.pid === 'number') next.pid = cap.pid;
-          this.looks.set(id, next);
-          // A pane that only printed more reads the same: its text is the preview's, and no run's
-          // activity changes with it (a streamed pane is captured up to ten times a second).
-          if (!prev || !readsTheSame(prev, next) || prev.pid !== next.pid) touched?.add(id);
-          changed = true;
-        }
+        const read = await this.readRound(await this.captureAll(paneIds, signal, via), touched);
+        changed = read || changed;
         // Cleared once the round is read whole: reading may wait on a CLI's module loading, and the
         // problem row must not go before the activity it was hiding comes back.
         this.problem = null;
@@ -422,6 +295,42 @@ export class PaneWatch {
     this.version++;
     this.changes.note(this.version, touched);
     for (const l of [...this.listeners]) l();
+  }
+
+  /** Reads a round's captures into the looks (a pane that failed forgotten); whether any look changed. */
+  private async readRound(captures: Map<string, PaneCapture>, touched: Set<string> | null): Promise<boolean> {
+    let changed = false;
+    const now = this.now();
+    for (const [id, cap] of captures) {
+      if (!cap.ok) {
+        this.servers?.drop(id);
+        if (this.looks.delete(id)) {
+          touched?.add(id);
+          changed = true;
+        }
+        continue;
+      }
+      const prev = this.looks.get(id);
+      const next = await nextLook(prev, cap, now);
+      if (!next) continue;
+      await this.followServer(id, cap, next.cli);
+      this.looks.set(id, next.look);
+      // A pane that only printed more reads the same: its text is the preview's, and no run's
+      // activity changes with it (a streamed pane is captured up to ten times a second).
+      if (!prev || !readsTheSame(prev, next.look) || prev.pid !== next.look.pid) touched?.add(id);
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Follows the server of the CLI a pane runs, where it serves one (and servers are followed). */
+  private async followServer(id: string, cap: { command: string; pid?: number | null }, cli: unknown): Promise<void> {
+    const found = this.serverMode && cli ? await cliOf(cap) : null;
+    if (found?.ways.server) {
+      const { AgentServers } = await import('./agent-servers.js');
+      this.servers ??= new AgentServers((key) => this.serverChanged(key), this.serverMode!);
+      await this.servers.see(id, found.cli, found.ways, cap.pid, found.paneArgv);
+    } else this.servers?.drop(id);
   }
 
   /** Reads the session files and hook events again; whether anything they say (or their problem) changed. */

@@ -6,7 +6,7 @@
  */
 import type { Member, Run } from '../model/model.js';
 import { transcriptUsage } from '../agents/claude-code/files.js';
-import { memberPaneKey } from './captures.js';
+import { memberPaneKey } from './pane-keys.js';
 import type { PaneLook, PaneWatch } from './captures.js';
 import type { PanePrompt } from './prompt-reading.js';
 import type { HeldRequest } from './held-requests.js';

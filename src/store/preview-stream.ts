@@ -11,7 +11,7 @@ import type { PaneCapture } from '../tmux/capture.js';
 import type { TmuxClient } from '../tmux/client.js';
 import { followPaneOutput } from '../tmux/pane-output.js';
 import type { PaneOutputFollower } from '../tmux/pane-output.js';
-import { memberPaneKey, splitPaneKey } from './captures.js';
+import { memberPaneKey, splitPaneKey } from './pane-keys.js';
 import type { PaneWatch } from './captures.js';
 import type { PaneLook, PaneLooks } from './pane-looks.js';
 

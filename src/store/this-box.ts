@@ -6,7 +6,8 @@ import { socketFile } from '../tmux/client.js';
 import { SessionBook } from './session-book.js';
 import { stateHome } from '../config/config.js';
 import { HookEvents, hookEventsFile } from './hook-events.js';
-import { memberPanes, PaneWatch } from './captures.js';
+import { PaneWatch } from './captures.js';
+import { memberPanes } from './pane-keys.js';
 import { ActivityOverlay } from './activity-overlay.js';
 import { buildSnapshot } from './snapshot.js';
 

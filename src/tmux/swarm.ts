@@ -179,6 +179,45 @@ export class SwarmScanner {
     } = {},
   ) {}
 
+  /**
+   * A socket in the directory worth asking for its panes: a swarm lead's, not tower's own, a socket
+   * the user alone owns, neither remembered dead nor set aside; null (with its problem, if any) else.
+   */
+  private candidate(
+    dir: string,
+    name: string,
+    now: number,
+    problems: string[],
+  ): { name: string; path: string; ino: number; mtime: number } | null {
+    if (swarmLeadPid(name) === null) return null;
+    const full = path.join(dir, name);
+    if (full === this.opts.exclude || name === this.opts.excludeName) return null;
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(full);
+    } catch {
+      return null;
+    }
+    if (!st.isSocket()) return null;
+    const socketWhy = socketDistrust(st, full);
+    if (socketWhy !== null) {
+      problems.push(`tmux ${name}: not used: ${socketWhy}; its teammates' liveness is unknown`);
+      return null;
+    }
+    const dead = this.dead.get(full);
+    if (dead && dead.until > now && dead.ino === st.ino) return null;
+    if (dead) this.dead.delete(full);
+    const slow = this.slow.get(full);
+    if (slow && slow.until > now && slow.ino === st.ino) {
+      problems.push(
+        `tmux ${name}: did not answer; set aside for ${Math.ceil((slow.until - now) / 1000)} s ` +
+          `more; its teammates' liveness is unknown`,
+      );
+      return null;
+    }
+    return { name, path: full, ino: st.ino, mtime: st.mtimeMs };
+  }
+
   /** Lists the panes of every live swarm server (tower's own server excluded by its socket path). */
   async scan(signal?: AbortSignal): Promise<SwarmScanResult> {
     const dir = tmuxSocketDir(this.env);
@@ -199,33 +238,8 @@ export class SwarmScanner {
       return { servers: [], problems };
     }
     for (const name of names.slice(0, MAX_ENTRIES)) {
-      if (swarmLeadPid(name) === null) continue;
-      const full = path.join(dir, name);
-      if (full === this.opts.exclude || name === this.opts.excludeName) continue;
-      let st: fs.Stats;
-      try {
-        st = fs.lstatSync(full);
-      } catch {
-        continue;
-      }
-      if (!st.isSocket()) continue;
-      const socketWhy = socketDistrust(st, full);
-      if (socketWhy !== null) {
-        problems.push(`tmux ${name}: not used: ${socketWhy}; its teammates' liveness is unknown`);
-        continue;
-      }
-      const dead = this.dead.get(full);
-      if (dead && dead.until > now && dead.ino === st.ino) continue;
-      if (dead) this.dead.delete(full);
-      const slow = this.slow.get(full);
-      if (slow && slow.until > now && slow.ino === st.ino) {
-        problems.push(
-          `tmux ${name}: did not answer; set aside for ${Math.ceil((slow.until - now) / 1000)} s ` +
-            `more; its teammates' liveness is unknown`,
-        );
-        continue;
-      }
-      candidates.push({ name, path: full, ino: st.ino, mtime: st.mtimeMs });
+      const c = this.candidate(dir, name, now, problems);
+      if (c) candidates.push(c);
     }
     // The newest sockets first: a lead that started lately is the one most likely still running.
     // Code-unit order, not localeCompare: a collator loads ICU's locale data (tens of ms) at start.

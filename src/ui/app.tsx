@@ -1,20 +1,21 @@
 /**
  * The control room: one model (model/model.ts), changed only by update's messages (keys, the
- * snapshot, the activity, the size, the session, captures), drawn from one frame derived from it.
- * Everything it shows comes from that model, held outside React; the clock ticks the ages it draws.
+ * snapshot, the activity, the size, the session, captures, the clock's ticks), drawn from one frame
+ * derived from it. Everything it shows comes from that model, held outside React.
  */
 import { useApp, useStdout } from 'ink';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ActivityStore } from '../kit/activity.js';
 import type { PaneLooks } from '../store/captures.js';
 import type { SnapshotStore } from '../store/types.js';
 import type { ControlRoomActions } from './actions-port.js';
 import type { Clock } from './clock.js';
-import { createTickingClock } from './clock.js';
+import { systemClock } from './clock.js';
 import { ActionRunner } from './model/action-runner.js';
-import { ClockContext } from './hooks/use-clock.js';
+import { TickTimer } from './model/tick.js';
 import { useInputRouter } from './hooks/use-input-router.js';
 import { createSizeStore } from './hooks/use-terminal-size.js';
+import type { TerminalSize } from './hooks/use-terminal-size.js';
 import type { Bindings } from '../keys/keymap.js';
 import { defaultBindings } from '../keys/keymap.js';
 import { runEffect } from './model/effects.js';
@@ -51,45 +52,70 @@ export interface ControlRoomProps {
   onQuit?: (() => void) | undefined;
 }
 
+/** What the control room makes once, at mount, besides the props it is given. */
+interface CoreParts {
+  bindings: Bindings;
+  readonly: boolean;
+  clock: Clock;
+  session: SessionStore;
+  size: TerminalSize;
+  quit: () => void;
+}
+
+/** The model, its frame deriver, the action runner and the clock's timer, wired to run each other's effects. */
+function createCore(props: ControlRoomProps, p: CoreParts) {
+  const frameOf = modelFrames();
+  const start = initialModel({
+    snapshot: props.store.getSnapshot(),
+    activity: props.activity.getSnapshot(),
+    size: p.size,
+    session: p.session.getSnapshot(),
+    bindings: p.bindings,
+    readonly: p.readonly,
+  });
+  // The first run the cursor shows is held by its id at once, so the first frame is drawn once.
+  const model = createModelStore(holdFirstRun(start), frameOf, (e) => runEffect(e, effects));
+  const runner = new ActionRunner({
+    actions: props.actions,
+    activity: props.activity,
+    dialogs: { dispatch: (action) => model.send({ type: 'dialog', action }) },
+    readonly: p.readonly,
+  });
+  const ticks = new TickTimer(() => p.clock.now(), model.send);
+  const effects = { runner, session: p.session, ticks, quit: p.quit, send: model.send };
+  const press = (key: string | null, raw: string) => model.send({ type: 'key', key, raw });
+  return { model, frameOf, runner, ticks, press, inPrompt: () => inPrompt(model.getModel()) };
+}
+
 /** The interactive control room. */
 export function ControlRoom(props: ControlRoomProps) {
   const { exit } = useApp();
   const bindings = useMemo(() => props.bindings ?? defaultBindings(), [props.bindings]);
   const theme = useMemo(() => createTheme(props.color ?? true), [props.color]);
-  const [clock] = useState(() => props.clock ?? createTickingClock());
+  const [clock] = useState(() => props.clock ?? systemClock);
   const [session] = useState(() => props.session ?? createSessionStore());
   const { stdout } = useStdout();
   const [sizes] = useState(() => createSizeStore(stdout));
+  // What quitting calls, as the last render left it: set after the render, read by the keys' effects.
   const quit = useRef(() => {});
-  quit.current = () => {
-    props.onQuit?.();
-    exit();
-  };
+  useLayoutEffect(() => {
+    quit.current = () => {
+      props.onQuit?.();
+      exit();
+    };
+  });
   const readonly = Boolean(props.readonly);
 
-  const [core] = useState(() => {
-    const frameOf = modelFrames();
-    const start = initialModel({
-      snapshot: props.store.getSnapshot(),
-      activity: props.activity.getSnapshot(),
-      size: sizes.getSize(),
-      session: session.getSnapshot(),
-      bindings,
-      readonly,
-    });
-    // The first run the cursor shows is held by its id at once, so the first frame is drawn once.
-    const model = createModelStore(holdFirstRun(start), frameOf, (e) => runEffect(e, effects));
-    const runner = new ActionRunner({
-      actions: props.actions,
-      activity: props.activity,
-      dialogs: { dispatch: (action) => model.send({ type: 'dialog', action }) },
-      readonly,
-    });
-    const effects = { runner, session, quit: () => quit.current(), send: model.send };
-    const press = (key: string | null, raw: string) => model.send({ type: 'key', key, raw });
-    return { model, frameOf, runner, press, inPrompt: () => inPrompt(model.getModel()) };
-  });
-  useEffect(() => () => core.runner.dispose(), [core]);
+  const [core] = useState(() =>
+    createCore(props, { bindings, readonly, clock, session, size: sizes.getSize(), quit: () => quit.current() }),
+  );
+  useEffect(
+    () => () => {
+      core.runner.dispose();
+      core.ticks.dispose();
+    },
+    [core],
+  );
   useEffect(
     () =>
       connect(core.model, core.frameOf, {
@@ -99,8 +125,9 @@ export function ControlRoom(props: ControlRoomProps) {
         session,
         runner: core.runner,
         watch: props.watch ?? null,
+        clock,
       }),
-    [core, props.store, props.activity, sizes, session, props.watch],
+    [core, props.store, props.activity, sizes, session, props.watch, clock],
   );
 
   // One model; the frame is derived from it once, by the deriver update uses for the keys.
@@ -111,28 +138,27 @@ export function ControlRoom(props: ControlRoomProps) {
 
   return (
     <ThemeContext.Provider value={theme}>
-      <ClockContext.Provider value={clock}>
-        <Screen
-          layout={frame.layout}
-          snapshot={model.snapshot}
-          loading={loading}
-          reading={reading}
-          muted={muted}
-          byRule={byRule}
-          deniedByRule={deniedByRule}
-          activity={model.activity}
-          ui={model.ui}
-          view={frame.view}
-          dialog={model.dialogs.current}
-          hints={frame.hints}
-          bindings={bindings}
-          readonly={readonly}
-          contextThreshold={props.contextThreshold ?? 70}
-          watch={props.watch ?? null}
-          help={frame.help}
-          dialogBox={frame.dialogBox}
-        />
-      </ClockContext.Provider>
+      <Screen
+        layout={frame.layout}
+        snapshot={model.snapshot}
+        loading={loading}
+        reading={reading}
+        muted={muted}
+        byRule={byRule}
+        deniedByRule={deniedByRule}
+        activity={model.activity}
+        ui={model.ui}
+        view={frame.view}
+        dialog={model.dialogs.current}
+        hints={frame.hints}
+        bindings={bindings}
+        readonly={readonly}
+        contextThreshold={props.contextThreshold ?? 70}
+        watch={props.watch ?? null}
+        help={frame.help}
+        dialogBox={frame.dialogBox}
+        now={model.now}
+      />
     </ThemeContext.Provider>
   );
 }

@@ -1,44 +1,18 @@
 /**
- * The clock as a store outside React: ages and progress re-render once per second, and only while
- * something on screen subscribes (no timer runs after the screen is gone).
+ * Where the screen's time comes from. The screen does not tick on its own: `update` asks for the
+ * next tick as an effect (model/tick.ts), whose timer reads `now()` and sends it in as a message; a
+ * clock moved by hand (tests, benchmarks) also tells its subscribers, which send a tick at once.
  */
 
-/** A source of "now" that notifies subscribers when it moves. */
+/** A source of "now"; `subscribe` hears a clock that is moved rather than read. */
 export interface Clock {
   subscribe(listener: () => void): () => void;
-  /** The current time in ms; the same value between ticks. */
+  /** The current time in ms. */
   now(): number;
 }
 
-/** A clock that ticks every `intervalMs` while it has subscribers. */
-export function createTickingClock(intervalMs = 1000, source: () => number = Date.now): Clock {
-  const listeners = new Set<() => void>();
-  let current = source();
-  let timer: ReturnType<typeof setInterval> | null = null;
-  const tick = () => {
-    current = source();
-    for (const l of listeners) l();
-  };
-  return {
-    subscribe(listener) {
-      listeners.add(listener);
-      if (!timer) {
-        current = source();
-        timer = setInterval(tick, intervalMs);
-        // The clock alone must never keep the process alive.
-        timer.unref?.();
-      }
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && timer) {
-          clearInterval(timer);
-          timer = null;
-        }
-      };
-    },
-    now: () => current,
-  };
-}
+/** The system's clock: read by each tick, never moved. */
+export const systemClock: Clock = { now: () => Date.now(), subscribe: () => () => {} };
 
 /** A clock moved by hand (tests, benchmarks). */
 export function createManualClock(start: number): Clock & { set(ms: number): void; subscribers(): number } {

@@ -9,7 +9,6 @@ import { useStdout } from 'ink';
 import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { PaneLooks } from '../store/captures.js';
 import { FrameComposer } from './frame-compose.js';
-import { useClock } from './hooks/use-clock.js';
 import type { ScreenInput } from './screen-blocks.js';
 import { gatesResolution, screenBlocks, teamResolution } from './screen-blocks.js';
 import { ScreenMemo } from './screen-memo.js';
@@ -19,12 +18,14 @@ import type { Theme } from './theme.js';
 export { dialogOverlay, helpOverlay } from './screen-blocks.js';
 
 /**
- * Everything the screen draws: what its blocks are drawn from, less what it reads itself (the clocks, the
- * captures).
+ * Everything the screen draws: what its blocks are drawn from, less what it works out itself (the
+ * ages' clocks, from the model's time) or reads (the captures).
  */
 export type ScreenProps = Omit<ScreenInput, 'gatesNow' | 'teamNow' | 'look' | 'color'> & {
   /** Pane captures for the preview (null: none). */
   watch?: PaneLooks | null | undefined;
+  /** The model's time, rounded to the finest age shown (model/tick.ts). */
+  now: number;
 };
 
 const noSubscribe = () => () => {};
@@ -37,10 +38,11 @@ export function Screen(p: ScreenProps) {
   const watch = p.watch ?? null;
   // A new capture of a pane redraws the preview.
   useSyncExternalStore(watch?.subscribe ?? noSubscribe, watch?.getVersion ?? zero);
-  const coarse = useClock(60_000);
-  const gatesNow = useClock(gatesResolution(p.view.run, coarse));
+  const at = (resolution: number) => Math.floor(p.now / resolution) * resolution;
+  const coarse = at(60_000);
+  const gatesNow = at(gatesResolution(p.view.run, coarse));
   // Time in each member's state moves with the clock, each second while it reads in seconds.
-  const teamNow = useClock(teamResolution(p.view.run, coarse));
+  const teamNow = at(teamResolution(p.view.run, coarse));
   const kept = useRef<{ theme: Theme; memo: ScreenMemo; composer: FrameComposer; written: string | null } | null>(null);
   if (kept.current?.theme !== theme)
     kept.current = { theme, memo: new ScreenMemo(), composer: new FrameComposer(theme), written: null };

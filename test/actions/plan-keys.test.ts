@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { planAction } from '../../src/actions/index.js';
+import { AGENT_CLIS, waysOf } from '../../src/agents/registry.js';
 import type { AgentId, Member, Run } from '../../src/model/model.js';
 import { emptyRun } from '../../src/model/model.js';
 import { tempDir } from '../helpers/box.js';
@@ -107,5 +108,17 @@ describe('the keys a plan shows', () => {
     expect(calls).toHaveLength(2);
     expect(calls[0]).toMatch(/send-keys -t %4 -l -- 'go on'$/);
     expect(calls[1]).toMatch(/send-keys -t %4 -H 0D$/);
+  });
+
+  it("says each CLI's own dialog age, the one its run waits: 0.6 s for Claude Code and Codex, 0.3 s for the others", async () => {
+    const said: Record<string, string> = {};
+    for (const agent of ['claude-code', 'codex', 'opencode', 'gemini-cli'] as const) {
+      w.setSnapshot(snapshotOf(team(agent, [{ key: '2', label: 'No' }])));
+      const plan = planAction(w.env, { kind: 'answer', run: 'claude-team:mixed', members: ['coder'], choice: '2' });
+      expect(plan.refusal).toBeNull();
+      said[agent] = /drawn at least ([\d.]+ s) ago/.exec(plan.effects.map((e) => e.text).join('\n'))?.[1] ?? 'none';
+    }
+    expect(said).toEqual({ 'claude-code': '0.6 s', codex: '0.6 s', opencode: '0.3 s', 'gemini-cli': '0.3 s' });
+    for (const cli of AGENT_CLIS) expect((await waysOf(cli)).typing.minDialogAgeMs).toBe(cli.keys.minDialogAgeMs);
   });
 });

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { age as statusAge } from '../../src/commands/status-text.js';
 import { pollUntil } from '../../src/kit/wait.js';
 import { formatAge } from '../../src/systems/tina/run.js';
-import { createTickingClock } from '../../src/ui/clock.js';
+import type { Message } from '../../src/ui/model/model.js';
+import { TickTimer } from '../../src/ui/model/tick.js';
 import { age, clock } from '../../src/ui/text/format.js';
 
 const HOUR = 3_600_000;
@@ -32,15 +33,18 @@ describe('the clock stepped back an hour', () => {
   });
 
   it('the ticking clock follows the new time; ages and durations never go negative', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(new Date('2026-03-01T12:00:00Z'));
-    const ticking = createTickingClock(1000);
     const seen: number[] = [];
-    const stop = ticking.subscribe(() => seen.push(ticking.now()));
+    const ticks: TickTimer = new TickTimer(Date.now, (m: Message) => {
+      if (m.type === 'tick') seen.push(m.now);
+      ticks.after(1000);
+    });
+    ticks.after(1000);
     await vi.advanceTimersByTimeAsync(1000);
     vi.setSystemTime(new Date(Date.now() - HOUR));
     await vi.advanceTimersByTimeAsync(1000);
-    stop();
+    ticks.dispose();
     expect(seen).toHaveLength(2);
     expect(seen[0]! - seen[1]!).toBeGreaterThan(HOUR - 2000);
     // An event stamped just before the step is now an hour "in the future".

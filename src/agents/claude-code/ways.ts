@@ -5,14 +5,14 @@
  */
 import { notAtInput } from '../../store/input-box.js';
 import { readPane } from '../../store/pane-reading.js';
-import { dialogGone, MIN_DIALOG_AGE_MS, optionFor, readPrompt } from '../../store/prompt-reading.js';
+import { dialogGone, optionFor, readPrompt } from '../../store/prompt-reading.js';
 import { transcriptUsage } from './files.js';
 import type { AgentWays } from '../types.js';
 import { claudeCodeKeys } from './keys.js';
 
 export const claudeCodeWays: AgentWays = {
   screen: { read: readPane, prompt: readPrompt, gone: dialogGone, option: optionFor, atInput: notAtInput },
-  typing: { ...claudeCodeKeys, minDialogAgeMs: MIN_DIALOG_AGE_MS },
+  typing: claudeCodeKeys,
   usage(file) {
     const u = transcriptUsage(file);
     return u ? { usedPct: u.usedPct, used: u.used, window: u.window, tokens: u.tokens } : null;

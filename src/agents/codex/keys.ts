@@ -15,4 +15,6 @@ export const codexKeys = {
     ['-H', '0D'],
   ],
   submitAfterPaste: [['-H', '0D']],
+  // Seen taking a key 0.3 s after the dialog showed; kept as Claude Code's wait.
+  minDialogAgeMs: 600,
 } satisfies KeyTyping;

@@ -23,11 +23,7 @@ export const codexWays: AgentWays = {
     inputHolds: codexInputHolds,
     atInput: codexNotAtInput,
   },
-  typing: {
-    ...codexKeys,
-    // Seen taking a key 0.3 s after the dialog showed; kept as Claude Code's wait.
-    minDialogAgeMs: 600,
-  },
+  typing: codexKeys,
   usage: rolloutUsage,
   cycle: { cleared: codexCleared, compacted: codexCompacted },
 };

@@ -10,4 +10,5 @@ export const geminiKeys = {
   // with brackets, then a carriage return once the box draws the line, the line goes.
   submitAfterPaste: [['-H', '0D']],
   submitWhenDrawn: true,
+  minDialogAgeMs: 300,
 } satisfies KeyTyping;

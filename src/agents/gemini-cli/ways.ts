@@ -16,9 +16,6 @@ export const geminiCliWays: AgentWays = {
     inputHolds,
     atInput: notAtInput,
   },
-  typing: {
-    ...geminiKeys,
-    minDialogAgeMs: 300,
-  },
+  typing: geminiKeys,
   usage: (file) => sessionUsage(file),
 };

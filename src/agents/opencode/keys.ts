@@ -16,4 +16,6 @@ export const opencodeKeys = {
   answer: (o) => (o.label === 'Reject' ? [['Escape']] : []),
   line,
   select: { order: OPTION_LABELS, next: ['Right'], confirm: ['Enter'], takes: ['Allow once'] },
+  // The dialog takes keys as soon as it is drawn; a short wait lets a redraw settle.
+  minDialogAgeMs: 300,
 } satisfies KeyTyping;

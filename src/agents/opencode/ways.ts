@@ -24,8 +24,6 @@ export const opencodeWays: AgentWays = {
   typing: {
     ...opencodeKeys,
     select: { ...opencodeKeys.select, selected: selectedOption },
-    // The dialog takes keys as soon as it is drawn; a short wait lets a redraw settle.
-    minDialogAgeMs: 300,
   },
   // opencode keeps its conversation in a SQLite database, not a file per session: its context comes
   // from the server (state.ts), and there is none without one.

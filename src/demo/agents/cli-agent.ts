@@ -80,10 +80,9 @@ export function dialogChoice(cli: StandInCli, key: Key, selected: number): numbe
   return null;
 }
 
-/** Starts the stand-in. */
-export function runCliStandIn(cli: StandInCli, rt: AgentRuntime): void {
-  const draw = { codex: codexScreen, opencode: opencodeScreen, gemini: geminiScreen }[cli];
-  const s: StandInState & { transcript: string[] } = {
+/** The stand-in at start: working on its first turn, asked (later) about the command it was given. */
+function startState(rt: AgentRuntime): StandInState & { transcript: string[] } {
+  return {
     phase: 'working',
     cwd: process.cwd(),
     transcript: [],
@@ -93,6 +92,53 @@ export function runCliStandIn(cli: StandInCli, rt: AgentRuntime): void {
     reason: rt.opts.reason ?? `Run ${rt.opts.ask ?? 'it'} outside the sandbox?`,
     selected: 0,
   };
+}
+
+/** Draws the screen whole over the last one. */
+function paint(draw: (s: StandInState, width: number) => Parameters<typeof screenLines>[0], s: StandInState): void {
+  const width = process.stdout.columns ?? 80;
+  const lines = screenLines(draw(s, width), process.stdout.rows ?? 24);
+  // Lines are cut to the width (a wrapped line would push the box out of place); the one line that
+  // carries colour (opencode's options) is drawn narrow enough already.
+  const cut = lines.map((l) => (l.includes('\u001b') ? l : [...l].slice(0, width).join('')));
+  process.stdout.write(`\u001b[H${cut.map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`);
+}
+
+/** Edits the input box by a key; the line submitted (Enter at rest, outside a paste), else null. */
+function editLine(s: StandInState, key: Key, pasting: boolean): string | null {
+  if (key.kind === 'text') s.typed = (s.typed + key.text).slice(0, MAX_TYPED);
+  else if (key.kind === 'backspace') s.typed = s.typed.slice(0, -1);
+  else if (key.kind === 'enter' && pasting) s.typed = `${s.typed} `.slice(0, MAX_TYPED);
+  else if (key.kind === 'enter' && s.phase === 'idle' && s.typed.trim() !== '') {
+    const text = s.typed.trim();
+    s.typed = '';
+    return text;
+  }
+  return null;
+}
+
+/** Reads the terminal's keys raw, with bracketed paste and the cursor hidden, until the stand-in stops. */
+function takeTerminal(rt: AgentRuntime, onKey: (key: Key) => void, render: () => void): void {
+  if (process.stdin.isTTY) process.stdin.setRawMode(true);
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (data: string) => {
+    for (const key of parseKeys(data)) onKey(key);
+    render();
+  });
+  // Bracketed paste on, as Codex and Gemini CLI ask for it; the cursor hidden, as a TUI does.
+  process.stdout.write('\u001b[?2004h\u001b[?25l\u001b[2J');
+  rt.onStop(() => {
+    process.stdout.write('\u001b[?2004l\u001b[?25h');
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    process.stdin.pause();
+  });
+  process.stdout.on('resize', render);
+}
+
+/** Starts the stand-in. */
+export function runCliStandIn(cli: StandInCli, rt: AgentRuntime): void {
+  const draw = { codex: codexScreen, opencode: opencodeScreen, gemini: geminiScreen }[cli];
+  const s = startState(rt);
   let turnStarted = Date.now();
   let pasting = false;
 
@@ -100,14 +146,7 @@ export function runCliStandIn(cli: StandInCli, rt: AgentRuntime): void {
     s.transcript.push(...lines);
     s.transcript.splice(0, Math.max(0, s.transcript.length - MAX_TRANSCRIPT));
   };
-  const render = () => {
-    const width = process.stdout.columns ?? 80;
-    const lines = screenLines(draw(s, width), process.stdout.rows ?? 24);
-    // Lines are cut to the width (a wrapped line would push the box out of place); the one line that
-    // carries colour (opencode's options) is drawn narrow enough already.
-    const cut = lines.map((l) => (l.includes('\u001b') ? l : [...l].slice(0, width).join('')));
-    process.stdout.write(`\u001b[H${cut.map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`);
-  };
+  const render = () => paint(draw, s);
   const startTurn = () => {
     s.phase = 'working';
     turnStarted = Date.now();
@@ -152,12 +191,8 @@ export function runCliStandIn(cli: StandInCli, rt: AgentRuntime): void {
       return;
     }
     if (s.phase === 'asking') return;
-    if (key.kind === 'text') s.typed = (s.typed + key.text).slice(0, MAX_TYPED);
-    else if (key.kind === 'backspace') s.typed = s.typed.slice(0, -1);
-    else if (key.kind === 'enter' && pasting) s.typed = `${s.typed} `.slice(0, MAX_TYPED);
-    else if (key.kind === 'enter' && s.phase === 'idle' && s.typed.trim() !== '') {
-      const text = s.typed.trim();
-      s.typed = '';
+    const text = editLine(s, key, pasting);
+    if (text !== null) {
       say(userLine(cli, text));
       startTurn();
       rt.after(TURN_MS, () => {
@@ -167,20 +202,7 @@ export function runCliStandIn(cli: StandInCli, rt: AgentRuntime): void {
     }
   };
 
-  if (process.stdin.isTTY) process.stdin.setRawMode(true);
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (data: string) => {
-    for (const key of parseKeys(data)) onKey(key);
-    render();
-  });
-  // Bracketed paste on, as Codex and Gemini CLI ask for it; the cursor hidden, as a TUI does.
-  process.stdout.write('\u001b[?2004h\u001b[?25l\u001b[2J');
-  rt.onStop(() => {
-    process.stdout.write('\u001b[?2004l\u001b[?25h');
-    if (process.stdin.isTTY) process.stdin.setRawMode(false);
-    process.stdin.pause();
-  });
-  process.stdout.on('resize', render);
+  takeTerminal(rt, onKey, render);
 
   if (rt.opts.title) say(userLine(cli, rt.opts.title));
   startTurn();

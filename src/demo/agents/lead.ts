@@ -28,19 +28,67 @@ function startPct(rt: AgentRuntime, stateDir: string): number {
   return typeof pct === 'number' && pct >= 0 && pct < 100 ? pct : START_PCT;
 }
 
-/** Starts the lead. */
-export function runLead(rt: AgentRuntime): void {
-  const { state, phase = '1', tasks, team, climb, after } = rt.opts;
-  const phaseStatus = state ? new PhaseStatus(rt, state, phase) : null;
-  const lc: LeadContext = {
+/** Does what a line typed at the lead's prompt asks: a cycle command, /clear, /help, or a thought. */
+async function command(lc: LeadContext, line: string): Promise<void> {
+  const rt = lc.rt;
+  if (line === '') return;
+  if (CHECKPOINT_COMMANDS.has(line)) await checkpoint(lc);
+  else if (REHYDRATE_COMMANDS.has(line)) await rehydrate(lc);
+  else if (line === '/clear') process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
+  else if (line === '/help')
+    rt.print(style.dim('/tina:checkpoint (or /checkpoint) · /clear · /tina:rehydrate (or /rehydrate)'));
+  else rt.print(style.dim(`(thinking about: ${line})`));
+}
+
+/** Narrates the team's progress as the task files change (quiet: only notes where each task is). */
+function narrator(rt: AgentRuntime, tasks: string | undefined): (quiet: boolean) => void {
+  const seen = new Map<string, string>();
+  return (quiet) => {
+    if (!tasks) return;
+    for (const t of readTasks(rt, tasks)) {
+      const before = seen.get(t.id);
+      seen.set(t.id, t.status);
+      if (quiet || before === undefined || before === t.status) continue;
+      if (t.status === 'completed') rt.print(`● task ${t.id} completed by ${t.owner ?? 'someone'} · ${t.subject}`);
+      else if (t.status === 'in_progress')
+        rt.print(`● task ${t.id} assigned to ${t.owner ?? 'someone'} · ${t.subject}`);
+    }
+  };
+}
+
+/** Blocks the phase `after` seconds in, as a reviewer that rejected it three times would. */
+function escalateAfter(rt: AgentRuntime, phaseStatus: PhaseStatus, tasks: string | undefined, after: number): void {
+  rt.after(after * 1000, async () => {
+    const all = tasks ? readTasks(rt, tasks) : [];
+    const done = all.filter((t) => t.status === 'completed').length;
+    await phaseStatus.block('Phase reviewer rejected 3 times', {
+      last_rejection: 'Ranking test coverage below 80%',
+      attempts: 3,
+      tasks_completed: done,
+      tasks_remaining: all.length - done,
+    });
+  });
+}
+
+/** What the lead's commands act on: its phase, its state, tasks and team files, its context gauge. */
+function leadContext(rt: AgentRuntime): LeadContext {
+  const { state, phase = '1', tasks, team, climb } = rt.opts;
+  return {
     rt,
     phase,
     stateDir: state ?? null,
     tasksDir: tasks ?? null,
     teamFile: team ?? null,
-    phaseStatus,
+    phaseStatus: state ? new PhaseStatus(rt, state, phase) : null,
     meter: state && climb ? new ContextMeter(rt, state, startPct(rt, state)) : null,
   };
+}
+
+/** Starts the lead. */
+export function runLead(rt: AgentRuntime): void {
+  const { tasks, team, after } = rt.opts;
+  const lc = leadContext(rt);
+  const phaseStatus = lc.phaseStatus;
 
   const rl = readline.createInterface({
     input: process.stdin,
@@ -91,13 +139,7 @@ export function runLead(rt: AgentRuntime): void {
     if (statusShown) process.stdout.write('\u001b[2A\r\u001b[2K\u001b[2B\r');
     statusShown = false;
     try {
-      if (line === '') return;
-      if (CHECKPOINT_COMMANDS.has(line)) await checkpoint(lc);
-      else if (REHYDRATE_COMMANDS.has(line)) await rehydrate(lc);
-      else if (line === '/clear') process.stdout.write('\u001b[2J\u001b[3J\u001b[H');
-      else if (line === '/help')
-        rt.print(style.dim('/tina:checkpoint (or /checkpoint) · /clear · /tina:rehydrate (or /rehydrate)'));
-      else rt.print(style.dim(`(thinking about: ${line})`));
+      await command(lc, line);
     } finally {
       busy = false;
       rl.prompt();
@@ -108,19 +150,7 @@ export function runLead(rt: AgentRuntime): void {
     queue = queue.then(() => handle(line.trim()));
   });
 
-  // Narrates the team's progress as the task files change.
-  const seen = new Map<string, string>();
-  const narrate = (quiet: boolean) => {
-    if (!tasks) return;
-    for (const t of readTasks(rt, tasks)) {
-      const before = seen.get(t.id);
-      seen.set(t.id, t.status);
-      if (quiet || before === undefined || before === t.status) continue;
-      if (t.status === 'completed') rt.print(`● task ${t.id} completed by ${t.owner ?? 'someone'} · ${t.subject}`);
-      else if (t.status === 'in_progress')
-        rt.print(`● task ${t.id} assigned to ${t.owner ?? 'someone'} · ${t.subject}`);
-    }
-  };
+  const narrate = narrator(rt, tasks);
   narrate(true);
 
   rt.every(
@@ -139,18 +169,7 @@ export function runLead(rt: AgentRuntime): void {
     1500,
   );
 
-  if (phaseStatus && after !== undefined) {
-    rt.after(after * 1000, async () => {
-      const all = tasks ? readTasks(rt, tasks) : [];
-      const done = all.filter((t) => t.status === 'completed').length;
-      await phaseStatus.block('Phase reviewer rejected 3 times', {
-        last_rejection: 'Ranking test coverage below 80%',
-        attempts: 3,
-        tasks_completed: done,
-        tasks_remaining: all.length - done,
-      });
-    });
-  }
+  if (phaseStatus && after !== undefined) escalateAfter(rt, phaseStatus, tasks, after);
 
   busy = false;
   rl.prompt();

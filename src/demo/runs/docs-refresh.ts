@@ -57,6 +57,46 @@ const TASKS: TaskSeed[] = [
   },
 ];
 
+/** The session of the members that run another CLI, each asking to run a command after a while. */
+function otherClis(project: string, agent: { sandbox: string; speed: number }): DemoRun['sessions'][number] {
+  return {
+    name: OTHER_CLIS,
+    panes: [
+      {
+        member: 'examples',
+        role: 'codex',
+        cwd: project,
+        flags: {
+          ...agent,
+          name: 'examples',
+          title: 'check that every code sample in docs/ still runs',
+          ask: 'npm run test:examples',
+          reason: 'Run the docs examples against the v2 client?',
+          after: 12,
+        },
+      },
+      {
+        member: 'style',
+        role: 'opencode',
+        cwd: project,
+        flags: { ...agent, name: 'style', title: 'lint the guides for style', ask: 'npx vale docs/', after: 20 },
+      },
+      {
+        member: 'translator',
+        role: 'gemini',
+        cwd: project,
+        flags: {
+          ...agent,
+          name: 'translator',
+          title: 'extract the new strings for translation',
+          ask: 'npm run i18n:extract',
+          after: 28,
+        },
+      },
+    ],
+  };
+}
+
 /** The docs-refresh team. */
 export function docsRefresh(l: SandboxLayout): DemoRun {
   const project = path.join(l.projectsDir, 'docs-site');
@@ -98,42 +138,7 @@ export function docsRefresh(l: SandboxLayout): DemoRun {
           },
         ],
       },
-      {
-        name: OTHER_CLIS,
-        panes: [
-          {
-            member: 'examples',
-            role: 'codex',
-            cwd: project,
-            flags: {
-              ...agent,
-              name: 'examples',
-              title: 'check that every code sample in docs/ still runs',
-              ask: 'npm run test:examples',
-              reason: 'Run the docs examples against the v2 client?',
-              after: 12,
-            },
-          },
-          {
-            member: 'style',
-            role: 'opencode',
-            cwd: project,
-            flags: { ...agent, name: 'style', title: 'lint the guides for style', ask: 'npx vale docs/', after: 20 },
-          },
-          {
-            member: 'translator',
-            role: 'gemini',
-            cwd: project,
-            flags: {
-              ...agent,
-              name: 'translator',
-              title: 'extract the new strings for translation',
-              ask: 'npm run i18n:extract',
-              after: 28,
-            },
-          },
-        ],
-      },
+      otherClis(project, agent),
     ],
     teams: [
       {

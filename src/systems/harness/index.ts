@@ -4,7 +4,7 @@
  */
 import type { SystemModule } from '../module.js';
 import { harnessGrant } from './grant.js';
-import { harnessRequests } from './request.js';
+import { planRequest } from './request.js';
 import { readHarnessSource } from './read.js';
 
 export const harness: SystemModule = {
@@ -20,5 +20,6 @@ export const harness: SystemModule = {
   teams: null,
   cycle: null,
   grant: harnessGrant,
-  requests: harnessRequests,
+  // The run of a request loads as it runs: every start path reads systems, none requests a checkpoint.
+  requests: { plan: planRequest, run: async (x, d) => (await import('./request-run.js')).runRequest(x, d) },
 };

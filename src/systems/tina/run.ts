@@ -52,60 +52,16 @@ export function assembleTinaRun(
     run.phase = { current: n, total: sup?.totalPhases ?? null, status: phaseWord ?? sup?.status ?? 'unknown' };
 
   // Teams: members and tasks come from the live team files; the handoff stands in when they are gone.
-  const { teams: merged, problems: teamProblems } = tinaTeams(sup?.feature ?? null, root, teams, settings.paneSessions);
-  run.problems.push(...teamProblems);
-  for (const team of merged) {
-    run.members.push(...team.members.map((m) => ({ ...m })));
-    // A task is never changed once read (members are: liveness), so the run shares its team's.
-    for (const t of team.tasks) run.tasks.push(t);
-    run.problems.push(...team.problems);
-  }
+  const merged = takeInTeams(run, root, files, teams, settings);
   const handoff = files.handoff?.value ?? null;
-  if (run.members.length === 0 && handoff) {
-    run.members = handoff.members.map((m): Member => ({
-      name: m.name,
-      role: m.role,
-      model: '',
-      paneId: null,
-      state: 'unknown',
-      lead: m.role === 'team-lead',
-    }));
-  }
-  if (run.tasks.length === 0 && handoff) run.tasks = handoff.tasks.map((t) => ({ ...t, team: 'handoff' }));
 
   // Reviews: the supervisor's verdicts win over the handoff's tracking of the same task and kind.
   run.reviews = mergeReviews(entry?.reviews ?? [], handoff?.reviews ?? []);
 
   // Gates.
   const signal = files.signal;
-  if (signal) {
-    const s = signal.value;
-    // One figure for the run: the context as the metrics say it now (what the gauge and the warning
-    // show), else as the signal said it when it was written; the signal's own figure goes in the body.
-    const pct = files.metrics?.usedPct ?? s.contextPct;
-    const threshold = s.threshold ?? settings.contextThresholdPct;
-    const title =
-      pct !== null && pct >= threshold
-        ? `Context ${pct}% ≥ ${threshold}% — checkpoint due`
-        : pct !== null
-          ? `Context ${pct}% — checkpoint due`
-          : 'Checkpoint due';
-    const body = [
-      s.contextPct !== null && s.contextPct !== pct ? `signalled at: context ${s.contextPct}%` : null,
-      s.source !== null ? `source: ${s.source}` : null,
-      s.triggeredAt !== null ? `triggered at: ${s.triggeredAt}` : null,
-    ].filter((l): l is string => l !== null);
-    run.gates.push({
-      id: 'context',
-      kind: 'context',
-      state: 'pending',
-      since: s.triggeredAt ?? (signal.mtimeMs !== null ? new Date(signal.mtimeMs).toISOString() : null),
-      grantable: false,
-      title,
-      file: signal.file,
-      ...(body.length > 0 ? { body: body.join('\n') } : {}),
-    });
-  }
+  const fromSignal = signalGate(files, settings);
+  if (fromSignal) run.gates.push(fromSignal);
   const fromMetrics = signal ? null : metricsGate(files, settings);
   if (fromMetrics) run.gates.push(fromMetrics);
   const blocked = blockedGate(files);
@@ -164,6 +120,68 @@ export function assembleTinaRun(
   }
   run.warnings = warnings;
   return { run, teamNames: merged.map((t) => t.name) };
+}
+
+/** Takes the run's Claude teams in (members, tasks, problems), the handoff's standing in for none; the teams taken in. */
+function takeInTeams(run: Run, root: string, files: TinaFiles, teams: readonly Team[], settings: ReadSettings) {
+  const { teams: merged, problems: teamProblems } = tinaTeams(
+    files.supervisor?.feature ?? null,
+    root,
+    teams,
+    settings.paneSessions,
+  );
+  run.problems.push(...teamProblems);
+  for (const team of merged) {
+    run.members.push(...team.members.map((m) => ({ ...m })));
+    // A task is never changed once read (members are: liveness), so the run shares its team's.
+    for (const t of team.tasks) run.tasks.push(t);
+    run.problems.push(...team.problems);
+  }
+  const handoff = files.handoff?.value ?? null;
+  if (run.members.length === 0 && handoff) {
+    run.members = handoff.members.map((m): Member => ({
+      name: m.name,
+      role: m.role,
+      model: '',
+      paneId: null,
+      state: 'unknown',
+      lead: m.role === 'team-lead',
+    }));
+  }
+  if (run.tasks.length === 0 && handoff) run.tasks = handoff.tasks.map((t) => ({ ...t, team: 'handoff' }));
+  return merged;
+}
+
+/** The context gate `checkpoint-needed` raises, or null without one. */
+function signalGate(files: TinaFiles, settings: ReadSettings): Gate | null {
+  const signal = files.signal;
+  if (!signal) return null;
+  const s = signal.value;
+  // One figure for the run: the context as the metrics say it now (what the gauge and the warning
+  // show), else as the signal said it when it was written; the signal's own figure goes in the body.
+  const pct = files.metrics?.usedPct ?? s.contextPct;
+  const threshold = s.threshold ?? settings.contextThresholdPct;
+  const title =
+    pct !== null && pct >= threshold
+      ? `Context ${pct}% ≥ ${threshold}% — checkpoint due`
+      : pct !== null
+        ? `Context ${pct}% — checkpoint due`
+        : 'Checkpoint due';
+  const body = [
+    s.contextPct !== null && s.contextPct !== pct ? `signalled at: context ${s.contextPct}%` : null,
+    s.source !== null ? `source: ${s.source}` : null,
+    s.triggeredAt !== null ? `triggered at: ${s.triggeredAt}` : null,
+  ].filter((l): l is string => l !== null);
+  return {
+    id: 'context',
+    kind: 'context',
+    state: 'pending',
+    since: s.triggeredAt ?? (signal.mtimeMs !== null ? new Date(signal.mtimeMs).toISOString() : null),
+    grantable: false,
+    title,
+    file: signal.file,
+    ...(body.length > 0 ? { body: body.join('\n') } : {}),
+  };
 }
 
 /**

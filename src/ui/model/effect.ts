@@ -19,4 +19,6 @@ export type Effect =
   /** Check a checkpoint request's name before its message is typed (answered by `name-checked`). */
   | { kind: 'check-name'; request: ActionRequest }
   | { kind: 'toggle-mute' }
+  /** Send a tick after `ms` (the one timer of the screen's clock; model/tick.ts bounds it). */
+  | { kind: 'tick-after'; ms: number }
   | { kind: 'quit' };

@@ -1,16 +1,18 @@
 /**
  * The effect runner: does what `update` asks (plans, runs and refuses actions, answers straggler
- * offers, attaches, mutes, quits) and feeds what comes back into the model as messages.
+ * offers, attaches, mutes, ticks the clock, quits) and feeds what comes back into the model as messages.
  */
 import type { ActionRunner } from './action-runner.js';
 import type { SessionStore } from '../session-state.js';
 import type { Effect } from './effect.js';
 import type { Message } from './model.js';
+import type { TickTimer } from './tick.js';
 
 /** What the runner acts through. */
 export interface EffectDeps {
   runner: ActionRunner;
   session: SessionStore;
+  ticks: TickTimer;
   quit: () => void;
   /** Hands a message back to the model. */
   send: (message: Message) => void;
@@ -36,6 +38,8 @@ export function runEffect(e: Effect, d: EffectDeps): void {
       return d.send({ type: 'name-checked', problem: d.runner.refusalOf(e.request) });
     case 'toggle-mute':
       return d.session.set({ muted: !d.session.getSnapshot().muted });
+    case 'tick-after':
+      return d.ticks.after(e.ms);
     case 'quit':
       return d.quit();
   }

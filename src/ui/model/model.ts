@@ -1,6 +1,6 @@
 /**
  * The control room's one model: everything the screen shows and the keys act on, in one value.
- * Messages (a key, a snapshot, the activity, a resize, a capture, a dialog an action opens) go
+ * Messages (a key, a snapshot, the activity, a resize, a capture, a tick, a dialog an action opens) go
  * through `update` (update.ts), which returns the next model and the effects to run; the effect
  * runner (effects.ts) runs them. The frame the screen draws is derived from the model alone.
  */
@@ -32,6 +32,8 @@ export interface Model {
   cancellable: boolean;
   /** Lines the previewed pane's capture holds (how far back the preview scrolls). */
   previewLines: number;
+  /** The time the screen draws ages with, rounded to the finest age it shows (ms; model/tick.ts). */
+  now: number;
   /** Fixed at mount: the keymap and whether actions are refused. */
   bindings: Bindings;
   readonly: boolean;
@@ -49,6 +51,8 @@ export type Message =
   /** The previewed pane's capture changed: how many lines it holds now. */
   | { type: 'capture'; lines: number }
   | { type: 'cancellable'; cancellable: boolean }
+  /** The clock moved (a tick the model asked for, or a clock moved by hand). */
+  | { type: 'tick'; now: number }
   /** A dialog change an action asks for (its plan arrived, a straggler offer, a refusal). */
   | { type: 'dialog'; action: DialogAction }
   /** The request's name was checked as it was left: why it cannot be used, or null. */
@@ -62,11 +66,13 @@ export interface ModelStart {
   session: SessionState;
   bindings: Bindings;
   readonly: boolean;
+  /** The time at start (the first tick rounds it). */
+  now?: number;
 }
 
 /** A fresh screen's model. */
 export function initialModel(start: ModelStart): Model {
-  return { ui: initialUiState(), dialogs: NO_DIALOG, cancellable: false, previewLines: 0, ...start };
+  return { ui: initialUiState(), dialogs: NO_DIALOG, cancellable: false, previewLines: 0, now: 0, ...start };
 }
 
 /** Whether keys type into a prompt now (the filter, a request's fields, a line to send). */

@@ -1,7 +1,7 @@
 /**
  * What the model hears from outside: the snapshot, the activity, the terminal's size, the session,
- * whether an action can be cancelled, and the preview's capture, each sent in as a message when it
- * changes. The pane watch is told, from the model, which run to capture and which pane to stream.
+ * whether an action can be cancelled, the preview's capture and the clock, each sent in as a message
+ * when it changes. The pane watch is told, from the model, which run to capture and which pane to stream.
  */
 import type { ActivityStore } from '../../kit/activity.js';
 import type { Member, Run } from '../../model/model.js';
@@ -12,6 +12,7 @@ import type { SizeStore } from '../hooks/use-terminal-size.js';
 import type { SessionStore } from '../session-state.js';
 import { previewMember } from '../state/selectors.js';
 import { paneTextLines } from '../text/pane-text.js';
+import type { Clock } from '../clock.js';
 import type { FrameOf } from './model.js';
 import type { ModelStore } from './store.js';
 
@@ -23,6 +24,8 @@ export interface Sources {
   session: SessionStore;
   runner: ActionRunner;
   watch: PaneLooks | null;
+  /** Where ticks read the time; a clock moved by hand sends one as it moves. */
+  clock: Clock;
 }
 
 /** Sends every source's changes to `model` (its current values at once); returns the way to stop. */
@@ -32,6 +35,8 @@ export function connect(model: ModelStore, frameOf: FrameOf, src: Sources): () =
   const resize = () => model.send({ type: 'resize', size: src.sizes.getSize() });
   const session = () => model.send({ type: 'session', session: src.session.getSnapshot() });
   const cancellable = () => model.send({ type: 'cancellable', cancellable: src.runner.getCancellable() !== null });
+  // The first tick (sent at once) asks for the next: the clock's timer runs from here on (model/tick.ts).
+  const tick = () => model.send({ type: 'tick', now: src.clock.now() });
   const watch = src.watch ? watching(model, frameOf, src.watch) : null;
   const stops = [
     src.store.subscribe(snapshot),
@@ -39,8 +44,9 @@ export function connect(model: ModelStore, frameOf: FrameOf, src: Sources): () =
     src.sizes.subscribe(resize),
     src.session.subscribe(session),
     src.runner.subscribe(cancellable),
+    src.clock.subscribe(tick),
   ];
-  for (const catchUp of [snapshot, activity, resize, session, cancellable]) catchUp();
+  for (const catchUp of [snapshot, activity, resize, session, cancellable, tick]) catchUp();
   watch?.sync();
   return () => {
     for (const stop of stops) stop();

@@ -3,6 +3,7 @@
  * room's state changes. Pure; the frame a key acts on comes from `frameOf`, the same deriver the
  * screen draws with, so a key moves by the pages the frame on screen has.
  */
+import { gatesResolution, teamResolution } from '../screen-blocks.js';
 import { visibleRuns } from '../state/selectors.js';
 import { uiReducer } from '../state/ui-state.js';
 import { pressKey } from './keys.js';
@@ -10,6 +11,7 @@ import type { FrameOf, Message, Model } from './model.js';
 import { modelFrames } from './model.js';
 import type { Next } from './step.js';
 import { Step } from './step.js';
+import { TICK_MS } from './tick.js';
 
 /** Applies one message. */
 export function update(model: Model, message: Message, frameOf: FrameOf = modelFrames()): Next {
@@ -37,6 +39,9 @@ export function update(model: Model, message: Message, frameOf: FrameOf = modelF
     case 'cancellable':
       if (message.cancellable !== model.cancellable) s.model = { ...model, cancellable: message.cancellable };
       break;
+    case 'tick':
+      tick(s, message.now, frameOf);
+      break;
     case 'dialog':
       s.dialog(message.action);
       break;
@@ -62,4 +67,17 @@ function nameChecked(s: Step, problem: string | null): void {
   const d = s.model.dialogs.current;
   if (d?.kind !== 'request' || d.field !== 'name') return;
   s.dialog(problem ? { type: 'name-problem', problem } : { type: 'next-field' });
+}
+
+/**
+ * The clock moved: the model keeps the time rounded to the finest age the frame shows (the gates'
+ * and the team's), so only a tick that moves a shown age changes it; the next tick is asked for.
+ */
+function tick(s: Step, now: number, frameOf: FrameOf): void {
+  const run = frameOf(s.model).view.run;
+  const coarse = Math.floor(now / 60_000) * 60_000;
+  const step = Math.min(gatesResolution(run, coarse), teamResolution(run, coarse));
+  const shown = Math.floor(now / step) * step;
+  if (shown !== s.model.now) s.model = { ...s.model, now: shown };
+  s.effect({ kind: 'tick-after', ms: TICK_MS });
 }

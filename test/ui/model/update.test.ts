@@ -2,11 +2,12 @@
  * update(model, message): the next model and the effects, and nothing else. Keys read together each
  * see the model the one before left; what a key asks of the world comes back as effects.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionPlan } from '../../../src/kit/types.js';
 import { defaultBindings } from '../../../src/keys/keymap.js';
 import type { Message, Model } from '../../../src/ui/model/model.js';
 import { initialModel, inPrompt } from '../../../src/ui/model/model.js';
+import { TickTimer } from '../../../src/ui/model/tick.js';
 import { holdFirstRun, update } from '../../../src/ui/model/update.js';
 import type { Effect } from '../../../src/ui/model/effect.js';
 import { createSessionStore } from '../../../src/ui/session-state.js';
@@ -148,5 +149,59 @@ describe('update', () => {
     // Elsewhere Enter is the screen's attach.
     const team = run({ ...m, ui: { ...m.ui, focus: 'team' } }, key('enter'));
     expect(team.model.dialogs.current?.kind).not.toBe('read');
+  });
+});
+
+describe('the clock as a message', () => {
+  const T = Date.parse('2030-01-01T00:00:00Z');
+  const tick = (now: number): Message => ({ type: 'tick', now });
+
+  it('keeps the time by the minute while no age shown counts seconds, and asks for the next tick', () => {
+    const first = run(start(), tick(T + 10_000));
+    expect(first.model.now).toBe(T);
+    expect(first.effects).toEqual([{ kind: 'tick-after', ms: 1000 }]);
+    // A tick that moves no age shown leaves the model as it was: the screen does not draw again.
+    expect(update(first.model, tick(T + 30_000)).model).toBe(first.model);
+    expect(update(first.model, tick(T + 61_000)).model.now).toBe(T + 60_000);
+  });
+
+  it('counts seconds while a member of the run shown has been in its state under a minute', () => {
+    const m = start();
+    const runs = m.snapshot.runs.map((r) =>
+      r.id !== m.ui.selectedRunId
+        ? r
+        : {
+            ...r,
+            members: [...r.members, { ...harnessRun().members[0]!, activitySince: new Date(T - 5_000).toISOString() }],
+          },
+    );
+    const young = run(m, { type: 'snapshot', snapshot: { ...m.snapshot, runs } }, tick(T + 1_500)).model;
+    expect(young.now).toBe(T + 1_000);
+    expect(update(young, tick(T + 2_200)).model.now).toBe(T + 2_000);
+  });
+});
+
+describe('the tick timer', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('holds one tick at a time, its wait bounded, and none once disposed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const sent: Message[] = [];
+    const ticks = new TickTimer(Date.now, (message) => sent.push(message));
+    ticks.after(1000);
+    ticks.after(1000);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toHaveLength(1);
+    expect(ticks.pending()).toBe(false);
+    // Asked for ten minutes, it ticks within its bound; asked for none, not at once.
+    ticks.after(600_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sent).toHaveLength(2);
+    ticks.after(0);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(sent).toHaveLength(2);
+    ticks.dispose();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sent).toHaveLength(2);
   });
 });

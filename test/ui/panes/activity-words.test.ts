@@ -1,6 +1,6 @@
 /** The Team pane names the CLI a member runs when it is not Claude Code, and marks one tower does not know. */
 import { describe, expect, it } from 'vitest';
-import { activityCell } from '../../src/ui/panes/activity-words.js';
+import { activityCell } from '../../../src/ui/panes/activity-words.js';
 
 describe('the Team pane', () => {
   it('names a CLI other than Claude Code beside the activity, and one tower does not know', () => {

@@ -1,7 +1,7 @@
 /** The header says whose rules answer on each box that said so, and nothing for boxes that did not. */
 import { describe, expect, it } from 'vitest';
-import type { HostState, Snapshot } from '../../src/model/model.js';
-import { headerLine, hostRulesWords } from '../../src/ui/components/chrome.js';
+import type { HostState, Snapshot } from '../../../src/model/model.js';
+import { headerLine, hostRulesWords } from '../../../src/ui/components/chrome.js';
 
 const host = (name: string, rules?: HostState['rules']): HostState => ({
   name,
