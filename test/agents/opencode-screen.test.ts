@@ -16,11 +16,44 @@ import {
 import { EventParser, PermissionSchema, portOf } from '../../src/agents/opencode/server.js';
 import { OpencodeState } from '../../src/agents/opencode/state.js';
 import { opencodeWays } from '../../src/agents/opencode/ways.js';
+import { opencodeKeys } from '../../src/agents/opencode/keys.js';
+import { notAtInput } from '../../src/agents/opencode/screen.js';
 import { readFixture } from '../helpers/fixtures.js';
 
 const F = (name: string) => readFixture(`opencode-1.18.33/${name}`);
 
 describe('opencode 1.18.33 on screen', () => {
+  it("reads its question tool's dialog: the question, its numbered options, each by its digit", () => {
+    const plain = F('screens/question.txt');
+    const p = readPrompt(plain);
+    expect(p).toMatchObject({
+      question: 'Which colour should the button be?',
+      subject: ['1. Red (A warm red)', '2. Blue (A cool blue)'],
+      // "Type your own answer" asks for text: not offered.
+      options: [
+        { key: '1', label: 'Red' },
+        { key: '2', label: 'Blue' },
+      ],
+    });
+    expect(readScreen(plain, false, 'opencode')).toEqual({ activity: 'waiting', cue: 'question' });
+    expect(notAtInput(plain)).toMatchObject({ kind: 'dialog' });
+    // A digit answers at once: the key typed is the option's own.
+    expect(optionFor(p!, '2')?.label).toBe('Blue');
+    expect(opencodeKeys.answer(optionFor(p!, '2')!)).toEqual([['2']]);
+    expect(optionFor(p!, '3')).toBeNull();
+    expect(optionFor(p!, 'y')).toBeNull();
+    expect(optionNamed(p!, 'n')).toBeNull();
+    expect(dialogGone(F('screens/idle.txt'), p!)).toBe(true);
+    expect(dialogGone(plain, p!)).toBe(false);
+  });
+
+  it('does not read a question whose option is named like the permission dialog, nor type into it', () => {
+    const plain = F('screens/question.txt').replace('1. Red', '1. Reject');
+    expect(readPrompt(plain)).toBeNull();
+    expect(readScreen(plain, false, 'opencode').activity).not.toBe('working');
+    expect(notAtInput(plain)).toMatchObject({ kind: 'unknown-dialog' });
+  });
+
   it('reads the permission dialog whole, with the real command', () => {
     const p = readPrompt(F('screens/permission.txt'));
     expect(p).toMatchObject({
