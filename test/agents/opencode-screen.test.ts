@@ -47,6 +47,22 @@ describe('opencode 1.18.33 on screen', () => {
     expect(dialogGone(plain, p!)).toBe(false);
   });
 
+  it('reads a dialog whose rows share a row with the sidebar (a long project path wraps over two)', () => {
+    /** The screen with the sidebar's text also drawn on the row holding `row`, at the sidebar's column. */
+    const shared = (plain: string, row: string) => {
+      const lines = plain.split('\n');
+      const col = lines.find((l) => l.includes('/tmp/tower-opencode-000000'))!.indexOf('/tmp/');
+      return lines.map((l) => (l.includes(row) ? `${l.trimEnd().padEnd(col)}opencode-1qRnZU/pr` : l)).join('\n');
+    };
+    const question = shared(F('screens/question.txt'), '3. Type your own answer');
+    expect(readPrompt(question)?.options.map((o) => o.label)).toEqual(['Red', 'Blue']);
+    const permission = shared(F('screens/permission.txt'), '$ echo hi > out-a.txt');
+    expect(readPrompt(permission)?.subject).toEqual(['# Shell command', '$ echo hi > out-a.txt']);
+    // A row with a wide gap left of the sidebar's column cannot be told from the sidebar: not read.
+    const crossing = F('screens/question.txt').replace('1. Red', `1. Red${' '.repeat(12)}x`);
+    expect(readPrompt(crossing)).toBeNull();
+  });
+
   it('does not read a question whose option is named like the permission dialog, nor type into it', () => {
     const plain = F('screens/question.txt').replace('1. Red', '1. Reject');
     expect(readPrompt(plain)).toBeNull();

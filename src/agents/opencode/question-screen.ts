@@ -19,6 +19,7 @@
  */
 import type { AgentPrompt } from '../types.js';
 import { OPTION_LABELS } from './keys.js';
+import { withoutSidebar } from './sidebar.js';
 
 /** The dialog's footer, under its options. */
 export const QUESTION_FOOTER = /^↑↓ select {2}enter submit {2}esc dismiss(\s{10,}\S.*)?$/;
@@ -41,7 +42,7 @@ export function questionFooter(lines: readonly string[]): number {
 
 /** The question dialog at the bottom of a screen, read whole, or null. */
 export function readQuestion(plain: string): AgentPrompt | null {
-  const lines = plain.split('\n');
+  const lines = withoutSidebar(plain);
   const footer = questionFooter(lines);
   if (footer < 0) return null;
   const rows: string[] = [];

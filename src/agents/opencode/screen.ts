@@ -18,6 +18,7 @@ export { optionNamed } from './answers.js';
 import type { AgentPrompt, AgentPromptOption, AgentReading, NotAtInput } from '../types.js';
 import { isPermission } from './answers.js';
 import { questionFooter, readQuestion } from './question-screen.js';
+import { withoutSidebar } from './sidebar.js';
 
 /** The dialog's title line. */
 export const PERMISSION_TITLE = '△ Permission required';
@@ -57,7 +58,7 @@ export function readPrompt(plain: string): AgentPrompt | null {
 
 /** The permission dialog at the bottom of a screen, read whole, or null. */
 function readPermission(plain: string): AgentPrompt | null {
-  const lines = plain.split('\n');
+  const lines = withoutSidebar(plain);
   const at = dialogLines(lines);
   if (!at) return null;
   // The session's sidebar shares the rows on the right, after a wide gap: a row that is only the
