@@ -47,7 +47,12 @@ export function planServerAnswer(
         `that ${m.paneId} still runs the same process, and that its server still lists request ` +
           `${request.id} with this very input: nothing is sent otherwise`,
       ),
-      httpEffect('POST', `<its server>/permission/${request.id}/reply`, null, `(${option.label})`),
+      httpEffect(
+        'POST',
+        `<its server>/${request.tool === 'question' ? 'question' : 'permission'}/${request.id}/reply`,
+        null,
+        `(${option.label})`,
+      ),
     ],
     detail,
     destructive: true,

@@ -299,7 +299,7 @@ export interface ServerReading {
 export interface ServerFollow {
   /** What it says now; null while not connected, or before it has said anything. */
   read(): ServerReading | null;
-  /** Why it is not followed now (refused, not reachable, a bad body), or null. */
+  /** Why it is not followed, where that lasts (a password asked for, the server away a while), or null. */
   problem(): string | null;
   /** Resolves once the first connect has been tried (it worked, or it failed). */
   ready(): Promise<void>;

@@ -8,8 +8,8 @@ import type { AgentCli, AgentWays, ServerFollow, ServerReading } from '../agents
 
 /** The most servers followed at once (one per pane). */
 export const MAX_FOLLOWED = 64;
-/** How long a one-shot read (`tower status`) waits for a server it has just found. */
-const ONCE_MS = 3000;
+/** How long a one-shot read (`tower status`) waits for a server it has just found (a loaded box's took over 3 s). */
+const ONCE_MS = 5000;
 
 interface Followed {
   /** The pane's process and command the port was read from. */
@@ -31,7 +31,8 @@ export class AgentServers {
 
   /**
    * Follows the server the pane's process serves, when its CLI has one and its argv names the port
-   * (`argvOf` reads them); what was followed for another process of the pane is let go.
+   * (`argvOf` reads them); what was followed for another process of the pane is let go. A one-shot
+   * read, or `wait` (the live store's first tick), waits for a new server's first answer (bounded).
    */
   async see(
     key: string,
@@ -39,6 +40,7 @@ export class AgentServers {
     ways: AgentWays,
     pid: number | null | undefined,
     argvOf: (pid: number) => string[][],
+    wait = false,
   ): Promise<void> {
     const server = ways.server;
     if (!server || !pid) return this.drop(key);
@@ -50,7 +52,7 @@ export class AgentServers {
     const room = this.followed.size < MAX_FOLLOWED;
     const follow = port !== null && room ? server.follow(port, () => this.onChange(key)) : null;
     this.followed.set(key, { pid, port, follow });
-    if (follow && this.mode === 'once') await Promise.race([follow.ready(), delay(ONCE_MS)]);
+    if (follow && (this.mode === 'once' || wait)) await Promise.race([follow.ready(), delay(ONCE_MS)]);
   }
 
   /** What the server of a pane's process says now, or null (none, not reached, or nothing said yet). */
@@ -61,6 +63,16 @@ export class AgentServers {
   /** Why a pane's server is not followed now, or null. */
   problem(key: string): string | null {
     return this.followed.get(key)?.follow?.problem() ?? null;
+  }
+
+  /** Why servers are not followed, where that lasts (a password asked for): one line each, each server once. */
+  problems(): string[] {
+    const out = new Set<string>();
+    for (const f of this.followed.values()) {
+      const p = f.follow?.problem();
+      if (p) out.add(p);
+    }
+    return [...out];
   }
 
   /** Lets a pane's server go. */

@@ -114,9 +114,9 @@ export class PaneWatch {
     return this.agentSources?.activityOf(look?.agent, key, look?.reading.cue) ?? null;
   }
 
-  /** What the CLIs' own sources could not read, one line each. */
+  /** What the CLIs' own sources (their servers too) could not read, one line each. */
   agentProblems(): string[] {
-    return this.agentSources?.problems() ?? [];
+    return [...(this.agentSources?.problems() ?? []), ...(this.servers?.problems() ?? [])];
   }
 
   /** The socket of tower's own server, as hooks name it ($TMUX), made once. */
@@ -329,7 +329,9 @@ export class PaneWatch {
     if (found?.ways.server) {
       const { AgentServers } = await import('./agent-servers.js');
       this.servers ??= new AgentServers((key) => this.serverChanged(key), this.serverMode!);
-      await this.servers.see(id, found.cli, found.ways, cap.pid, found.paneArgv);
+      // The first tick waits for a new server's first answer, as a one-shot read does: the first
+      // snapshot (`tower serve` sends it whole, a remote `tower status` prints it) says what it says.
+      await this.servers.see(id, found.cli, found.ways, cap.pid, found.paneArgv, this.ticks <= 1);
     } else this.servers?.drop(id);
   }
 

@@ -16,11 +16,60 @@ import {
 import { EventParser, PermissionSchema, portOf } from '../../src/agents/opencode/server.js';
 import { OpencodeState } from '../../src/agents/opencode/state.js';
 import { opencodeWays } from '../../src/agents/opencode/ways.js';
+import { opencodeKeys } from '../../src/agents/opencode/keys.js';
+import { notAtInput } from '../../src/agents/opencode/screen.js';
 import { readFixture } from '../helpers/fixtures.js';
 
 const F = (name: string) => readFixture(`opencode-1.18.33/${name}`);
 
 describe('opencode 1.18.33 on screen', () => {
+  it("reads its question tool's dialog: the question, its numbered options, each by its digit", () => {
+    const plain = F('screens/question.txt');
+    const p = readPrompt(plain);
+    expect(p).toMatchObject({
+      question: 'Which colour should the button be?',
+      subject: ['1. Red (A warm red)', '2. Blue (A cool blue)'],
+      // "Type your own answer" asks for text: not offered.
+      options: [
+        { key: '1', label: 'Red' },
+        { key: '2', label: 'Blue' },
+      ],
+    });
+    expect(readScreen(plain, false, 'opencode')).toEqual({ activity: 'waiting', cue: 'question' });
+    expect(notAtInput(plain)).toMatchObject({ kind: 'dialog' });
+    // A digit answers at once: the key typed is the option's own.
+    expect(optionFor(p!, '2')?.label).toBe('Blue');
+    expect(opencodeKeys.answer(optionFor(p!, '2')!)).toEqual([['2']]);
+    expect(optionFor(p!, '3')).toBeNull();
+    expect(optionFor(p!, 'y')).toBeNull();
+    expect(optionNamed(p!, 'n')).toBeNull();
+    expect(dialogGone(F('screens/idle.txt'), p!)).toBe(true);
+    expect(dialogGone(plain, p!)).toBe(false);
+  });
+
+  it('reads a dialog whose rows share a row with the sidebar (a long project path wraps over two)', () => {
+    /** The screen with the sidebar's text also drawn on the row holding `row`, at the sidebar's column. */
+    const shared = (plain: string, row: string) => {
+      const lines = plain.split('\n');
+      const col = lines.find((l) => l.includes('/tmp/tower-opencode-000000'))!.indexOf('/tmp/');
+      return lines.map((l) => (l.includes(row) ? `${l.trimEnd().padEnd(col)}opencode-1qRnZU/pr` : l)).join('\n');
+    };
+    const question = shared(F('screens/question.txt'), '3. Type your own answer');
+    expect(readPrompt(question)?.options.map((o) => o.label)).toEqual(['Red', 'Blue']);
+    const permission = shared(F('screens/permission.txt'), '$ echo hi > out-a.txt');
+    expect(readPrompt(permission)?.subject).toEqual(['# Shell command', '$ echo hi > out-a.txt']);
+    // A row with a wide gap left of the sidebar's column cannot be told from the sidebar: not read.
+    const crossing = F('screens/question.txt').replace('1. Red', `1. Red${' '.repeat(12)}x`);
+    expect(readPrompt(crossing)).toBeNull();
+  });
+
+  it('does not read a question whose option is named like the permission dialog, nor type into it', () => {
+    const plain = F('screens/question.txt').replace('1. Red', '1. Reject');
+    expect(readPrompt(plain)).toBeNull();
+    expect(readScreen(plain, false, 'opencode').activity).not.toBe('working');
+    expect(notAtInput(plain)).toMatchObject({ kind: 'unknown-dialog' });
+  });
+
   it('reads the permission dialog whole, with the real command', () => {
     const p = readPrompt(F('screens/permission.txt'));
     expect(p).toMatchObject({

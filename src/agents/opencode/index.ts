@@ -36,8 +36,8 @@ export const opencode: AgentCli = {
     compact: { refusal: 'how opencode 1.18.33 shows that `/compact` took is not read by tower yet' },
     systemCommands: false,
   },
-  // `1` Allow once, `2` Allow always, `3`/`n` Reject (by keys only Reject is typed; screen.ts).
-  answerKeys: ['1', '2', '3', 'y', 'n'],
+  // `1` Allow once, `2` Allow always, `3`/`n` Reject (screen.ts); a question's options by number.
+  answerKeys: ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'y', 'n'],
   // Named whole here (the server answers any); by keys only Reject is typed (ways.screen.option).
   option: optionNamed,
   keys: opencodeKeys,

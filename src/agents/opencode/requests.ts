@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
 import { sanitizeLine } from '../../text/sanitize.js';
 import type { AgentPrompt, ServerRequest } from '../types.js';
 import { OPTIONS } from './screen.js';
-import { pendingPermissions, replyPermission } from './server.js';
-import type { Permission, ServerOptions } from './server.js';
+import { OPTION_LABELS } from './keys.js';
+import { pendingPermissions, pendingQuestions, replyPermission, replyQuestion } from './server.js';
+import type { Permission, QuestionRequest, ServerOptions } from './server.js';
 
 const PREFIX = 'server:opencode';
 const SIGNATURE = /^server:opencode:(\d{1,5}):([A-Za-z0-9_-]{1,100}):([0-9a-f]{16})$/;
@@ -48,6 +49,49 @@ export function requestOf(port: number, p: Permission): { prompt: AgentPrompt; r
   };
 }
 
+/** The tool a question request is shown as (never a rule's: its input is a list, rules judge an object). */
+export const QUESTION_TOOL = 'question';
+
+/**
+ * The prompt and the request for a question of opencode's question tool: its question, each option
+ * numbered as its dialog numbers them with what it means, and a signature binding an answer to
+ * these very questions. Only one question with one choice is answered by tower; several, or one
+ * taking several choices, or an option named like the permission dialog's, are shown with no
+ * option (answered in the agent's own pane).
+ */
+export function questionOf(port: number, q: QuestionRequest): { prompt: AgentPrompt; request: ServerRequest } {
+  const whole = JSON.stringify(q.questions);
+  const hash = createHash('sha256').update(`${QUESTION_TOOL}\n${whole}`).digest('hex').slice(0, 16);
+  const first = q.questions[0];
+  const answerable =
+    q.questions.length === 1 &&
+    first !== undefined &&
+    first.multiple !== true &&
+    first.options.length > 0 &&
+    first.options.length <= 9 &&
+    !first.options.some((o) => (OPTION_LABELS as readonly string[]).includes(o.label));
+  const subject = q.questions.flatMap((x, n) => [
+    ...(q.questions.length > 1 ? [`# ${n + 1}. ${sanitizeLine(x.question)}`] : []),
+    ...x.options.map(
+      (o, i) => `${i + 1}. ${sanitizeLine(o.label)}${o.description ? ` (${sanitizeLine(o.description)})` : ''}`,
+    ),
+  ]);
+  const question =
+    q.questions.length === 1 && first
+      ? sanitizeLine(first.question)
+      : `${q.questions.length} questions (answer them in its pane)`;
+  return {
+    prompt: {
+      question,
+      subject,
+      options: answerable ? first.options.map((o, i) => ({ key: String(i + 1), label: sanitizeLine(o.label) })) : [],
+      signature: `${PREFIX}:${port}:${q.id}:${hash}`,
+      request: { id: q.id, tool: QUESTION_TOOL, whole },
+    },
+    request: { id: q.id, tool: QUESTION_TOOL, input: { questions: q.questions }, whole },
+  };
+}
+
 /** The port a signature names, or null when it is not one of a server's requests. */
 export function portOfSignature(signature: string): number | null {
   const m = SIGNATURE.exec(signature);
@@ -75,15 +119,44 @@ export async function answerBySignature(
 ): Promise<{ ok: true; label: string } | { ok: false; problem: string }> {
   const m = SIGNATURE.exec(signature);
   if (!m || Number(m[1]) !== port) return { ok: false, problem: "not a request of this opencode's server" };
-  const reply = replyOf(choice);
-  if (!reply)
-    return { ok: false, problem: `opencode's dialog has no option ${sanitizeLine(choice)}: 1 / 2 / 3 or y / n` };
   const listed = await pendingPermissions(port, opts);
   if (!listed.ok) return listed;
   const now = listed.value.pending.find((p) => p.id === m[2]);
-  if (!now) return { ok: false, problem: `request ${m[2]} is no longer waiting (answered, or the agent moved on)` };
+  if (!now) return answerQuestion(port, m[2]!, signature, choice, opts);
   if (requestOf(port, now).prompt.signature !== signature)
     return { ok: false, problem: `request ${m[2]} now asks about another input than the one shown` };
+  const reply = replyOf(choice);
+  if (!reply)
+    return { ok: false, problem: `opencode's dialog has no option ${sanitizeLine(choice)}: 1 / 2 / 3 or y / n` };
   const sent = await replyPermission(port, now.id, reply.reply, opts);
   return sent.ok ? { ok: true, label: reply.label } : sent;
+}
+
+/** Answers the question `signature` names with the option numbered `choice`, only while the server lists it as shown. */
+async function answerQuestion(
+  port: number,
+  id: string,
+  signature: string,
+  choice: string,
+  opts: ServerOptions,
+): Promise<{ ok: true; label: string } | { ok: false; problem: string }> {
+  const listed = await pendingQuestions(port, opts);
+  if (!listed.ok) return listed;
+  const now = listed.value.pending.find((q) => q.id === id);
+  if (!now) return { ok: false, problem: `request ${id} is no longer waiting (answered, or the agent moved on)` };
+  const shown = questionOf(port, now).prompt;
+  if (shown.signature !== signature)
+    return { ok: false, problem: `request ${id} now asks another question than the one shown` };
+  if (shown.options.length === 0)
+    return {
+      ok: false,
+      problem: 'its question is not one tower answers (several, or several choices): answer it in its pane',
+    };
+  const option = shown.options.find((o) => o.key === choice);
+  if (!option)
+    return { ok: false, problem: `the question has no option ${sanitizeLine(choice)}: 1 to ${shown.options.length}` };
+  // The label exactly as the server gave it (the shown one is made printable).
+  const label = now.questions[0]!.options[Number(choice) - 1]!.label;
+  const sent = await replyQuestion(port, id, [label], opts);
+  return sent.ok ? { ok: true, label: option.label } : sent;
 }

@@ -16,6 +16,9 @@
  */
 export { optionNamed } from './answers.js';
 import type { AgentPrompt, AgentPromptOption, AgentReading, NotAtInput } from '../types.js';
+import { isPermission } from './answers.js';
+import { questionFooter, readQuestion } from './question-screen.js';
+import { withoutSidebar } from './sidebar.js';
 
 /** The dialog's title line. */
 export const PERMISSION_TITLE = '△ Permission required';
@@ -48,9 +51,14 @@ function dialogLines(lines: string[]): { title: number; options: number } | null
   return null;
 }
 
-/** The permission dialog at the bottom of a screen, read whole, or null. */
+/** The dialog at the bottom of a screen (a permission, or a question of its question tool), read whole, or null. */
 export function readPrompt(plain: string): AgentPrompt | null {
-  const lines = plain.split('\n');
+  return readPermission(plain) ?? readQuestion(plain);
+}
+
+/** The permission dialog at the bottom of a screen, read whole, or null. */
+function readPermission(plain: string): AgentPrompt | null {
+  const lines = withoutSidebar(plain);
   const at = dialogLines(lines);
   if (!at) return null;
   // The session's sidebar shares the rows on the right, after a wide gap: a row that is only the
@@ -82,6 +90,8 @@ export function dialogGone(plain: string, before: AgentPrompt): boolean {
  * opencode's server by request id, and by keys is refused rather than guessed.
  */
 export function optionFor(p: AgentPrompt, choice: string): AgentPromptOption | null {
+  // A question's options are numbered: its digit answers it at once.
+  if (!isPermission(p)) return p.options.find((o) => o.key === choice) ?? null;
   const key = choice === 'n' ? '3' : choice === 'y' ? '1' : choice;
   return key === '3' || key === '1' ? (p.options.find((o) => o.key === key) ?? null) : null;
 }
@@ -182,6 +192,8 @@ export function notAtInput(plain: string): NotAtInput | null {
   const lines = plain.split('\n').filter((l) => l.trim() !== '');
   if (lines.some((l) => l.includes(QUESTION) || OPTIONS_LINE.test(unbarred(l))))
     return { kind: 'unknown-dialog', reason: 'shows a permission dialog tower cannot read whole: attach and look' };
+  if (questionFooter(lines) >= 0)
+    return { kind: 'unknown-dialog', reason: 'shows a question tower cannot read whole: attach and look' };
   const box = lines.slice(-TAIL_LINES).some((l) => /^\s*┃\s+\S+ · .+$/.test(l));
   return box ? null : { kind: 'no-input-box', reason: 'shows no input box (no agent and model line at its bottom)' };
 }

@@ -38,6 +38,23 @@ export const PermissionSchema = z.object({
 });
 export type Permission = z.infer<typeof PermissionSchema>;
 
+/** One question of a request its question tool asks: its options, each a label and what it means. */
+const QuestionInfoSchema = z.object({
+  question: text,
+  header: text.optional(),
+  options: z.array(z.object({ label: text, description: text.optional() })).max(50),
+  multiple: z.boolean().optional(),
+  custom: z.boolean().optional(),
+});
+
+/** One question request waiting, as `GET /question` and `question.asked` give it. */
+export const QuestionSchema = z.object({
+  id,
+  sessionID: id,
+  questions: z.array(QuestionInfoSchema).max(20),
+});
+export type QuestionRequest = z.infer<typeof QuestionSchema>;
+
 const TokensSchema = z.object({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
@@ -56,6 +73,15 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('permission.replied'),
     properties: z.object({ sessionID: id, requestID: id, reply: z.string().max(32) }),
+  }),
+  z.object({ type: z.literal('question.asked'), properties: QuestionSchema }),
+  z.object({
+    type: z.literal('question.replied'),
+    properties: z.object({ sessionID: id, requestID: id }),
+  }),
+  z.object({
+    type: z.literal('question.rejected'),
+    properties: z.object({ sessionID: id, requestID: id }),
   }),
   z.object({
     type: z.literal('message.updated'),
@@ -90,11 +116,13 @@ export interface ServerOptions {
   timeoutMs?: number;
 }
 
+/** The basic auth header for the password given, or none. */
+export function authHeader(opts: ServerOptions): Record<string, string> {
+  return opts.password ? { authorization: `Basic ${Buffer.from(`opencode:${opts.password}`).toString('base64')}` } : {};
+}
+
 function headers(opts: ServerOptions, json = false): Record<string, string> {
-  return {
-    ...(json ? { 'content-type': 'application/json' } : {}),
-    ...(opts.password ? { authorization: `Basic ${Buffer.from(`opencode:${opts.password}`).toString('base64')}` } : {}),
-  };
+  return { ...(json ? { 'content-type': 'application/json' } : {}), ...authHeader(opts) };
 }
 
 /** A body read whole up to `max` bytes, or null when it is longer. */
@@ -198,6 +226,60 @@ export async function pendingPermissions(
     }
     if (raw.length > MAX_PENDING) problems.push(`${raw.length - MAX_PENDING} more permission requests not read`);
     return { ok: true, value: { pending, problems } };
+  } catch (err) {
+    return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
+  }
+}
+
+/** The questions waiting on the server at 127.0.0.1:`port` (`GET /question`), each parsed; one bad entry is one problem. */
+export async function pendingQuestions(
+  port: number,
+  opts: ServerOptions = {},
+): Promise<Result<{ pending: QuestionRequest[]; problems: string[] }>> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/question`, {
+      headers: headers(opts),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
+    });
+    // A server without the question tool's routes has no questions to list.
+    if (res.status === 404) return { ok: true, value: { pending: [], problems: [] } };
+    if (!res.ok) return { ok: false, problem: `opencode's server said ${res.status} to GET /question` };
+    const body = await boundedBody(res);
+    if (body === null) return { ok: false, problem: `opencode's question list is over ${MAX_BODY_BYTES} bytes` };
+    const raw: unknown = JSON.parse(body);
+    if (!Array.isArray(raw)) return { ok: false, problem: "opencode's question list is not a list" };
+    const pending: QuestionRequest[] = [];
+    const problems: string[] = [];
+    for (const item of raw.slice(0, MAX_PENDING)) {
+      const q = QuestionSchema.safeParse(item);
+      if (q.success) pending.push(q.data);
+      else problems.push(`a question that does not parse: ${q.error.issues[0]?.message ?? 'bad shape'}`);
+    }
+    return { ok: true, value: { pending, problems } };
+  } catch (err) {
+    return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
+  }
+}
+
+/** Answers one question request by its id: one label per question, in order; true when the server took it. */
+export async function replyQuestion(
+  port: number,
+  requestId: string,
+  labels: readonly string[],
+  opts: ServerOptions = {},
+): Promise<Result<true>> {
+  if (!id.safeParse(requestId).success) return { ok: false, problem: 'not a request id opencode gives' };
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/question/${requestId}/reply`, {
+      method: 'POST',
+      headers: headers(opts, true),
+      body: JSON.stringify({ answers: labels.map((l) => [l]) }),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
+    });
+    const body = await boundedBody(res);
+    if (!res.ok || body?.trim() !== 'true')
+      return { ok: false, problem: `opencode's server did not take the answer (${res.status})` };
+    return { ok: true, value: true };
   } catch (err) {
     return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
   }

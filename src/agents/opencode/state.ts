@@ -1,12 +1,12 @@
 /**
- * What opencode's server events say its agent is doing, per session: a permission waiting is a
- * question (`/session/status` still says busy then), busy is working, idle is waiting at the input
+ * What opencode's server events say its agent is doing, per session: a permission or a question of
+ * its question tool waiting is a question (`/session/status` still says busy then), busy is working, idle is waiting at the input
  * box. And its context: the last assistant message's tokens (input, output, reasoning, cache) over
  * the model's `limit.context`, as the CLI itself counts it (its sidebar's "1,220 tokens · 1% used").
  */
 import type { Activity } from '../../model/values.js';
 import type { AgentUsage } from '../types.js';
-import type { Permission, ServerEvent } from './server.js';
+import type { Permission, QuestionRequest, ServerEvent } from './server.js';
 
 /** The most sessions and waiting requests followed per server. */
 const MAX_SESSIONS = 200;
@@ -18,6 +18,7 @@ type Tokens = NonNullable<Extract<ServerEvent, { type: 'message.updated' }>['pro
 export class OpencodeState {
   private status = new Map<string, 'busy' | 'idle'>();
   private waiting = new Map<string, Permission>();
+  private questions = new Map<string, QuestionRequest>();
   private tokens = new Map<string, { tokens: Tokens; model: string | null }>();
   /** Whether the server's own list of busy sessions was read: an idle server then says so though no event came. */
   private known = false;
@@ -36,6 +37,13 @@ export class OpencodeState {
         return;
       case 'permission.replied':
         this.waiting.delete(e.properties.requestID);
+        return;
+      case 'question.asked':
+        if (this.questions.size < MAX_WAITING) this.questions.set(e.properties.id, e.properties);
+        return;
+      case 'question.replied':
+      case 'question.rejected':
+        this.questions.delete(e.properties.requestID);
         return;
       case 'message.updated':
         if (
@@ -61,6 +69,16 @@ export class OpencodeState {
     this.waiting = new Map(list.slice(0, MAX_WAITING).map((p) => [p.id, p]));
   }
 
+  /** Replaces the questions waiting with the server's own list (`GET /question`). */
+  setQuestions(list: readonly QuestionRequest[]): void {
+    this.questions = new Map(list.slice(0, MAX_WAITING).map((q) => [q.id, q]));
+  }
+
+  /** The questions waiting, oldest first. */
+  pendingQuestions(): QuestionRequest[] {
+    return [...this.questions.values()];
+  }
+
   /** Replaces the sessions' status with the server's own (`GET /session/status`: a session not listed is idle). */
   setStatuses(busy: ReadonlyMap<string, string>): void {
     for (const id of this.status.keys()) if (!busy.has(id)) this.status.set(id, 'idle');
@@ -74,11 +92,11 @@ export class OpencodeState {
   }
 
   /**
-   * What the agent is doing across its sessions: a request waiting first, then busy, then idle; null when no
+   * What the agent is doing across its sessions: a request or question waiting first, then busy, then idle; null when no
    * event said.
    */
   activity(): { activity: Activity; cue: 'question' | 'interrupt-hint' | 'prompt' } | null {
-    if (this.waiting.size > 0) return { activity: 'waiting', cue: 'question' };
+    if (this.waiting.size > 0 || this.questions.size > 0) return { activity: 'waiting', cue: 'question' };
     const all = [...this.status.values()];
     if (all.includes('busy')) return { activity: 'working', cue: 'interrupt-hint' };
     if (all.length > 0 || this.known) return { activity: 'waiting', cue: 'prompt' };

@@ -3,7 +3,8 @@
  * followed for the state and answers go to it by request id (follow.ts, requests.ts). Where there is
  * none, its screen and keys: Reject is Escape (the dialog's own key for it, wherever the selection
  * is); Allow once is Enter once the selection, moved with Right (it wraps), is read back on it from
- * the colours (`selectedOption`); Allow always asks a second Confirm and is never typed.
+ * the colours (`selectedOption`); Allow always asks a second Confirm and is never typed. A server
+ * that asks for a password gets the one the operator gave tower on this box (password.ts).
  */
 import type { AgentWays } from '../types.js';
 import { opencodeKeys } from './keys.js';
@@ -11,6 +12,7 @@ import { OpencodeFollow } from './follow.js';
 import { answerBySignature, portOfSignature } from './requests.js';
 import { dialogGone, inputHolds, notAtInput, optionFor, readPrompt, readScreen, selectedOption } from './screen.js';
 import { ANSWER_TIMEOUT_MS, portOf } from './server.js';
+import { readPassword } from './password.js';
 
 export const opencodeWays: AgentWays = {
   screen: {
@@ -31,7 +33,13 @@ export const opencodeWays: AgentWays = {
   server: {
     portOf,
     follow: (port, onChange) => new OpencodeFollow(port, onChange),
-    answer: (port, signature, choice) => answerBySignature(port, signature, choice, { timeoutMs: ANSWER_TIMEOUT_MS }),
+    answer: (port, signature, choice) => {
+      const { password } = readPassword();
+      return answerBySignature(port, signature, choice, {
+        timeoutMs: ANSWER_TIMEOUT_MS,
+        ...(password ? { password } : {}),
+      });
+    },
     portOfSignature,
   },
 };

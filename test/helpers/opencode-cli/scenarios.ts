@@ -39,3 +39,25 @@ export function toolResultSeen(requests: readonly ChatRequest[]): string | null 
   }
   return null;
 }
+
+/** The question the stand-in model asks with opencode's question tool, and its options. */
+export const COLOUR_QUESTION = 'Which colour should the button be?';
+export const COLOURS = [
+  { label: 'Red', description: 'A warm red' },
+  { label: 'Blue', description: 'A cool blue' },
+];
+
+/** A turn calling the question tool (one question, one choice) when the user's last message holds `trigger`. */
+export function questionTurn(trigger: string): ChatTurn {
+  return {
+    when: (r) => isConversation(r) && lastToolResult(r) === null && lastUserText(r).includes(trigger),
+    content: [
+      { type: 'text', text: 'Asking.' },
+      {
+        type: 'tool',
+        name: 'question',
+        input: { questions: [{ question: COLOUR_QUESTION, header: 'Colour', options: COLOURS }] },
+      },
+    ],
+  };
+}
