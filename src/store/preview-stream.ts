@@ -20,6 +20,12 @@ import type { PaneLook, PaneLooks } from './pane-looks.js';
  * A line printed alone is captured at once (~20 ms to the screen); in a burst it waits ≤ 100 ms.
  */
 export const PREVIEW_MS = 100;
+/**
+ * The same on a box, for a preview on another: `tower serve` captures a pane that prints on at most
+ * four times a second (each capture's reading and sending costs the box as much as tmux's work), and a
+ * line printed alone still at once.
+ */
+export const SERVED_PREVIEW_MS = 250;
 /** Pauses before following a pane again after its follower ended. */
 const RETRY_MS = [500, 2000, 5000] as const;
 /**
@@ -43,6 +49,8 @@ export interface PreviewStreamDeps {
   capture(key: string, via?: ViaFollower): Promise<void>;
   /** Follows a pane (tests swap one in). */
   follow?: typeof followPaneOutput;
+  /** The least time between two captures while the pane prints (default PREVIEW_MS). */
+  minMs?: number;
   /** The pauses before following again, and how often an unfollowed pane is captured (tests shorten them). */
   retryMs?: readonly number[];
   unfollowedMs?: number;
@@ -116,14 +124,14 @@ export class PreviewStream {
     this.retryTimer.unref?.();
   }
 
-  /** The pane printed: a capture now, or when the last one is PREVIEW_MS old, or after the running one. */
+  /** The pane printed: a capture now, or when the last one is minMs old, or after the running one. */
   private printed(key: string): void {
     if (this.key !== key) return;
     if (this.capturing || this.captureTimer) {
       this.again = true;
       return;
     }
-    const wait = this.lastCaptureAt + PREVIEW_MS - performance.now();
+    const wait = this.lastCaptureAt + (this.d.minMs ?? PREVIEW_MS) - performance.now();
     if (wait > 0) {
       this.again = false;
       this.captureTimer = setTimeout(() => {
@@ -164,8 +172,12 @@ export class PreviewStream {
 export class LocalPaneLooks implements PaneLooks {
   readonly stream: PreviewStream;
 
-  constructor(readonly watch: PaneWatch) {
+  constructor(
+    readonly watch: PaneWatch,
+    minMs: number = PREVIEW_MS,
+  ) {
     this.stream = new PreviewStream({
+      minMs,
       clientFor: (key) => watch.clientOf(splitPaneKey(key).server),
       paneIdOf: (key) => splitPaneKey(key).paneId,
       capture: (key, via) => watch.round([key], null, undefined, [], via),
