@@ -20,18 +20,9 @@ export interface CaptureOptions {
   signal?: AbortSignal;
 }
 
-/** Nonces taken from one read of the random source: a streamed pane asks up to ten a second. */
-const NONCES_PER_READ = 32;
-/** Nonces read and not yet used (never written anywhere before use). */
-let spareNonces: string[] = [];
-
 /** A fresh marker nonce: 128 random bits, hex (no `%` or `#`, which tmux formats would expand). */
 export function newNonce(): string {
-  if (spareNonces.length === 0) {
-    const hex = randomHex(16 * NONCES_PER_READ);
-    spareNonces = Array.from({ length: NONCES_PER_READ }, (_, i) => hex.slice(i * 32, i * 32 + 32));
-  }
-  return spareNonces.pop() as string;
+  return randomHex(16);
 }
 
 /** The tmux argv (after the socket flags) of one capture round of `paneIds`. */

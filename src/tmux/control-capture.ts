@@ -15,8 +15,22 @@
  * the name is the pane's process's to choose, and a line break in it can only add lines after the
  * request has ended.
  */
-import { newNonce } from './capture.js';
+import { randomHex } from '../text/random.js';
 import type { PaneCapture } from './capture.js';
+
+/** Nonces taken from one read of the random source: a streamed pane is captured up to ten times a second. */
+const NONCES_PER_READ = 32;
+/** Nonces read and not yet used (never written anywhere before use). */
+let spareNonces: string[] = [];
+
+/** A fresh marker nonce, as src/tmux/capture.ts makes one (128 random bits, hex), from a read of 32. */
+function pooledNonce(): string {
+  if (spareNonces.length === 0) {
+    const hex = randomHex(16 * NONCES_PER_READ);
+    spareNonces = Array.from({ length: NONCES_PER_READ }, (_, i) => hex.slice(i * 32, i * 32 + 32));
+  }
+  return spareNonces.pop() as string;
+}
 
 /** The longest line taken from the control client: a longer one ends the request as failed. */
 export const CONTROL_LINE_CHARS = 1 << 20;
@@ -95,7 +109,7 @@ export class ControlCaptures {
     onOpening?: () => void,
   ): Promise<ControlAnswer | null> {
     if (this.current) return Promise.resolve(null);
-    const nonce = newNonce();
+    const nonce = pooledNonce();
     return new Promise((resolve) => {
       this.current = {
         closing: `${nonce}:e:`,
