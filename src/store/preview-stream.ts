@@ -9,8 +9,7 @@
 import type { Member, Run } from '../model/model.js';
 import type { PaneCapture } from '../tmux/capture.js';
 import type { TmuxClient } from '../tmux/client.js';
-import { followPaneOutput } from '../tmux/pane-output.js';
-import type { PaneOutputFollower } from '../tmux/pane-output.js';
+import type { followPaneOutput, PaneOutputFollower } from '../tmux/pane-output.js';
 import { memberPaneKey, splitPaneKey } from './captures.js';
 import type { PaneWatch } from './captures.js';
 import type { PaneLook, PaneLooks } from './pane-looks.js';
@@ -56,6 +55,9 @@ export interface PreviewStreamDeps {
   unfollowedMs?: number;
 }
 
+/** The follower, loaded the first time a pane streams: the control client's code is on no start path. */
+let loadedFollow: typeof followPaneOutput | null = null;
+
 export class PreviewStream {
   private key: string | null = null;
   private follower: PaneOutputFollower | null = null;
@@ -96,7 +98,16 @@ export class PreviewStream {
   private start(key: string): void {
     const client = this.d.clientFor(key);
     if (!client) return;
-    const follow = this.d.follow ?? followPaneOutput;
+    const follow = this.d.follow ?? loadedFollow;
+    if (!follow) {
+      void import('../tmux/pane-output.js').then((m) => {
+        loadedFollow = m.followPaneOutput;
+        if (this.key === key && !this.follower && !this.retryTimer) this.start(key);
+      });
+      // What the pane shows now, captured as usual while the follower loads.
+      this.printed(key);
+      return;
+    }
     this.follower = follow(
       client,
       this.d.paneIdOf(key),
