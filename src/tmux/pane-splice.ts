@@ -7,7 +7,7 @@
  * - how many lines scrolled in is known: from the history's size while tmux has not trimmed it (it
  *   drops a tenth at once at its limit), else bounded by what the pane printed (src/tmux/scroll-bound.ts)
  *   and told by where the window's history meets the last one's, at exactly one place;
- * - the window reaches above the lines scrolled in, and those lines are the last capture's own.
+ * - the window reaches a few lines above the lines scrolled in, and those are the last capture's own.
  * A capture's first line is written without the colours the line above it leaves on (tmux carries
  * them from line to line): the window's first line is read only to start the rest right, never kept.
  */
@@ -21,6 +21,8 @@ import { ScrollBound } from './scroll-bound.js';
  */
 const MIN_WINDOW = 16;
 const WINDOW_TIMES = 2;
+/** The fewest lines of the window that must meet the last history: one line alone (a blank) meets anywhere. */
+const MIN_OVERLAP = 4;
 
 /** An answer, and the bound of what the pane printed before it was taken (null: unknown). */
 export type Asked = { answer: ControlAnswer; bound: ((width: number) => number | null) | null } | null;
@@ -60,7 +62,7 @@ export function spliced(
   let found: number | null = null;
   for (const s of candidates) {
     const n = fresh.length - s;
-    if (n < 1 || n > kept.length) continue;
+    if (n < MIN_OVERLAP || n > kept.length) continue;
     let same = true;
     for (let i = 0; i < n && same; i++) same = fresh[i] === kept[kept.length - n + i];
     if (!same) continue;

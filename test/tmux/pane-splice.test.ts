@@ -103,6 +103,9 @@ describe('a window spliced onto the last whole capture', () => {
     expect(spliced(plain, answer(next, screen, 16, { width: 81 }), 16, 200, null)).toBeNull();
     expect(spliced(plain, answer(next, ['a', 'b', 'c'], 16), 16, 200, null)).toBeNull();
     expect(spliced(plain, answer(next, screen, 16, { alternate: true }), 16, 200, null)).toBeNull();
+    // 12 lines scrolled in, a window of 16: three lines meet the last history, too few to tell by.
+    expect(spliced(plain, answer(numbered(0, 112), screen, 16), 16, 200, null)).toBeNull();
+    expect(spliced(plain, answer(numbered(0, 111), screen, 16), 16, 200, null)).not.toBeNull();
     // 30 lines scrolled in, a window of 16: the lines above it are not known.
     expect(spliced(plain, answer(numbered(0, 130), screen, 16), 16, 200, null)).toBeNull();
     // The history changed under the window (cleared and printed again): the lines do not meet.
