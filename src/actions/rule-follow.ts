@@ -6,6 +6,7 @@
 import type { AppContext } from '../context/context.js';
 import { defaultConfigPath } from '../config/config.js';
 import type { ActionEnv } from '../kit/types.js';
+import type { Snapshot } from '../model/model.js';
 import { RulesSource } from '../rules/load.js';
 import { rulesFilePath } from '../rules/file-path.js';
 import type { LoadedRules } from '../rules/load.js';
@@ -51,7 +52,15 @@ export function followRules(
   // A read-only tower answers nothing, by rule or not.
   if (env.ctx.readonly) return { answerer, source, stop: async () => {} };
   const look = () => void answerer.look();
-  const unsubscribe = store.subscribe(look);
+  // A change that leaves the snapshot as it was (a previewed pane printing more, up to ten times a
+  // second) brings no request: the timer's look finds what does not change the snapshot.
+  let lookedAt: Snapshot | null = null;
+  const unsubscribe = store.subscribe(() => {
+    const now = env.snapshot();
+    if (now === lookedAt) return;
+    lookedAt = now;
+    look();
+  });
   const timer = setInterval(look, LOOK_MS);
   timer.unref();
   return {

@@ -16,6 +16,7 @@ import { socketArgs } from '../tmux/client.js';
 import type { ClientMessage, ServerMessage } from './protocol.js';
 import { lineSplitter } from './lines.js';
 import type { LocalPaneLooks } from '../store/preview-stream.js';
+import { SERVED_PREVIEW_MS } from '../store/preview-stream.js';
 import { PaneServer } from './pane-serve.js';
 import { defaultConfigPath } from '../config/config.js';
 import { RulesSource } from '../rules/load.js';
@@ -46,7 +47,11 @@ export interface ServeIo {
 export async function serveStdio(
   ctx: AppContext,
   io: ServeIo = { input: process.stdin, output: process.stdout },
-  watched: { store: SnapshotStore; watch?: LocalPaneLooks | undefined } = createWatchedStore(ctx),
+  watched: { store: SnapshotStore; watch?: LocalPaneLooks | undefined } = createWatchedStore(
+    ctx,
+    {},
+    SERVED_PREVIEW_MS,
+  ),
 ): Promise<number> {
   const store = watched.store;
   let closed = false;

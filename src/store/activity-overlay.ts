@@ -76,6 +76,9 @@ export class ActivityOverlay {
     } else if (last?.inner === inner) {
       // The same snapshot with some panes captured anew (the previewed one prints): only their runs are laid over.
       const panes = this.watch.changedSince(last.version);
+      // Only a pane's text moved (the previewed one prints): every member reads the same, and the held
+      // requests are read again with the next change that can bring one (hook events read anew).
+      if (panes?.size === 0) return ((last.version = version), last.out);
       if (panes) laid = this.applyPanes(last, inner, panes);
     }
     laid ??= this.applyAll(inner);

@@ -13,11 +13,12 @@ import type { SnapshotStore } from './types.js';
 
 /**
  * The store (snapshots with each member's activity) and the captures behind it (the preview, streaming the
- * previewed pane).
+ * previewed pane at most every `previewMs` while it prints; default PREVIEW_MS).
  */
 export function createWatchedStore(
   ctx: AppContext,
   opts: LiveStoreOptions = {},
+  previewMs?: number,
 ): { store: SnapshotStore; watch: LocalPaneLooks } {
   const watch = new PaneWatch(
     ctx.tmux,
@@ -27,7 +28,7 @@ export function createWatchedStore(
     new SessionBook(ctx.claudeDir, socketFile(ctx.tmux.socket, ctx.env)),
     'live',
   );
-  const looks = new LocalPaneLooks(watch);
+  const looks = new LocalPaneLooks(watch, previewMs);
   const inner: SnapshotStore = createLiveStore(ctx, {
     ...opts,
     onPoll: (panes, signal, swarms) => watch.tick(inner.getSnapshot(), panes, signal, swarms),

@@ -9,8 +9,7 @@
 import type { Member, Run } from '../model/model.js';
 import type { PaneCapture } from '../tmux/capture.js';
 import type { TmuxClient } from '../tmux/client.js';
-import { followPaneOutput } from '../tmux/pane-output.js';
-import type { PaneOutputFollower } from '../tmux/pane-output.js';
+import type { followPaneOutput, PaneOutputFollower } from '../tmux/pane-output.js';
 import { memberPaneKey, splitPaneKey } from './pane-keys.js';
 import type { PaneWatch } from './captures.js';
 import type { PaneLook, PaneLooks } from './pane-looks.js';
@@ -20,6 +19,12 @@ import type { PaneLook, PaneLooks } from './pane-looks.js';
  * A line printed alone is captured at once (~20 ms to the screen); in a burst it waits ≤ 100 ms.
  */
 export const PREVIEW_MS = 100;
+/**
+ * The same on a box, for a preview on another: `tower serve` captures a pane that prints on at most
+ * four times a second (each capture's reading and sending costs the box as much as tmux's work), and a
+ * line printed alone still at once.
+ */
+export const SERVED_PREVIEW_MS = 250;
 /** Pauses before following a pane again after its follower ended. */
 const RETRY_MS = [500, 2000, 5000] as const;
 /**
@@ -43,10 +48,15 @@ export interface PreviewStreamDeps {
   capture(key: string, via?: ViaFollower): Promise<void>;
   /** Follows a pane (tests swap one in). */
   follow?: typeof followPaneOutput;
+  /** The least time between two captures while the pane prints (default PREVIEW_MS). */
+  minMs?: number;
   /** The pauses before following again, and how often an unfollowed pane is captured (tests shorten them). */
   retryMs?: readonly number[];
   unfollowedMs?: number;
 }
+
+/** The follower, loaded the first time a pane streams: the control client's code is on no start path. */
+let loadedFollow: typeof followPaneOutput | null = null;
 
 export class PreviewStream {
   private key: string | null = null;
@@ -88,7 +98,16 @@ export class PreviewStream {
   private start(key: string): void {
     const client = this.d.clientFor(key);
     if (!client) return;
-    const follow = this.d.follow ?? followPaneOutput;
+    const follow = this.d.follow ?? loadedFollow;
+    if (!follow) {
+      void import('../tmux/pane-output.js').then((m) => {
+        loadedFollow = m.followPaneOutput;
+        if (this.key === key && !this.follower && !this.retryTimer) this.start(key);
+      });
+      // What the pane shows now, captured as usual while the follower loads.
+      this.printed(key);
+      return;
+    }
     this.follower = follow(
       client,
       this.d.paneIdOf(key),
@@ -116,14 +135,14 @@ export class PreviewStream {
     this.retryTimer.unref?.();
   }
 
-  /** The pane printed: a capture now, or when the last one is PREVIEW_MS old, or after the running one. */
+  /** The pane printed: a capture now, or when the last one is minMs old, or after the running one. */
   private printed(key: string): void {
     if (this.key !== key) return;
     if (this.capturing || this.captureTimer) {
       this.again = true;
       return;
     }
-    const wait = this.lastCaptureAt + PREVIEW_MS - performance.now();
+    const wait = this.lastCaptureAt + (this.d.minMs ?? PREVIEW_MS) - performance.now();
     if (wait > 0) {
       this.again = false;
       this.captureTimer = setTimeout(() => {
@@ -164,8 +183,12 @@ export class PreviewStream {
 export class LocalPaneLooks implements PaneLooks {
   readonly stream: PreviewStream;
 
-  constructor(readonly watch: PaneWatch) {
+  constructor(
+    readonly watch: PaneWatch,
+    minMs: number = PREVIEW_MS,
+  ) {
     this.stream = new PreviewStream({
+      minMs,
       clientFor: (key) => watch.clientOf(splitPaneKey(key).server),
       paneIdOf: (key) => splitPaneKey(key).paneId,
       capture: (key, via) => watch.round([key], null, undefined, [], via),

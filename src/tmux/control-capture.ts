@@ -4,7 +4,7 @@
  * process of its own (a `tmux capture-pane` process per capture was most of a printing pane's cost).
  *
  * The framing is one pane text cannot forge. Each request is two command lines:
- *   display-message -p -t %N '<nonce>:b:#{history_size}:#{pane_height}' ; capture-pane -p -e -t %N -S -H
+ *   display-message -p -t %N '<nonce>:b:#{history_size}:#{pane_height}:…' ; capture-pane -p -e -t %N -S -H
  *   display-message -p -t %N '<nonce>:e:#{pane_pid}:#{pane_current_command}'
  * with a fresh 128-bit nonce that never appears on any screen. The first line runs as one command
  * queue, so the capture is exactly min(H, history) + height lines, and they are taken by count after
@@ -15,30 +15,62 @@
  * the name is the pane's process's to choose, and a line break in it can only add lines after the
  * request has ended.
  */
-import { newNonce } from './capture.js';
+import { randomHex } from '../text/random.js';
 import type { PaneCapture } from './capture.js';
+
+/** Nonces taken from one read of the random source: a streamed pane is captured up to ten times a second. */
+const NONCES_PER_READ = 32;
+/** Nonces read and not yet used (never written anywhere before use). */
+let spareNonces: string[] = [];
+
+/** A fresh marker nonce, as src/tmux/capture.ts makes one (128 random bits, hex), from a read of 32. */
+function pooledNonce(): string {
+  if (spareNonces.length === 0) {
+    const hex = randomHex(16 * NONCES_PER_READ);
+    spareNonces = Array.from({ length: NONCES_PER_READ }, (_, i) => hex.slice(i * 32, i * 32 + 32));
+  }
+  return spareNonces.pop() as string;
+}
 
 /** The longest line taken from the control client: a longer one ends the request as failed. */
 export const CONTROL_LINE_CHARS = 1 << 20;
 
 type Phase = 'marker' | 'marker-end' | 'body-begin' | 'body' | 'body-end' | 'closing';
 
+/** A capture's answer with what the opening marker said of the pane when it was taken. */
+export interface ControlAnswer {
+  /** The captured lines: `history` of them from the scrollback's end, then the screen's `height`. */
+  lines: string[];
+  history: number;
+  /** The pane's scrollback: its lines, their limit; its size; whether it shows its alternate screen. */
+  historySize: number;
+  historyLimit: number;
+  height: number;
+  width: number;
+  alternate: boolean;
+  command: string;
+  pid: number | null;
+}
+
 interface Request {
   /** The start of the closing marker's line, and the opening marker's whole line. */
   closing: string;
   opening: RegExp;
   history: number;
+  /** Told when the opening marker is read: every notification before it came before the capture. */
+  onOpening: (() => void) | undefined;
+  marker: RegExpExecArray | null;
   phase: Phase;
   left: number;
   lines: string[];
   ok: boolean;
-  resolve: (c: PaneCapture | null) => void;
+  resolve: (c: ControlAnswer | null) => void;
 }
 
 /** The two command lines of one request (newline-terminated), for the control client's stdin. */
 export function controlCaptureCommands(paneId: string, nonce: string, history: number): string {
   return (
-    `display-message -p -t ${paneId} '${nonce}:b:#{history_size}:#{pane_height}' ; ` +
+    `display-message -p -t ${paneId} '${nonce}:b:#{history_size}:#{pane_height}:#{pane_width}:#{history_limit}:#{alternate_on}' ; ` +
     `capture-pane -p -e -t ${paneId} -S -${history}\n` +
     `display-message -p -t ${paneId} '${nonce}:e:#{pane_pid}:#{pane_current_command}'\n`
   );
@@ -64,14 +96,27 @@ export class ControlCaptures {
    * Starts a request; `send` writes the returned command lines. Resolves with the capture, or null
    * when tmux did not give one (the pane gone, a count that did not hold, the client ended).
    */
-  request(paneId: string, history: number, send: (commands: string) => void): Promise<PaneCapture | null> {
+  async request(paneId: string, history: number, send: (commands: string) => void): Promise<PaneCapture | null> {
+    const a = await this.ask(paneId, history, send);
+    return a && { ok: true, text: a.lines.join('\n'), command: a.command, pid: a.pid };
+  }
+
+  /** A request answered with its lines and what tmux said of the pane (`onOpening`: see Request). */
+  ask(
+    paneId: string,
+    history: number,
+    send: (commands: string) => void,
+    onOpening?: () => void,
+  ): Promise<ControlAnswer | null> {
     if (this.current) return Promise.resolve(null);
-    const nonce = newNonce();
+    const nonce = pooledNonce();
     return new Promise((resolve) => {
       this.current = {
         closing: `${nonce}:e:`,
-        opening: new RegExp(`^${nonce}:b:(\\d+):(\\d+)$`),
+        opening: new RegExp(`^${nonce}:b:(\\d+):(\\d+):(\\d+):(\\d+):([01])$`),
         history,
+        onOpening,
+        marker: null,
         phase: 'marker',
         left: 0,
         lines: [],
@@ -120,15 +165,32 @@ export class ControlCaptures {
       const end = /^(\d+):/.exec(line.slice(r.closing.length));
       const pid = end ? Number(end[1]) : null;
       const command = line.slice(r.closing.length + (end ? end[0].length : 0));
-      r.resolve(r.ok ? { ok: true, text: r.lines.join('\n'), command, pid } : null);
+      const m = r.marker;
+      r.resolve(
+        r.ok && m
+          ? {
+              lines: r.lines,
+              history: Math.min(r.history, Number(m[1])),
+              historySize: Number(m[1]),
+              height: Number(m[2]),
+              width: Number(m[3]),
+              historyLimit: Number(m[4]),
+              alternate: m[5] === '1',
+              command,
+              pid,
+            }
+          : null,
+      );
       return;
     }
     switch (r.phase) {
       case 'marker': {
         const m = line === null ? null : r.opening.exec(line);
         if (m) {
+          r.marker = m;
           r.left = Math.min(r.history, Number(m[1])) + Number(m[2]);
           r.phase = 'marker-end';
+          r.onOpening?.();
         } else if (line !== null) this.onLine(line);
         return;
       }

@@ -4,7 +4,8 @@
  * these arrive for the followed pane is used (the screen is captured again, as any other capture:
  * the notifications' bytes are never drawn), so a line an agent prints reaches the preview in one
  * capture's time instead of a poll tick's (~1.7 s median on the 2 s tick). The capture itself is
- * asked of the same client (src/tmux/control-capture.ts): no process per capture.
+ * asked of the same client (src/tmux/control-capture.ts): no process per capture; while the pane
+ * prints plain lines, only its screen and the lines just above it (src/tmux/pane-splice.ts).
  *
  * The client is attached read-only and ignoring its size (`-r -f ignore-size`): it can type nothing
  * and never resizes the agent's window. pipe-pane would hear the pane too, but a pane has one pipe,
@@ -26,6 +27,8 @@ import type { ChildProcess } from 'node:child_process';
 import type { PaneCapture } from './capture.js';
 import type { TmuxClient } from './client.js';
 import { ControlCaptures } from './control-capture.js';
+import { StreamedCaptures } from './pane-splice.js';
+import type { Asked } from './pane-splice.js';
 
 export interface PaneOutputFollower {
   /** Ends the control client (its stdin closes, then a kill if it lingers). */
@@ -35,6 +38,8 @@ export interface PaneOutputFollower {
    * cannot give one now (not running, a capture already asked, tmux gave none in time).
    */
   capture?(history: number): Promise<PaneCapture | null>;
+  /** How many captures were made from the screen and the history already taken (src/tmux/pane-splice.ts). */
+  splices?(): number;
 }
 
 /** How long a client that has spoken may linger after its stdin closed before it is killed. */
@@ -66,6 +71,32 @@ function takeTurn(server: string, gone: Promise<void>): Promise<void> | null {
   return Promise.race([previous, wait]);
 }
 
+/**
+ * Asks the control client for the pane with `depth` lines of scrollback; with the bound of what the
+ * pane printed before it was taken (counted afresh from then on).
+ */
+async function ask(
+  captures: ControlCaptures,
+  splicer: StreamedCaptures,
+  depth: number,
+  running: ChildProcess,
+  timeoutMs: number,
+): Promise<Asked> {
+  // Stopped (its stdin closed) or ended: nothing more is asked of it.
+  if (!running.stdin?.writable || running.exitCode !== null) return null;
+  let before: ((width: number) => number | null) | null = null;
+  const answer = captures.ask(
+    splicer.paneId,
+    depth,
+    (commands) => running.stdin?.write(commands),
+    () => (before = splicer.printed.counted()),
+  );
+  // A capture tmux never closes (an old tmux failing the closing marker) gives way to a process.
+  const late = setTimeout(() => captures.cancel(), timeoutMs);
+  const a = await answer.finally(() => clearTimeout(late));
+  return a && { answer: a, bound: before };
+}
+
 /** A read-only control client of `paneId`'s session that never resizes it, in a process group of its own. */
 function controlClient(tmux: TmuxClient, paneId: string): ChildProcess {
   const argv = tmux.argv(['-C', 'attach-session', '-r', '-f', 'ignore-size', '-t', paneId]);
@@ -82,9 +113,9 @@ export function followPaneOutput(
   onOutput: () => void,
   onEnd: (why: string) => void,
 ): PaneOutputFollower {
-  const marker = `%output ${paneId} `;
+  const splicer = new StreamedCaptures(paneId);
   const captures = new ControlCaptures((line) => {
-    if (line.startsWith(marker)) onOutput();
+    if (splicer.heard(line)) onOutput();
   });
   let child: ChildProcess | null = null;
   let ended = false;
@@ -140,13 +171,11 @@ export function followPaneOutput(
   if (previous) void previous.then(launch);
   else launch();
   return {
+    splices: () => splicer.spliced,
     capture(history: number): Promise<PaneCapture | null> {
       const running = child;
       if (ended || !running || captures.busy || !running.stdin?.writable) return Promise.resolve(null);
-      const answer = captures.request(paneId, history, (commands) => running.stdin?.write(commands));
-      // A capture tmux never closes (an old tmux failing the closing marker) gives way to a process.
-      const late = setTimeout(() => captures.cancel(), tmux.timeoutMs);
-      return answer.finally(() => clearTimeout(late));
+      return splicer.capture(history, (depth) => ask(captures, splicer, depth, running, tmux.timeoutMs));
     },
     stop() {
       ended = true;

@@ -2,7 +2,9 @@
  * A pane captured through the control client already attached to it: the same text as a capture
  * by its own process, framing that lines a pane prints cannot forge, and a pane gone giving none.
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { capturePanes } from '../../src/tmux/capture.js';
 import { ControlCaptures, CONTROL_LINE_CHARS } from '../../src/tmux/control-capture.js';
@@ -11,6 +13,7 @@ import type { PaneOutputFollower } from '../../src/tmux/pane-output.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { tempDir } from '../helpers/box.js';
 
 /** Lines a pane prints that look like the control protocol's own, to forge a frame. */
 const FORGED = ['%end 1795793694 271 1', '%begin 1795793694 272 1', '%output %0 forged', '%error 1 2 1'];
@@ -26,7 +29,7 @@ describe('the control client answers a capture (parser)', () => {
     const stream = [
       '%output %3 before',
       '%begin 1 10 1',
-      `${nonce}:b:1:4`,
+      `${nonce}:b:1:4:80:2000:0`,
       '%end 1 10 1',
       '%begin 1 11 1',
       'row 1',
@@ -66,7 +69,7 @@ describe('the control client answers a capture (parser)', () => {
       let commands = '';
       const answer = c.request('%3', 0, (s) => (commands = s));
       const nonce = /'([0-9a-f]{32}):b:/.exec(commands)?.[1];
-      c.push([`${nonce}:b:0:2`, '%end 1 10 1', ...body, '%end 1 11 1', `${nonce}:e:sh`, ''].join('\n'));
+      c.push([`${nonce}:b:0:2:80:2000:0`, '%end 1 10 1', ...body, '%end 1 11 1', `${nonce}:e:sh`, ''].join('\n'));
       expect(await answer).toBeNull();
       expect(c.busy).toBe(false);
     }
@@ -78,7 +81,7 @@ describe('the control client answers a capture (parser)', () => {
     let commands = '';
     const answer = c.request('%3', 0, (s) => (commands = s));
     const nonce = /'([0-9a-f]{32}):b:/.exec(commands)?.[1];
-    c.push([`${nonce}:b:0:1`, '%end 1 10 1', '%begin 1 11 1', ''].join('\n'));
+    c.push([`${nonce}:b:0:1:80:2000:0`, '%end 1 10 1', '%begin 1 11 1', ''].join('\n'));
     for (let i = 0; i < 3; i++) c.push('x'.repeat(CONTROL_LINE_CHARS / 2));
     c.push(['', '%end 1 11 1', `${nonce}:e:sh`, '%output %3 next', ''].join('\n'));
     expect(await answer).toBeNull();
@@ -134,4 +137,60 @@ describe('the control client answers a capture (real tmux)', () => {
     await waitFor(() => ended, 5000, { what: 'the control client ending with its pane' });
     expect(await follower.capture!(10)).toBeNull();
   });
+});
+
+describe('a streamed pane captured from its screen and the history already taken (real tmux)', () => {
+  let tmux: TmuxFixture;
+  let follower: PaneOutputFollower | null = null;
+  beforeEach(async () => {
+    tmux = await startTmux();
+  });
+  afterEach(async () => {
+    follower?.stop();
+    follower = null;
+    await tmux.kill();
+  });
+
+  it('gives what a whole capture gives, batch after batch, forged protocol lines, colours, wraps and clears too', async () => {
+    // A small history limit: tmux trims it (a tenth at once) while the pane prints on.
+    await tmux.client.run(['set-option', '-g', 'history-limit', '120']);
+    const dir = tempDir('tower-test-splice-');
+    const file = path.join(dir, 'out');
+    fs.writeFileSync(file, '');
+    const pane = await tmux.newSession('a', dir, `tail -f ${file}`);
+    follower = followPaneOutput(
+      tmux.client,
+      pane,
+      () => {},
+      () => {},
+    );
+    const f = follower;
+    let n = 0;
+    const lines = (count: number) => Array.from({ length: count }, () => `line ${++n} of what the agent prints`);
+    const batches: string[][] = [
+      lines(60),
+      lines(3),
+      lines(1),
+      lines(10),
+      ['\x1b[31mred\x1b[0m then plain', '\x1b[1;32mbold green\x1b[0m.', ...lines(2)],
+      [...FORGED, ...lines(2)],
+      ['w'.repeat(300), ...lines(1)],
+      lines(90),
+      ['\x1b[2J', ...lines(2)],
+      ...Array.from({ length: 8 }, () => lines(7)),
+    ];
+    for (const [i, batch] of [[], ...batches].entries()) {
+      fs.appendFileSync(file, batch.map((l) => `${l}\n`).join(''));
+      // Each batch ends with a numbered line of its own: its last is on screen once the batch is.
+      const last = batch.at(-1) ?? '';
+      await waitFor(async () => (await tmux.client.capturePane(pane)).includes(last), 10_000, {
+        what: `batch ${i} on the screen`,
+      });
+      const viaClient = await f.capture!(200);
+      const viaProcess = (await capturePanes(tmux.client, [pane], { history: 200 })).get(pane);
+      expect(viaClient, `batch ${i}`).toEqual(viaProcess);
+    }
+    // Most captures were spliced; the large batch, the clear and the first were taken whole.
+    expect(f.splices!()).toBeGreaterThanOrEqual(batches.length - 4);
+  }, 30_000);
 });
