@@ -149,15 +149,13 @@ function idOf(line: string): string | null {
   return m ? (m[1] ?? null) : null;
 }
 
-/**
- * Actions this box's towers began and never ended (the tower is gone: killed, crashed, the box
- * rebooted): each gets an `interrupted` line, once, and is returned so the caller can say so.
- */
-export async function markInterrupted(env: NodeJS.ProcessEnv = process.env): Promise<AuditEntry[]> {
-  const lines = (await logTail(auditLogPath(env))).split('\n');
+/** The log's `begun` lines and the ids of the actions that have a later line (ended or marked). */
+async function logState(
+  file: string,
+): Promise<{ begun: (AuditEntry & { id: string; pid: number })[]; ended: Set<string> }> {
   const ended = new Set<string>();
   const begun: (AuditEntry & { id: string; pid: number })[] = [];
-  for (const line of lines) {
+  for (const line of (await logTail(file)).split('\n')) {
     const b = begunOf(line);
     if (b) begun.push(b);
     else {
@@ -165,8 +163,24 @@ export async function markInterrupted(env: NodeJS.ProcessEnv = process.env): Pro
       if (id) ended.add(id);
     }
   }
+  return { begun, ended };
+}
+
+/**
+ * Actions this box's towers began and never ended (the tower is gone: killed, crashed, the box
+ * rebooted): each gets an `interrupted` line, once, and is returned so the caller can say so.
+ */
+export async function markInterrupted(env: NodeJS.ProcessEnv = process.env): Promise<AuditEntry[]> {
   const host = os.hostname();
-  const left = begun.filter((b) => !ended.has(b.id) && b.host === host && b.pid !== process.pid && !pidAlive(b.pid));
+  const first = await logState(auditLogPath(env));
+  const gone = first.begun.filter(
+    (b) => !first.ended.has(b.id) && b.host === host && b.pid !== process.pid && !pidAlive(b.pid),
+  );
+  if (gone.length === 0) return [];
+  // Read again now that those towers are known to be gone: one that wrote its outcome and exited
+  // between the first read and the pid check ended its action (seen with six towers at once).
+  const { ended } = await logState(auditLogPath(env));
+  const left = gone.filter((b) => !ended.has(b.id));
   const marked: AuditEntry[] = [];
   for (const b of left) {
     const entry: AuditEntry = {
