@@ -19,7 +19,7 @@ import type { Execution, PlanParts } from '../kit/execution.js';
 import { refuse } from '../kit/execution.js';
 import type { ActionOutcome } from '../kit/types.js';
 import { pollUntil } from '../kit/wait.js';
-import { paneScreen, serverSocket } from './pane-client.js';
+import { serverSocket } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 
 /**
@@ -144,14 +144,15 @@ export async function answerThroughHook(
         `${still.hash?.slice(0, 12) ?? 'unknown'} now, ${h.hash?.slice(0, 12) ?? 'none'} planned): nothing written`,
     };
   // The member's pane must still be the one the operator saw: a request is answered for that agent only.
-  await recheckPane(x.env.ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
+  // Its screen is read in the same tmux call: what the pane shows now, for the dialog's check below.
+  const screen = await recheckPane(x.env.ctx, { ...d, who: d.member }, 60);
   const details = [`through tower's PermissionRequest hook: wrote ${h.answerFile} (${h.behavior})`];
   const unsafe = heldFolderProblem(stateHome(x.env.ctx.env), h.dir);
   if (unsafe) return { status: 'refused', message: `no answer written: ${unsafe}` };
   // Claude Code draws its own dialog while the hook holds the request: both ways are open and the
   // first answer wins. A dialog the operator saw that is gone now was answered there: nothing is
   // written. A dialog the pane shows now must be this request's.
-  const shown = readPrompt(await paneScreen(x.env.ctx, d.paneId, d.server));
+  const shown = readPrompt(screen);
   if (d.expect !== null && !d.expect.startsWith('held:') && shown?.signature !== d.expect)
     return {
       status: 'refused',

@@ -23,7 +23,7 @@ import { paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
 
 /** The dialog the pane shows now, with the option chosen in it, or why no key may go in. */
-type Check = () => Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome>;
+type Check = (read?: string) => Promise<{ prompt: PanePrompt; option: PromptOption } | ActionOutcome>;
 
 function describe(p: PanePrompt): string {
   return [p.question, ...p.options.map((o) => `${o.key}. ${o.label}`)].join(' / ');
@@ -65,8 +65,8 @@ async function answerWithoutKeys(x: Execution, d: AnswerDetail): Promise<ActionO
 
 /** Reads the pane now: the dialog asked about with the option chosen in it, shown whole, or why not. */
 function promptCheck(x: Execution, d: AnswerDetail, ways: AgentWays, where: string): Check {
-  return async () => {
-    const screen = await paneScreen(x.env.ctx, d.paneId, d.server);
+  return async (read?: string) => {
+    const screen = read ?? (await paneScreen(x.env.ctx, d.paneId, d.server));
     const now = ways.screen.prompt(screen);
     if (!now) {
       const why = ways.screen.atInput(screen);
@@ -122,9 +122,9 @@ export async function runAnswer(x: Execution, d: AnswerDetail): Promise<ActionOu
   // A CLI may drop keys typed into a dialog it has just drawn (Claude Code does).
   const young = await untilOldEnough(x, d, ways, check);
   if (young) return young;
-  await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
-  // Read again right before typing: the key goes only into the dialog seen, whole, this instant.
-  const seen = await check();
+  // Read again right before typing, in the same tmux call that checks the pane's process: the key
+  // goes only into the dialog seen, whole, this instant, of the agent seen.
+  const seen = await check(await recheckPane(ctx, { ...d, who: d.member }, 60));
   if ('status' in seen) return seen;
   const { prompt: before, option } = seen;
   // Cancelled while it looked (on a box: the operator's connection ended): no key goes in after that.

@@ -8,7 +8,12 @@
 import type { AppContext } from '../context/context.js';
 import type { LeadTarget, PaneProcess } from '../kit/detail.js';
 import { ActionStop } from '../kit/execution.js';
+import type { TmuxClient } from '../tmux/client.js';
+import { paneListMarkers } from '../tmux/client.js';
+import { TmuxError } from '../tmux/errors.js';
+import type { PaneLook } from '../tmux/pane-look.js';
 import { procStart } from '../tmux/proc-start.js';
+import { sanitize } from '../text/sanitize.js';
 import { onServer, paneClient } from './pane-client.js';
 
 /** What is checked: the pane, its server, and the process the snapshot saw in it (absent: nothing to compare). */
@@ -23,13 +28,30 @@ export interface PaneCheck {
 /**
  * Throws a refusal unless the pane still runs the process the snapshot saw (a failure when the pane
  * is gone). A target the snapshot saw no process for (a session's pane) is only checked to exist.
+ * With `screenLines`, returns the pane's screen (sanitized) read in the same tmux call: the screen
+ * of the process checked, this instant.
  */
-export async function recheckPane(ctx: AppContext, t: PaneCheck): Promise<void> {
+export async function recheckPane(ctx: AppContext, t: PaneCheck, screenLines?: number): Promise<string> {
   const where = `${t.paneId}${onServer(t.server)}`;
-  const owner = await paneClient(ctx, t.server).paneOwner(t.paneId);
+  const client = paneClient(ctx, t.server);
+  const look = screenLines ? await lookAt(client, t.paneId, screenLines) : null;
+  const owner = screenLines ? look : await client.paneOwner(t.paneId);
   if (owner === null) throw new ActionStop('failed', `${t.who}'s pane ${where} is gone`);
   const wrong = processMismatch(t, owner.pid);
   if (wrong !== null) throw new ActionStop('refused', `${wrong}; nothing was done`);
+  return look ? sanitize(look.screen) : '';
+}
+
+/** The pane's owner and screen in one tmux call (src/tmux/pane-look.ts, loaded when first used); null when gone. */
+async function lookAt(client: TmuxClient, paneId: string, lines: number): Promise<PaneLook | null> {
+  const { paneLookArgs, parsePaneLook } = await import('../tmux/pane-look.js');
+  const m = paneListMarkers();
+  try {
+    return parsePaneLook(await client.run(paneLookArgs(paneId, m, lines)), paneId, m);
+  } catch (err) {
+    if (err instanceof TmuxError && (err.kind === 'no-such-pane' || err.kind === 'no-server')) return null;
+    throw err;
+  }
 }
 
 /**

@@ -177,6 +177,27 @@ describe('answering through the PermissionRequest hook', () => {
     });
   });
 
+  it('writes no answer for a pane whose process is not the one seen, read with its screen right before writing', async () => {
+    const hook = holdingHook(20);
+    await held();
+    const owner = (await tmux.client.paneOwner(pane))!;
+    const answer = (pid: number) => {
+      const run = team();
+      run.members[0]!.paneProcess = { pid, start: null };
+      w.setSnapshot(snapshotOf(run));
+      return runAction(w.env, planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer'], choice: '1' }));
+    };
+    expect(await answer(owner.pid + 1)).toMatchObject({
+      status: 'refused',
+      message: expect.stringContaining('is not the one you saw'),
+    });
+    const r = heldRequestFor(path.join(state(), 'tower'), socket, pane)!;
+    expect(fs.existsSync(r.answerFile)).toBe(false);
+    expect(await answer(owner.pid)).toMatchObject({ status: 'done', message: expect.stringContaining('allowed') });
+    const { out, code } = await hook.done;
+    expect({ out: out.trim(), code }).toEqual({ out: permissionDecision('allow'), code: 0 });
+  });
+
   it('prints nothing and exits 0 when no answer comes within the hold, and the request is no longer offered', async () => {
     const hook = holdingHook(1);
     const { out, code, ms } = await hook.done;

@@ -10,6 +10,7 @@ import { planAction, runAction } from '../../src/actions/index.js';
 import { emptyRun } from '../../src/model/model.js';
 import type { Run } from '../../src/model/model.js';
 import { readPrompt } from '../../src/store/prompt-reading.js';
+import { procStart } from '../../src/tmux/proc-start.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
@@ -97,6 +98,29 @@ describe('answer', () => {
       outcome: 'done',
       approved: outcome.approved,
     });
+  });
+
+  it('types only into the process the operator saw: its pid and start are read with the screen, right before typing', async () => {
+    const owner = (await tmux.client.paneOwner(pane))!;
+    const start = procStart(owner.pid);
+    const asking = async (process: { pid: number; start: number | null }) => {
+      const run = await seenTeam();
+      run.members[1]!.paneProcess = process;
+      w.setSnapshot(snapshotOf(run));
+      return planAction(w.env, { kind: 'answer', run: 'docs', members: ['writer-2'], choice: '1' });
+    };
+    // Another process in the pane than the one seen (its pid, or its pid given again: its start).
+    for (const wrong of [
+      { pid: owner.pid + 1, start },
+      { pid: owner.pid, start: (start ?? 0) + 1 },
+    ]) {
+      const outcome = await runAction(w.env, await asking(wrong));
+      expect(outcome).toMatchObject({ status: 'refused', message: expect.stringContaining('is not the one you saw') });
+      expect(await screen()).toContain('Do you want to proceed?');
+      expect(await screen()).not.toContain('allowed');
+    }
+    expect(await runAction(w.env, await asking({ pid: owner.pid, start }))).toMatchObject({ status: 'done' });
+    await waitFor(async () => (await screen()).includes('allowed: deploying'), 5000, { what: 'the agent to go on' });
   });
 
   it('refuses when the pane shows no prompt any more, or another one than the operator saw', async () => {

@@ -4,13 +4,15 @@
 // own; it reads its terminal raw and stamps, in a JSON line per event, when it reads each key and,
 // in a round held through tower's hook, when the hook lets the request through. The next round
 // starts when the benchmark writes its number into the `ask` file.
-//   node answer-agent.mjs STAMPS ASK   (env TOWER_HOOK: the hook line, to hold even rounds through it)
+//   node answer-agent.mjs STAMPS ASK   (env TOWER_HOOK_FILE: a file holding the hook line, read at each
+//   round, to hold even rounds through it)
 /* global process, console, performance, setInterval */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
 const [stamps, askFile] = process.argv.slice(2);
-const hook = process.env.TOWER_HOOK ?? '';
+const hookFile = process.env.TOWER_HOOK_FILE ?? '';
+const hookLine = () => (hookFile ? fs.readFileSync(hookFile, 'utf8').trim() : '');
 const now = () => performance.timeOrigin + performance.now();
 const stamp = (o) => fs.appendFileSync(stamps, `${JSON.stringify({ ...o, at: now() })}\n`);
 const W = 60;
@@ -35,6 +37,7 @@ function ask(n) {
     `╰${'─'.repeat(W - 2)}╯`,
   ])
     console.log(l);
+  const hook = hookLine();
   const viaHook = hook !== '' && n % 2 === 0;
   stamp({ round: n, event: 'asked', viaHook });
   if (!viaHook) return;

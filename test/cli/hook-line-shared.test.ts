@@ -10,6 +10,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   HOOK_EVENTS,
+  MAX_HOLD_SECONDS,
+  QUICK_PER_SECOND,
+  QUICK_SECONDS,
   hookCommand,
   installedEvents,
   installedHold,
@@ -93,6 +96,20 @@ describe('the hook line on a shared box', () => {
     ]);
     expect(parseEventLine(`1764000000\t%3\t{"hook_event_name":"Stop"}`)).toMatchObject({ pane: '%3', server: null });
     expect(parseEventLine(`1764000000\t%3\tnot/a/socket\t{"hook_event_name":"Stop"}`)).toBeNull();
+  });
+
+  it('looks for its answer every 0.05 s first, then every 0.2 s, the looks of both adding up to the hold', () => {
+    for (const hold of [1, 5, 30, 45, MAX_HOLD_SECONDS]) {
+      const line = hookCommand(hold);
+      const quick = /i=0; while \[ "\$i" -lt (\d+) \] && \[ ! -f "\$h\/\$r\.answer" \]; do sleep ([\d.]+);/.exec(line);
+      const slow = /i=(\d+); while \[ "\$i" -lt (\d+) \] && \[ ! -f "\$h\/\$r\.answer" \]; do sleep 0\.2;/.exec(line);
+      expect(quick?.[2]).toBe(String(1 / QUICK_PER_SECOND));
+      const quickLooks = Number(quick?.[1]);
+      expect(quickLooks).toBe(Math.min(hold, QUICK_SECONDS) * QUICK_PER_SECOND);
+      const slowLooks = Number(slow?.[2]) - Number(slow?.[1]);
+      expect(quickLooks / QUICK_PER_SECOND + slowLooks * 0.2).toBeCloseTo(hold, 6);
+      expect(slowLooks).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('holds a request with the server in its first line, in a folder made 0700', async () => {

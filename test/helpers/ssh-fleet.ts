@@ -79,7 +79,8 @@ export interface Fleet {
   /** The `hosts` entry of this box's config that reaches a box through the lab's ssh config. */
   host(box: RemoteBox): { name: string; destination: string; sshArgs: string[]; tower: string };
   /** Starts tower in its control room with `home/config.json` (written first when given). */
-  controlRoom(config?: object): Promise<ControlRoom>;
+  /** Starts this box's tower (`bin`: another build's launcher, default the one built here). */
+  controlRoom(config?: object, bin?: string): Promise<ControlRoom>;
   /** Stops the control room and every box's tmux server, the sshd, and removes the files. */
   stop(): Promise<void>;
 }
@@ -144,7 +145,7 @@ export async function startFleet(
       sshArgs: ['-F', lab.sshConfig],
       tower: box.tower,
     }),
-    controlRoom: async (config) => {
+    controlRoom: async (config, bin = cli.bin) => {
       if (config) writeFile(path.join(home, 'config.json'), config);
       const vars = [
         `HOME=${home}`,
@@ -152,7 +153,7 @@ export async function startFleet(
         `XDG_CONFIG_HOME=${home}/xdg`,
         `CLAUDE_CONFIG_DIR=${home}/claude`,
       ];
-      const command = `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars.join(' ')} ${process.execPath} ${cli.bin} --config ${home}/config.json -L ${socket}; echo TOWER-EXIT=$?; sleep 100000`;
+      const command = `env -u CI -u CONTINUOUS_INTEGRATION -u TMUX ${vars.join(' ')} ${process.execPath} ${bin} --config ${home}/config.json -L ${socket}; echo TOWER-EXIT=$?; sleep 100000`;
       roomStarted = true;
       await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'tower', '-x', '120', '-y', '40', command);
       return room;
