@@ -119,7 +119,8 @@ export async function guardTyping(
     const why = atInput(await paneScreen(ctx, t.target, t.server));
     if (why) throw new ActionStop('refused', `${where} ${why.reason}; ${what} was not typed`);
   }
-  const pane = /^%\d+$/.test(t.target) && !ways?.waitsForPermission ? { id: t.target, pid: null } : await paneOf(ctx, t);
+  const pane =
+    /^%\d+$/.test(t.target) && !ways?.waitsForPermission ? { id: t.target, pid: null } : await paneOf(ctx, t);
   const waits =
     pane === null
       ? null
