@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context/context.js';
-import type { AgentWays, NotAtInput, SendKeys } from '../agents/types.js';
+import type { AgentWays, SendKeys } from '../agents/types.js';
 import { paneClient } from './pane-client.js';
 
 /** Types the agent's way: each call's keys as one `send-keys`, literal text through the client's own. */
@@ -48,9 +48,4 @@ export async function typeLine(
     await pasteText(ctx, target, server, text);
     await typeKeys(ctx, target, server, submit);
   } else await typeKeys(ctx, target, server, ways.typing.line(text));
-}
-
-/** How the guard before typing reads the member's screen: its CLI's own input box. */
-export function atInputOf(ways: AgentWays): (plain: string) => NotAtInput | null {
-  return (plain) => ways.screen.atInput(plain);
 }

@@ -37,6 +37,7 @@ export function planServerAnswer(
       m.paneId,
     );
   detail.expect = seen.signature;
+  detail.approves = promptApproves(seen, option);
   const about = `${[...seen.subject, seen.question].join(' · ')} → ${option.key}. ${option.label}`;
   return {
     refusal: null,
@@ -56,7 +57,7 @@ export function planServerAnswer(
     ],
     detail,
     destructive: true,
-    approves: promptApproves(seen, option),
+    approves: detail.approves,
   };
 }
 
@@ -74,5 +75,7 @@ export async function runServerAnswer(x: Execution, d: AnswerDetail): Promise<Ac
   return {
     status: 'done',
     message: `answered ${d.choice} (${answered.label}) to ${d.member} through its CLI's server${by}`,
+    // The server took the request only with the input the plan showed: what the plan said it approves.
+    ...(d.approves ? { approved: d.approves } : {}),
   };
 }

@@ -3,9 +3,11 @@
  * line of the checkpoint and rehydrate cycles, on this box or on a box `tower serve` acts for):
  * the pane is captured again and must be positively at its input box (store/input-box.ts), and
  * where the agent's own state says it waits for permission (its Claude Code session file's
- * `status`/`waitingFor`, or a request tower's hook holds for the pane) it is refused whatever the
- * screen seems to say. A refusal names why; nothing is typed.
+ * `status`/`waitingFor`, a request tower's hook holds for the pane, or what its CLI's module reads
+ * of its own: opencode's server, Codex's app server, Gemini CLI's hook events) it is refused
+ * whatever the screen seems to say. A refusal names why; nothing is typed.
  */
+import type { AgentWays } from '../agents/types.js';
 import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import type { LeadTarget } from '../kit/detail.js';
@@ -45,15 +47,40 @@ export function guardEffect(t: TypingTarget, what: string): Effect {
     `what ${t.target}${onServer(t.server)} shows right before ${what} is typed: ` +
       'nothing is typed unless it is at its input box (not a dialog, a dialog taller than the pane, ' +
       'a dialog tower cannot read, a half-drawn frame), ' +
-      "nor while its session file or tower's hook says it waits for permission",
+      "nor while its session file, tower's hook or its CLI's own server or hook events say it waits for permission",
   );
 }
 
-/** The pane id of a target (a session's pane is asked of tmux), or null when tmux names none. */
-async function paneIdOf(ctx: AppContext, t: TypingTarget): Promise<string | null> {
-  if (/^%\d+$/.test(t.target)) return t.target;
-  const id = (await paneClient(ctx, t.server).displayMessage(t.target, '#{pane_id}')).trim();
-  return /^%\d+$/.test(id) ? id : null;
+/** The pane id and first process of a target (a session's pane is asked of tmux), or null when tmux names none. */
+async function paneOf(ctx: AppContext, t: TypingTarget): Promise<{ id: string; pid: number | null } | null> {
+  const [id, pid] = (await paneClient(ctx, t.server).displayMessage(t.target, '#{pane_id} #{pane_pid}'))
+    .trim()
+    .split(' ');
+  if (!id || !/^%\d+$/.test(id)) return null;
+  return { id, pid: pid && /^\d+$/.test(pid) ? Number(pid) : null };
+}
+
+/** What the pane's CLI reads of its own state (its server, its hook events), fresh; null when it says nothing. */
+async function cliWaits(
+  ctx: AppContext,
+  pane: { id: string; pid: number | null },
+  server: string | null | undefined,
+  waits: NonNullable<AgentWays['waitsForPermission']>,
+): Promise<string | null> {
+  if (pane.pid === null) return null;
+  // Loaded only for a CLI that reads its own state here: the plans that name the guard stay light.
+  const [{ HookEvents, hookEventsFile }, { paneArgv }] = await Promise.all([
+    import('../store/hook-events.js'),
+    import('../agents/pane-process.js'),
+  ]);
+  const events = new HookEvents(hookEventsFile(stateHome(ctx.env)));
+  events.refresh();
+  const hook = events.stateOf(serverSocket(ctx, server), pane.id, Date.now(), !server);
+  return waits({
+    pid: pane.pid,
+    argv: paneArgv(pane.pid),
+    hook: hook ? { event: hook.event, activity: hook.activity, cue: hook.cue } : null,
+  });
 }
 
 /** What the agent's own state says it waits for (its session file, a held request), or null. */
@@ -73,15 +100,17 @@ export function waitsForPermission(ctx: AppContext, paneId: string, server: stri
 
 /**
  * Throws a refusal unless the pane is at its input box now (as its CLI's module reads it: `atInput`,
- * Claude Code's by default) and nothing first-party says it waits
- * for permission; `what` is said in the refusal (`/clear`, `the line`).
+ * Claude Code's when `ways` is absent) and nothing first-party says it waits for permission (its
+ * session file, a held request, and what the module reads of its own state); `what` is said in the
+ * refusal (`/clear`, `the line`).
  */
 export async function guardTyping(
   ctx: AppContext,
   t: TypingTarget,
   what: string,
-  atInput: (plain: string) => NotAtInput | null = notAtInput,
+  ways?: Pick<AgentWays, 'screen' | 'waitsForPermission'>,
 ): Promise<void> {
+  const atInput: (plain: string) => NotAtInput | null = ways ? (plain) => ways.screen.atInput(plain) : notAtInput;
   const where = `${t.who}'s pane ${t.target}${onServer(t.server)}`;
   // Two looks a moment apart: a dialog caught as its first line is drawn (its top rule alone) looks
   // like the input box's own rule; a moment later it does not.
@@ -90,7 +119,12 @@ export async function guardTyping(
     const why = atInput(await paneScreen(ctx, t.target, t.server));
     if (why) throw new ActionStop('refused', `${where} ${why.reason}; ${what} was not typed`);
   }
-  const paneId = await paneIdOf(ctx, t);
-  const waits = paneId === null ? null : waitsForPermission(ctx, paneId, t.server);
+  const pane =
+    /^%\d+$/.test(t.target) && !ways?.waitsForPermission ? { id: t.target, pid: null } : await paneOf(ctx, t);
+  const waits =
+    pane === null
+      ? null
+      : (waitsForPermission(ctx, pane.id, t.server) ??
+        (ways?.waitsForPermission ? await cliWaits(ctx, pane, t.server, ways.waitsForPermission) : null));
   if (waits) throw new ActionStop('refused', `${where} waits for permission: ${waits}; ${what} was not typed`);
 }

@@ -14,7 +14,7 @@ import { seconds } from '../kit/effects.js';
 import type { ActionOutcome } from '../kit/types.js';
 import { pollUntil } from '../kit/wait.js';
 import { deleteFile } from '../kit/files.js';
-import { atInputOf, typeLine } from './agent-typing.js';
+import { typeLine } from './agent-typing.js';
 import { captureLead, screenWhileWaiting } from './lead-pane.js';
 import { recheckLead } from './pane-identity.js';
 import { guardTyping, typingTarget } from './input-guard.js';
@@ -41,7 +41,7 @@ export async function typeOwnStep(
   const ctx: AppContext = x.env.ctx;
   const ways = await waysWithCycle(agent);
   await recheckLead(ctx, lead);
-  await guardTyping(ctx, typingTarget(lead), command, atInputOf(ways));
+  await guardTyping(ctx, typingTarget(lead), command, ways);
   const before = await captureLead(ctx, lead);
   await typeLine(ctx, lead.target, lead.server, command, ways);
   const typedAt = Date.now();

@@ -10,7 +10,7 @@ import { seconds } from '../kit/effects.js';
 import type { Execution } from '../kit/execution.js';
 import type { ActionOutcome } from '../kit/types.js';
 import { pollUntil } from '../kit/wait.js';
-import { atInputOf, pasteText, typeKeys } from './agent-typing.js';
+import { pasteText, typeKeys } from './agent-typing.js';
 import { guardTyping } from './input-guard.js';
 import { paneScreen } from './pane-client.js';
 import { recheckPane } from './pane-identity.js';
@@ -34,7 +34,7 @@ export async function runSend(x: Execution, d: SendDetail): Promise<ActionOutcom
   const ctx = x.env.ctx;
   const ways = await (await import('../agents/ways-for.js')).waysFor(d.agent);
   await recheckPane(ctx, { paneId: d.paneId, server: d.server, process: d.process, who: d.member });
-  await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', atInputOf(ways));
+  await guardTyping(ctx, { target: d.paneId, server: d.server, who: d.member }, 'the line', ways);
   const mark = markBeforeSend(ctx, d);
   const submit = ways.typing.submitAfterPaste;
   if (submit) {

@@ -257,6 +257,16 @@ export interface AgentStateSource {
   problems: readonly string[];
 }
 
+/** What the guard before typing knows of a pane, read right before it types. */
+export interface PaneAtTyping {
+  /** The pane's first process (`#{pane_pid}`). */
+  pid: number;
+  /** The argv of that process and its descendants, bounded (pane-process.ts `paneArgv`). */
+  argv: readonly (readonly string[])[];
+  /** The newest event tower's hook line wrote for the pane, within its time to live, and what it says; or null. */
+  hook: { event: string; activity: Activity; cue: string } | null;
+}
+
 /** The parts of a module loaded only once a pane runs the CLI. */
 export interface AgentWays {
   /** Its own sources of state beyond the screen (a server, a log of the turn), made once per store; absent: none. */
@@ -269,6 +279,12 @@ export interface AgentWays {
   cycle?: CycleConfirm;
   /** The CLI's own server, where a pane's process serves one: the exact source of its state and answers. */
   server?: ServerWays;
+  /**
+   * Why the CLI's own state (its server, its hook events), read now and bounded in time, says the
+   * pane waits for permission or an answer; null when it does not say so or cannot be read. The
+   * guard before typing refuses on it whatever the screen shows. Absent: the screen alone.
+   */
+  waitsForPermission?(pane: PaneAtTyping): Promise<string | null>;
 }
 
 /** A request waiting on a CLI's server, whole and structured as the server gave it. */

@@ -190,6 +190,12 @@ export interface AnswerDetail {
   keysBecause?: string | null;
   /** Decided by a rule: answered through the hook or not at all (no key is typed). */
   byRule?: RuleAnswer;
+  /**
+   * Answered through its CLI's server: what the plan showed it approves (the request, its whole
+   * input, the question and the option). The server is answered only while it lists that very
+   * request with that very input, so the outcome and the audit line carry these lines.
+   */
+  approves?: string[];
 }
 
 /** send: the member's pane and the line typed into it. */

@@ -109,7 +109,7 @@ describe('naming a member', () => {
   it('plans say in words what is looked at before and after the effects', () => {
     const send = planAction(w.env, { kind: 'send', run: 'tina:auth', members: ['%2'], text: 'hello' });
     expect(send.effects[0]?.text).toBe(
-      "check what %2 shows right before the line is typed: nothing is typed unless it is at its input box (not a dialog, a dialog taller than the pane, a dialog tower cannot read, a half-drawn frame), nor while its session file or tower's hook says it waits for permission",
+      "check what %2 shows right before the line is typed: nothing is typed unless it is at its input box (not a dialog, a dialog taller than the pane, a dialog tower cannot read, a half-drawn frame), nor while its session file, tower's hook or its CLI's own server or hook events say it waits for permission",
     );
     const kill = planAction(w.env, { kind: 'terminate', run: 'tina:auth', members: ['%2'] });
     expect(kill.effects.at(-1)?.text).toBe('check that %2 and its processes are gone');

@@ -18,6 +18,7 @@ import {
   type Thread,
 } from '../../src/agents/codex/app-server.js';
 import { threadActivity, threadOf } from '../../src/agents/codex/state.js';
+import { codexWaitsForPermission } from '../../src/agents/codex/waits.js';
 import { perTest } from '../helpers/per-test.js';
 
 const fixture = (name: string): unknown =>
@@ -135,5 +136,41 @@ describe("Codex's thread/list", () => {
     }
     // No server at all: a problem too (the store says nothing of it: Codex starts its server later).
     expect(await listThreads(t.dir('tower-codex-home-'), 300)).toMatchObject({ ok: false, problem: /ENOENT/ });
+  });
+});
+
+describe('the guard before typing, asking Codex', () => {
+  /** The captured asking / idle list, its thread moved into `home` and `project`. */
+  const listIn = (name: string, home: string, project: string): unknown => {
+    const list = fixture(name) as { data: Thread[] };
+    return {
+      ...list,
+      data: list.data.map((th) => ({
+        ...th,
+        cwd: project,
+        path: path.join(home, 'sessions', path.basename(th.path!)),
+      })),
+    };
+  };
+
+  it("refuses on the app server's waitingOnApproval for the pane's thread, not on an idle one or another folder's", async () => {
+    let reply = 'thread-list-asking.json';
+    const project = t.dir('tower-codex-project-');
+    let home = '';
+    home = await standIn((method, id) => (method === 'initialize' ? ok(id, {}) : ok(id, listIn(reply, home, project))));
+    const createdAt = (fixture(reply) as { data: Thread[] }).data[0]!.createdAt;
+    const proc = { pid: 1, start: 1, startMs: createdAt * 1000 - 5000, cwd: project, home };
+    expect(await codexWaitsForPermission({ pid: 1 }, () => proc)).toBe(
+      "Codex's app server says its thread 01a21dac-9ad2-77e1-9f18-963a8e41d730 is waiting on approval",
+    );
+    // Another folder's Codex: that thread is not this pane's.
+    const elsewhere = { ...proc, cwd: t.dir('tower-codex-project-') };
+    expect(await codexWaitsForPermission({ pid: 1 }, () => elsewhere)).toBeNull();
+    reply = 'thread-list-idle.json';
+    expect(await codexWaitsForPermission({ pid: 1 }, () => proc)).toBeNull();
+    // No Codex process in the pane, or a server that is gone: the screen decides.
+    expect(await codexWaitsForPermission({ pid: 1 }, () => null)).toBeNull();
+    await closeServer();
+    expect(await codexWaitsForPermission({ pid: 1 }, () => proc)).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpencodeFollow } from '../../src/agents/opencode/follow.js';
 import { answerBySignature, questionOf, requestOf } from '../../src/agents/opencode/requests.js';
+import { opencodeWaitsForPermission } from '../../src/agents/opencode/waits.js';
 import type { Permission, QuestionRequest } from '../../src/agents/opencode/server.js';
 import { readFixture } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -249,5 +250,26 @@ describe("opencode's server followed", () => {
       label: 'Allow once',
     });
     expect(s.replies).toEqual([`${PENDING[0]!.id} {"reply":"once"}`]);
+  });
+});
+
+describe('the guard before typing, asking opencode', () => {
+  it('refuses on a permission or a question its server holds, naming it; not when none, nor without a server', async () => {
+    const s = await standIn({ questions: QUESTIONS });
+    const argv = [['node', '/x/bin/opencode', '--port', String(s.port)]];
+    const p = PENDING[0]!;
+    expect(await opencodeWaitsForPermission({ argv }, NONE)).toBe(
+      `opencode's server on port ${s.port} holds a permission request from it (${p.id}, ${p.permission}, session ${p.sessionID})`,
+    );
+    s.pending = [];
+    const q = QUESTIONS[0]!;
+    expect(await opencodeWaitsForPermission({ argv }, NONE)).toBe(
+      `opencode's server on port ${s.port} holds a question from it (${q.id}, session ${q.sessionID}: ${q.questions[0]!.question})`,
+    );
+    s.questions = [];
+    expect(await opencodeWaitsForPermission({ argv }, NONE)).toBeNull();
+    expect(await opencodeWaitsForPermission({ argv: [['opencode']] }, NONE)).toBeNull();
+    await s.close();
+    expect(await opencodeWaitsForPermission({ argv }, NONE)).toBeNull();
   });
 });

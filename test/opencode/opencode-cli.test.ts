@@ -167,6 +167,9 @@ describe('opencode 1.18.33 in tmux', () => {
     const { plan, outcome } = await act(read, { choice: '1' });
     expect(plan.title).toContain("through its CLI's server");
     expect(outcome).toMatchObject({ status: 'done', message: expect.stringContaining('(Allow once)') });
+    // What it approved, whole, kept in the outcome (and so the audit line) as the plan showed it.
+    expect(plan.approves).toContain(`  ${m.prompt!.request!.whole}`);
+    expect(outcome.approved).toEqual(plan.approves);
     expect(acting.tmux.sent.length).toBe(typed);
     await waitFor(() => toolResults().length === 1, 90_000, { what: 'the tool result sent to the model' });
     expect(fs.readFileSync(path.join(oc.project, 'one.txt'), 'utf8')).toBe('one\n');

@@ -9,6 +9,7 @@ import type { AgentWays } from '../types.js';
 import { codexKeys } from './keys.js';
 import { rolloutUsage } from './rollout.js';
 import { CodexStates } from './state.js';
+import { codexWaitsForPermission } from './waits.js';
 import { codexCleared, codexCompacted } from './cycle.js';
 import { codexOption } from './answers.js';
 import { codexDialogGone, codexInputHolds, codexNotAtInput, codexPrompt, readCodexScreen } from './screen.js';
@@ -26,4 +27,5 @@ export const codexWays: AgentWays = {
   typing: codexKeys,
   usage: rolloutUsage,
   cycle: { cleared: codexCleared, compacted: codexCompacted },
+  waitsForPermission: (pane) => codexWaitsForPermission(pane),
 };

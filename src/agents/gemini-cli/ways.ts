@@ -6,6 +6,7 @@ import { geminiKeys } from './keys.js';
 import type { AgentWays } from '../types.js';
 import { dialogGone, inputHolds, notAtInput, optionFor, readPrompt, readScreen } from './screen.js';
 import { sessionUsage } from './session.js';
+import { geminiWaitsForPermission } from './waits.js';
 
 export const geminiCliWays: AgentWays = {
   screen: {
@@ -18,4 +19,5 @@ export const geminiCliWays: AgentWays = {
   },
   typing: geminiKeys,
   usage: (file) => sessionUsage(file),
+  waitsForPermission: (pane) => Promise.resolve(geminiWaitsForPermission(pane)),
 };

@@ -13,6 +13,7 @@ import { answerBySignature, portOfSignature } from './requests.js';
 import { dialogGone, inputHolds, notAtInput, optionFor, readPrompt, readScreen, selectedOption } from './screen.js';
 import { ANSWER_TIMEOUT_MS, portOf } from './server.js';
 import { readPassword } from './password.js';
+import { opencodeWaitsForPermission } from './waits.js';
 
 export const opencodeWays: AgentWays = {
   screen: {
@@ -42,4 +43,5 @@ export const opencodeWays: AgentWays = {
     },
     portOfSignature,
   },
+  waitsForPermission: (pane) => opencodeWaitsForPermission(pane),
 };
