@@ -11,7 +11,9 @@
 //   imported (~15 ms), and measures every non-ASCII line grapheme by grapheme (~40 µs a line of box
 //   drawing): the screen is made of such lines. The rewrite builds them on first use, and measures text
 //   of printable ASCII plus a few always-narrow ranges (box drawing, block elements, arrows, maths operators, dashes,
-//   quotes, the ellipsis and the middle dot) by its length, as its own ASCII fast path does.
+//   quotes, the ellipsis and the middle dot, geometric shapes, the marks and spinners the screen draws) by its
+//   length, as its own ASCII fast path does. A first frame with a problem row (`✗`) built the property regexes
+//   and a segmenter, ~50 ms, until ✗ and its kin were in the set.
 //   Saves 21-28 % of the first frame (without it 825 ms against 597, 1,512 against 1,200); nothing of
 //   `tower status`, which does not load it.
 // - @alcalzone/ansi-tokenize (loaded with ink) builds an Intl.Segmenter when it is imported, on the way
@@ -37,7 +39,8 @@ export function noFetchProbe(source) {
 }
 
 /** Characters one cell wide under string-width's default (ambiguous is narrow), never part of a wider cluster. */
-export const NARROW_TEXT = '^[\\u0020-\\u007E\\u00B7\\u2010-\\u2027\\u2190-\\u2193\\u2200-\\u22FF\\u2500-\\u259F]*$';
+export const NARROW_TEXT =
+  '^[\\u0020-\\u007E\\u00B7\\u00D7\\u2010-\\u2027\\u203A\\u2190-\\u21FF\\u2200-\\u22FF\\u23BF\\u23F8\\u2500-\\u25FC\\u2605\\u26A0\\u2713-\\u2717\\u2722-\\u2727\\u2729-\\u273D\\u276F\\u27E8\\u27E9\\u2800-\\u28FF\\u2B1D]*$';
 
 const LAZY_REGEXP = `function lazyRegExp(make) {
   let made;

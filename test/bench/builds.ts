@@ -36,13 +36,13 @@ function frame(bin: string, flags: string[]): number {
     LISTS_RUNS,
     60_000,
   );
-  tmux.run('kill-session', '-t', t.pane);
+  tmux.close(t.pane);
   return t.ms;
 }
 
 function bare(): number {
   const t = tmux.timeUntil(`node -e 'console.log(1)'; sleep 100000`, /^1$/m);
-  tmux.run('kill-session', '-t', t.pane);
+  tmux.close(t.pane);
   return t.ms;
 }
 

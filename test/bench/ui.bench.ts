@@ -46,14 +46,14 @@ function firstFrame(label: string, flags: string[], rounds = ROUNDS): void {
   for (let i = 0; i < rounds; i++) {
     const b = tmux.timeUntil(`node -e 'console.log(1)'; sleep 100000`, /^1$/m);
     bare.push(b.ms);
-    tmux.run('kill-session', '-t', b.pane);
+    tmux.close(b.pane);
     const t = tmux.timeUntil(towerCommand(flags), LISTS_RUNS, 60_000);
     frame.push(t.ms);
-    tmux.run('kill-session', '-t', t.pane);
+    tmux.close(t.pane);
     if (!baseBin) continue;
     const p = tmux.timeUntil(towerCommand(flags, [], baseBin), LISTS_RUNS, 60_000);
     base.push(p.ms);
-    tmux.run('kill-session', '-t', p.pane);
+    tmux.close(p.pane);
   }
   console.log(`first frame listing the runs, ${rounds} rounds in a 120×40 tmux pane (${label}):`);
   console.log(`  node -e 'console.log(1)'  ${stats(bare)}`);

@@ -85,7 +85,7 @@ describe('string-width rewrite', () => {
     const { default: original } = await import('string-width');
     const narrow = new RegExp(NARROW_TEXT);
     const samples: string[] = [];
-    for (let cp = 0x20; cp <= 0x25ff; cp++) {
+    for (let cp = 0x20; cp <= 0x2bff; cp++) {
       const ch = String.fromCodePoint(cp);
       if (narrow.test(ch)) samples.push(ch, `a${ch}b`);
     }
@@ -100,6 +100,9 @@ describe('string-width rewrite', () => {
       'tab\there',
       '↔️',
       '⚠ warn',
+      '⚠️ warn',
+      '✗ problem ✓ ❯ › × ★ ⠋',
+      '✅ ◽ ⭐ ❌',
       '',
     );
     const out = await runBundled(

@@ -48,7 +48,7 @@ describe('display width', () => {
 describe('narrow text', () => {
   it('is the set string-width measures by length at build time, every character one cell', () => {
     expect(NARROW.source).toBe(new RegExp(NARROW_TEXT).source);
-    for (let cp = 0x20; cp <= 0x25ff; cp++) {
+    for (let cp = 0x20; cp <= 0x2bff; cp++) {
       const ch = String.fromCodePoint(cp);
       if (NARROW.test(ch)) expect(stringWidth(ch), `U+${cp.toString(16)}`).toBe(1);
     }

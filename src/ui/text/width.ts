@@ -10,10 +10,14 @@ let segmenter: Intl.Segmenter | null = null;
 const PLAIN = /^[\x20-\x7e]*$/;
 /**
  * Printable ASCII and the always-narrow symbols the screen draws with (box drawing, blocks, arrows,
- * maths, dashes, quotes, the ellipsis, the middle dot): each character one grapheme of one cell.
- * The same set string-width's build-time rewrite measures by length (scripts/bundle-patches.js).
+ * maths, dashes, quotes, the ellipsis, the middle dot, geometric shapes, the marks ✓ ✗ × › ❯ ✻ ★ ⚠,
+ * braille spinners): each character one grapheme of one cell. Text with one character outside it
+ * goes the grapheme walk, whose first use builds a segmenter and Unicode-property regexes (~50 ms
+ * of the first frame when a `✗ problem` row was that text). The same set string-width's build-time
+ * rewrite measures by length (scripts/bundle-patches.js).
  */
-export const NARROW = /^[\u0020-\u007E\u00B7\u2010-\u2027\u2190-\u2193\u2200-\u22FF\u2500-\u259F]*$/;
+export const NARROW =
+  /^[\u0020-\u007E\u00B7\u00D7\u2010-\u2027\u203A\u2190-\u21FF\u2200-\u22FF\u23BF\u23F8\u2500-\u25FC\u2605\u26A0\u2713-\u2717\u2722-\u2727\u2729-\u273D\u276F\u27E8\u27E9\u2800-\u28FF\u2B1D]*$/;
 
 /** Cells `text` takes on screen. */
 export function displayWidth(text: string): number {
