@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { makeCliDirs, privateEnv, startCliPane, writeJson, type CliPane } from '../cli-pane.js';
+import { waitFor } from '../wait-for.js';
 import { startGeminiApi, type GeminiApi, type GeminiTurn } from './gemini-api.js';
 
 /** The version the tests and fixtures are made against (package.json pins it exactly). */
@@ -86,10 +87,22 @@ export async function startGemini(
     ...pane,
     // Enter only once the text is drawn in the box: an Enter that comes with the text is lost while
     // the CLI is still starting (its SessionStart hooks running).
+    // On a loaded box the CLI was seen to drop that Enter too, the line left in the box for good:
+    // with no request at the model a while later, Enter again (an empty box ignores it, if the first
+    // one was taken after all).
     submit: async (text) => {
       await pane.keys('-l', '--', text);
       await pane.waitForScreen(`> ${text}`, 30_000);
-      await pane.keys('Enter');
+      const before = api.requests.at(-1);
+      for (let tries = 0; ; tries++) {
+        await pane.keys('Enter');
+        try {
+          await waitFor(() => api.requests.at(-1) !== before, 15_000, { what: `the model asked after "${text}"` });
+          return;
+        } catch (err) {
+          if (tries === 2) throw err;
+        }
+      }
     },
     api,
     geminiDir,
