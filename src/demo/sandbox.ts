@@ -74,7 +74,15 @@ async function killServerAndWait(tmux: TmuxClient, serverPid: number | null = nu
   const end = Date.now() + 3000;
   while (Date.now() < end) {
     try {
-      if ((await tmux.listPanesOrNull()) === null) return removeSocketFile(socket.trim());
+      if ((await tmux.listPanesOrNull()) === null) {
+        // A server told to exit stops answering at once, but waits for its clients to go: one left by
+        // a control room that was killed (its control client, an orphan) kept it running for good.
+        if (serverPid !== null) {
+          await waitGone([serverPid], 2000);
+          if (isRunning(serverPid)) await endByPid(serverPid);
+        }
+        return removeSocketFile(socket.trim());
+      }
     } catch {
       // still shutting down
     }
