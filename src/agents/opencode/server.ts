@@ -203,58 +203,47 @@ export async function sessionStatuses(port: number, opts: ServerOptions = {}): P
 export type Result<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /** The requests waiting on the server at 127.0.0.1:`port`, each parsed; one bad entry is one problem. */
-export async function pendingPermissions(
+export function pendingPermissions(
   port: number,
   opts: ServerOptions = {},
 ): Promise<Result<{ pending: Permission[]; problems: string[] }>> {
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/permission`, {
-      headers: headers(opts),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
-    });
-    if (!res.ok) return { ok: false, problem: `opencode's server said ${res.status} to GET /permission` };
-    const body = await boundedBody(res);
-    if (body === null) return { ok: false, problem: `opencode's permission list is over ${MAX_BODY_BYTES} bytes` };
-    const raw: unknown = JSON.parse(body);
-    if (!Array.isArray(raw)) return { ok: false, problem: "opencode's permission list is not a list" };
-    const pending: Permission[] = [];
-    const problems: string[] = [];
-    for (const item of raw.slice(0, MAX_PENDING)) {
-      const p = PermissionSchema.safeParse(item);
-      if (p.success) pending.push(p.data);
-      else problems.push(`a permission request that does not parse: ${p.error.issues[0]?.message ?? 'bad shape'}`);
-    }
-    if (raw.length > MAX_PENDING) problems.push(`${raw.length - MAX_PENDING} more permission requests not read`);
-    return { ok: true, value: { pending, problems } };
-  } catch (err) {
-    return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
-  }
+  return pendingList(port, opts, { route: 'permission', schema: PermissionSchema, one: 'permission request' });
 }
 
 /** The questions waiting on the server at 127.0.0.1:`port` (`GET /question`), each parsed; one bad entry is one problem. */
-export async function pendingQuestions(
+export function pendingQuestions(
   port: number,
   opts: ServerOptions = {},
 ): Promise<Result<{ pending: QuestionRequest[]; problems: string[] }>> {
+  // A server without the question tool's routes has no questions to list.
+  return pendingList(port, opts, { route: 'question', schema: QuestionSchema, one: 'question', missingIsEmpty: true });
+}
+
+/** One of the server's lists of what waits (`GET /<route>`), bounded, each entry checked by `schema`. */
+async function pendingList<T>(
+  port: number,
+  opts: ServerOptions,
+  list: { route: string; schema: z.ZodType<T>; one: string; missingIsEmpty?: boolean },
+): Promise<Result<{ pending: T[]; problems: string[] }>> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/question`, {
+    const res = await fetch(`http://127.0.0.1:${port}/${list.route}`, {
       headers: headers(opts),
       signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
-    // A server without the question tool's routes has no questions to list.
-    if (res.status === 404) return { ok: true, value: { pending: [], problems: [] } };
-    if (!res.ok) return { ok: false, problem: `opencode's server said ${res.status} to GET /question` };
+    if (res.status === 404 && list.missingIsEmpty) return { ok: true, value: { pending: [], problems: [] } };
+    if (!res.ok) return { ok: false, problem: `opencode's server said ${res.status} to GET /${list.route}` };
     const body = await boundedBody(res);
-    if (body === null) return { ok: false, problem: `opencode's question list is over ${MAX_BODY_BYTES} bytes` };
+    if (body === null) return { ok: false, problem: `opencode's ${list.route} list is over ${MAX_BODY_BYTES} bytes` };
     const raw: unknown = JSON.parse(body);
-    if (!Array.isArray(raw)) return { ok: false, problem: "opencode's question list is not a list" };
-    const pending: QuestionRequest[] = [];
+    if (!Array.isArray(raw)) return { ok: false, problem: `opencode's ${list.route} list is not a list` };
+    const pending: T[] = [];
     const problems: string[] = [];
     for (const item of raw.slice(0, MAX_PENDING)) {
-      const q = QuestionSchema.safeParse(item);
-      if (q.success) pending.push(q.data);
-      else problems.push(`a question that does not parse: ${q.error.issues[0]?.message ?? 'bad shape'}`);
+      const p = list.schema.safeParse(item);
+      if (p.success) pending.push(p.data);
+      else problems.push(`a ${list.one} that does not parse: ${p.error.issues[0]?.message ?? 'bad shape'}`);
     }
+    if (raw.length > MAX_PENDING) problems.push(`${raw.length - MAX_PENDING} more ${list.one}s not read`);
     return { ok: true, value: { pending, problems } };
   } catch (err) {
     return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
