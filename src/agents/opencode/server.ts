@@ -251,42 +251,39 @@ async function pendingList<T>(
 }
 
 /** Answers one question request by its id: one label per question, in order; true when the server took it. */
-export async function replyQuestion(
+export function replyQuestion(
   port: number,
   requestId: string,
   labels: readonly string[],
   opts: ServerOptions = {},
 ): Promise<Result<true>> {
-  if (!id.safeParse(requestId).success) return { ok: false, problem: 'not a request id opencode gives' };
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/question/${requestId}/reply`, {
-      method: 'POST',
-      headers: headers(opts, true),
-      body: JSON.stringify({ answers: labels.map((l) => [l]) }),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
-    });
-    const body = await boundedBody(res);
-    if (!res.ok || body?.trim() !== 'true')
-      return { ok: false, problem: `opencode's server did not take the answer (${res.status})` };
-    return { ok: true, value: true };
-  } catch (err) {
-    return { ok: false, problem: `opencode's server on port ${port}: ${(err as Error).message.slice(0, 200)}` };
-  }
+  return postReply(port, `question/${requestId}/reply`, requestId, { answers: labels.map((l) => [l]) }, opts);
 }
 
 /** Answers one request by its id (`once`, `always` or `reject`); true when the server took it. */
-export async function replyPermission(
+export function replyPermission(
   port: number,
   requestId: string,
   reply: 'once' | 'always' | 'reject',
   opts: ServerOptions = {},
 ): Promise<Result<true>> {
+  return postReply(port, `permission/${requestId}/reply`, requestId, { reply }, opts);
+}
+
+/** POSTs `payload` to the server's `route` for the request `requestId`; true when the server said `true`. */
+async function postReply(
+  port: number,
+  route: string,
+  requestId: string,
+  payload: unknown,
+  opts: ServerOptions,
+): Promise<Result<true>> {
   if (!id.safeParse(requestId).success) return { ok: false, problem: 'not a request id opencode gives' };
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/permission/${requestId}/reply`, {
+    const res = await fetch(`http://127.0.0.1:${port}/${route}`, {
       method: 'POST',
       headers: headers(opts, true),
-      body: JSON.stringify({ reply }),
+      body: JSON.stringify(payload),
       signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
     const body = await boundedBody(res);
