@@ -7,6 +7,7 @@
  * `4` or `n`: no).
  */
 import readline from 'node:readline';
+import { wrapWords } from './cli-screens.js';
 import type { AgentRuntime } from './runtime.js';
 import { style } from './runtime.js';
 
@@ -15,24 +16,6 @@ const MIN_WIDTH = 40;
 const MAX_WIDTH = 200;
 /** Where an option's label starts (` ❯ 1. `): its wrapped lines are indented to it, as Claude Code does. */
 const LABEL_AT = 6;
-
-/** The words of `text` in lines of at most `width` cells; a word longer than that is cut. */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    for (let w = word; w.length > 0; w = w.slice(width)) {
-      const piece = w.slice(0, width);
-      if (line === '') line = piece;
-      else if (line.length + 1 + piece.length <= width) line = `${line} ${piece}`;
-      else {
-        lines.push(line);
-        line = piece;
-      }
-    }
-  }
-  return [...lines, line];
-}
 
 /** What a choice does: allowed or not, and the line the agent prints on taking it. */
 export interface Answer {
@@ -46,13 +29,13 @@ export function permissionLines(command: string, dir: string, width: number): st
   const text = w - 2;
   const cut = (s: string) => (s.length > text ? `${s.slice(0, text - 1)}…` : s);
   const option = (n: number, label: string, cursor = false) =>
-    wrap(label, w - LABEL_AT - 1).map((l, i) =>
+    wrapWords(label, w - LABEL_AT - 1).map((l, i) =>
       i === 0 ? ` ${cursor ? '❯' : ' '} ${n}. ${l}` : `${' '.repeat(LABEL_AT)}${l}`,
     );
   return [
     '─'.repeat(w),
     ' Bash command',
-    ...wrap('Tip: auto mode handles these prompts for you — choose "switch to auto mode" below', text).map(
+    ...wrapWords('Tip: auto mode handles these prompts for you — choose "switch to auto mode" below', text).map(
       (l) => ` ${l}`,
     ),
     // The description Claude Code's model writes; here the command's first two words (`Running npx linkinator`).
