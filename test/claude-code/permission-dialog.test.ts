@@ -90,6 +90,9 @@ describe('the Bash dialog of the real CLI', { timeout: 90_000 }, () => {
     expect(one).toMatchObject({ status: 'done', message: expect.stringContaining('answered 1 (Yes)') });
     await waitFor(() => fs.existsSync(path.join(c!.project, 'out-a.txt')), 20_000, { what: 'the command to run' });
 
+    // Step one's turn ends first: a line typed while the CLI still works is sent with the command's
+    // result (the stand-in then no longer reads it as a new ask), as seen on a loaded box.
+    await c.waitForScreen('Done.');
     await c.ready();
     await c.submit('run step two');
     await c.waitForScreen(/echo x > out-b\.txt\n╌+\n Do you want to proceed\?/);
