@@ -149,6 +149,8 @@ export class PreviewStream {
         this.captureTimer = null;
         void this.capture(key);
       }, wait);
+      // What it prints until then is heard with that capture, in one wake.
+      this.follower?.hold?.();
       return;
     }
     void this.capture(key);

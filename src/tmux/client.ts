@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomHex } from '../text/random.js';
+import type { ControlChannel } from './control-channel.js';
 import { TmuxError, classifyTmuxFailure } from './errors.js';
 import { runTmuxProcess } from './process.js';
 
@@ -29,6 +30,8 @@ export interface PaneInfo {
 }
 
 export const DEFAULT_TMUX_TIMEOUT_MS = 3000;
+/** How long a command run through a control client may take before it is run as a process instead. */
+const CHANNEL_TIMEOUT_MS = 1000;
 
 const PANE_FIELDS = [
   '#{pane_id}',
@@ -143,6 +146,22 @@ export function socketFile(socket: TmuxSocket, env: NodeJS.ProcessEnv = process.
   return path.join(base, `tmux-${uid}`, socket.name ?? 'default');
 }
 
+/** The control clients offered for running commands (src/tmux/control-channel.ts), by socket file. */
+const channels = new Map<string, ControlChannel>();
+
+/** The channel attached to the server whose socket file this is, if any. */
+export function channelOf(file: string): ControlChannel | undefined {
+  return channels.get(file);
+}
+
+/** Offers a channel for its server; the returned function withdraws it (only it, if another came since). */
+export function offerChannel(file: string, channel: ControlChannel): () => void {
+  channels.set(file, channel);
+  return () => {
+    if (channels.get(file) === channel) channels.delete(file);
+  };
+}
+
 /**
  * With no socket file there is no server to list, and a file tmux said no server answers on (a
  * server that ended leaves it) stays so until a new server makes a new one: a poll then looks at
@@ -217,10 +236,16 @@ export class TmuxClient {
     return r.stdout;
   }
 
-  /** Every pane of the server in one call. */
+  /**
+   * Every pane of the server in one call: through the control client attached to the server when
+   * one is (no process of its own), else one tmux process.
+   */
   async listPanes(opts: { signal?: AbortSignal } = {}): Promise<PaneInfo[]> {
     const markers = paneListMarkers();
-    return parsePaneList(await this.run(['list-panes', '-a', '-F', paneFormat(markers)], opts), markers);
+    const args = ['list-panes', '-a', '-F', paneFormat(markers)];
+    const channel = channelOf(socketFile(this.socket));
+    const viaChannel = channel && !opts.signal?.aborted ? await channel.run(args, CHANNEL_TIMEOUT_MS) : null;
+    return parsePaneList(viaChannel ?? (await this.run(args, opts)), markers);
   }
 
   /** Asks tmux about one pane (by id) now: its first process and the server's pid; null when the pane is gone. */

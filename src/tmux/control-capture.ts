@@ -18,19 +18,8 @@
 import { randomHex } from '../text/random.js';
 import type { PaneCapture } from './capture.js';
 
-/** Nonces taken from one read of the random source: a streamed pane is captured up to ten times a second. */
-const NONCES_PER_READ = 32;
-/** Nonces read and not yet used (never written anywhere before use). */
-let spareNonces: string[] = [];
-
-/** A fresh marker nonce, as src/tmux/capture.ts makes one (128 random bits, hex), from a read of 32. */
-function pooledNonce(): string {
-  if (spareNonces.length === 0) {
-    const hex = randomHex(16 * NONCES_PER_READ);
-    spareNonces = Array.from({ length: NONCES_PER_READ }, (_, i) => hex.slice(i * 32, i * 32 + 32));
-  }
-  return spareNonces.pop() as string;
-}
+/** A fresh marker nonce, as src/tmux/capture.ts makes one (128 random bits, hex). */
+const freshNonce = (): string => randomHex(16);
 
 /** The longest line taken from the control client: a longer one ends the request as failed. */
 export const CONTROL_LINE_CHARS = 1 << 20;
@@ -53,6 +42,7 @@ export interface ControlAnswer {
 }
 
 interface Request {
+  kind: 'capture';
   /** The start of the closing marker's line, and the opening marker's whole line. */
   closing: string;
   opening: RegExp;
@@ -67,6 +57,30 @@ interface Request {
   resolve: (c: ControlAnswer | null) => void;
 }
 
+/**
+ * A command run through the client (src/tmux/control-channel.ts), framed as a capture is:
+ *   display-message -p '<nonce>:b:' ; <command>
+ *   display-message -p '<nonce>:e:'
+ * Every line from the opening marker to the closing one is kept; the command's output is what lies
+ * in the first block after the opening marker's own: from its `%begin` to the last line that ends
+ * that block (`%end` or `%error` with the `%begin`'s own time, number and flags; a line of output
+ * that looks like it comes before it). Notifications come only between blocks, and none is `%begin`.
+ */
+interface CommandRequest {
+  kind: 'command';
+  opening: string;
+  closing: string;
+  opened: boolean;
+  lines: string[];
+  chars: number;
+  resolve: (out: string | null) => void;
+}
+
+/** The most a command's answer may hold: past it the answer is refused (its command runs as a process). */
+export const COMMAND_ANSWER_CHARS = 64 << 20;
+/** Requests waiting for the one under way; one more is refused (null) at once. */
+export const MAX_WAITING = 4;
+
 /** The two command lines of one request (newline-terminated), for the control client's stdin. */
 export function controlCaptureCommands(paneId: string, nonce: string, history: number): string {
   return (
@@ -76,20 +90,82 @@ export function controlCaptureCommands(paneId: string, nonce: string, history: n
   );
 }
 
+/** How long a request may wait for its answer by default once sent (tmux's own call timeout). */
+const ANSWER_MS = 3000;
+
 /**
  * Reads a control client's stream line by line: requests' answers by the framing above, and every
- * other line handed to `onLine` (notifications such as `%output`). One request at a time.
+ * other line handed to `onLine` (notifications such as `%output`). One request at a time: the next
+ * is sent once the one before has its answer, or has none in time.
  */
 export class ControlCaptures {
   private partial = '';
   private overlong = false;
-  private current: Request | null = null;
+  private current: Request | CommandRequest | null = null;
+  /** Requests that wait for the one under way to end, each a start (false: refused, resolve null). */
+  private waiting: Array<(go: boolean) => void> = [];
 
   constructor(private readonly onLine: (line: string) => void) {}
 
   /** Whether a request is waiting for its answer. */
   get busy(): boolean {
     return this.current !== null;
+  }
+
+  /**
+   * Sends `commands` for `r` once the requests before it have ended (too many before it: null at
+   * once); resolves with its answer, or null when none comes in `timeoutMs` from sending.
+   */
+  private inTurn<T>(
+    make: (resolve: (v: T | null) => void) => Request | CommandRequest,
+    commands: (r: Request | CommandRequest) => string,
+    send: (commands: string) => void,
+    timeoutMs: number,
+  ): Promise<T | null> {
+    const start = () =>
+      new Promise<T | null>((resolve) => {
+        let late: NodeJS.Timeout | undefined = undefined;
+        const r = make((v) => {
+          clearTimeout(late);
+          resolve(v);
+        });
+        this.current = r;
+        late = setTimeout(() => {
+          if (this.current === r) this.cancel();
+        }, timeoutMs);
+        send(commands(r));
+      });
+    if (!this.current) return start();
+    if (this.waiting.length >= MAX_WAITING) return Promise.resolve(null);
+    return new Promise((resolve) => this.waiting.push((go) => resolve(go ? start() : null)));
+  }
+
+  /** The request under way ended: the next one starts. */
+  private next(): void {
+    this.current = null;
+    this.waiting.shift()?.(true);
+  }
+
+  /**
+   * Runs one command line (already quoted) and resolves with its output, or null: it failed, its
+   * answer was not whole, too long or late, the client ended.
+   */
+  command(commandLine: string, send: (commands: string) => void, timeoutMs = ANSWER_MS): Promise<string | null> {
+    const nonce = freshNonce();
+    return this.inTurn<string>(
+      (resolve) => ({
+        kind: 'command',
+        opening: `${nonce}:b:`,
+        closing: `${nonce}:e:`,
+        opened: false,
+        lines: [],
+        chars: 0,
+        resolve,
+      }),
+      () => `display-message -p '${nonce}:b:' ; ${commandLine}\ndisplay-message -p '${nonce}:e:'\n`,
+      send,
+      timeoutMs,
+    );
   }
 
   /**
@@ -101,17 +177,21 @@ export class ControlCaptures {
     return a && { ok: true, text: a.lines.join('\n'), command: a.command, pid: a.pid };
   }
 
-  /** A request answered with its lines and what tmux said of the pane (`onOpening`: see Request). */
+  /**
+   * A request answered with its lines and what tmux said of the pane (`onOpening`: see Request), or
+   * null as `request`'s, or when none came in `timeoutMs` (an old tmux failing the closing marker).
+   */
   ask(
     paneId: string,
     history: number,
     send: (commands: string) => void,
     onOpening?: () => void,
+    timeoutMs = ANSWER_MS,
   ): Promise<ControlAnswer | null> {
-    if (this.current) return Promise.resolve(null);
-    const nonce = pooledNonce();
-    return new Promise((resolve) => {
-      this.current = {
+    const nonce = freshNonce();
+    return this.inTurn<ControlAnswer>(
+      (resolve) => ({
+        kind: 'capture',
         closing: `${nonce}:e:`,
         opening: new RegExp(`^${nonce}:b:(\\d+):(\\d+):(\\d+):(\\d+):([01])$`),
         history,
@@ -122,15 +202,26 @@ export class ControlCaptures {
         lines: [],
         ok: false,
         resolve,
-      };
-      send(controlCaptureCommands(paneId, nonce, history));
-    });
+      }),
+      () => controlCaptureCommands(paneId, nonce, history),
+      send,
+      timeoutMs,
+    );
   }
 
-  /** Ends the waiting request without a capture (the client ended or the answer is late). */
+  /** Ends the request under way without an answer (the answer is late); the next one starts. */
   cancel(): void {
     const r = this.current;
+    if (!r) return;
+    this.next();
+    r.resolve(null);
+  }
+
+  /** Ends every request, under way or waiting, without an answer (the client ended). */
+  cancelAll(): void {
+    const r = this.current;
     this.current = null;
+    for (const w of this.waiting.splice(0)) w(false);
     r?.resolve(null);
   }
 
@@ -160,8 +251,12 @@ export class ControlCaptures {
       if (line !== null) this.onLine(line);
       return;
     }
+    if (r.kind === 'command') {
+      this.commandLine(r, line);
+      return;
+    }
     if (line !== null && line.startsWith(r.closing)) {
-      this.current = null;
+      this.next();
       const end = /^(\d+):/.exec(line.slice(r.closing.length));
       const pid = end ? Number(end[1]) : null;
       const command = line.slice(r.closing.length + (end ? end[0].length : 0));
@@ -218,4 +313,45 @@ export class ControlCaptures {
         return;
     }
   }
+
+  /** One line while a command runs. */
+  private commandLine(r: CommandRequest, line: string | null): void {
+    // What the pane printed is told as it comes, a line of output that looks so too: a bound of
+    // what it printed is only ever raised by it (src/tmux/scroll-bound.ts).
+    if (line !== null && line.startsWith('%output ')) this.onLine(line);
+    if (!r.opened) {
+      if (line === r.opening) r.opened = true;
+      else if (line !== null && !line.startsWith('%output ')) this.onLine(line);
+      return;
+    }
+    if (line !== null && line.startsWith(r.closing)) {
+      this.next();
+      r.resolve(line === r.closing ? commandOutput(r.lines) : null);
+      return;
+    }
+    r.chars += (line?.length ?? COMMAND_ANSWER_CHARS) + 1;
+    // Too long: kept no further; the request ends at its closing marker, refused.
+    if (r.chars > COMMAND_ANSWER_CHARS) r.lines = [];
+    else r.lines.push(line as string);
+  }
+}
+
+/**
+ * A command's output from the lines between its markers (see CommandRequest): null unless they hold
+ * the opening marker's block end, then the command's whole block ended by `%end`.
+ */
+export function commandOutput(lines: readonly string[]): string | null {
+  // The opening marker's block end, the command's block, the closing marker's `%begin` last.
+  if (lines.length < 4 || !lines[0]?.startsWith('%end ')) return null;
+  const closingBegin = lines.length - 1;
+  if (!lines[closingBegin]?.startsWith('%begin ')) return null;
+  let begin = 1;
+  while (begin < closingBegin && !lines[begin]?.startsWith('%begin ')) begin++;
+  if (begin >= closingBegin) return null;
+  const stamp = (lines[begin] as string).slice('%begin '.length);
+  let end = closingBegin - 1;
+  while (end > begin && lines[end] !== `%end ${stamp}` && lines[end] !== `%error ${stamp}`) end--;
+  if (end === begin || lines[end] !== `%end ${stamp}`) return null;
+  const out = lines.slice(begin + 1, end);
+  return out.length ? `${out.join('\n')}\n` : '';
 }

@@ -25,9 +25,13 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { PaneCapture } from './capture.js';
+import { offerChannel, socketFile } from './client.js';
 import type { TmuxClient } from './client.js';
+import { controlCommandLine } from './control-channel.js';
+import type { ControlChannel } from './control-channel.js';
 import { ControlCaptures } from './control-capture.js';
 import { StreamedCaptures } from './pane-splice.js';
+import { holdReading, releaseReading } from './read-hold.js';
 import type { Asked } from './pane-splice.js';
 
 export interface PaneOutputFollower {
@@ -40,6 +44,14 @@ export interface PaneOutputFollower {
   capture?(history: number): Promise<PaneCapture | null>;
   /** How many captures were made from the screen and the history already taken (src/tmux/pane-splice.ts). */
   splices?(): number;
+  /**
+   * Nothing needs hearing from the pane until the next capture (one is due): what it prints waits in
+   * the client's pipe and is read with that capture's answer, in one wake (src/tmux/read-hold.ts).
+   * The hold ends at the next capture asked, any command sent through the client (a poll's pane
+   * list, every poll tick at the latest), or the follower's end. No timer of its own: node wakes
+   * for a timer even once it is cleared, and a wake is what the hold saves.
+   */
+  hold?(): void;
 }
 
 /** How long a client that has spoken may linger after its stdin closed before it is killed. */
@@ -80,21 +92,29 @@ async function ask(
   splicer: StreamedCaptures,
   depth: number,
   running: ChildProcess,
+  send: (commands: string) => void,
   timeoutMs: number,
 ): Promise<Asked> {
   // Stopped (its stdin closed) or ended: nothing more is asked of it.
   if (!running.stdin?.writable || running.exitCode !== null) return null;
   let before: ((width: number) => number | null) | null = null;
-  const answer = captures.ask(
-    splicer.paneId,
-    depth,
-    (commands) => running.stdin?.write(commands),
-    () => (before = splicer.printed.counted()),
-  );
-  // A capture tmux never closes (an old tmux failing the closing marker) gives way to a process.
-  const late = setTimeout(() => captures.cancel(), timeoutMs);
-  const a = await answer.finally(() => clearTimeout(late));
+  const a = await captures.ask(splicer.paneId, depth, send, () => (before = splicer.printed.counted()), timeoutMs);
   return a && { answer: a, bound: before };
+}
+
+/** Commands run through a running client, while it takes them (src/tmux/control-channel.ts). */
+function channelThrough(
+  captures: ControlCaptures,
+  running: ChildProcess,
+  send: (commands: string) => void,
+): ControlChannel {
+  return {
+    run(args, timeoutMs) {
+      const line = controlCommandLine(args);
+      if (line === null || !running.stdin?.writable || running.exitCode !== null) return Promise.resolve(null);
+      return captures.command(line, send, timeoutMs);
+    },
+  };
 }
 
 /** A read-only control client of `paneId`'s session that never resizes it, in a process group of its own. */
@@ -113,78 +133,140 @@ export function followPaneOutput(
   onOutput: () => void,
   onEnd: (why: string) => void,
 ): PaneOutputFollower {
-  const splicer = new StreamedCaptures(paneId);
-  const captures = new ControlCaptures((line) => {
-    if (splicer.heard(line)) onOutput();
-  });
-  let child: ChildProcess | null = null;
-  let ended = false;
-  let stopped = false;
+  return new ControlFollower(tmux, paneId, onOutput, onEnd);
+}
+
+class ControlFollower implements PaneOutputFollower {
+  private readonly splicer: StreamedCaptures;
+  private readonly captures: ControlCaptures;
+  private child: ChildProcess | null = null;
+  private ended = false;
+  private stopped = false;
   /** Whether the client has written anything: tmux has set it up, so a kill is safe. */
-  let spoken = false;
-  let killer: NodeJS.Timeout | null = null;
-  let gone!: () => void;
-  const goneP = new Promise<void>((resolve) => (gone = resolve));
-  const previous = takeTurn(tmux.argv([]).join('\0'), goneP);
-  const end = (why: string) => {
-    if (ended) return;
-    ended = true;
-    captures.cancel();
-    onEnd(why);
-  };
-  const arm = (ms: number) => {
-    if (killer) clearTimeout(killer);
-    killer = setTimeout(() => child?.kill('SIGKILL'), ms);
-    killer.unref();
-  };
-  const launch = () => {
-    if (stopped) {
-      gone();
+  private spoken = false;
+  private killer: NodeJS.Timeout | null = null;
+  private capturing = false;
+  /** Whether the client's pipe is not read now (see PaneOutputFollower.hold). */
+  private held = false;
+  /** Resolves the client's turn on its server (takeTurn) once it has gone. */
+  private gone!: () => void;
+  /** Withdraws the client offered for running its server's commands (src/tmux/control-channel.ts). */
+  private withdraw: (() => void) | null = null;
+
+  constructor(
+    private readonly tmux: TmuxClient,
+    private readonly paneId: string,
+    onOutput: () => void,
+    private readonly onEnd: (why: string) => void,
+  ) {
+    const splicer = (this.splicer = new StreamedCaptures(paneId));
+    this.captures = new ControlCaptures((line) => {
+      if (splicer.heard(line)) onOutput();
+    });
+    const goneP = new Promise<void>((resolve) => (this.gone = resolve));
+    const previous = takeTurn(tmux.argv([]).join('\0'), goneP);
+    if (previous) void previous.then(() => this.launch());
+    else this.launch();
+  }
+
+  splices(): number {
+    return this.splicer.spliced;
+  }
+
+  capture(history: number): Promise<PaneCapture | null> {
+    this.release();
+    const running = this.child;
+    // One capture at a time: each is spliced onto the one before (a command may wait its turn).
+    if (this.ended || !running || this.capturing || !running.stdin?.writable) return Promise.resolve(null);
+    this.capturing = true;
+    const send = (commands: string) => this.write(commands);
+    return this.splicer
+      .capture(history, (depth) => ask(this.captures, this.splicer, depth, running, send, this.tmux.timeoutMs))
+      .finally(() => (this.capturing = false));
+  }
+
+  hold(): void {
+    const running = this.child;
+    if (this.ended || this.held || !running || this.captures.busy) return;
+    this.held = holdReading(running.stdout);
+  }
+
+  stop(): void {
+    this.release();
+    this.withdraw?.();
+    this.ended = true;
+    this.stopped = true;
+    this.captures.cancelAll();
+    const c = this.child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    c.stdin?.end();
+    this.arm(this.spoken ? LINGER_MS : SILENT_LINGER_MS);
+  }
+
+  private release(): void {
+    if (!this.held) return;
+    this.held = false;
+    releaseReading(this.child?.stdout);
+  }
+
+  /** Writes a request's command lines, the pipe read again first (its answer comes through it). */
+  private write(commands: string): void {
+    this.release();
+    this.child?.stdin?.write(commands);
+  }
+
+  private end(why: string): void {
+    this.release();
+    this.withdraw?.();
+    if (this.ended) return;
+    this.ended = true;
+    this.captures.cancelAll();
+    this.onEnd(why);
+  }
+
+  private arm(ms: number): void {
+    if (this.killer) clearTimeout(this.killer);
+    this.killer = setTimeout(() => this.child?.kill('SIGKILL'), ms);
+    this.killer.unref();
+  }
+
+  private launch(): void {
+    if (this.stopped) {
+      this.gone();
       return;
     }
     let c: ChildProcess;
     try {
-      c = controlClient(tmux, paneId);
+      c = controlClient(this.tmux, this.paneId);
     } catch (err) {
-      gone();
-      queueMicrotask(() => end(err instanceof Error ? err.message : String(err)));
+      this.gone();
+      queueMicrotask(() => this.end(err instanceof Error ? err.message : String(err)));
       return;
     }
-    child = c;
+    this.child = c;
     c.stdout?.setEncoding('utf8');
     c.stdout?.on('data', (chunk: string) => {
-      if (!spoken) {
-        spoken = true;
-        // Stopped before it spoke: the short bound starts now that a kill can no longer hurt tmux.
-        if (stopped) arm(LINGER_MS);
-      }
-      captures.push(chunk);
+      if (!this.spoken) this.spoke(c);
+      this.captures.push(chunk);
     });
     c.stdin?.on('error', () => {});
-    c.on('error', (err) => end(err.message));
+    c.on('error', (err) => this.end(err.message));
     c.on('close', (code) => {
-      if (killer) clearTimeout(killer);
-      gone();
-      end(`the control client ended (${code ?? 'signal'})`);
+      this.withdraw?.();
+      if (this.killer) clearTimeout(this.killer);
+      this.gone();
+      this.end(`the control client ended (${code ?? 'signal'})`);
     });
-  };
-  if (previous) void previous.then(launch);
-  else launch();
-  return {
-    splices: () => splicer.spliced,
-    capture(history: number): Promise<PaneCapture | null> {
-      const running = child;
-      if (ended || !running || captures.busy || !running.stdin?.writable) return Promise.resolve(null);
-      return splicer.capture(history, (depth) => ask(captures, splicer, depth, running, tmux.timeoutMs));
-    },
-    stop() {
-      ended = true;
-      stopped = true;
-      captures.cancel();
-      const c = child;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      c.stdin?.end();
-      arm(spoken ? LINGER_MS : SILENT_LINGER_MS);
-    },
-  };
+  }
+
+  /** The client said its first words: tmux has set it up. */
+  private spoke(c: ChildProcess): void {
+    this.spoken = true;
+    // Stopped before it spoke: the short bound starts now that a kill can no longer hurt tmux.
+    if (this.stopped) this.arm(LINGER_MS);
+    else {
+      const channel = channelThrough(this.captures, c, (commands) => this.write(commands));
+      this.withdraw = offerChannel(socketFile(this.tmux.socket), channel);
+    }
+  }
 }

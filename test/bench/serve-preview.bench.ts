@@ -10,12 +10,14 @@
  *
  *   node --import tsx test/bench/serve-preview.bench.ts [BIN…]   (default: this repo's bin/tower.js)
  *   BENCH_BASE_BIN=/path/to/bin/tower.js adds a previous build.
+ *   BENCH_PREVIEW=0 asks for no preview: what the serve costs at rest beside the same printing pane.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { socketFile } from '../../src/tmux/client.js';
 import { tempDir } from '../helpers/box.js';
 import { agentPane, writeCrew } from '../helpers/ssh-fleet.js';
 import { uniqueSocketName } from '../helpers/tmux.js';
@@ -27,6 +29,7 @@ const bins = [
   ...(process.env.BENCH_BASE_BIN ? [process.env.BENCH_BASE_BIN] : []),
   ...(process.argv.slice(2).length ? process.argv.slice(2) : [path.join(repo, 'bin', 'tower.js')]),
 ];
+const PREVIEW = process.env.BENCH_PREVIEW !== '0';
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 5);
 const WINDOW_SEC = Number(process.env.BENCH_WINDOW_SEC ?? 6);
 const PRINTER = `sh -c 'i=0; while :; do i=$((i+1)); echo "line $i of what the agent prints"; sleep 0.1; done'`;
@@ -88,7 +91,7 @@ try {
       ],
       {
         env,
-        stdio: ['pipe', 'pipe', 'ignore'],
+        stdio: ['pipe', 'pipe', process.env.BENCH_STDERR ? 'inherit' : 'ignore'],
       },
     );
     lane.serve = serve;
@@ -110,6 +113,7 @@ try {
     });
     await waitFor(() => out.includes('"type":"snapshot"'), 60_000, { what: `${label}: the snapshot` });
     serve.stdin!.write(`${JSON.stringify({ type: 'use', features: ['pane-preview'] })}\n`);
+    if (!PREVIEW) return lane;
     serve.stdin!.write(`${JSON.stringify({ type: 'preview', pane, server: null })}\n`);
     await waitFor(() => out.includes('"type":"pane"'), 30_000, { what: `${label}: the pane streamed` });
     const seen = lines;
@@ -136,11 +140,25 @@ try {
     });
   }
   const f = (xs: number[]) => `${median(xs).toFixed(2).padStart(5)} %`;
+  // How fast this machine is now: what one wake of node's loop costs (a VM's figures move with its host).
+  const wake = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `(async () => { await new Promise((r) => setTimeout(r, 200)); const t = process.cpuUsage();
+         for (let i = 0; i < 200; i++) await new Promise((r) => setTimeout(r, 10));
+         const u = process.cpuUsage(t); console.log(JSON.stringify((u.user + u.system) / 200)); })()`,
+      ],
+      { encoding: 'utf8' },
+    ),
+  ) as number;
   const floorServer = median(floor.figures.server);
   console.log(
-    `tower serve previewing a pane that prints 10 lines/s: medians of ${WINDOWS} windows of ${WINDOW_SEC} s, % of one core (goal ≤ 1.5 %)`,
+    `tower serve ${PREVIEW ? 'previewing' : 'beside, not previewing,'} a pane that prints 10 lines/s: medians of ${WINDOWS} windows of ${WINDOW_SEC} s, % of one core (goal ≤ 1.5 %)`,
   );
   console.log(`floor: the pane's tmux server with no tower ${f(floor.figures.server)}`);
+  console.log(`this machine now: one wake of an idle node costs ${wake.toFixed(0)} µs of CPU`);
   console.log('build                                      serve   its children   its tmux server above floor   total');
   const totals: number[] = [];
   for (const l of lanes.slice(1)) {
@@ -175,6 +193,8 @@ try {
     } catch {
       // Already gone.
     }
+    // tmux leaves its socket file behind.
+    fs.rmSync(socketFile({ name: l.socket }), { force: true });
   }
   fs.rmSync(dir, { recursive: true, force: true });
 }
