@@ -7,7 +7,14 @@ import fs from 'node:fs';
 import type { AppContext } from '../context/context.js';
 import { stateHome } from '../config/config.js';
 import { createExclusive, deleteFile } from '../kit/files.js';
-import { ANSWER_MARGIN_MS, fromServer, heldDir, heldRequestNow, heldRequestsFor } from '../store/held-requests.js';
+import {
+  ANSWER_MARGIN_MS,
+  fromServer,
+  heldDir,
+  heldRequestNow,
+  heldRequestsFor,
+  wakeHeld,
+} from '../store/held-requests.js';
 import { heldFolderProblem } from '../store/held-folder.js';
 import type { Member } from '../model/model.js';
 import { readPrompt } from '../store/prompt-reading.js';
@@ -172,6 +179,8 @@ export async function answerThroughHook(
       details,
     };
   }
+  // A hook line that waits to be woken reads it at once; an older one finds the file at its next look.
+  wakeHeld(h.answerFile.replace(/\.answer$/, '.wake'));
   const taken = await pollUntil({
     timeoutMs: Math.min(MAX_HOOK_WAIT_MS, Math.max(0, still.until - now) + ANSWER_MARGIN_MS),
     intervalMs: 100,

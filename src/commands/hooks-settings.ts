@@ -43,10 +43,11 @@ export const REQUEST_BYTES = 64 * 1024;
 export const MAX_HOLD_SECONDS = 300;
 
 /**
- * For this long after it starts holding a request, the hook looks for tower's answer this many times
- * a second; every 0.2 s after that. Most answers come while the dialog is fresh, and a look costs a
- * `sleep` process (~1.3 ms of CPU on a busy 2-core box): 20 a second for 30 s is ~0.8 s of CPU per
- * held request, against ~100 ms of waiting on average at 0.2 s.
+ * Where the hook cannot wait to be woken (no `mkfifo` or `timeout`): for this long after it starts
+ * holding a request, it looks for tower's answer this many times a second; every 0.2 s after that.
+ * Most answers come while the dialog is fresh, and a look costs a `sleep` process (~1.3 ms of CPU
+ * on a busy 2-core box): 20 a second for 30 s is ~0.8 s of CPU per held request, against ~100 ms
+ * of waiting on average at 0.2 s.
  */
 export const QUICK_SECONDS = 30;
 export const QUICK_PER_SECOND = 20;
@@ -87,10 +88,11 @@ const APPEND = `printf '%s\\t%s\\t%s\\t%s\\n' "$(date +%s)" "$p" "$s" "$e" >>"$f
  * With `holdSeconds` > 0 (PermissionRequest only) it then holds the request open for tower: it
  * makes its folders 0700 (and holds nothing when it cannot: another user's folder), writes
  * `held/<epoch>-<pid>.req` (`<pane>\t<epoch>\t<seconds>\t<server socket>`, then the event's
- * JSON, whole up to REQUEST_BYTES; a longer request is not held) and looks for `held/<id>.answer`
- * (`allow` or `deny`, written atomically by `tower answer`) every 0.05 s for QUICK_SECONDS, then
- * every 0.2 s, at most holdSeconds in all (counted in looks); it prints Claude Code's decision
- * for that answer. With no answer in time (or any other answer) it prints nothing and exits 0:
+ * JSON, whole up to REQUEST_BYTES; a longer request is not held) and waits for `held/<id>.answer`
+ * (`allow` or `deny`, written atomically by `tower answer`, which then writes a byte into the FIFO
+ * `held/<id>.wake` the hook made and holds open), at most holdSeconds; without a FIFO or `timeout`
+ * it looks for the file every 0.05 s for QUICK_SECONDS, then every 0.2 s. It prints Claude Code's
+ * decision for that answer. With no answer in time (or any other answer) it prints nothing and exits 0:
  * Claude Code then shows its own permission dialog, as without tower.
  */
 export function hookCommand(holdSeconds = 0): string {
@@ -119,11 +121,20 @@ export function hookCommand(holdSeconds = 0): string {
       `rm -f "$h/$r.answer" &&`,
     `printf '%s\\t%s\\t%s\\t%s\\n%s\\n' "$p" "$(date +%s)" ${hold} "$s" "$j" >"$h/$r.tmp" && mv -f ` +
       `"$h/$r.tmp" "$h/$r.req" &&`,
-    // Quick looks while an answer is likely soon, then slow ones: both counted, so the hold stays bounded.
-    `{ i=0; while [ "$i" -lt ${quick * QUICK_PER_SECOND} ] && [ ! -f "$h/$r.answer" ]; do sleep ` +
+    // Woken by tower the moment it answers: a byte in a FIFO the hook holds open, read by `head`
+    // under `timeout` a second at a time (an answer file written without the byte, by an older
+    // tower, is still found within a second), hold seconds in all. Two processes a second while it
+    // waits, not twenty, and ~30 ms sooner than a look every 0.05 s. A signal ends the wait with the
+    // hook. Where there is no FIFO or no `timeout`, the hook looks instead: quick looks while an
+    // answer is likely soon, then slow ones, both counted, so the hold stays bounded.
+    `{ if mkfifo "$h/$r.wake" && command exec 3<>"$h/$r.wake" && command -v timeout >/dev/null; then ` +
+      `trap 'kill $w; exit 0' HUP INT TERM; i=0; while [ "$i" -lt ${hold} ] && [ ! -f "$h/$r.answer" ]; ` +
+      `do timeout 1 head -c 1 <&3 >/dev/null 2>&1 & w=$!; wait $w; i=$((i+1)); done; ` +
+      `trap - HUP INT TERM; exec 3>&-; else`,
+    `i=0; while [ "$i" -lt ${quick * QUICK_PER_SECOND} ] && [ ! -f "$h/$r.answer" ]; do sleep ` +
       `${1 / QUICK_PER_SECOND}; i=$((i+1)); done;`,
-    `i=${quick * 5}; while [ "$i" -lt ${hold * 5} ] && [ ! -f "$h/$r.answer" ]; do sleep 0.2; i=$((i+1)); done;`,
-    'rm -f "$h/$r.req"; a="$(head -c 8 "$h/$r.answer" 2>/dev/null)"; rm -f "$h/$r.answer";',
+    `i=${quick * 5}; while [ "$i" -lt ${hold * 5} ] && [ ! -f "$h/$r.answer" ]; do sleep 0.2; i=$((i+1)); done; fi;`,
+    'a="$(head -c 8 "$h/$r.answer" 2>/dev/null)"; rm -f "$h/$r.req" "$h/$r.answer" "$h/$r.wake";',
     `case "$a" in allow) printf '%s\\n' '${permissionDecision('allow')}';; deny) printf '%s\\n' ` +
       `'${permissionDecision('deny')}';; esac; } 2>/dev/null; true`,
     MARKER,

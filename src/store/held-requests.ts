@@ -158,6 +158,24 @@ function unlink(file: string): void {
 }
 
 /**
+ * Wakes what waits on a held request's FIFO (`<id>.wake`, see src/commands/hooks-settings.ts): one
+ * byte, written only into a FIFO of this user's that something reads, never blocking and never
+ * through a link. A hook line from before the FIFO, or a hook gone, leaves nothing to wake.
+ */
+export function wakeHeld(file: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+    const st = fs.fstatSync(fd);
+    if (st.isFIFO() && st.uid === process.getuid?.()) fs.writeSync(fd, '\n');
+  } catch {
+    // No FIFO, no reader (ENXIO), or a full one: the answer file speaks for itself.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
  * The folder's requests. Its safety is looked at every time (three lstats); its names are listed
  * again only when it changed, or while it holds more than are listed at once. Leftovers met (their
  * hook gone) are removed, so a folder of them shrinks with every look.
@@ -199,6 +217,7 @@ function listing(towerState: string, now: number): Listing | null {
       // The hook that held it is gone: nothing will ever read an answer to it.
       unlink(path.join(dir, name));
       unlink(path.join(dir, `${name.slice(0, -4)}.answer`));
+      unlink(path.join(dir, `${name.slice(0, -4)}.wake`));
       removed++;
     }
     const r = !gone && requests.length < MAX_FILES ? readHeldRequest(dir, name) : null;
