@@ -10,6 +10,7 @@
  *
  *   node --import tsx test/bench/serve-preview.bench.ts [BIN…]   (default: this repo's bin/tower.js)
  *   BENCH_BASE_BIN=/path/to/bin/tower.js adds a previous build.
+ *   BENCH_WARMUP_SEC=S waits S seconds (default 3) before measuring, the code warmed up.
  *   BENCH_PREVIEW=0 asks for no preview: what the serve costs at rest beside the same printing pane.
  */
 import { spawn } from 'node:child_process';
@@ -122,7 +123,7 @@ try {
   };
   const floor = await setUp('floor: the pane printing, no tower', null);
   for (const bin of bins) await setUp(path.relative(process.cwd(), bin), bin);
-  await pause(3000);
+  await pause(Number(process.env.BENCH_WARMUP_SEC ?? 3) * 1000);
   for (const l of lanes) l.sent.clear();
   for (let w = 0; w < WINDOWS; w++) {
     const before = lanes.map((l) => ({ serve: l.serve?.pid ? ticks(l.serve.pid) : null, server: ticks(l.serverPid) }));
