@@ -315,7 +315,14 @@ describe('every box in one tower, over ssh', () => {
   }, 30_000);
 
   it('a connection whose sshd stops mid-stream is detected by keepalives, the other box keeps updating', async () => {
-    const s = store();
+    // The host's own ssh options come first and win: keepalives every second, two unanswered give up
+    // (tower's own are every 5 s, three: ~15-20 s to tell).
+    const quick = hosts().map((h) =>
+      h.name === 'a'
+        ? { ...h, sshArgs: ['-o', 'ServerAliveInterval=1', '-o', 'ServerAliveCountMax=2', ...h.sshArgs] }
+        : h,
+    );
+    const s = store(quick);
     await s.start();
     lab.box('box-a').freeze(true);
     boxB.openCheckpoint('keepalive');
