@@ -150,6 +150,9 @@ describe('a command through the control client (parser)', () => {
   });
 });
 
+/** A pane printing a numbered line every 20 ms. */
+const PRINTING = `i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.02; done`;
+
 describe('a command through the control client (real tmux)', () => {
   let tmux: TmuxFixture;
   let follower: PaneOutputFollower | null = null;
@@ -165,9 +168,20 @@ describe('a command through the control client (real tmux)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Follows a pane; how many times it was heard printing. */
+  const follow = (pane: string): { printed: number; f: PaneOutputFollower } => {
+    const heard = { printed: 0, f: null as unknown as PaneOutputFollower };
+    heard.f = follower = followPaneOutput(
+      tmux.client,
+      pane,
+      () => heard.printed++,
+      () => {},
+    );
+    return heard;
+  };
+
   it('lists the panes a process lists, forged titles and all, while the pane prints', async () => {
-    const printing = `i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.02; done`;
-    const pane = await tmux.newSession('a', os.tmpdir(), printing);
+    const pane = await tmux.newSession('a', os.tmpdir(), PRINTING);
     // A folder with line breaks and the protocol's own lines in its name.
     const evil = path.join(dir, 'x\n%end 1 2 1\n%begin 1 3 1\n%output %0 y');
     fs.mkdirSync(evil);
@@ -177,14 +191,8 @@ describe('a command through the control client (real tmux)', () => {
     });
     const file = socketFile(tmux.client.socket);
     expect(channelOf(file)).toBeUndefined();
-    let printed = 0;
-    follower = followPaneOutput(
-      tmux.client,
-      pane,
-      () => printed++,
-      () => {},
-    );
-    await waitFor(() => printed > 0 && channelOf(file), 5000, { what: 'the client attached and speaking' });
+    const heard = follow(pane);
+    await waitFor(() => heard.printed > 0 && channelOf(file), 5000, { what: 'the client attached and speaking' });
     // Count what goes through the channel.
     const real = channelOf(file)!;
     let through = 0;
@@ -201,7 +209,7 @@ describe('a command through the control client (real tmux)', () => {
       // Lists and captures at once: each waits its turn on the one client.
       const [listed, captured, again] = await Promise.all([
         tmux.client.listPanes(),
-        follower.capture!(50),
+        heard.f.capture!(50),
         tmux.client.listPanes(),
       ]);
       expect(through).toBe(2);
@@ -213,36 +221,29 @@ describe('a command through the control client (real tmux)', () => {
       withdraw();
     }
     // Stopped: the channel is withdrawn and a list is a process again.
-    follower.stop();
+    heard.f.stop();
     follower = null;
     expect(channelOf(file)).toBeUndefined();
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).toContain(other);
   });
 
   it('holds what the pane prints until the next capture, then hears what waited', async () => {
-    const printing = `i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.02; done`;
-    const pane = await tmux.newSession('a', os.tmpdir(), printing);
-    let printed = 0;
-    follower = followPaneOutput(
-      tmux.client,
-      pane,
-      () => printed++,
-      () => {},
-    );
-    await waitFor(() => printed > 3, 5000, { what: 'the pane heard printing' });
-    follower.hold!();
+    const pane = await tmux.newSession('a', os.tmpdir(), PRINTING);
+    const heard = follow(pane);
+    await waitFor(() => heard.printed > 3, 5000, { what: 'the pane heard printing' });
+    heard.f.hold!();
     // Nothing is read while held, though the pane prints on (a line every 20 ms).
     await new Promise((r) => setTimeout(r, 50));
-    const before = printed;
+    const before = heard.printed;
     await new Promise((r) => setTimeout(r, 300));
-    expect(printed).toBe(before);
+    expect(heard.printed).toBe(before);
     // The capture reads again: what waited is heard, and the capture is the pane as a process sees it.
-    const captured = await follower.capture!(50);
-    expect(printed).toBeGreaterThan(before);
+    const captured = await heard.f.capture!(50);
+    expect(heard.printed).toBeGreaterThan(before);
     const last = captured?.ok ? Number(/line (\d+)\s*$/.exec(captured.text.trimEnd())?.[1]) : NaN;
     expect(last).toBeGreaterThan(0);
     // Heard again as it comes.
-    const after = printed;
-    await waitFor(() => printed > after + 3, 5000, { what: 'the pane heard again' });
+    const after = heard.printed;
+    await waitFor(() => heard.printed > after + 3, 5000, { what: 'the pane heard again' });
   });
 });
