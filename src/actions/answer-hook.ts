@@ -21,7 +21,7 @@ import { readPrompt } from '../store/prompt-reading.js';
 import type { PanePrompt, PromptOption } from '../store/prompt-reading.js';
 import { approvedLines, chooseHeld, heldAbout, heldList, requestRef, tiedToDialog } from './held-choice.js';
 import type { AnswerDetail } from '../kit/detail.js';
-import { checkEffect, createEffect, waitEffect } from '../kit/effects.js';
+import { checkEffect, createEffect, waitEffect, wakeEffect } from '../kit/effects.js';
 import type { Execution, PlanParts } from '../kit/execution.js';
 import { refuse } from '../kit/execution.js';
 import type { ActionOutcome } from '../kit/types.js';
@@ -83,6 +83,11 @@ export function planHookAnswer(
         `Code draws one too) was not answered in the pane already: the first answer wins`,
     ),
     createEffect(held.answerFile, `${way.behavior}\n`),
+    wakeEffect(
+      wakeFile(held.answerFile),
+      'when it is a FIFO of yours the hook reads: it wakes the hook at once (an older hook line ' +
+        'has none, and finds the answer file at its next look)',
+    ),
     waitEffect(`until ${new Date(held.until).toISOString()} (the hold's end) for the hook to take the answer`),
   ];
   const also = others.length > 0 ? `; also held for the pane, not answered: ${heldList(others)}` : '';
@@ -116,6 +121,9 @@ export function hookDecision(
       `hook answers only allow or deny`,
   };
 }
+
+/** The FIFO a hook waiting on it made beside its request (src/commands/hooks-settings.ts). */
+const wakeFile = (answerFile: string): string => answerFile.replace(/\.answer$/, '.wake');
 
 /** The longest tower waits for a hook to take its answer, whatever the request file says. */
 const MAX_HOOK_WAIT_MS = 301_000;
@@ -180,7 +188,7 @@ export async function answerThroughHook(
     };
   }
   // A hook line that waits to be woken reads it at once; an older one finds the file at its next look.
-  wakeHeld(h.answerFile.replace(/\.answer$/, '.wake'));
+  wakeHeld(wakeFile(h.answerFile));
   const taken = await pollUntil({
     timeoutMs: Math.min(MAX_HOOK_WAIT_MS, Math.max(0, still.until - now) + ANSWER_MARGIN_MS),
     intervalMs: 100,

@@ -27,6 +27,11 @@ export function writeEffect(file: string, content: string): Effect {
   return { kind: 'write', text: `write ${file} ${JSON.stringify(content)}` };
 }
 
+/** One line break written into a FIFO to wake what reads it (nothing written when nothing does). */
+export function wakeEffect(fifo: string, note: string): Effect {
+  return { kind: 'write', text: `write "\\n" into ${fifo} ${note}` };
+}
+
 /** An exclusive create of `file` (refused if it exists). */
 export function createEffect(file: string, content: string): Effect {
   return { kind: 'create', text: `create ${file} ${JSON.stringify(content)}` };

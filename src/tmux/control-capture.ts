@@ -63,8 +63,9 @@ interface Request {
  *   display-message -p '<nonce>:e:'
  * Every line from the opening marker to the closing one is kept; the command's output is what lies
  * in the first block after the opening marker's own: from its `%begin` to the last line that ends
- * that block (`%end` or `%error` with the `%begin`'s own time, number and flags; a line of output
- * that looks like it comes before it). Notifications come only between blocks, and none is `%begin`.
+ * that block (`%end` or `%error` with the `%begin`'s own time, number and flags), so a line of
+ * output that looks like that end is output. Notifications come only between blocks, and none is
+ * `%begin`.
  */
 interface CommandRequest {
   kind: 'command';

@@ -108,6 +108,11 @@ describe('answering through the PermissionRequest hook', () => {
     expect(plan.refusal).toBeNull();
     expect(plan.title).toContain('Answer through the hook: allow Bash: rm -rf node_modules');
     expect(plan.effects.map((e) => e.text)).toContain(`create ${r.answerFile} "allow\\n"`);
+    // Then the hook's FIFO is woken, said in the plan as what it writes where.
+    expect(plan.effects.map((e) => e.text)).toContain(
+      `write "\\n" into ${r.answerFile.replace(/answer$/, 'wake')} when it is a FIFO of yours the hook reads: ` +
+        'it wakes the hook at once (an older hook line has none, and finds the answer file at its next look)',
+    );
     const outcome = await runAction(w.env, plan);
     expect(outcome).toMatchObject({
       status: 'done',
