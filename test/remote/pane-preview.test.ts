@@ -50,6 +50,20 @@ describe('pane lines over the link', () => {
     expect(overlap(['a'], ['z'])).toEqual({ drop: 0, keep: 0 });
   });
 
+  it('cleans a line met in the last capture once: the same lines as cleaning each, one capture kept', () => {
+    const hostile = (i: number) => `\u001b[3${i % 8}mline ${i}${OSC52}\u001b[0m \u001b[2Jx\u0007`;
+    const cleaned = { last: new Map<string, string>() };
+    for (let at = 0; at < 30; at++) {
+      // A pane scrolling by a line or two, a line changed in place now and then.
+      const lines = Array.from({ length: 60 }, (_, i) => hostile(at * 2 + i));
+      if (at % 7 === 3) lines[10] = `changed ${at}\u001b]0;title\u0007`;
+      const text = `${lines.join('\n')}\n`;
+      expect(paneLines(text, cleaned)).toEqual(paneLines(text));
+      expect(cleaned.last.size).toBeLessThanOrEqual(60);
+      expect([...cleaned.last.keys()].every((raw) => lines.includes(raw))).toBe(true);
+    }
+  });
+
   it('keeps colour escapes and nothing else, on the box and at the door', () => {
     const line = `\u001b[31mred${OSC52}\u001b[0m \u001b[2Jcleared\u0007\u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u202ebidi`;
     const clean = sgrOnlyLine(line);
