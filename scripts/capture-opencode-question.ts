@@ -11,53 +11,28 @@
  * dir is written `/tmp/tower-opencode-000000` as in the other capture. The tool results the model
  * was sent are printed.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { OPENCODE_VERSION, startOpencode } from '../test/helpers/opencode-cli/launch.js';
 import { lastToolResult } from '../test/helpers/opencode-cli/chat-api.js';
 import { isConversation, questionTurn } from '../test/helpers/opencode-cli/scenarios.js';
 import { waitFor } from '../test/helpers/wait-for.js';
+import { opencodeCapture } from './opencode-capture.js';
 
-const repo = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const out = path.join(repo, 'test/fixtures', `opencode-${OPENCODE_VERSION}`);
-
-const run = await startOpencode({
-  port: true,
-  script: [questionTurn('QONE'), questionTurn('QTWO'), questionTurn('QTHREE')],
-});
-const redact = (t: string) => t.replaceAll(run.dir, '/tmp/tower-opencode-000000');
-const write = (name: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(out, name)), { recursive: true });
-  fs.writeFileSync(path.join(out, name), redact(text));
-  console.log(`wrote ${name}`);
-};
-const escaped = async () => run.tmux.run(['capture-pane', '-p', '-e', '-t', run.paneId]);
-const server = `http://127.0.0.1:${run.port}`;
-const events: string[] = [];
-const stream = new AbortController();
+const cap = await opencodeCapture([questionTurn('QONE'), questionTurn('QTWO'), questionTurn('QTHREE')]);
+const { run, server, write, escaped, get } = cap;
 const results = () =>
   run.api.requests.filter((r) => isConversation(r) && lastToolResult(r) !== null).map(lastToolResult);
 const idle = () =>
-  waitFor(async () => (await (await fetch(`${server}/session/status`)).text()).trim() === '{}', 90_000, {
+  waitFor(async () => (await get('/session/status')).trim() === '{}', 90_000, {
     what: 'the turn to end',
   });
-const listed = async () => JSON.parse(await (await fetch(`${server}/question`)).text()) as Array<{ id: string }>;
+const listed = async () => JSON.parse(await get('/question')) as Array<{ id: string }>;
 try {
-  await run.ready(180_000);
-  void (async () => {
-    const res = await fetch(`${server}/event`, { signal: stream.signal });
-    const dec = new TextDecoder();
-    for await (const c of res.body as AsyncIterable<Uint8Array>) events.push(dec.decode(c, { stream: true }));
-  })().catch(() => {});
-  await waitFor(() => events.length > 0, 30_000, { what: 'the event stream' });
   // By a digit on screen.
   await run.submit('please QONE');
   await run.waitForScreen('esc dismiss', 90_000);
   await waitFor(async () => (await listed()).length === 1, 30_000, { what: 'the question listed' });
   write('screens/question.txt', await run.screen());
   write('screens/question.ansi', await escaped());
-  write('server/question.json', `${await (await fetch(`${server}/question`)).text()}\n`);
+  write('server/question.json', `${await get('/question')}\n`);
   await run.keys('2');
   await waitFor(() => results().length === 1, 90_000, { what: 'the answer sent to the model' });
   await idle();
@@ -81,16 +56,11 @@ try {
   write('server/question-reject.txt', `${rejected.status} ${await rejected.text()}\n`);
   await idle();
   await waitFor(async () => !(await run.screen()).includes('esc dismiss'), 30_000, { what: 'the dialog to go' });
-  stream.abort();
-  const kept = events
-    .join('')
-    .split('\n')
-    .filter((l) =>
-      /"type":"(session\.status|session\.idle|question\.asked|question\.replied|question\.rejected)"/.test(l),
-    );
-  write('server/question-events.sse', `${kept.join('\n\n')}\n\n`);
+  write(
+    'server/question-events.sse',
+    cap.eventsOf(['session.status', 'session.idle', 'question.asked', 'question.replied', 'question.rejected']),
+  );
   console.log('tool results sent to the model:', JSON.stringify(results(), null, 1));
 } finally {
-  stream.abort();
-  await run.stop();
+  await cap.stop();
 }
