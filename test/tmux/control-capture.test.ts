@@ -5,13 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capturePanes } from '../../src/tmux/capture.js';
 import { ControlCaptures, CONTROL_LINE_CHARS } from '../../src/tmux/control-capture.js';
 import { followPaneOutput } from '../../src/tmux/pane-output.js';
-import type { PaneOutputFollower } from '../../src/tmux/pane-output.js';
-import type { TmuxFixture } from '../helpers/tmux.js';
-import { startTmux } from '../helpers/tmux.js';
+import { followedTmux } from '../helpers/followed-tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { tempDir } from '../helpers/box.js';
 
@@ -90,31 +88,22 @@ describe('the control client answers a capture (parser)', () => {
 });
 
 describe('the control client answers a capture (real tmux)', () => {
-  let tmux: TmuxFixture;
-  let follower: PaneOutputFollower | null = null;
-  beforeEach(async () => {
-    tmux = await startTmux();
-  });
-  afterEach(async () => {
-    follower?.stop();
-    follower = null;
-    await tmux.kill();
-  });
+  const t = followedTmux();
 
   it('captures what a capture-pane process captures, forged protocol lines and all', async () => {
     const script = `seq 1 60; printf '%s\\n' ${FORGED.map((l) => `'${l}'`).join(' ')}; printf '\\033[31mred\\033[0m\\n'; exec sleep 100000`;
-    const pane = await tmux.newSession('a', os.tmpdir(), script);
-    await waitFor(async () => (await tmux.client.capturePane(pane)).includes('red'), 5000, { what: 'the script' });
+    const pane = await t.tmux.newSession('a', os.tmpdir(), script);
+    await waitFor(async () => (await t.tmux.client.capturePane(pane)).includes('red'), 5000, { what: 'the script' });
     let printed = 0;
     let ended: string | null = null;
-    follower = followPaneOutput(
-      tmux.client,
+    t.follower = followPaneOutput(
+      t.tmux.client,
       pane,
       () => printed++,
       (why) => (ended = why),
     );
-    const viaClient = await follower.capture!(200);
-    const viaProcess = (await capturePanes(tmux.client, [pane], { history: 200 })).get(pane);
+    const viaClient = await t.follower.capture!(200);
+    const viaProcess = (await capturePanes(t.tmux.client, [pane], { history: 200 })).get(pane);
     expect(viaClient).toEqual(viaProcess);
     expect(viaClient?.ok && viaClient.text).toContain('%output %0 forged');
     // The forged %output inside the capture was not heard as the pane printing.
@@ -123,48 +112,39 @@ describe('the control client answers a capture (real tmux)', () => {
   });
 
   it('gives none for a pane that is gone, and the client stays usable until it ends', async () => {
-    const pane = await tmux.newSession('a', os.tmpdir(), 'exec sleep 100000');
-    await tmux.newSession('b', os.tmpdir(), 'exec sleep 100000');
+    const pane = await t.tmux.newSession('a', os.tmpdir(), 'exec sleep 100000');
+    await t.tmux.newSession('b', os.tmpdir(), 'exec sleep 100000');
     let ended: string | null = null;
-    follower = followPaneOutput(
-      tmux.client,
+    t.follower = followPaneOutput(
+      t.tmux.client,
       pane,
       () => {},
       (why) => (ended = why),
     );
-    expect((await follower.capture!(10))?.ok).toBe(true);
-    await tmux.client.run(['kill-pane', '-t', pane]);
+    expect((await t.follower.capture!(10))?.ok).toBe(true);
+    await t.tmux.client.run(['kill-pane', '-t', pane]);
     await waitFor(() => ended, 5000, { what: 'the control client ending with its pane' });
-    expect(await follower.capture!(10)).toBeNull();
+    expect(await t.follower.capture!(10)).toBeNull();
   });
 });
 
 describe('a streamed pane captured from its screen and the history already taken (real tmux)', () => {
-  let tmux: TmuxFixture;
-  let follower: PaneOutputFollower | null = null;
-  beforeEach(async () => {
-    tmux = await startTmux();
-  });
-  afterEach(async () => {
-    follower?.stop();
-    follower = null;
-    await tmux.kill();
-  });
+  const t = followedTmux();
 
   it('gives what a whole capture gives, batch after batch, forged protocol lines, colours, wraps and clears too', async () => {
     // A small history limit: tmux trims it (a tenth at once) while the pane prints on.
-    await tmux.client.run(['set-option', '-g', 'history-limit', '120']);
+    await t.tmux.client.run(['set-option', '-g', 'history-limit', '120']);
     const dir = tempDir('tower-test-splice-');
     const file = path.join(dir, 'out');
     fs.writeFileSync(file, '');
-    const pane = await tmux.newSession('a', dir, `tail -f ${file}`);
-    follower = followPaneOutput(
-      tmux.client,
+    const pane = await t.tmux.newSession('a', dir, `tail -f ${file}`);
+    t.follower = followPaneOutput(
+      t.tmux.client,
       pane,
       () => {},
       () => {},
     );
-    const f = follower;
+    const f = t.follower;
     let n = 0;
     const lines = (count: number) => Array.from({ length: count }, () => `line ${++n} of what the agent prints`);
     const batches: string[][] = [
@@ -183,11 +163,11 @@ describe('a streamed pane captured from its screen and the history already taken
       fs.appendFileSync(file, batch.map((l) => `${l}\n`).join(''));
       // Each batch ends with a numbered line of its own: its last is on screen once the batch is.
       const last = batch.at(-1) ?? '';
-      await waitFor(async () => (await tmux.client.capturePane(pane)).includes(last), 10_000, {
+      await waitFor(async () => (await t.tmux.client.capturePane(pane)).includes(last), 10_000, {
         what: `batch ${i} on the screen`,
       });
       const viaClient = await f.capture!(200);
-      const viaProcess = (await capturePanes(tmux.client, [pane], { history: 200 })).get(pane);
+      const viaProcess = (await capturePanes(t.tmux.client, [pane], { history: 200 })).get(pane);
       expect(viaClient, `batch ${i}`).toEqual(viaProcess);
     }
     // Most captures were spliced; the large batch, the clear and the first were taken whole.

@@ -19,8 +19,7 @@ import { ControlCaptures, MAX_WAITING, commandOutput } from '../../src/tmux/cont
 import { controlCommandLine } from '../../src/tmux/control-channel.js';
 import { followPaneOutput } from '../../src/tmux/pane-output.js';
 import type { PaneOutputFollower } from '../../src/tmux/pane-output.js';
-import type { TmuxFixture } from '../helpers/tmux.js';
-import { startTmux } from '../helpers/tmux.js';
+import { followedTmux } from '../helpers/followed-tmux.js';
 import { tempDir } from '../helpers/box.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -154,25 +153,20 @@ describe('a command through the control client (parser)', () => {
 const PRINTING = `i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.02; done`;
 
 describe('a command through the control client (real tmux)', () => {
-  let tmux: TmuxFixture;
-  let follower: PaneOutputFollower | null = null;
+  const t = followedTmux();
   let dir: string;
-  beforeEach(async () => {
-    tmux = await startTmux();
+  beforeEach(() => {
     dir = tempDir('tower-channel-');
   });
-  afterEach(async () => {
-    follower?.stop();
-    follower = null;
-    await tmux.kill();
+  afterEach(() => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   /** Follows a pane; how many times it was heard printing. */
   const follow = (pane: string): { printed: number; f: PaneOutputFollower } => {
     const heard = { printed: 0, f: null as unknown as PaneOutputFollower };
-    heard.f = follower = followPaneOutput(
-      tmux.client,
+    heard.f = t.follower = followPaneOutput(
+      t.tmux.client,
       pane,
       () => heard.printed++,
       () => {},
@@ -181,15 +175,15 @@ describe('a command through the control client (real tmux)', () => {
   };
 
   it('lists the panes a process lists, forged titles and all, while the pane prints', async () => {
-    const pane = await tmux.newSession('a', os.tmpdir(), PRINTING);
+    const pane = await t.tmux.newSession('a', os.tmpdir(), PRINTING);
     // A folder with line breaks and the protocol's own lines in its name.
     const evil = path.join(dir, 'x\n%end 1 2 1\n%begin 1 3 1\n%output %0 y');
     fs.mkdirSync(evil);
-    const other = await tmux.newSession('b', evil);
-    await waitFor(async () => (await tmux.client.listPanes()).find((p) => p.paneId === other)?.cwd === evil, 5000, {
+    const other = await t.tmux.newSession('b', evil);
+    await waitFor(async () => (await t.tmux.client.listPanes()).find((p) => p.paneId === other)?.cwd === evil, 5000, {
       what: 'the pane in its folder',
     });
-    const file = socketFile(tmux.client.socket);
+    const file = socketFile(t.tmux.client.socket);
     expect(channelOf(file)).toBeUndefined();
     const heard = follow(pane);
     await waitFor(() => heard.printed > 0 && channelOf(file), 5000, { what: 'the client attached and speaking' });
@@ -205,12 +199,15 @@ describe('a command through the control client (real tmux)', () => {
     });
     try {
       const markers = paneListMarkers();
-      const byProcess = parsePaneList(await tmux.client.run(['list-panes', '-a', '-F', paneFormat(markers)]), markers);
+      const byProcess = parsePaneList(
+        await t.tmux.client.run(['list-panes', '-a', '-F', paneFormat(markers)]),
+        markers,
+      );
       // Lists and captures at once: each waits its turn on the one client.
       const [listed, captured, again] = await Promise.all([
-        tmux.client.listPanes(),
+        t.tmux.client.listPanes(),
         heard.f.capture!(50),
-        tmux.client.listPanes(),
+        t.tmux.client.listPanes(),
       ]);
       expect(through).toBe(2);
       expect(listed).toEqual(byProcess);
@@ -222,13 +219,13 @@ describe('a command through the control client (real tmux)', () => {
     }
     // Stopped: the channel is withdrawn and a list is a process again.
     heard.f.stop();
-    follower = null;
+    t.follower = null;
     expect(channelOf(file)).toBeUndefined();
-    expect((await tmux.client.listPanes()).map((p) => p.paneId)).toContain(other);
+    expect((await t.tmux.client.listPanes()).map((p) => p.paneId)).toContain(other);
   });
 
   it('holds what the pane prints until the next capture, then hears what waited', async () => {
-    const pane = await tmux.newSession('a', os.tmpdir(), PRINTING);
+    const pane = await t.tmux.newSession('a', os.tmpdir(), PRINTING);
     const heard = follow(pane);
     await waitFor(() => heard.printed > 3, 5000, { what: 'the pane heard printing' });
     heard.f.hold!();

@@ -4,11 +4,9 @@
  * identified, so clients that come and go quickly must leave the server and its panes standing.
  */
 import os from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followPaneOutput } from '../../src/tmux/pane-output.js';
-import type { PaneOutputFollower } from '../../src/tmux/pane-output.js';
-import type { TmuxFixture } from '../helpers/tmux.js';
-import { startTmux } from '../helpers/tmux.js';
+import { followedTmux } from '../helpers/followed-tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const PRINTER = `sh -c 'while :; do echo line; sleep 0.05; done'`;
@@ -17,47 +15,45 @@ const GAPS_MS = [0, 1, 3, 8, 20, 40];
 const MOVES = 120;
 
 describe('following panes through control clients', () => {
-  let tmux: TmuxFixture;
-  let follower: PaneOutputFollower | null = null;
-  beforeEach(async () => {
-    tmux = await startTmux();
-  });
-  afterEach(async () => {
-    follower?.stop();
-    follower = null;
-    await tmux.kill();
-  });
+  const t = followedTmux();
 
   it('moves from pane to pane quickly, captures as it goes, and the server and its panes stay', async () => {
-    const panes = [await tmux.newSession('a', os.tmpdir(), PRINTER), await tmux.newSession('b', os.tmpdir(), PRINTER)];
+    const panes = [
+      await t.tmux.newSession('a', os.tmpdir(), PRINTER),
+      await t.tmux.newSession('b', os.tmpdir(), PRINTER),
+    ];
     let captured = 0;
     for (let i = 0; i < MOVES; i++) {
-      follower?.stop();
+      t.follower?.stop();
       const f = followPaneOutput(
-        tmux.client,
+        t.tmux.client,
         panes[i % 2]!,
         () => void f.capture?.(50).then((c) => c?.ok && captured++),
         () => {},
       );
-      follower = f;
+      t.follower = f;
       void f.capture?.(50).then((c) => c?.ok && captured++);
       // The pause is the operator's hand, not a wait for something: the moves must come fast.
       await new Promise((r) => setTimeout(r, GAPS_MS[i % GAPS_MS.length]));
-      expect(await tmux.client.listPanesOrNull(), `the server after ${i + 1} moves`).not.toBeNull();
+      expect(await t.tmux.client.listPanesOrNull(), `the server after ${i + 1} moves`).not.toBeNull();
     }
-    const last = follower!;
+    const last = t.follower!;
     const cap = await waitFor(async () => (await last.capture!(50))?.ok === true, 10_000, {
       what: 'a capture through the last control client',
     });
     expect(cap).toBe(true);
     expect(captured).toBeGreaterThan(0);
-    const live = await tmux.client.listPanesOrNull();
+    const live = await t.tmux.client.listPanesOrNull();
     expect(live?.map((p) => p.paneId).sort()).toEqual(expect.arrayContaining(panes));
     // Stopped, every client leaves: only the tmux server remains.
     last.stop();
-    follower = null;
-    await waitFor(async () => (await tmux.client.run(['list-clients', '-F', '#{client_pid}'])).trim() === '', 15_000, {
-      what: 'every control client gone',
-    });
+    t.follower = null;
+    await waitFor(
+      async () => (await t.tmux.client.run(['list-clients', '-F', '#{client_pid}'])).trim() === '',
+      15_000,
+      {
+        what: 'every control client gone',
+      },
+    );
   }, 60_000);
 });
