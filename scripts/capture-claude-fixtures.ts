@@ -15,7 +15,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLAUDE_CODE_VERSION } from '../test/helpers/claude-cli/binary.js';
-import { isRunning, startClaude, type ClaudeRun } from '../test/helpers/claude-cli/launch.js';
+import { pidAlive } from '../src/kit/process-tree.js';
+import { startClaude, type ClaudeRun } from '../test/helpers/claude-cli/launch.js';
 import { afterToolResult, type Turn } from '../test/helpers/claude-cli/messages-api.js';
 import {
   DIALOG_QUESTION,
@@ -182,12 +183,12 @@ async function team(): Promise<void> {
     await c.keys('Escape');
     await c.ready();
     // Ctrl-D twice leaves; with the teammate still there the CLI asks first.
-    for (let i = 0; i < 6 && isRunning(c.pid); i++) {
+    for (let i = 0; i < 6 && pidAlive(c.pid); i++) {
       const screen = await c.screen();
       await c.keys(screen.includes('Exit and stop tasks') ? 'Enter' : 'C-d');
-      await waitFor(async () => (await c.screen()) !== screen || !isRunning(c.pid), 3000).catch(() => {});
+      await waitFor(async () => (await c.screen()) !== screen || !pidAlive(c.pid), 3000).catch(() => {});
     }
-    await waitFor(() => !isRunning(c.pid), 20_000, { intervalMs: 50, what: 'the CLI to exit' }).catch(async (err) => {
+    await waitFor(() => !pidAlive(c.pid), 20_000, { intervalMs: 50, what: 'the CLI to exit' }).catch(async (err) => {
       throw new Error(`${(err as Error).message}\n${await c.screen()}`);
     });
     keep('teams/after-exit.listing.txt', `${fs.readdirSync(teams).join('\n')}\n`);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_SOCKET_PREFIX, SANDBOX_MARKER, servedSandbox } from '../context/demo-record.js';
 import { TmuxClient, socketFile } from '../tmux/client.js';
-import { isRunning } from './processes.js';
+import { pidAlive } from '../kit/process-tree.js';
 
 /** At most this many old sandboxes are looked at per demo start. */
 const MAX_LOOKED_AT = 64;
@@ -68,7 +68,7 @@ export async function removeOldSandboxes(tmp: string = os.tmpdir()): Promise<str
     if (!st?.isDirectory() || (uid !== null && st.uid !== uid)) continue;
     const marker = markerOf(dir);
     // The demo that made it still runs (or is building it): in use.
-    if (!marker || (marker.pid !== null && isRunning(marker.pid))) continue;
+    if (!marker || (marker.pid !== null && pidAlive(marker.pid))) continue;
     candidates.push({ dir, socketName: marker.socketName ?? name });
   }
   if (candidates.length === 0) return [];

@@ -9,7 +9,8 @@ import { SANDBOX_OPTION, readDemoRecord, serverRuns, servedSandbox, writeDemoRec
 import { TmuxClient } from '../tmux/client.js';
 import { DemoNotBuiltError, demoAgentScript } from './agent-path.js';
 import { ROLE_PROGRAMS, startSessions } from './panes.js';
-import { isRunning, waitGone } from './processes.js';
+import { pidAlive } from '../kit/process-tree.js';
+import { waitGone } from './processes.js';
 import type { SandboxLayout } from './plan.js';
 import { writeTeamConfig } from './runs/claude-teams.js';
 import { demoRuns } from './runs/index.js';
@@ -79,7 +80,7 @@ async function killServerAndWait(tmux: TmuxClient, serverPid: number | null = nu
         // a control room that was killed (its control client, an orphan) kept it running for good.
         if (serverPid !== null) {
           await waitGone([serverPid], 2000);
-          if (isRunning(serverPid)) await endByPid(serverPid);
+          if (pidAlive(serverPid)) await endByPid(serverPid);
         }
         return removeSocketFile(socket.trim());
       }
@@ -88,14 +89,14 @@ async function killServerAndWait(tmux: TmuxClient, serverPid: number | null = nu
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  if (serverPid !== null && isRunning(serverPid)) await endByPid(serverPid);
+  if (serverPid !== null && pidAlive(serverPid)) await endByPid(serverPid);
 }
 
 /** SIGTERM, a moment to go, then SIGKILL. */
 async function endByPid(pid: number): Promise<void> {
   signal(pid, 'SIGTERM');
   await waitGone([pid], 2000);
-  if (isRunning(pid)) signal(pid, 'SIGKILL');
+  if (pidAlive(pid)) signal(pid, 'SIGKILL');
   await waitGone([pid], 2000);
 }
 
@@ -208,7 +209,7 @@ export async function buildSandbox(dir: string, opts: SandboxOptions): Promise<D
       await killServerAndWait(tmux, serverPid);
       await waitGone(pids, 3000);
       // An agent that outlived its pane (it ignored the hang-up) is not left behind.
-      for (const pid of pids.filter(isRunning)) signal(pid, 'SIGKILL');
+      for (const pid of pids.filter(pidAlive)) signal(pid, 'SIGKILL');
       await waitGone(pids, 2000);
     },
   };

@@ -209,16 +209,6 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** Whether a process id is still running (not a zombie). */
-export function processAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 /** Every file under `dir` with its content (for "nothing changed" checks). */
 export function listing(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,4 +1,5 @@
 /** Force-terminate against real panes: process trees, a teammate that ignores SIGTERM, leads left alone. */
+import { pidAlive } from '../../src/kit/process-tree.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planAction, runAction } from '../../src/actions/index.js';
 import { processTree } from '../../src/kit/process-tree.js';
@@ -7,7 +8,7 @@ import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 import type { TinaFixture } from './kit.js';
-import { actionWorld, processAlive, snapshotOf, tinaFixture, tinaRun } from './kit.js';
+import { actionWorld, snapshotOf, tinaFixture, tinaRun } from './kit.js';
 
 let tmux: TmuxFixture;
 let fx: TinaFixture;
@@ -54,7 +55,7 @@ describe('terminate', () => {
     const w2 = outcome.details?.find((d) => d.startsWith(`worker-2 (${fx.panes.worker2})`));
     expect(w2).toContain('ignored it and got SIGKILL');
     expect(w2).toContain('pane closed; no process left');
-    for (const p of tree) expect(processAlive(p.pid)).toBe(false);
+    for (const p of tree) expect(pidAlive(p.pid)).toBe(false);
     const panes = (await tmux.client.listPanes()).map((p) => p.paneId);
     expect(panes).not.toContain(fx.panes.worker1);
     expect(panes).not.toContain(fx.panes.worker2);
@@ -73,7 +74,7 @@ describe('terminate', () => {
       {},
     );
     expect(outcome.status).toBe('done');
-    expect(processAlive(leadPid)).toBe(false);
+    expect(pidAlive(leadPid)).toBe(false);
     const panes = (await tmux.client.listPanes()).map((p) => p.paneId);
     expect(panes).not.toContain(fx.panes.lead);
     expect(panes).toContain(fx.panes.worker1);

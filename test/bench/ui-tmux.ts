@@ -2,6 +2,7 @@
  * Timing programs in a real tmux pane for the UI benchmarks: start a command in a fresh session on
  * a private server and measure until its screen shows something; read a process's resident memory.
  */
+import { pidAlive } from '../../src/kit/process-tree.js';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -55,16 +56,8 @@ export class BenchTmux {
       // No children left: only the shell to wait for.
     }
     this.run('kill-session', '-t', pane);
-    const alive = (pid: number): boolean => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     const t0 = performance.now();
-    while (pids.some((pid) => pid > 0 && alive(pid)) && performance.now() - t0 < 10_000)
+    while (pids.some(pidAlive) && performance.now() - t0 < 10_000)
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
   }
 

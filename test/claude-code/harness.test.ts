@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION } from '../helpers/claude-cli/binary.js';
-import { isRunning, startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
+import { pidAlive } from '../../src/kit/process-tree.js';
+import { startClaude, type ClaudeRun } from '../helpers/claude-cli/launch.js';
 import { askForDialog, bashTurn } from '../helpers/claude-cli/scenarios.js';
 
 let run: ClaudeRun | null = null;
@@ -29,6 +30,6 @@ describe('the real Claude Code CLI in tmux', () => {
     await run.stop();
     run = null;
     expect(fs.existsSync(dir)).toBe(false);
-    expect(isRunning(pid)).toBe(false);
+    expect(pidAlive(pid)).toBe(false);
   });
 });

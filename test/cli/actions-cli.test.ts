@@ -1,4 +1,5 @@
 /** The action verbs and `tower watch` as an operator runs them: the real binary, real files, a real tmux server. */
+import { pidAlive } from '../../src/kit/process-tree.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ import {
   watchEvents,
 } from '../actions/cli-kit.js';
 import type { TinaFixture } from '../actions/kit.js';
-import { listing, processAlive, readAudit, tinaFixture } from '../actions/kit.js';
+import { listing, readAudit, tinaFixture } from '../actions/kit.js';
 
 let bin: string;
 beforeAll(async () => {
@@ -121,7 +122,7 @@ describe('tower terminate', () => {
     const r = await tower(s, ['terminate', 'tina:auth']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('force-terminated worker-1, worker-2');
-    for (const p of tree) expect(processAlive(p.pid)).toBe(false);
+    for (const p of tree) expect(pidAlive(p.pid)).toBe(false);
     const panes = (await tmux.client.listPanes()).map((p) => p.paneId);
     expect(panes).toEqual(expect.arrayContaining([fx.panes.lead, fx.panes.orchestrator]));
     expect(panes).not.toContain(fx.panes.worker2);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSandbox } from '../../src/demo/sandbox.js';
-import { isRunning } from '../../src/demo/processes.js';
+import { pidAlive } from '../../src/kit/process-tree.js';
 import { buildSandbox } from '../../src/demo/sandbox.js';
 import { SANDBOX_MARKER } from '../../src/demo/sandbox-dir.js';
 import { parseHandoff } from '../../src/systems/tina/handoff.js';
@@ -246,6 +246,6 @@ describe('the agents', () => {
     expect(await tmux.listPanesOrNull()).toBeNull();
     // tmux leaves its socket file when its server is killed; the demo removes the one it made.
     expect(fs.existsSync(socket)).toBe(false);
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect(pids.filter(pidAlive)).toEqual([]);
   });
 });

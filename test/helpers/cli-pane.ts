@@ -6,6 +6,7 @@
  * relaunches itself as a child may outlive its pane), runs the caller's own cleanup and removes the
  * dir. The Claude Code, Codex, opencode and Gemini CLI launchers build on it.
  */
+import { pidAlive } from '../../src/kit/process-tree.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,16 +72,6 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ cod
       resolve({ code, out });
     });
   });
-}
-
-/** Whether a process runs (a zombie has ended: this box's init may be slow to reap it). */
-export function isRunning(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 /** Every process whose environment names this TMUX_TMPDIR (the CLI, what it started, their tools). */
@@ -165,7 +156,7 @@ export async function startCliPane(
     stopped = true;
     const all = fs.existsSync(sockets) ? fs.readdirSync(sockets).map((n) => path.join(sockets, n)) : [];
     await Promise.all(all.map((s) => run('tmux', ['-S', s, 'kill-server'], process.env)));
-    const left = () => processesOf(dirs.tmuxDir).filter(isRunning);
+    const left = () => processesOf(dirs.tmuxDir).filter(pidAlive);
     await waitFor(() => left().length === 0, 3000, { intervalMs: 50 }).catch(() => {
       for (const pid of left()) {
         try {

@@ -73,7 +73,7 @@ export async function startTmux(): Promise<TmuxFixture> {
 }
 
 /** True while any process of the process group `pgid` is left. */
-function groupAlive(pgid: number): boolean {
+export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;

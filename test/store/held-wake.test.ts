@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand, permissionDecision } from '../../src/commands/hooks-settings.js';
 import { heldDir, wakeHeld } from '../../src/store/held-requests.js';
 import { tempDir } from '../helpers/box.js';
+import { groupAlive } from '../helpers/tmux.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let home: string;
@@ -68,16 +69,6 @@ async function waiting(): Promise<string> {
     { what: 'the hook waiting on its FIFO' },
   );
   return id;
-}
-
-/** Whether any process of the group is left. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('the held hook woken through its FIFO', () => {

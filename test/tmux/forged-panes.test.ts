@@ -3,6 +3,7 @@
  * must not forge a pane: tower sees exactly the real panes with their real paths, and
  * force-terminate never signals a process that is not in the chosen pane's tree right then.
  */
+import { pidAlive } from '../../src/kit/process-tree.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +14,7 @@ import type { Member } from '../../src/model/model.js';
 import { emptyRun } from '../../src/model/model.js';
 import type { PaneInfo } from '../../src/tmux/client.js';
 import { TmuxClient } from '../../src/tmux/client.js';
-import { actionWorld, processAlive, snapshotOf } from '../actions/kit.js';
+import { actionWorld, snapshotOf } from '../actions/kit.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
 import { startTmux } from '../helpers/tmux.js';
@@ -82,14 +83,14 @@ describe('list-panes with a hostile pane path', () => {
       {},
     );
     expect(ghost.status).toBe('refused');
-    expect(processAlive(decoy.pid ?? 0)).toBe(true);
+    expect(pidAlive(decoy.pid ?? 0)).toBe(true);
     const real = await runAction(
       w.env,
       planAction(w.env, { kind: 'terminate', run: 'claude-team:forge', members: ['real'] }),
       {},
     );
     expect(real.status).toBe('done');
-    expect(processAlive(decoy.pid ?? 0)).toBe(true);
+    expect(pidAlive(decoy.pid ?? 0)).toBe(true);
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).not.toContain(evil);
   });
 
@@ -113,7 +114,7 @@ describe('list-panes with a hostile pane path', () => {
     );
     expect(outcome.status).toBe('failed');
     expect(outcome.details?.join('\n')).toContain("is not that pane's process now");
-    expect(processAlive(decoy.pid ?? 0)).toBe(true);
+    expect(pidAlive(decoy.pid ?? 0)).toBe(true);
     expect((await tmux.client.listPanes()).map((p) => p.paneId)).toContain(pane);
   });
 });

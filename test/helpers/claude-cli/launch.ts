@@ -83,7 +83,6 @@ export function claudeEnv(
 }
 
 /** Whether a process runs (kept here for the tests that import it from the Claude launcher). */
-export { isRunning } from '../cli-pane.js';
 
 /** Starts the CLI in a private tmux server and waits for it to draw its first screen. */
 export async function startClaude(opts: ClaudeOptions = {}): Promise<ClaudeRun> {
