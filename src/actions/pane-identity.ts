@@ -9,7 +9,7 @@ import type { AppContext } from '../context/context.js';
 import type { LeadTarget, PaneProcess } from '../kit/detail.js';
 import { ActionStop } from '../kit/execution.js';
 import type { TmuxClient } from '../tmux/client.js';
-import { paneListMarkers } from '../tmux/client.js';
+import { paneListMarkers } from '../tmux/pane-list.js';
 import { TmuxError } from '../tmux/errors.js';
 import type { PaneLook } from '../tmux/pane-look.js';
 import { procStart } from '../tmux/proc-start.js';

@@ -5,8 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomHex } from '../text/random.js';
-import type { ControlChannel } from './control-channel.js';
+import { channelOf } from './channels.js';
+import { paneFormat, paneListMarkers, parsePaneList } from './pane-list.js';
+import type { PaneInfo } from './pane-list.js';
 import { TmuxError, classifyTmuxFailure } from './errors.js';
 import { runTmuxProcess } from './process.js';
 
@@ -16,105 +17,17 @@ export interface TmuxSocket {
   path?: string | undefined;
 }
 
-/** One pane of the server, as one `list-panes -a` line. */
-export interface PaneInfo {
-  paneId: string;
-  pid: number;
-  session: string;
-  window: number;
-  index: number;
-  cwd: string;
-  dead: boolean;
-  command: string;
-  title: string;
-}
+export type { PaneInfo } from './pane-list.js';
 
 export const DEFAULT_TMUX_TIMEOUT_MS = 3000;
 /** How long a command run through a control client may take before it is run as a process instead. */
 const CHANNEL_TIMEOUT_MS = 1000;
-
-const PANE_FIELDS = [
-  '#{pane_id}',
-  '#{pane_pid}',
-  '#{session_name}',
-  '#{window_index}',
-  '#{pane_index}',
-  '#{pane_dead}',
-  '#{pane_current_command}',
-  '#{pane_current_path}',
-  '#{pane_title}',
-] as const;
-
-/**
- * The markers of one `list-panes` call. tmux prints pane paths and titles raw (newlines and tabs
- * included, and `#{q:}` does not escape them), so records and fields are delimited by a random
- * nonce no pane can know in advance: no field value can forge a record or a field.
- */
-export interface PaneListMarkers {
-  open: string;
-  sep: string;
-  close: string;
-}
-
-/** Fresh markers for one call. */
-export function paneListMarkers(): PaneListMarkers {
-  const nonce = randomHex(12);
-  return { open: `<${nonce}<`, sep: `|${nonce}|`, close: `>${nonce}>` };
-}
-
-/** The `-F` format that wraps every record and field in the call's markers. */
-export function paneFormat(m: PaneListMarkers): string {
-  return `${m.open}${PANE_FIELDS.join(m.sep)}${m.close}`;
-}
 
 /** Socket flags for a tmux command line. */
 export function socketArgs(socket: TmuxSocket): string[] {
   if (socket.path) return ['-S', socket.path];
   if (socket.name) return ['-L', socket.name];
   return [];
-}
-
-/**
- * Parses `list-panes -a -F paneFormat(markers)` output: only text between the call's own markers
- * counts, so a pane path holding newlines, tabs or a whole fake line is just that pane's path.
- * Records that do not have every field, or whose id or pid is malformed, are skipped.
- */
-export function parsePaneList(stdout: string, m: PaneListMarkers): PaneInfo[] {
-  const panes: PaneInfo[] = [];
-  let at = 0;
-  for (;;) {
-    const start = stdout.indexOf(m.open, at);
-    if (start < 0) break;
-    const end = stdout.indexOf(m.close, start + m.open.length);
-    if (end < 0) break;
-    at = end + m.close.length;
-    const fields = stdout.slice(start + m.open.length, end).split(m.sep);
-    if (fields.length !== PANE_FIELDS.length) continue;
-    const [
-      paneId = '',
-      pid = '',
-      session = '',
-      window = '',
-      index = '',
-      dead = '',
-      command = '',
-      cwd = '',
-      title = '',
-    ] = fields;
-    if (!/^%\d+$/.test(paneId) || !/^\d+$/.test(pid)) continue;
-    panes.push({
-      paneId,
-      pid: Number(pid),
-      session,
-      window: Number(window) || 0,
-      index: Number(index) || 0,
-      dead: dead === '1',
-      command,
-      cwd,
-      title,
-    });
-  }
-  return panes;
 }
 
 /** Who runs a pane right now, as tmux says when asked about that one pane. */
@@ -144,22 +57,6 @@ export function socketFile(socket: TmuxSocket, env: NodeJS.ProcessEnv = process.
   const base = env.TMUX_TMPDIR && env.TMUX_TMPDIR !== '' ? env.TMUX_TMPDIR : '/tmp';
   const uid = typeof process.getuid === 'function' ? process.getuid() : os.userInfo().uid;
   return path.join(base, `tmux-${uid}`, socket.name ?? 'default');
-}
-
-/** The control clients offered for running commands (src/tmux/control-channel.ts), by socket file. */
-const channels = new Map<string, ControlChannel>();
-
-/** The channel attached to the server whose socket file this is, if any. */
-export function channelOf(file: string): ControlChannel | undefined {
-  return channels.get(file);
-}
-
-/** Offers a channel for its server; the returned function withdraws it (only it, if another came since). */
-export function offerChannel(file: string, channel: ControlChannel): () => void {
-  channels.set(file, channel);
-  return () => {
-    if (channels.get(file) === channel) channels.delete(file);
-  };
 }
 
 /**

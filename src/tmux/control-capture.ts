@@ -119,7 +119,7 @@ export class ControlCaptures {
    */
   private inTurn<T>(
     make: (resolve: (v: T | null) => void) => Request | CommandRequest,
-    commands: (r: Request | CommandRequest) => string,
+    commands: string,
     send: (commands: string) => void,
     timeoutMs: number,
   ): Promise<T | null> {
@@ -134,7 +134,7 @@ export class ControlCaptures {
         late = setTimeout(() => {
           if (this.current === r) this.cancel();
         }, timeoutMs);
-        send(commands(r));
+        send(commands);
       });
     if (!this.current) return start();
     if (this.waiting.length >= MAX_WAITING) return Promise.resolve(null);
@@ -163,7 +163,7 @@ export class ControlCaptures {
         chars: 0,
         resolve,
       }),
-      () => `display-message -p '${nonce}:b:' ; ${commandLine}\ndisplay-message -p '${nonce}:e:'\n`,
+      `display-message -p '${nonce}:b:' ; ${commandLine}\ndisplay-message -p '${nonce}:e:'\n`,
       send,
       timeoutMs,
     );
@@ -204,7 +204,7 @@ export class ControlCaptures {
         ok: false,
         resolve,
       }),
-      () => controlCaptureCommands(paneId, nonce, history),
+      controlCaptureCommands(paneId, nonce, history),
       send,
       timeoutMs,
     );

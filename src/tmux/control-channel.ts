@@ -6,8 +6,8 @@
  * that does not come back whole from a channel is run as a process as before.
  *
  * Channels are found by the server's socket file, so every client of that server (tower's own,
- * a swarm server's made afresh per scan) finds the one attached (`channelOf` in src/tmux/client.ts,
- * which every start loads; this file loads with the control client).
+ * a swarm server's made afresh per scan) finds the one attached (src/tmux/channels.ts, which
+ * every start loads; this file loads with the control client).
  */
 
 /** Runs one command on the server through an attached control client. */

@@ -6,7 +6,8 @@
  * The marker line comes first and is one line (ids and pids only), so nothing the pane prints can
  * forge it: the screen is everything after its line end.
  */
-import type { PaneListMarkers, PaneOwner } from './client.js';
+import type { PaneOwner } from './client.js';
+import type { PaneListMarkers } from './pane-list.js';
 
 /** A pane's owner and its screen (plain text), taken together. */
 export type PaneLook = PaneOwner & { screen: string };

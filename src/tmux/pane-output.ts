@@ -25,7 +25,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { PaneCapture } from './capture.js';
-import { offerChannel, socketFile } from './client.js';
+import { offerChannel } from './channels.js';
+import { socketFile } from './client.js';
 import type { TmuxClient } from './client.js';
 import { controlCommandLine } from './control-channel.js';
 import type { ControlChannel } from './control-channel.js';

@@ -7,14 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  channelOf,
-  offerChannel,
-  paneFormat,
-  paneListMarkers,
-  parsePaneList,
-  socketFile,
-} from '../../src/tmux/client.js';
+import { channelOf, offerChannel } from '../../src/tmux/channels.js';
+import { socketFile } from '../../src/tmux/client.js';
+import { paneFormat, paneListMarkers, parsePaneList } from '../../src/tmux/pane-list.js';
 import { ControlCaptures, MAX_WAITING, commandOutput } from '../../src/tmux/control-capture.js';
 import { controlCommandLine } from '../../src/tmux/control-channel.js';
 import { followPaneOutput } from '../../src/tmux/pane-output.js';

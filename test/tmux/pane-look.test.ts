@@ -4,7 +4,7 @@
  * pass for another pane or another process, and a pane that is gone is tmux's error saying so.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { paneListMarkers } from '../../src/tmux/client.js';
+import { paneListMarkers } from '../../src/tmux/pane-list.js';
 import { paneLookArgs, parsePaneLook } from '../../src/tmux/pane-look.js';
 import { tempDir } from '../helpers/box.js';
 import type { TmuxFixture } from '../helpers/tmux.js';
